@@ -1,0 +1,615 @@
+#include "cli/commands.h"
+
+#include <sodium.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+
+#include "base/limits.h"
+#include "cli/args.h"
+#include "cli/render.h"
+#include "ledger/ledger.h"
+#include "projections/summary.h"
+#include "replay/rebuild.h"
+#include "rules/dice.h"
+#include "rules/events.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "schema/reports_generated.h"
+
+namespace adjutant::cli {
+namespace {
+
+constexpr const char* kVersion = "adjutant 0.1.0";
+const char* kKnownRulesets[] = {"sow", "pate", "y1820", "dog"};
+
+struct Context {
+  std::string db;
+  Args args;
+};
+
+using Handler = std::function<Status(Context&)>;
+
+struct Command {
+  CommandSpec spec;
+  Handler run;
+};
+
+void Out(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+void Line(const std::string& s) { Out(s + "\n"); }
+
+// Renders a finished report buffer of `table` as one JSON line.
+Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb) {
+  auto j = schema::ToJson(table, fbb.GetBufferPointer());
+  if (!j.ok()) return j.status();
+  Line(*j);
+  return Status::Ok();
+}
+
+Result<std::string> ReadFile(const std::string& path, size_t limit) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::InvalidArgument(path + ": cannot open file");
+  std::string data;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    data.append(buf, static_cast<size_t>(in.gcount()));
+    if (data.size() > limit) {
+      return Status::InvalidArgument(path + ": file is over the limit of " + std::to_string(limit) + " bytes");
+    }
+  }
+  return data;
+}
+
+Result<std::unique_ptr<ledger::Ledger>> OpenDb(const Context& c, bool write) {
+  ledger::OpenOptions o;
+  o.read_only = !write;
+  return ledger::Ledger::Open(c.db, o);
+}
+
+const Actor kGa{ActorKind::kGameAdministrator, "", ""};
+
+Result<uint64_t> U64Option(const Args& a, const std::string& name, uint64_t fallback) {
+  auto v = a.Value(name);
+  if (!v) return fallback;
+  auto n = ParseU64(*v);
+  if (!n) return Status::InvalidArgument("--" + name + ": '" + *v + "' is not a whole number");
+  return *n;
+}
+
+// ---- new ---------------------------------------------------------------------
+Status CmdNew(Context& c) {
+  const std::string& game = c.args.positional[0];
+  ADJ_RETURN_IF_ERROR(ledger::CheckName("game", game));
+  auto path = c.args.Value("scenario");
+  if (!path) return Status::InvalidArgument("adjutant new: --scenario FILE is required");
+  auto text = ReadFile(*path, limits::kScenarioFileBytesMax);
+  if (!text.ok()) return text.status();
+  auto buf = schema::ParseJson("Scenario", *text, *path);
+  if (!buf.ok()) return buf.status();
+  auto* sc = flatbuffers::GetRoot<fb::Scenario>(buf->data());
+  if (sc->name()->size() == 0) return Status::InvalidArgument(*path + ": field 'name' is empty");
+  if (sc->rulesets()) {
+    for (flatbuffers::uoffset_t i = 0; i < sc->rulesets()->size(); ++i) {
+      std::string r = sc->rulesets()->Get(i)->str();
+      bool known = false;
+      for (const char* k : kKnownRulesets) known |= r == k;
+      if (!known) {
+        return Status::InvalidArgument(*path + ": rulesets[" + std::to_string(i) + "]: unknown ruleset '" + r +
+                                       "' (known: sow, pate, y1820, dog)");
+      }
+    }
+  }
+  if (sc->players()) {
+    for (flatbuffers::uoffset_t i = 0; i < sc->players()->size(); ++i) {
+      auto st = ledger::CheckName("person", sc->players()->Get(i)->person()->string_view());
+      if (!st.ok()) return Status::InvalidArgument(*path + ": players[" + std::to_string(i) + "].person: " + st.message());
+    }
+  }
+  auto seed = U64Option(c.args, "seed", 0);
+  if (!seed.ok()) return seed.status();
+  uint64_t s = *seed;
+  if (!c.args.Value("seed")) randombytes_buf(&s, sizeof s);
+  TurnPhase at;
+  if (auto* st = sc->start()) at.turn = {st->major(), st->minor(), st->step()};
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  auto head = (*db)->CreateGame(game, s, *buf, at, kGa);
+  if (!head.ok()) return head.status();
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder fbb;
+    fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), "main", 1, 1, head->hash.Hex().c_str(), false));
+    return PrintJson("AppendSummary", fbb);
+  }
+  Line("created game " + game + " (" + sc->name()->str() + "), seed " + std::to_string(s) + ", in " + c.db);
+  return Status::Ok();
+}
+
+// ---- log ---------------------------------------------------------------------
+Status CmdLog(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto from = U64Option(c.args, "from", 1);
+  if (!from.ok()) return from.status();
+  auto to = U64Option(c.args, "to", UINT64_MAX);
+  if (!to.ok()) return to.status();
+  std::string kind;
+  if (auto k = c.args.Value("kind"); k && !KnownKind(*k, &kind)) {
+    return Status::InvalidArgument("--kind: no event kind '" + *k + "' (kinds: " + KnownKinds() + ")");
+  }
+  std::optional<Turn> turn;
+  if (auto t = c.args.Value("turn")) {
+    turn = Turn::Parse(*t);
+    if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (MAJOR[.MINOR[.STEP]], e.g. 1805.2.3)");
+  }
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  uint64_t lo = *from, hi = *to;
+  if (turn) {
+    auto start = (*db)->SeekTurn(game, branch, TurnPhase{*turn, 0});
+    if (!start.ok()) return start.status();
+    if (!start->has_value()) return Status::Ok();  // nothing that late
+    lo = std::max(lo, **start);
+  }
+  bool json = c.args.Flag("json");
+  std::string out;
+  Status st = (*db)->Read(game, branch, lo, hi, [&](const ledger::EventView& e) {
+    const fb::Turn* t = e.event()->turn();
+    if (turn) {
+      Turn et = t ? Turn{t->major(), t->minor(), t->step()} : Turn{};
+      if (et != *turn) return Status::NotFound("");  // past the turn: stop
+    }
+    if (!kind.empty() && KindName(e) != kind) return Status::Ok();
+    if (json) {
+      auto j = schema::ToJson("Event", e.bytes.data());
+      if (!j.ok()) return Status::Corruption("seq " + std::to_string(e.seq) + ": " + j.status().message());
+      out += *j;
+    } else {
+      out += EventLine(e);
+    }
+    out += '\n';
+    if (out.size() > (1 << 16)) { Out(out); out.clear(); }
+    return Status::Ok();
+  });
+  Out(out);
+  if (st.code() == Status::Code::kNotFound && st.message().empty()) return Status::Ok();
+  return st;
+}
+
+// ---- verify ------------------------------------------------------------------
+Status CmdVerify(Context& c) {
+  const std::string& game = c.args.positional[0];
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  std::vector<std::string> branches;
+  if (c.args.Flag("all")) {
+    if (c.args.Value("branch")) return Status::InvalidArgument("adjutant verify: --all and --branch exclude each other");
+    auto bs = (*db)->Branches(game);
+    if (!bs.ok()) return bs.status();
+    for (const auto& b : *bs) branches.push_back(b.name);
+  } else {
+    branches.push_back(c.args.ValueOr("branch", "main"));
+  }
+  bool all_ok = true;
+  std::string first_failure;
+  for (const auto& branch : branches) {
+    auto rep = (*db)->Verify(game, branch);
+    if (!rep.ok()) return rep.status();
+    if (c.args.Flag("json")) {
+      flatbuffers::FlatBufferBuilder fbb;
+      fbb.Finish(fb::CreateVerifyResultDirect(fbb, game.c_str(), branch.c_str(), rep->ok, rep->events,
+                                              rep->head.seq, rep->head.hash.Hex().c_str(), rep->bad_seq,
+                                              rep->reason.c_str()));
+      ADJ_RETURN_IF_ERROR(PrintJson("VerifyResult", fbb));
+    } else if (rep->ok) {
+      Line("verify " + game + "/" + branch + ": ok, " + std::to_string(rep->events) + " events, head " +
+           std::to_string(rep->head.seq) + " " + rep->head.hash.Hex());
+    }
+    if (!rep->ok) {
+      all_ok = false;
+      if (first_failure.empty()) {
+        first_failure = "verify " + game + "/" + branch + ": FAILED at seq " + std::to_string(rep->bad_seq) + ": " +
+                        rep->reason;
+      }
+    }
+  }
+  if (!all_ok) return Status::Corruption(first_failure);
+  return Status::Ok();
+}
+
+// ---- fork / branches ---------------------------------------------------------
+Status CmdFork(Context& c) {
+  const std::string& game = c.args.positional[0];
+  auto from = c.args.Value("from");
+  auto name = c.args.Value("name");
+  if (!from) return Status::InvalidArgument("adjutant fork: --from BRANCH@SEQ is required");
+  if (!name) return Status::InvalidArgument("adjutant fork: --name NEW is required");
+  std::string parent = *from;
+  std::optional<uint64_t> at;
+  if (auto pos = from->find('@'); pos != std::string::npos) {
+    parent = from->substr(0, pos);
+    std::string seq = from->substr(pos + 1);
+    if (seq != "head") {
+      at = ParseU64(seq);
+      if (!at) return Status::InvalidArgument("--from: '" + seq + "' is not a sequence number (BRANCH@SEQ or BRANCH@head)");
+    }
+  }
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  if (!at) {
+    auto h = (*db)->HeadOf(game, parent);
+    if (!h.ok()) return h.status();
+    at = h->seq;
+  }
+  std::optional<uint64_t> salt;
+  if (c.args.Flag("reseed")) {
+    uint64_t s;
+    randombytes_buf(&s, sizeof s);
+    salt = s;
+  }
+  auto b = (*db)->Fork(game, parent, *at, *name, salt, kGa);
+  if (!b.ok()) return b.status();
+  if (c.args.Flag("json")) {
+    auto h = (*db)->HeadOf(game, *name);
+    if (!h.ok()) return h.status();
+    flatbuffers::FlatBufferBuilder fbb;
+    fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), name->c_str(), h->seq, h->seq,
+                                             h->hash.Hex().c_str(), false));
+    return PrintJson("AppendSummary", fbb);
+  }
+  Line("forked " + game + "/" + *name + " from " + parent + "@" + std::to_string(*at) +
+       (salt ? " with reseeded dice" : " with the same dice"));
+  return Status::Ok();
+}
+
+Status CmdBranches(Context& c) {
+  const std::string& game = c.args.positional[0];
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  auto bs = (*db)->Branches(game);
+  if (!bs.ok()) return bs.status();
+  std::vector<ledger::Head> heads;
+  for (const auto& b : *bs) {
+    auto h = (*db)->HeadOf(game, b.name);
+    if (!h.ok()) return h.status();
+    heads.push_back(*h);
+  }
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<fb::BranchSummary>> rows;
+    for (size_t i = 0; i < bs->size(); ++i) {
+      const auto& b = (*bs)[i];
+      rows.push_back(fb::CreateBranchSummaryDirect(fbb, b.name.c_str(), b.parent.c_str(), b.fork_seq, heads[i].seq,
+                                                   heads[i].hash.Hex().c_str(), b.dice_salt));
+    }
+    fbb.Finish(fb::CreateBranchListDirect(fbb, game.c_str(), &rows));
+    return PrintJson("BranchList", fbb);
+  }
+  // A tree: children under their parent, in creation order.
+  std::function<void(const std::string&, const std::string&)> walk = [&](const std::string& parent,
+                                                                          const std::string& indent) {
+    std::vector<size_t> kids;
+    for (size_t i = 0; i < bs->size(); ++i) if ((*bs)[i].parent == parent) kids.push_back(i);
+    for (size_t k = 0; k < kids.size(); ++k) {
+      const auto& b = (*bs)[kids[k]];
+      bool last = k + 1 == kids.size();
+      std::string line = indent + (parent.empty() ? "" : (last ? "└─ " : "├─ ")) + b.name;
+      if (!parent.empty()) line += "  from " + b.parent + "@" + std::to_string(b.fork_seq);
+      line += "  head " + std::to_string(heads[kids[k]].seq) + " " + heads[kids[k]].hash.Short();
+      Line(line);
+      walk(b.name, parent.empty() ? indent : indent + (last ? "   " : "│  "));
+    }
+  };
+  walk("", "");
+  return Status::Ok();
+}
+
+// ---- games / stats -----------------------------------------------------------
+Status CmdGames(Context& c) {
+  auto db = OpenDb(c, false);
+  if (!db.ok()) {
+    if (db.status().code() == Status::Code::kNotFound && !c.args.Flag("json")) {
+      Line("no games in " + c.db);
+      return Status::Ok();
+    }
+    if (db.status().code() != Status::Code::kNotFound) return db.status();
+  }
+  std::vector<ledger::GameInfo> games;
+  if (db.ok()) {
+    auto g = (*db)->Games();
+    if (!g.ok()) return g.status();
+    games = *g;
+  }
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<fb::GameSummary>> rows;
+  for (const auto& g : games) {
+    auto bs = (*db)->Branches(g.name);
+    if (!bs.ok()) return bs.status();
+    auto h = (*db)->HeadOf(g.name, "main");
+    if (!h.ok()) return h.status();
+    if (c.args.Flag("json")) {
+      rows.push_back(fb::CreateGameSummaryDirect(fbb, g.name.c_str(), g.seed, static_cast<uint32_t>(bs->size()), h->seq));
+    } else {
+      Line(g.name + "  " + std::to_string(bs->size()) + " branch" + (bs->size() == 1 ? "" : "es") + ", main at seq " +
+           std::to_string(h->seq));
+    }
+  }
+  if (c.args.Flag("json")) {
+    fbb.Finish(fb::CreateGameListDirect(fbb, &rows));
+    return PrintJson("GameList", fbb);
+  }
+  if (games.empty()) Line("no games in " + c.db);
+  return Status::Ok();
+}
+
+Status CmdStats(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  projections::Summary summary;
+  projections::Projection* ps[] = {&summary};
+  auto r = replay::Rebuild(**db, game, branch, UINT64_MAX, ps);
+  if (!r.ok()) return r.status();
+  const auto& s = summary.state();
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<fb::KindTally>> kinds;
+    for (const auto& [k, t] : s.by_kind) kinds.push_back(fb::CreateKindTallyDirect(fbb, k.c_str(), t.events, t.bytes));
+    std::vector<flatbuffers::Offset<fb::TurnTally>> turns;
+    for (const auto& [turn, t] : s.by_turn) {
+      fb::Turn ft(turn.major, turn.minor, turn.step);
+      turns.push_back(fb::CreateTurnTally(fbb, &ft, t.events, t.bytes));
+    }
+    std::vector<flatbuffers::Offset<flatbuffers::String>> rs;
+    for (const auto& x : s.rulesets) rs.push_back(fbb.CreateString(x));
+    fbb.Finish(fb::CreateStatsReportDirect(fbb, game.c_str(), branch.c_str(), s.scenario_name.c_str(), &rs, s.seed,
+                                           s.dice_salt, s.total.events, s.total.bytes, &kinds, &turns, s.dice_rolled,
+                                           s.dice_scripted, summary.Digest().Hex().c_str()));
+    return PrintJson("StatsReport", fbb);
+  }
+  Line(game + "/" + branch + ": " + std::to_string(s.total.events) + " events, " + std::to_string(s.total.bytes) +
+       " bytes; scenario \"" + s.scenario_name + "\"; seed " + std::to_string(s.seed) + ", dice salt " +
+       std::to_string(s.dice_salt));
+  Line("dice rolled: " + std::to_string(s.dice_rolled) + " (" + std::to_string(s.dice_scripted) + " scripted)");
+  Line("by kind:");
+  for (const auto& [k, t] : s.by_kind) {
+    Line("  " + k + std::string(k.size() < 18 ? 18 - k.size() : 1, ' ') + std::to_string(t.events) + " events, " +
+         std::to_string(t.bytes) + " bytes");
+  }
+  Line("by turn:");
+  for (const auto& [turn, t] : s.by_turn) {
+    std::string ts = turn.ToString();
+    Line("  " + ts + std::string(ts.size() < 18 ? 18 - ts.size() : 1, ' ') + std::to_string(t.events) + " events, " +
+         std::to_string(t.bytes) + " bytes");
+  }
+  Line("summary digest " + summary.Digest().Hex());
+  return Status::Ok();
+}
+
+// ---- roll / ruling: GA actions recorded as events ---------------------------
+Status AppendAndReport(Context& c, ledger::Ledger& db, const std::string& game, const std::string& branch,
+                       uint64_t head, std::vector<Draft> drafts, const std::vector<uint32_t>& results,
+                       const std::string& text) {
+  auto key = c.args.ValueOr("key", "");
+  auto r = db.Append(game, branch, head, drafts, key);
+  if (!r.ok()) return r.status();
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder fbb;
+    fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), branch.c_str(), r->first_seq, r->last_seq,
+                                             r->head_hash.Hex().c_str(), r->replayed, &results));
+    return PrintJson("AppendSummary", fbb);
+  }
+  Line(text + "  [seq " + std::to_string(r->first_seq) + (r->replayed ? ", already recorded under this --key" : "") +
+       "]");
+  return Status::Ok();
+}
+
+Status CmdRoll(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = c.args.ValueOr("branch", "main");
+  rules::RollRequest req;
+  req.purpose = c.args.ValueOr("purpose", "");
+  req.rule = c.args.ValueOr("rule", "");
+  req.subject = c.args.ValueOr("subject", "");
+  auto sides = U64Option(c.args, "sides", 6);
+  if (!sides.ok()) return sides.status();
+  auto count = U64Option(c.args, "count", 1);
+  if (!count.ok()) return count.status();
+  if (*sides > limits::kDiceSidesMax || *count > limits::kDicePerRollMax) {
+    return Status::InvalidArgument("adjutant roll: at most " + std::to_string(limits::kDicePerRollMax) + " dice of at most " +
+                                   std::to_string(limits::kDiceSidesMax) + " sides");
+  }
+  req.sides = static_cast<uint32_t>(*sides);
+  req.count = static_cast<uint32_t>(*count);
+  ADJ_RETURN_IF_ERROR(rules::CheckRollRequest(req));
+  std::optional<rules::ScriptedDice> scripted;
+  if (auto path = c.args.Value("script")) {
+    auto text = ReadFile(*path, limits::kScriptFileBytesMax);
+    if (!text.ok()) return text.status();
+    auto sd = rules::ScriptedDice::Parse(*text, *path);
+    if (!sd.ok()) return sd.status();
+    scripted = std::move(sd).value();
+  }
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  auto game_info = (*db)->Game(game);
+  if (!game_info.ok()) return game_info.status();
+  auto b = (*db)->Branch(game, branch);
+  if (!b.ok()) return b.status();
+  auto head = (*db)->HeadOf(game, branch);
+  if (!head.ok()) return head.status();
+  req.at = head->at;
+  Result<rules::Roll> roll = Status::InvalidArgument("no dice");
+  if (scripted) {
+    roll = scripted->Next(req);
+  } else {
+    // Continue this stream where the log leaves it in the current phase.
+    rules::CounterDice dice(game_info->seed, b->dice_salt);
+    auto start = (*db)->SeekTurn(game, branch, req.at);
+    if (!start.ok()) return start.status();
+    if (start->has_value()) {
+      ADJ_RETURN_IF_ERROR((*db)->Read(game, branch, **start, head->seq, [&](const ledger::EventView& e) {
+        auto* d = e.event()->payload_as_DieRolled();
+        if (d && !d->scripted() && d->purpose()->string_view() == req.purpose &&
+            (d->subject() ? d->subject()->string_view() : "") == req.subject) {
+          dice.Skip(req.at, req.subject, req.purpose, d->results() ? d->results()->size() : 0);
+        }
+        return Status::Ok();
+      }));
+    }
+    roll = dice.Next(req);
+  }
+  if (!roll.ok()) return roll.status();
+  std::string text = "rolled " + std::to_string(req.count) + "d" + std::to_string(req.sides) + " for " + req.purpose +
+                     " (" + req.rule + "):";
+  for (size_t i = 0; i < roll->results.size(); ++i) text += (i ? " + " : " ") + std::to_string(roll->results[i]);
+  if (roll->results.size() > 1) text += " = " + std::to_string(roll->total());
+  return AppendAndReport(c, **db, game, branch, head->seq, {rules::DieRolledDraft(*roll, kGa)}, roll->results, text);
+}
+
+Status CmdRuling(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto reason = c.args.Value("reason");
+  auto text = c.args.Value("text");
+  if (!reason || reason->empty()) return Status::InvalidArgument("adjutant ruling: --reason R is required");
+  if (!text || text->empty()) return Status::InvalidArgument("adjutant ruling: --text T is required");
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  auto head = (*db)->HeadOf(game, branch);
+  if (!head.ok()) return head.status();
+  return AppendAndReport(c, **db, game, branch, head->seq, {rules::RulingDraft(head->at, kGa, *reason, *text)}, {},
+                         "recorded ruling on " + game + "/" + branch);
+}
+
+// ---- the table ---------------------------------------------------------------
+const OptionSpec kJson{"json", "", "print JSON (one line) instead of text"};
+const OptionSpec kBranch{"branch", "B", "the branch (default: main)"};
+
+std::vector<Command> Commands() {
+  return {
+      {{"new", "GAME --scenario FILE [--seed N]", "Create a game from a scenario (JSON in the schema's Scenario form).",
+        {{"scenario", "FILE", "the scenario JSON"}, {"seed", "N", "the game's dice seed (default: random)"}, kJson}, 1, 1},
+       CmdNew},
+      {{"log", "GAME [--branch B] [--from SEQ] [--to SEQ] [--turn T] [--kind K] [--json]",
+        "Print a branch's events, as readable lines or as JSON lines in the schema's form.",
+        {kBranch, {"from", "SEQ", "first sequence number"}, {"to", "SEQ", "last sequence number"},
+         {"turn", "T", "only turn T (MAJOR[.MINOR[.STEP]]), found through the turn index"},
+         {"kind", "K", "only events of kind K (e.g. DieRolled)"}, kJson},
+        1, 1},
+       CmdLog},
+      {{"verify", "GAME [--branch B | --all] [--json]",
+        "Check a branch: the FlatBuffers verifier on every event, every chain link, no gaps in sequence numbers,\n"
+        "every fork point. Exit 0 if sound; 3 naming the first bad sequence number otherwise.",
+        {kBranch, {"all", "", "verify every branch of the game"}, kJson}, 1, 1},
+       CmdVerify},
+      {{"fork", "GAME --from BRANCH@SEQ --name NEW [--reseed]",
+        "Start a branch that continues BRANCH's history after SEQ (or @head). Nothing is copied.\n"
+        "The new branch rolls the same dice as its parent unless --reseed.",
+        {{"from", "BRANCH@SEQ", "where the branch leaves its parent"}, {"name", "NEW", "the new branch's name"},
+         {"reseed", "", "give the branch a fresh random dice salt"}, kJson},
+        1, 1},
+       CmdFork},
+      {{"branches", "GAME [--json]", "Show a game's branches as a tree with their fork points and heads.", {kJson}, 1, 1},
+       CmdBranches},
+      {{"games", "[--json]", "List the games in the database.", {kJson}, 0, 0}, CmdGames},
+      {{"stats", "GAME [--branch B] [--json]", "Events per kind and per turn, their sizes, and the dice rolled.",
+        {kBranch, kJson}, 1, 1},
+       CmdStats},
+      {{"roll", "GAME --purpose P --rule R [--sides N] [--count C] [--subject S] [--script FILE] [--key K]",
+        "Roll dice for a GA's ruling at the branch's current turn and phase, and record the roll.\n"
+        "Counter-based from the game's seed and the branch's salt, or taken from a script file of values.",
+        {kBranch, {"purpose", "P", "what the roll decides"}, {"rule", "R", "the rule it serves, e.g. \"PATE 8.1\""},
+         {"sides", "N", "sides of each die (default 6)"}, {"count", "C", "number of dice (default 1)"},
+         {"subject", "S", "what the roll is about (a ship, a province)"},
+         {"script", "FILE", "take the values from FILE (whitespace-separated, # comments)"},
+         {"key", "K", "idempotency key: a retry with the same key records nothing new"}, kJson},
+        1, 1},
+       CmdRoll},
+      {{"ruling", "GAME --reason R --text T [--branch B] [--key K]", "Record a GA's written ruling as a directive.",
+        {kBranch, {"reason", "R", "why the ruling is made"}, {"text", "T", "the ruling"},
+         {"key", "K", "idempotency key"}, kJson},
+        1, 1},
+       CmdRuling},
+  };
+}
+
+std::string MainHelp(const std::vector<Command>& cmds) {
+  std::string h =
+      "usage: adjutant [--db DIR] COMMAND [ARGS]\n\n"
+      "Adjutant keeps play-by-email wargames as a hash-chained ledger of events.\n"
+      "The database is DIR, else $ADJUTANT_DB, else ./adjutant-data.\n\ncommands:\n";
+  for (const auto& c : cmds) {
+    std::string left = "  " + c.spec.name;
+    left.resize(12, ' ');
+    h += left + c.spec.summary.substr(0, c.spec.summary.find('\n')) + "\n";
+  }
+  h += "\n'adjutant COMMAND --help' describes a command.\n";
+  return h;
+}
+
+}  // namespace
+
+int Run(const std::vector<std::string>& argv) {
+  if (sodium_init() < 0) {
+    std::fprintf(stderr, "adjutant: libsodium failed to initialise\n");
+    return 5;
+  }
+  auto cmds = Commands();
+  Context ctx;
+  const char* env = std::getenv("ADJUTANT_DB");
+  ctx.db = env && *env ? env : std::string(ledger::kDefaultDir);
+  size_t i = 0;
+  while (i < argv.size()) {
+    if (argv[i] == "--db") {
+      if (i + 1 >= argv.size()) {
+        std::fprintf(stderr, "adjutant: --db needs a directory\n");
+        return 2;
+      }
+      ctx.db = argv[i + 1];
+      i += 2;
+    } else if (argv[i].rfind("--db=", 0) == 0) {
+      ctx.db = argv[i].substr(5);
+      ++i;
+    } else {
+      break;
+    }
+  }
+  if (i >= argv.size() || argv[i] == "--help" || argv[i] == "-h" || argv[i] == "help") {
+    Out(MainHelp(cmds));
+    return i >= argv.size() ? 2 : 0;
+  }
+  if (argv[i] == "--version") {
+    Line(kVersion);
+    return 0;
+  }
+  const Command* cmd = nullptr;
+  for (const auto& c : cmds) if (c.spec.name == argv[i]) cmd = &c;
+  if (cmd == nullptr) {
+    std::fprintf(stderr, "adjutant: unknown command '%s' (see adjutant --help)\n", argv[i].c_str());
+    return 2;
+  }
+  auto args = Parse(cmd->spec, std::vector<std::string>(argv.begin() + static_cast<long>(i) + 1, argv.end()));
+  if (!args.ok()) {
+    std::fprintf(stderr, "%s\n", args.status().message().c_str());
+    return 2;
+  }
+  if (args->help) {
+    Out(HelpText(cmd->spec));
+    return 0;
+  }
+  ctx.args = std::move(args).value();
+  Status st = cmd->run(ctx);
+  std::fflush(stdout);
+  if (!st.ok()) {
+    std::fprintf(stderr, "adjutant %s: %s\n", cmd->spec.name.c_str(), st.message().c_str());
+    return st.exit_code();
+  }
+  return 0;
+}
+
+}  // namespace adjutant::cli

@@ -1,0 +1,70 @@
+// The ledger's on-disk format: one RocksDB database, these column families.
+// All integers in keys are big-endian so that byte order is numeric order.
+//
+//   default      "format"                  → u32 BE format version (1)
+//                "next_branch_id"          → u64 BE, the next id to hand out
+//   games        game name                 → GameRecord   (schema/records.fbs)
+//   branches     game ‖ 0x00 ‖ branch name → BranchRecord (schema/records.fbs)
+//   events       branch_id u64 ‖ seq u64   → record (below)
+//   turns        branch_id u64 ‖ turn ‖ phase u16
+//                                          → u64 seq of the first event on
+//                                            this branch at that turn/phase;
+//                turn = major, minor, step as i32 with the sign bit flipped
+//   idempotency  game ‖ 0x00 ‖ key         → IdempotencyRecord (below)
+//   snapshots    branch_id u64 ‖ projection ‖ 0x00 ‖ seq u64
+//                                          → a projection's encoded state
+//                                            after event seq (a cache only)
+//
+// An event record is the chain hash followed by the event as stored:
+//
+//   record := h[n] (16 bytes, Hash128 canonical) ‖ Event flatbuffer bytes
+//   h[n]   := XXH3-128(h[n-1] ‖ Event flatbuffer bytes),  h[0] = 16 zero bytes
+//
+// Branch ids are never reused. Events with seq ≤ fork_seq of a branch are
+// read from its parent (recursively): nothing is copied by a fork. A branch
+// always holds at least one event of its own (GameCreated on main,
+// BranchForked on every other), so its head is its last own key.
+//
+//   IdempotencyRecord := branch_id u64 ‖ first_seq u64 ‖ last_seq u64 ‖
+//                        fingerprint u64 ‖ head hash (16 bytes)
+//   fingerprint       := XXH3-64 over the batch's event bytes with each
+//                        envelope's seq set to 0
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/hash.h"
+#include "base/turn.h"
+
+namespace adjutant::ledger::format {
+
+inline constexpr uint32_t kFormatVersion = 1;
+
+inline constexpr const char* kCfGames = "games";
+inline constexpr const char* kCfBranches = "branches";
+inline constexpr const char* kCfEvents = "events";
+inline constexpr const char* kCfTurns = "turns";
+inline constexpr const char* kCfIdempotency = "idempotency";
+inline constexpr const char* kCfSnapshots = "snapshots";
+
+inline constexpr size_t kEventKeyBytes = 16;
+inline constexpr size_t kRecordHeaderBytes = Hash128::kBytes;
+inline constexpr size_t kIdempotencyRecordBytes = 8 * 4 + Hash128::kBytes;
+
+void PutU64(std::string* out, uint64_t v);
+void PutU32(std::string* out, uint32_t v);
+uint64_t GetU64(const char* p);
+uint32_t GetU32(const char* p);
+
+std::string EventKey(uint64_t branch_id, uint64_t seq);
+std::string BranchKey(std::string_view game, std::string_view branch);
+std::string BranchPrefix(std::string_view game);  // game ‖ 0x00
+std::string TurnKey(uint64_t branch_id, const TurnPhase& at);
+TurnPhase DecodeTurnKey(std::string_view key);     // key without checks: size must be 22
+std::string IdempotencyKey(std::string_view game, std::string_view key);
+std::string SnapshotKey(uint64_t branch_id, std::string_view projection, uint64_t seq);
+std::string SnapshotPrefix(uint64_t branch_id, std::string_view projection);
+
+}  // namespace adjutant::ledger::format

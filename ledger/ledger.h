@@ -1,0 +1,165 @@
+// The event store: games, branches, append, read, the hash chain, verify.
+// Key layout and record bytes: ledger/format.h. RocksDB and the generated
+// schema headers stay behind this header (pimpl).
+//
+// Invariants this API keeps (DESIGN.md):
+//  - append-only: no call rewrites or deletes an event;
+//  - all or nothing: one batch → one synced WriteBatch;
+//  - every stored event is chained to its predecessor and verified on read.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/hash.h"
+#include "base/status.h"
+#include "base/turn.h"
+#include "schema/draft.h"
+
+namespace adjutant::fb { struct Event; }
+
+namespace adjutant::ledger {
+
+inline constexpr std::string_view kMainBranch = "main";
+inline constexpr std::string_view kDefaultDir = "./adjutant-data";
+
+using adjutant::Actor;
+using adjutant::ActorKind;
+using adjutant::Draft;
+using adjutant::PayloadBuilder;
+using adjutant::PayloadRef;
+
+struct GameInfo {
+  std::string name;
+  uint64_t seed = 0;
+};
+
+struct BranchInfo {
+  std::string game;
+  std::string name;
+  uint64_t id = 0;
+  std::string parent;     // empty for main
+  uint64_t fork_seq = 0;  // 0 for main
+  Hash128 fork_hash;
+  uint64_t dice_salt = 0;
+};
+
+struct Head {
+  uint64_t seq = 0;
+  Hash128 hash;
+  TurnPhase at;
+};
+
+struct AppendResult {
+  uint64_t first_seq = 0;
+  uint64_t last_seq = 0;
+  Hash128 head_hash;
+  bool replayed = false;  // true: the idempotency key was seen; nothing appended
+};
+
+// One stored event, valid only inside the visitor call that receives it.
+// `bytes` is 8-byte aligned and has passed the FlatBuffers Verifier.
+struct EventView {
+  uint64_t seq = 0;
+  Hash128 hash;
+  std::span<const uint8_t> bytes;
+  const fb::Event* event() const;
+};
+using Visitor = std::function<Status(const EventView&)>;
+
+struct VerifyReport {
+  uint64_t events = 0;       // events checked
+  Head head;
+  bool ok = true;
+  uint64_t bad_seq = 0;      // the first bad sequence number when !ok
+  std::string reason;
+};
+
+struct Snapshot {
+  uint64_t seq = 0;
+  std::string bytes;
+};
+
+struct OpenOptions {
+  bool read_only = false;         // several readers may open one database
+  bool create_if_missing = true;  // ignored when read_only
+};
+
+class Ledger {
+ public:
+  static Result<std::unique_ptr<Ledger>> Open(const std::string& dir, const OpenOptions& opts = {});
+  ~Ledger();
+  Ledger(const Ledger&) = delete;
+  Ledger& operator=(const Ledger&) = delete;
+
+  const std::string& dir() const;
+
+  // Creates a game with its main branch and its first event (GameCreated,
+  // seq 1) holding the seed and `scenario`, a verified Scenario buffer.
+  Result<Head> CreateGame(std::string_view game, uint64_t seed,
+                          std::span<const uint8_t> scenario, const TurnPhase& at,
+                          const Actor& actor);
+
+  Result<std::vector<GameInfo>> Games() const;
+  Result<GameInfo> Game(std::string_view game) const;
+  Result<BranchInfo> Branch(std::string_view game, std::string_view branch) const;
+  // Every branch of a game, main first, then in creation order.
+  Result<std::vector<BranchInfo>> Branches(std::string_view game) const;
+
+  // A new branch continuing `parent`'s history after `at_seq`, in O(1): one
+  // branch record and its first event (BranchForked, seq at_seq + 1). The
+  // dice salt is the parent's unless `new_salt` is given.
+  Result<BranchInfo> Fork(std::string_view game, std::string_view parent, uint64_t at_seq,
+                          std::string_view name, std::optional<uint64_t> new_salt,
+                          const Actor& actor);
+
+  Result<Head> HeadOf(std::string_view game, std::string_view branch) const;
+
+  // Appends `drafts` after `expected_head` in one synced WriteBatch, or
+  // nothing. A different head → kConflict. A repeated idempotency key →
+  // the original result (replayed = true) if the batch is the same, else
+  // kConflict. Turns and phases may not go backwards.
+  Result<AppendResult> Append(std::string_view game, std::string_view branch,
+                              uint64_t expected_head, std::span<const Draft> drafts,
+                              std::string_view idempotency_key = {});
+
+  // Visits events from..to (inclusive, clipped to the head) in order,
+  // reading below fork points from the parent. Stops at the first non-ok
+  // status from the visitor, which is returned. A record that fails its
+  // checks gives kCorruption naming its sequence number.
+  Status Read(std::string_view game, std::string_view branch, uint64_t from, uint64_t to,
+              const Visitor& visit) const;
+
+  // The first sequence number at or after (turn, phase), from the turn
+  // index; nullopt when the branch has none that late.
+  Result<std::optional<uint64_t>> SeekTurn(std::string_view game, std::string_view branch,
+                                           const TurnPhase& at) const;
+
+  // Walks the branch from seq 1: verifier, chain, gaps, envelopes, fork
+  // points. Corruption is reported in the VerifyReport, not as an error.
+  Result<VerifyReport> Verify(std::string_view game, std::string_view branch) const;
+
+  // Snapshots are a cache: written unsynced, found through the lineage.
+  Status PutSnapshot(std::string_view game, std::string_view branch, std::string_view projection,
+                     uint64_t seq, std::string_view bytes);
+  Result<std::optional<Snapshot>> FindSnapshot(std::string_view game, std::string_view branch,
+                                               std::string_view projection, uint64_t upto) const;
+  Status DeleteSnapshots(std::string_view game);
+
+ private:
+  struct Impl;
+  explicit Ledger(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Names of games and branches: 1–64 of [A-Za-z0-9_-], starting with a
+// letter or digit. Returns a message naming `what` when `name` is not one.
+Status CheckName(std::string_view what, std::string_view name);
+
+}  // namespace adjutant::ledger

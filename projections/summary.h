@@ -1,0 +1,52 @@
+// The ledger summary: what every game has whatever its rulesets — the
+// game's seed and scenario, the branch's dice salt, and counts of events
+// per payload kind and per turn with their stored sizes. `adjutant stats`
+// renders it; its digest goes into every PhaseCompleted.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/turn.h"
+#include "projections/projection.h"
+
+namespace adjutant::projections {
+
+struct Tally {
+  uint64_t events = 0;
+  uint64_t bytes = 0;
+  friend bool operator==(const Tally&, const Tally&) = default;
+};
+
+struct SummaryState {
+  uint64_t last_seq = 0;
+  TurnPhase last_at;
+  uint64_t seed = 0;
+  uint64_t dice_salt = 0;
+  std::string scenario_name;
+  std::vector<std::string> rulesets;
+  Tally total;
+  std::map<std::string, Tally> by_kind;  // payload kind name → tally
+  std::map<Turn, Tally> by_turn;
+  uint64_t dice_rolled = 0;   // dice, not DieRolled events
+  uint64_t dice_scripted = 0;
+  friend bool operator==(const SummaryState&, const SummaryState&) = default;
+};
+
+class Summary final : public Projection {
+ public:
+  std::string_view name() const override { return "summary"; }
+  uint32_t version() const override { return 1; }
+  void Reset() override { s_ = {}; }
+  void Apply(const Input& in) override;
+  std::string Encode() const override;
+  Status Decode(std::string_view bytes) override;
+  uint64_t last_seq() const override { return s_.last_seq; }
+  const SummaryState& state() const { return s_; }
+
+ private:
+  SummaryState s_;
+};
+
+}  // namespace adjutant::projections

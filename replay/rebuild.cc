@@ -1,0 +1,43 @@
+#include "replay/rebuild.h"
+
+#include <algorithm>
+
+namespace adjutant::replay {
+
+Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std::string_view branch,
+                             uint64_t upto, std::span<projections::Projection* const> projections,
+                             const RebuildOptions& opts) {
+  RebuildStats stats;
+  uint64_t start = UINT64_MAX;
+  for (projections::Projection* p : projections) {
+    p->Reset();
+    if (opts.use_snapshots) {
+      auto snap = ledger.FindSnapshot(game, branch, p->SnapshotName(), upto);
+      if (!snap.ok()) return snap.status();
+      if (snap->has_value()) {
+        // A snapshot that does not decode is a cache miss, not an error.
+        if (!p->Decode((*snap)->bytes).ok() || p->last_seq() != (*snap)->seq) p->Reset();
+      }
+    }
+    start = std::min(start, p->last_seq());
+  }
+  if (projections.empty()) start = 0;
+  stats.start_seq = start;
+  ADJ_RETURN_IF_ERROR(ledger.Read(game, branch, start + 1, upto, [&](const ledger::EventView& e) {
+    projections::Input in{e.seq, e.event(), e.bytes.size()};
+    for (projections::Projection* p : projections) {
+      if (e.seq > p->last_seq()) p->Apply(in);
+    }
+    ++stats.events_folded;
+    if (opts.snapshot_every != 0 && e.seq % opts.snapshot_every == 0) {
+      for (projections::Projection* p : projections) {
+        ADJ_RETURN_IF_ERROR(ledger.PutSnapshot(game, branch, p->SnapshotName(), e.seq, p->Encode()));
+        ++stats.snapshots_written;
+      }
+    }
+    return Status::Ok();
+  }));
+  return stats;
+}
+
+}  // namespace adjutant::replay

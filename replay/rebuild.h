@@ -1,0 +1,33 @@
+// Rebuilding projections from the log at any sequence number, starting
+// from the nearest snapshot at or below it (DESIGN inv. 6: snapshots are a
+// cache — with or without them the digests are the same).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "base/status.h"
+#include "ledger/ledger.h"
+#include "projections/projection.h"
+
+namespace adjutant::replay {
+
+struct RebuildOptions {
+  bool use_snapshots = true;
+  uint64_t snapshot_every = 0;  // write a snapshot at each multiple of N (0: never)
+};
+
+struct RebuildStats {
+  uint64_t start_seq = 0;  // the snapshot the fold started from (0: from zero)
+  uint64_t events_folded = 0;
+  uint64_t snapshots_written = 0;
+};
+
+// Folds `projections` (reset first) over events 1..upto of the branch;
+// upto beyond the head means the head.
+Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std::string_view branch,
+                             uint64_t upto, std::span<projections::Projection* const> projections,
+                             const RebuildOptions& opts = {});
+
+}  // namespace adjutant::replay

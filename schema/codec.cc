@@ -1,0 +1,116 @@
+#include "schema/codec.h"
+
+#include <flatbuffers/idl.h>
+#include <flatbuffers/reflection.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <regex>
+
+#include "base/hash.h"
+#include "schema/event_generated.h"
+#include "schema/embedded_schema.h"
+
+namespace adjutant::schema {
+namespace {
+
+constexpr std::string_view kNamespace = "adjutant.fb.";
+
+// One parser per root type, built once from the embedded schema.
+flatbuffers::Parser* ParserFor(std::string_view table) {
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<flatbuffers::Parser>, std::less<>> parsers;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = parsers.find(table);
+  if (it != parsers.end()) return it->second.get();
+  auto p = std::make_unique<flatbuffers::Parser>();
+  p->opts.strict_json = true;
+  p->opts.indent_step = -1;  // one line
+  p->opts.output_default_scalars_in_json = true;
+  auto bfbs = BinarySchema();
+  if (!p->Deserialize(bfbs.data(), bfbs.size())) return nullptr;
+  std::string qualified = std::string(kNamespace) + std::string(table);
+  if (!p->SetRootType(qualified.c_str())) return nullptr;
+  auto* raw = p.get();
+  parsers.emplace(std::string(table), std::move(p));
+  return raw;
+}
+
+const reflection::Schema& ReflectionSchema() {
+  return *reflection::GetSchema(BinarySchema().data());
+}
+
+// flatc's messages look like "file.json:3: 12: error: expecting: ...";
+// make them "file.json:3:12: expecting: ...".
+std::string TidyParseError(const std::string& raw) {
+  static const std::regex kShape(R"(^(.*?):(\d+): (\d+): error: ([\s\S]*?)\s*$)");
+  std::smatch m;
+  if (std::regex_match(raw, m, kShape)) {
+    return m[1].str() + ":" + m[2].str() + ":" + m[3].str() + ": " + m[4].str();
+  }
+  return raw;
+}
+
+}  // namespace
+
+std::span<const uint8_t> BinarySchema() {
+  return {kEmbeddedSchema, kEmbeddedSchemaSize};
+}
+
+uint64_t SchemaHash() {
+  static const uint64_t h = Hash64(std::string_view(
+      reinterpret_cast<const char*>(kEmbeddedSchema), kEmbeddedSchemaSize));
+  return h;
+}
+
+Result<std::vector<uint8_t>> ParseJson(std::string_view table, std::string_view json,
+                                       std::string_view filename) {
+  flatbuffers::Parser* p = ParserFor(table);
+  if (p == nullptr) return Status::InvalidArgument("schema has no table " + std::string(table));
+  std::string text(json);  // the parser needs a terminating NUL
+  std::string name(filename);
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  p->builder_.Clear();
+  if (!p->ParseJson(text.c_str(), name.c_str())) {
+    return Status::InvalidArgument(TidyParseError(p->error_));
+  }
+  const uint8_t* b = p->builder_.GetBufferPointer();
+  return std::vector<uint8_t>(b, b + p->builder_.GetSize());
+}
+
+Result<std::string> ToJson(std::string_view table, const uint8_t* buffer) {
+  flatbuffers::Parser* p = ParserFor(table);
+  if (p == nullptr) return Status::InvalidArgument("schema has no table " + std::string(table));
+  std::string out;
+  if (!flatbuffers::GenerateText(*p, buffer, &out)) {
+    return Status::Corruption("cannot render " + std::string(table) + " as JSON");
+  }
+  return out;
+}
+
+uint32_t CopyRootTable(flatbuffers::FlatBufferBuilder& fbb, std::string_view table,
+                       const uint8_t* buffer) {
+  const auto& schema = ReflectionSchema();
+  std::string qualified = std::string(kNamespace) + std::string(table);
+  const reflection::Object* obj = schema.objects()->LookupByKey(qualified.c_str());
+  assert(obj != nullptr);
+  const auto& root = *flatbuffers::GetAnyRoot(buffer);
+  return flatbuffers::CopyTable(fbb, schema, *obj, root).o;
+}
+
+bool VerifyEventBuffer(const uint8_t* data, size_t size) {
+  flatbuffers::Verifier v(data, size);
+  return fb::VerifyEventBuffer(v);
+}
+
+bool VerifyTableBuffer(std::string_view table, const uint8_t* data, size_t size) {
+  const auto& schema = ReflectionSchema();
+  std::string qualified = std::string(kNamespace) + std::string(table);
+  const reflection::Object* obj = schema.objects()->LookupByKey(qualified.c_str());
+  if (obj == nullptr) return false;
+  return flatbuffers::Verify(schema, *obj, data, size);
+}
+
+}  // namespace adjutant::schema
