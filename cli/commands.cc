@@ -403,9 +403,48 @@ Status AppendAndReport(Context& c, ledger::Ledger& db, const std::string& game, 
                                              r->head_hash.Hex().c_str(), r->replayed, &results));
     return PrintJson("AppendSummary", fbb);
   }
-  Line(text + "  [seq " + std::to_string(r->first_seq) + (r->replayed ? ", already recorded under this --key" : "") +
-       "]");
+  Line(text + "  [seq " + std::to_string(r->first_seq) + "]");
   return Status::Ok();
+}
+
+// A retry under an idempotency key already used: answer with what was
+// recorded then (a roll is not rolled again), or refuse a different request
+// under the same key. Returns true when it answered.
+Result<bool> AnswerRetry(Context& c, ledger::Ledger& db, const std::string& game, const std::string& branch,
+                         const std::function<bool(const fb::Event&)>& same_request) {
+  auto key = c.args.Value("key");
+  if (!key) return false;
+  auto prior = db.FindIdempotent(game, *key);
+  if (!prior.ok()) return prior.status();
+  if (!prior->has_value()) return false;
+  auto b = db.Branch(game, branch);
+  if (!b.ok()) return b.status();
+  const ledger::AppendResult& orig = (*prior)->result;
+  bool same = (*prior)->branch_id == b->id;
+  std::vector<uint32_t> results;
+  std::string line;
+  if (same) {
+    ADJ_RETURN_IF_ERROR(db.Read(game, branch, orig.first_seq, orig.first_seq, [&](const ledger::EventView& e) {
+      same = same_request(*e.event());
+      if (auto* d = e.event()->payload_as_DieRolled()) results.assign(d->results()->begin(), d->results()->end());
+      line = EventLine(e);
+      return Status::Ok();
+    }));
+  }
+  if (!same) {
+    return Status::Conflict("idempotency key '" + *key + "' was already used for a different request (seq " +
+                            std::to_string(orig.first_seq) + ")");
+  }
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder fbb;
+    fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), branch.c_str(), orig.first_seq, orig.last_seq,
+                                             orig.head_hash.Hex().c_str(), true, &results));
+    ADJ_RETURN_IF_ERROR(PrintJson("AppendSummary", fbb));
+  } else {
+    Line("already recorded under --key " + *key + ":");
+    Line(line);
+  }
+  return true;
 }
 
 Status CmdRoll(Context& c) {
@@ -440,6 +479,14 @@ Status CmdRoll(Context& c) {
   if (!game_info.ok()) return game_info.status();
   auto b = (*db)->Branch(game, branch);
   if (!b.ok()) return b.status();
+  auto retry = AnswerRetry(c, **db, game, branch, [&](const fb::Event& e) {
+    auto* d = e.payload_as_DieRolled();
+    return d && d->purpose()->string_view() == req.purpose && d->rule()->string_view() == req.rule &&
+           (d->subject() ? d->subject()->string_view() : "") == req.subject && d->sides() == req.sides &&
+           d->count() == req.count && d->scripted() == c.args.Value("script").has_value();
+  });
+  if (!retry.ok()) return retry.status();
+  if (*retry) return Status::Ok();
   auto head = (*db)->HeadOf(game, branch);
   if (!head.ok()) return head.status();
   req.at = head->at;
@@ -480,6 +527,13 @@ Status CmdRuling(Context& c) {
   if (!text || text->empty()) return Status::InvalidArgument("adjutant ruling: --text T is required");
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
+  auto retry = AnswerRetry(c, **db, game, branch, [&](const fb::Event& e) {
+    auto* d = e.payload_as_Directive();
+    return d && d->body_as_Ruling() && d->reason()->string_view() == *reason &&
+           d->body_as_Ruling()->text()->string_view() == *text;
+  });
+  if (!retry.ok()) return retry.status();
+  if (*retry) return Status::Ok();
   auto head = (*db)->HeadOf(game, branch);
   if (!head.ok()) return head.status();
   return AppendAndReport(c, **db, game, branch, head->seq, {rules::RulingDraft(head->at, kGa, *reason, *text)}, {},

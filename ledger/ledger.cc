@@ -519,22 +519,18 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
   AppendResult result{head->seq + 1, seq, h, false};
   if (!idempotency_key.empty()) {
     uint64_t fingerprint = Hash64(fingerprint_input);
-    std::string key = fmt::IdempotencyKey(game, idempotency_key);
-    std::string v;
-    auto s = impl_->db->Get(rocksdb::ReadOptions(), impl_->idempotency, key, &v);
-    if (s.ok()) {
-      if (v.size() != fmt::kIdempotencyRecordBytes) return Status::Corruption("idempotency record is damaged");
-      uint64_t rec_branch = fmt::GetU64(v.data());
-      AppendResult orig{fmt::GetU64(v.data() + 8), fmt::GetU64(v.data() + 16),
-                        Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data() + 32)), true};
-      if (rec_branch != b->id || fmt::GetU64(v.data() + 24) != fingerprint) {
+    auto prior = FindIdempotent(game, idempotency_key);
+    if (!prior.ok()) return prior.status();
+    if (prior->has_value()) {
+      const AppendResult& orig = (*prior)->result;
+      if ((*prior)->branch_id != b->id || (*prior)->fingerprint != fingerprint) {
         return Status::Conflict("idempotency key '" + std::string(idempotency_key) +
                                 "' was already used for a different submission (seq " +
                                 std::to_string(orig.first_seq) + ".." + std::to_string(orig.last_seq) + ")");
       }
       return orig;
     }
-    if (!s.IsNotFound()) return FromRocks(s, "reading idempotency record");
+    std::string key = fmt::IdempotencyKey(game, idempotency_key);
     std::string rec;
     fmt::PutU64(&rec, b->id);
     fmt::PutU64(&rec, result.first_seq);
@@ -550,6 +546,23 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
   }
   ADJ_RETURN_IF_ERROR(impl_->Write(&batch));
   return result;
+}
+
+Result<std::optional<Ledger::Idempotent>> Ledger::FindIdempotent(std::string_view game,
+                                                                std::string_view key) const {
+  std::string v;
+  auto s = impl_->db->Get(rocksdb::ReadOptions(), impl_->idempotency, fmt::IdempotencyKey(game, key), &v);
+  if (s.IsNotFound()) return std::optional<Idempotent>();
+  ADJ_RETURN_IF_ERROR(FromRocks(s, "reading idempotency record"));
+  if (v.size() != fmt::kIdempotencyRecordBytes) {
+    return Status::Corruption("idempotency record '" + std::string(key) + "' is damaged");
+  }
+  Idempotent r;
+  r.branch_id = fmt::GetU64(v.data());
+  r.result = {fmt::GetU64(v.data() + 8), fmt::GetU64(v.data() + 16),
+              Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data() + 32)), true};
+  r.fingerprint = fmt::GetU64(v.data() + 24);
+  return std::optional<Idempotent>(r);
 }
 
 Status Ledger::Read(std::string_view game, std::string_view branch, uint64_t from, uint64_t to,

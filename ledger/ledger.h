@@ -129,6 +129,15 @@ class Ledger {
                               uint64_t expected_head, std::span<const Draft> drafts,
                               std::string_view idempotency_key = {});
 
+  // The result an idempotency key was first used for, if it was: lets a
+  // caller whose batch is not reproducible (fresh dice) answer a retry.
+  struct Idempotent {
+    uint64_t branch_id = 0;
+    uint64_t fingerprint = 0;  // of the batch's events (ledger/format.h)
+    AppendResult result;
+  };
+  Result<std::optional<Idempotent>> FindIdempotent(std::string_view game, std::string_view key) const;
+
   // Visits events from..to (inclusive, clipped to the head) in order,
   // reading below fork points from the parent. Stops at the first non-ok
   // status from the visitor, which is returned. A record that fails its
