@@ -348,11 +348,13 @@ Status CmdGames(Context& c) {
 Status CmdStats(Context& c) {
   const std::string& game = c.args.positional[0];
   std::string branch = c.args.ValueOr("branch", "main");
+  auto at = U64Option(c.args, "at", UINT64_MAX);
+  if (!at.ok()) return at.status();
   auto db = OpenDb(c, false);
   if (!db.ok()) return db.status();
   projections::Summary summary;
   projections::Projection* ps[] = {&summary};
-  auto r = replay::Rebuild(**db, game, branch, UINT64_MAX, ps);
+  auto r = replay::Rebuild(**db, game, branch, *at, ps);
   if (!r.ok()) return r.status();
   const auto& s = summary.state();
   if (c.args.Flag("json")) {
@@ -571,8 +573,10 @@ std::vector<Command> Commands() {
       {{"branches", "GAME [--json]", "Show a game's branches as a tree with their fork points and heads.", {kJson}, 1, 1},
        CmdBranches},
       {{"games", "[--json]", "List the games in the database.", {kJson}, 0, 0}, CmdGames},
-      {{"stats", "GAME [--branch B] [--json]", "Events per kind and per turn, their sizes, and the dice rolled.",
-        {kBranch, kJson}, 1, 1},
+      {{"stats", "GAME [--branch B] [--at SEQ] [--json]",
+        "Events per kind and per turn, their sizes, and the dice rolled: the summary projection,\n"
+        "rebuilt from the log at the head or as it stood after event SEQ.",
+        {kBranch, {"at", "SEQ", "as of this sequence number (default: the head)"}, kJson}, 1, 1},
        CmdStats},
       {{"roll", "GAME --purpose P --rule R [--sides N] [--count C] [--subject S] [--script FILE] [--key K]",
         "Roll dice for a GA's ruling at the branch's current turn and phase, and record the roll.\n"

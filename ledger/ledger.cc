@@ -5,6 +5,7 @@
 #include <rocksdb/slice.h>
 #include <rocksdb/write_batch.h>
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -142,7 +143,9 @@ struct Ledger::Impl {
       if (!b.ok()) return b.status();
       rev.push_back({b->id, b->name, b->fork_seq + 1, hi, b->fork_hash});
       if (b->parent.empty()) break;
-      hi = b->fork_seq;
+      // A fork below its parent's own fork point sees none of the parent's
+      // own events: the visible range only ever narrows going up.
+      hi = std::min(hi, b->fork_seq);
       name = b->parent;
     }
     return std::vector<Segment>(rev.rbegin(), rev.rend());
@@ -644,6 +647,7 @@ Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view bran
   };
   for (size_t si = 0; si < segs->size(); ++si) {
     const Segment& sg = (*segs)[si];
+    if (sg.hi < sg.lo) continue;  // an ancestor forked from below its own fork point
     if (si > 0 && !(sg.fork_hash == prev)) {
       return fail(sg.lo, "branch " + sg.name + " forks at seq " + std::to_string(sg.lo - 1) +
                              " with chain hash " + sg.fork_hash.Short() + ", but the parent's is " + prev.Short());

@@ -198,6 +198,8 @@ TEST_CASE("a game's life through the CLI", "[cli]") {
     REQUIRE(s.code == 0);
     CHECK_THAT(s.out, Catch::Contains("\"events\": 3") && Catch::Contains("\"dice_rolled\": 2") &&
                           Catch::Contains("\"rulesets\": [\"sow\",\"pate\"]"));
+    auto then = f.Do({"stats", "trafalgar", "--at", "1", "--json"});
+    CHECK_THAT(then.out, Catch::Contains("\"events\": 1,") && Catch::Contains("\"dice_rolled\": 0"));
     auto text = f.Do({"stats", "trafalgar"});
     CHECK_THAT(text.out, Catch::Contains("DieRolled") && Catch::Contains("1805.1.1"));
     auto g = f.Do({"games", "--json"});

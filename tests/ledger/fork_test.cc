@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
+#include <map>
+
 #include "ledger/ledger.h"
 #include "schema/event_generated.h"
 #include "support/random_game.h"
@@ -97,6 +99,21 @@ TEST_CASE("forks of forks read through every ancestor", "[fork]") {
   CHECK(from == std::vector<std::string>{"main", "main", "main", "main", "main", "a", "a", "a", "b"});
   CHECK((*db)->Verify("g", "b")->ok);
 
+  SECTION("a fork of a fork below the parent's own fork point") {
+    // c leaves a at 3, where a still shows main's history: c sees main 1..3.
+    REQUIRE((*db)->Fork("g", "a", 3, "c", std::nullopt, Actor{}).ok());
+    std::vector<std::string> seen;
+    REQUIRE((*db)->Read("g", "c", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                   seen.push_back(e.event()->branch()->str() + "@" + std::to_string(e.seq));
+                   return Status::Ok();
+                 }).ok());
+    CHECK(seen == std::vector<std::string>{"main@1", "main@2", "main@3", "c@4"});
+    auto v = (*db)->Verify("g", "c");
+    CHECK(v->ok);
+    CHECK(v->events == 4);
+    auto at = (*db)->SeekTurn("g", "c", TurnPhase{{99, 0, 0}, 0});
+    CHECK_FALSE(at->has_value());
+  }
   SECTION("a fork point beyond the parent's head is refused") {
     auto r = (*db)->Fork("g", "main", 12, "c", std::nullopt, Actor{});
     CHECK(r.status().code() == Status::Code::kInvalidArgument);
@@ -115,4 +132,42 @@ TEST_CASE("forks of forks read through every ancestor", "[fork]") {
     CHECK_FALSE(rep->ok);
     CHECK(rep->bad_seq == 2);
   }
+}
+
+TEST_CASE("random trees of forks read as their model says", "[fork][property]") {
+  rc::prop("each branch reads as its parent's prefix up to the fork, then its own events", [] {
+    adjutant::testing::TempDir dir;
+    auto opened = ledger::Ledger::Open(dir.Sub("db"));
+    RC_ASSERT(opened.ok());
+    auto& db = **opened;
+    RC_ASSERT(adjutant::testing::CreateTestGame(db, "g").ok());
+    std::vector<std::string> names = {"main"};
+    std::map<std::string, std::vector<Stored>> model;
+    model["main"] = ReadAll(db, "main");
+    for (int step = *rc::gen::inRange(1, 16); step > 0; --step) {
+      std::string on = *rc::gen::elementOf(names);
+      if (*rc::gen::inRange(0, 3) == 0) {
+        const auto& parent = model[on];
+        uint64_t at = *rc::gen::inRange<uint64_t>(1, parent.size() + 1);
+        std::string name = "b" + std::to_string(names.size());
+        RC_ASSERT(db.Fork("g", on, at, name, std::nullopt, Actor{}).ok());
+        names.push_back(name);
+        model[name] = std::vector<Stored>(parent.begin(), parent.begin() + static_cast<long>(at));
+        auto own = ReadAll(db, name);
+        RC_ASSERT(own.size() == at + 1);
+        model[name].push_back(own.back());
+      } else {
+        uint64_t before = model[on].size();
+        AppendRandom(db, on);
+        auto now = ReadAll(db, on);
+        model[on].insert(model[on].end(), now.begin() + static_cast<long>(before), now.end());
+      }
+    }
+    for (const auto& n : names) {
+      RC_ASSERT(ReadAll(db, n) == model[n]);
+      auto v = db.Verify("g", n);
+      RC_ASSERT(v->ok);
+      RC_ASSERT(v->events == model[n].size());
+    }
+  });
 }
