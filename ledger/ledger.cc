@@ -17,9 +17,6 @@
 
 namespace adjutant::ledger {
 
-static_assert(static_cast<uint8_t>(ActorKind::kAdjudicator) == fb::ActorKind_Adjudicator);
-static_assert(static_cast<uint8_t>(ActorKind::kGameAdministrator) == fb::ActorKind_GameAdministrator);
-static_assert(static_cast<uint8_t>(ActorKind::kPlayer) == fb::ActorKind_Player);
 
 namespace fmt = format;
 
@@ -192,25 +189,6 @@ struct Ledger::Impl {
     return FromRocks(db->Write(wo, batch), "writing batch");
   }
 
-  // Builds one event in `fbb`.
-  void BuildEvent(flatbuffers::FlatBufferBuilder& fbb, std::string_view game, std::string_view branch,
-                  uint64_t seq, const Draft& d, std::string_view idem) const {
-    fbb.Clear();
-    auto g = fbb.CreateString(game.data(), game.size());
-    auto b = fbb.CreateString(branch.data(), branch.size());
-    auto actor = fb::CreateActor(fbb, static_cast<fb::ActorKind>(d.actor.kind),
-                                 d.actor.person.empty() ? 0 : fbb.CreateString(d.actor.person),
-                                 d.actor.role.empty() ? 0 : fbb.CreateString(d.actor.role));
-    auto rs = d.ruleset.empty() ? 0 : fbb.CreateString(d.ruleset);
-    auto ik = idem.empty() ? 0 : fbb.CreateString(idem.data(), idem.size());
-    PayloadRef p = d.payload(fbb);
-    fb::Turn turn(d.at.turn.major, d.at.turn.minor, d.at.turn.step);
-    auto ev = fb::CreateEvent(fbb, g, b, seq, &turn, d.at.phase, actor, rs, d.rules_version,
-                              schema::SchemaHash(), ik, static_cast<fb::Payload>(p.type),
-                              flatbuffers::Offset<void>(p.offset));
-    fb::FinishEventBuffer(fbb, ev);
-  }
-
   static void PutRecord(rocksdb::WriteBatch* batch, rocksdb::ColumnFamilyHandle* cf, uint64_t id,
                         uint64_t seq, const Hash128& h, const uint8_t* data, size_t size) {
     std::string rec(fmt::kRecordHeaderBytes, '\0');
@@ -223,6 +201,7 @@ struct Ledger::Impl {
 Ledger::Ledger(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Ledger::~Ledger() = default;
 const std::string& Ledger::dir() const { return impl_->dir; }
+bool Ledger::read_only() const { return impl_->read_only; }
 
 Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenOptions& opts) {
   auto impl = std::make_unique<Impl>();
@@ -320,7 +299,7 @@ Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<
     return PayloadRef{fb::Payload_GameCreated, gc.o};
   };
   flatbuffers::FlatBufferBuilder fbb(1024);
-  impl_->BuildEvent(fbb, game, kMainBranch, 1, d, {});
+  BuildEventBuffer(fbb, game, kMainBranch, 1, d, {});
   if (fbb.GetSize() > limits::kEventBytesMax) {
     return Status::InvalidArgument("scenario too large: the GameCreated event would be " +
                                    std::to_string(fbb.GetSize()) + " bytes (limit " +
@@ -444,7 +423,7 @@ Result<BranchInfo> Ledger::Fork(std::string_view game, std::string_view parent, 
     return PayloadRef{fb::Payload_BranchForked, bf.o};
   };
   flatbuffers::FlatBufferBuilder fbb(512);
-  impl_->BuildEvent(fbb, game, name, at_seq + 1, d, {});
+  BuildEventBuffer(fbb, game, name, at_seq + 1, d, {});
   std::string_view bytes(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
   Impl::PutRecord(&batch, impl_->events, info.id, at_seq + 1, ChainHash(fork_hash, bytes),
                   fbb.GetBufferPointer(), fbb.GetSize());
@@ -487,7 +466,7 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
                                      " phase " + std::to_string(prev.phase) + ")");
     }
     if (!d.payload) return Status::InvalidArgument("event " + std::to_string(i + 1) + " of the batch has no payload");
-    impl_->BuildEvent(fbb, game, branch, seq, d, idempotency_key);
+    BuildEventBuffer(fbb, game, branch, seq, d, idempotency_key);
     const uint8_t* data = fbb.GetBufferPointer();
     size_t size = fbb.GetSize();
     auto* ev = flatbuffers::GetRoot<fb::Event>(data);

@@ -99,6 +99,7 @@ class Ledger {
   Ledger& operator=(const Ledger&) = delete;
 
   const std::string& dir() const;
+  bool read_only() const;
 
   // Creates a game with its main branch and its first event (GameCreated,
   // seq 1) holding the seed and `scenario`, a verified Scenario buffer.

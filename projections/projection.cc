@@ -1,6 +1,8 @@
 #include "projections/projection.h"
 
+#include "projections/roster.h"
 #include "projections/summary.h"
+#include "projections/treasury.h"
 
 namespace adjutant::projections {
 
@@ -11,6 +13,8 @@ std::string Projection::SnapshotName() const {
 std::vector<std::unique_ptr<Projection>> AllProjections() {
   std::vector<std::unique_ptr<Projection>> out;
   out.push_back(std::make_unique<Summary>());
+  out.push_back(std::make_unique<Treasury>());
+  out.push_back(std::make_unique<Roster>());
   return out;
 }
 

@@ -19,11 +19,11 @@ namespace adjutant::fb { struct Event; }
 namespace adjutant::projections {
 
 // One event as a projection sees it: its sequence number, the verified
-// envelope and the size of the event bytes as stored (without the chain hash).
+// envelope and the event's bytes as stored (without the chain hash).
 struct Input {
   uint64_t seq = 0;
   const fb::Event* event = nullptr;
-  size_t stored_bytes = 0;
+  std::span<const uint8_t> bytes;  // the event as stored (8-byte aligned)
 };
 
 class Projection {

@@ -9,7 +9,7 @@ void Summary::Apply(const Input& in) {
   s_.last_seq = in.seq;
   if (const fb::Turn* t = e.turn()) s_.last_at.turn = {t->major(), t->minor(), t->step()};
   s_.last_at.phase = e.phase();
-  Tally add{1, in.stored_bytes};
+  Tally add{1, in.bytes.size()};
   auto bump = [&](Tally& t) { t.events += add.events; t.bytes += add.bytes; };
   bump(s_.total);
   bump(s_.by_kind[fb::EnumNamePayload(e.payload_type())]);

@@ -15,7 +15,7 @@ namespace adjutant::replay {
 
 struct RebuildOptions {
   bool use_snapshots = true;
-  uint64_t snapshot_every = 0;  // write a snapshot at each multiple of N (0: never)
+  uint64_t snapshot_every = 0;  // write a snapshot at each multiple of N (0: never; a read-only ledger never does)
 };
 
 struct RebuildStats {

@@ -100,6 +100,14 @@ uint32_t CopyRootTable(flatbuffers::FlatBufferBuilder& fbb, std::string_view tab
   return flatbuffers::CopyTable(fbb, schema, *obj, root).o;
 }
 
+uint32_t CopyTable(flatbuffers::FlatBufferBuilder& fbb, std::string_view table, const void* table_ptr) {
+  const auto& schema = ReflectionSchema();
+  std::string qualified = std::string(kNamespace) + std::string(table);
+  const reflection::Object* obj = schema.objects()->LookupByKey(qualified.c_str());
+  assert(obj != nullptr);
+  return flatbuffers::CopyTable(fbb, schema, *obj, *reinterpret_cast<const flatbuffers::Table*>(table_ptr)).o;
+}
+
 bool VerifyEventBuffer(const uint8_t* data, size_t size) {
   flatbuffers::Verifier v(data, size);
   return fb::VerifyEventBuffer(v);

@@ -36,6 +36,9 @@ Result<std::string> ToJson(std::string_view table, const uint8_t* buffer);
 uint32_t CopyRootTable(flatbuffers::FlatBufferBuilder& fbb, std::string_view table,
                        const uint8_t* buffer);
 
+// Copies a (verified) table of type `table` found anywhere in a buffer.
+uint32_t CopyTable(flatbuffers::FlatBufferBuilder& fbb, std::string_view table, const void* table_ptr);
+
 // Runs the FlatBuffers Verifier over a stored Event buffer. `data` must be
 // aligned to 8 bytes.
 bool VerifyEventBuffer(const uint8_t* data, size_t size);

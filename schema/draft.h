@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "base/turn.h"
 
@@ -14,7 +15,7 @@ namespace flatbuffers { class FlatBufferBuilder; }
 
 namespace adjutant {
 
-// Mirrors fb::ActorKind (checked in ledger/ledger.cc).
+// Mirrors fb::ActorKind (checked in schema/draft.cc).
 enum class ActorKind : uint8_t { kAdjudicator = 0, kGameAdministrator = 1, kPlayer = 2 };
 
 struct Actor {
@@ -38,5 +39,10 @@ struct Draft {
   uint32_t rules_version = 0;
   PayloadBuilder payload;
 };
+
+// Builds the Event a draft becomes once appended at `seq` of game/branch,
+// exactly as the ledger stores it (the ledger calls this too).
+void BuildEventBuffer(flatbuffers::FlatBufferBuilder& fbb, std::string_view game, std::string_view branch,
+                      uint64_t seq, const Draft& draft, std::string_view idempotency_key = {});
 
 }  // namespace adjutant

@@ -1,0 +1,37 @@
+// The roster: the persons of a game, the roles each holds, and the hash of
+// the password the GA set for each (libsodium crypto_pwhash_str; the
+// password itself is never stored). Folds GameCreated and SetPassword.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "projections/projection.h"
+
+namespace adjutant::projections {
+
+struct Person {
+  std::set<std::string> roles;  // "BR.treasury", "BR1FL.commander"
+  std::string pwhash;           // empty: no password set yet
+};
+
+class Roster final : public Projection {
+ public:
+  std::string_view name() const override { return "roster"; }
+  uint32_t version() const override { return 1; }
+  void Reset() override { persons_.clear(); last_seq_ = 0; }
+  void Apply(const Input& in) override;
+  std::string Encode() const override;
+  Status Decode(std::string_view bytes) override;
+  uint64_t last_seq() const override { return last_seq_; }
+
+  const std::map<std::string, Person>& persons() const { return persons_; }
+  const Person* Find(const std::string& person) const;
+
+ private:
+  std::map<std::string, Person> persons_;
+  uint64_t last_seq_ = 0;
+};
+
+}  // namespace adjutant::projections

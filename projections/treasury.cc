@@ -1,0 +1,505 @@
+#include "projections/treasury.h"
+
+#include "projections/archive.h"
+#include "schema/event_generated.h"
+
+namespace adjutant::projections {
+
+static_assert(static_cast<int>(UnitType::CQ) == fb::SowUnitType_CQ);
+static_assert(static_cast<int>(ShipType::TR) == fb::SowShipType_TR);
+static_assert(static_cast<int>(CityKind::OffMapPort) == fb::SowCityKind_OffMapPort);
+static_assert(static_cast<int>(SeasonKind::Truce) == fb::SeasonKind_Truce);
+static_assert(static_cast<int>(Relation::Alliance) == fb::Relation_Alliance);
+static_assert(static_cast<int>(Mission::IgnoreCommerce) == fb::ShipMission_IgnoreCommerce);
+static_assert(static_cast<int>(RepairKind::Fort) == fb::RepairKind_Fort);
+
+// ---- canonical encoding ------------------------------------------------------
+template <class A> void Visit(A& a, Turn& t) { a(t.major, t.minor, t.step); }
+template <class A> void Visit(A& a, Square& q) { a(q.x, q.y); }
+template <class A> void Visit(A& a, StatementLine& l) {
+  a(l.turn, l.phase, l.amount_cc, l.rule, l.item, l.subject, l.detail, l.order_seq);
+}
+template <class A> void Visit(A& a, ManpowerEntry& l) { a(l.turn, l.pool, l.city, l.men, l.rule, l.item, l.subject); }
+template <class A> void Visit(A& a, StateAcct& s) {
+  a(s.id, s.name, s.nation, s.opening_cc, s.treasury_cc, s.credits_cc, s.debits_cc, s.opening_men, s.manpower,
+    s.men_growth, s.men_lost, s.statement, s.manpower_lines);
+}
+template <class A> void Visit(A& a, City& c) {
+  a(c.name, c.nation, c.controller, c.level, c.kind, c.square, c.sea_area, c.dockyards, c.fort_level, c.fort_start,
+    c.batteries, c.batteries_damaged, c.batteries_destroyed, c.militia_pool, c.transport_pool, c.besieged,
+    c.enemy_this_campaign, c.supplies, c.stores);
+}
+template <class A> void Visit(A& a, Unit& u) {
+  a(u.id, u.state, u.type, u.men, u.batteries, u.active, u.square, u.city, u.raised_in);
+}
+template <class A> void Visit(A& a, Ship& s) {
+  a(s.id, s.state, s.type, s.crew, s.frigates, s.capacity, s.base, s.location, s.in_port, s.coastal, s.active,
+    s.mission, s.crewed_on);
+}
+template <class A> void Visit(A& a, Build& b) {
+  a(b.id, b.state, b.city, b.is_ship, b.unit, b.ship, b.war_turns, b.done, b.started, b.order_seq);
+}
+template <class A> void Visit(A& a, Return& r) {
+  a(r.state, r.pool, r.city, r.men, r.due_year, r.due_season, r.rule, r.subject);
+}
+template <class A> void Visit(A& a, StandingOrder& s) { a(s.supplies, s.forward_to, s.forward, s.order_seq); }
+template <class A> void Visit(A& a, Repair& r) { a(r.city, r.state, r.what, r.started); }
+template <class A> void Visit(A& a, PendingOrder& o) { a(o.slot, o.person, o.role, o.event); }
+template <class A> void Visit(A& a, TreasuryState& s) {
+  a(s.active, s.last_seq, s.turn, s.phase_done, s.season_kind, s.season_of_kind, s.campaign_ended, s.season_plan, s.states, s.cities,
+    s.units, s.ships, s.relations, s.blockades, s.embargoes, s.trade_bp, s.builds, s.returns, s.standing, s.repairs,
+    s.orders, s.piracy);
+}
+
+std::string Treasury::Encode() const {
+  Enc e;
+  e(s_);
+  return e.Take();
+}
+
+Status Treasury::Decode(std::string_view bytes) {
+  TreasuryState s;
+  Dec d(bytes);
+  d(s);
+  if (!d.ok()) return Status::Corruption("treasury snapshot is damaged");
+  s_ = std::move(s);
+  return Status::Ok();
+}
+
+// ---- queries -----------------------------------------------------------------
+Relation TreasuryState::RelationOf(const std::string& a, const std::string& b) const {
+  auto key = a < b ? std::make_pair(a, b) : std::make_pair(b, a);
+  auto it = relations.find(key);
+  return it == relations.end() ? Relation::Neutral : it->second;
+}
+
+const StateAcct* TreasuryState::State(const std::string& id) const {
+  auto it = states.find(id);
+  return it == states.end() ? nullptr : &it->second;
+}
+
+// ---- the fold ----------------------------------------------------------------
+namespace {
+
+std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+Square Sq(const fb::Square* q) { return q ? Square{q->x(), q->y()} : Square{}; }
+Turn TurnOf(const fb::Event& e) {
+  const fb::Turn* t = e.turn();
+  return t ? Turn{t->major(), t->minor(), t->step()} : Turn{};
+}
+
+void LoadScenario(TreasuryState& s, const fb::SowScenario& sc) {
+  s.active = true;
+  s.season_kind = static_cast<SeasonKind>(sc.season_kind());
+  s.piracy = sc.piracy();
+  if (sc.states()) {
+    for (const auto* d : *sc.states()) {
+      StateAcct a;
+      a.id = d->id()->str();
+      a.name = Str(d->name());
+      a.nation = d->nation()->str();
+      a.opening_cc = a.treasury_cc = d->treasury_cc();
+      a.opening_men = a.manpower = d->manpower();
+      s.states[a.id] = std::move(a);
+    }
+  }
+  if (sc.cities()) {
+    for (const auto* d : *sc.cities()) {
+      City c;
+      c.name = d->name()->str();
+      c.nation = d->nation()->str();
+      c.controller = d->controller()->str();
+      c.level = d->level();
+      c.kind = static_cast<CityKind>(d->kind());
+      c.square = Sq(d->square());
+      c.sea_area = Str(d->sea_area());
+      c.dockyards = d->dockyards();
+      c.fort_level = d->fort_level();
+      c.fort_start = d->fort_start();
+      c.batteries = d->batteries();
+      c.batteries_damaged = d->batteries_damaged();
+      c.batteries_destroyed = d->batteries_destroyed();
+      c.militia_pool = d->militia_pool();
+      c.transport_pool = d->transport_pool();
+      c.besieged = d->besieged();
+      s.cities[c.name] = std::move(c);
+    }
+  }
+  if (sc.units()) for (const auto* d : *sc.units()) s.units[d->id()->str()] = UnitFromDef(*d);
+  if (sc.ships()) for (const auto* d : *sc.ships()) s.ships[d->id()->str()] = ShipFromDef(*d);
+  if (sc.relations()) {
+    for (const auto* r : *sc.relations()) {
+      std::string a = r->a()->str(), b = r->b()->str();
+      s.relations[a < b ? std::make_pair(a, b) : std::make_pair(b, a)] = static_cast<Relation>(r->relation());
+    }
+  }
+  if (sc.trade()) {
+    for (const auto* t : *sc.trade()) s.trade_bp[{t->nation()->str(), t->partner()->str()}] = t->share_bp();
+  }
+}
+
+void ApplyDirective(TreasuryState& s, const fb::SowDirective& d) {
+  switch (d.body_type()) {
+    case fb::SowDirectiveBody_SetSeasonKind: {
+      auto* x = d.body_as_SetSeasonKind();
+      s.season_plan[{x->year(), x->season()}] = static_cast<SeasonKind>(x->kind());
+      break;
+    }
+    case fb::SowDirectiveBody_EndCampaign:
+      s.campaign_ended = true;
+      break;
+    case fb::SowDirectiveBody_SetRelation: {
+      auto* x = d.body_as_SetRelation();
+      std::string a = x->a()->str(), b = x->b()->str();
+      s.relations[a < b ? std::make_pair(a, b) : std::make_pair(b, a)] = static_cast<Relation>(x->relation());
+      break;
+    }
+    case fb::SowDirectiveBody_DeclareBlockade: {
+      auto* x = d.body_as_DeclareBlockade();
+      auto key = std::make_pair(x->by()->str(), x->against()->str());
+      if (x->lift()) s.blockades.erase(key); else s.blockades.insert(key);
+      break;
+    }
+    case fb::SowDirectiveBody_DeclareEmbargo: {
+      auto* x = d.body_as_DeclareEmbargo();
+      auto key = std::make_pair(x->by()->str(), x->against()->str());
+      if (x->lift()) s.embargoes.erase(key); else s.embargoes.insert(key);
+      break;
+    }
+    case fb::SowDirectiveBody_SetCityControl: {
+      auto* x = d.body_as_SetCityControl();
+      auto it = s.cities.find(x->city()->str());
+      if (it != s.cities.end()) it->second.controller = x->controller()->str();
+      break;
+    }
+    case fb::SowDirectiveBody_SetSiege: {
+      auto* x = d.body_as_SetSiege();
+      auto it = s.cities.find(x->city()->str());
+      if (it != s.cities.end()) it->second.besieged = x->besieged();
+      break;
+    }
+    case fb::SowDirectiveBody_PlaceUnit: {
+      Unit u = UnitFromDef(*d.body_as_PlaceUnit()->unit());
+      s.units[u.id] = u;
+      break;
+    }
+    case fb::SowDirectiveBody_MoveUnit: {
+      auto* x = d.body_as_MoveUnit();
+      auto it = s.units.find(x->unit()->str());
+      if (it != s.units.end()) {
+        it->second.square = Sq(x->square());
+        it->second.city = Str(x->city());
+        it->second.active = x->active();
+      }
+      break;
+    }
+    case fb::SowDirectiveBody_DestroyUnit:
+      s.units.erase(d.body_as_DestroyUnit()->unit()->str());
+      break;
+    case fb::SowDirectiveBody_MoveShip: {
+      auto* x = d.body_as_MoveShip();
+      auto it = s.ships.find(x->ship()->str());
+      if (it != s.ships.end()) {
+        it->second.location = Str(x->location());
+        it->second.in_port = x->in_port();
+        it->second.coastal = x->coastal();
+        it->second.mission = static_cast<Mission>(x->mission());
+        it->second.active = x->active();
+      }
+      break;
+    }
+    case fb::SowDirectiveBody_LoseShip:
+      s.ships.erase(d.body_as_LoseShip()->ship()->str());
+      break;
+    case fb::SowDirectiveBody_SetFortState: {
+      auto* x = d.body_as_SetFortState();
+      auto it = s.cities.find(x->city()->str());
+      if (it != s.cities.end()) {
+        it->second.fort_level = x->fort_level();
+        it->second.batteries = x->batteries();
+        it->second.batteries_damaged = x->batteries_damaged();
+        it->second.batteries_destroyed = x->batteries_destroyed();
+      }
+      break;
+    }
+    case fb::SowDirectiveBody_EnemyInCity: {
+      auto it = s.cities.find(d.body_as_EnemyInCity()->city()->str());
+      if (it != s.cities.end()) it->second.enemy_this_campaign = true;
+      break;
+    }
+    // Corrections reach the state as the TreasuryLine / ManpowerLine the
+    // rules record beside them, so every balance stays a sum of its lines.
+    case fb::SowDirectiveBody_CorrectTreasury:
+    case fb::SowDirectiveBody_CorrectManpower:
+    case fb::SowDirectiveBody_NONE:
+      break;
+  }
+}
+
+void ApplyManpower(TreasuryState& s, const fb::ManpowerLine& m, const Turn& turn) {
+  auto st = s.states.find(m.state()->str());
+  if (st == s.states.end()) return;
+  std::string pool = m.pool()->str();
+  if (pool == "national") {
+    st->second.manpower += m.men();
+  } else {
+    auto c = s.cities.find(Str(m.city()));
+    if (c != s.cities.end()) {
+      if (pool == "militia") c->second.militia_pool += static_cast<int32_t>(m.men());
+      if (pool == "transport") c->second.transport_pool += static_cast<int32_t>(m.men());
+    }
+  }
+  if (pool == "national") {
+    switch (m.item()) {
+      case fb::ManpowerItem_Growth:
+      case fb::ManpowerItem_Correction: st->second.men_growth += m.men(); break;
+      case fb::ManpowerItem_Attrition:
+      case fb::ManpowerItem_Lost: st->second.men_lost -= m.men(); break;
+      default: break;
+    }
+  }
+  if (m.item() == fb::ManpowerItem_Return) {
+    // The pending return this line pays out.
+    for (auto it = s.returns.begin(); it != s.returns.end(); ++it) {
+      if (it->state == m.state()->str() && it->pool == pool && it->city == Str(m.city()) &&
+          it->subject == Str(m.subject()) && it->men == m.men()) {
+        s.returns.erase(it);
+        break;
+      }
+    }
+  }
+  st->second.manpower_lines.push_back(
+      {turn, pool, Str(m.city()), m.men(), m.rule()->str(), fb::EnumNameManpowerItem(m.item()), Str(m.subject())});
+}
+
+void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uint16_t phase) {
+  switch (e.body_type()) {
+    case fb::SowEventBody_TreasuryLine: {
+      auto* x = e.body_as_TreasuryLine();
+      auto st = s.states.find(x->state()->str());
+      if (st == s.states.end()) break;
+      auto& a = st->second;
+      a.treasury_cc += x->amount_cc();
+      if (x->amount_cc() >= 0) a.credits_cc += x->amount_cc(); else a.debits_cc -= x->amount_cc();
+      a.statement.push_back({turn, phase, x->amount_cc(), x->rule()->str(), x->item()->str(), Str(x->subject()),
+                             Str(x->detail()), x->order_seq()});
+      break;
+    }
+    case fb::SowEventBody_ManpowerLine:
+      ApplyManpower(s, *e.body_as_ManpowerLine(), turn);
+      break;
+    case fb::SowEventBody_MenLost: {
+      auto* x = e.body_as_MenLost();
+      auto st = s.states.find(x->state()->str());
+      if (st != s.states.end()) st->second.men_lost += x->men();
+      break;
+    }
+    case fb::SowEventBody_ReturnScheduled: {
+      auto* x = e.body_as_ReturnScheduled();
+      s.returns.push_back({x->state()->str(), x->pool()->str(), Str(x->city()), x->men(), x->due_year(),
+                           x->due_season(), x->rule()->str(), Str(x->subject())});
+      break;
+    }
+    case fb::SowEventBody_BuildStarted: {
+      auto* x = e.body_as_BuildStarted();
+      Build b;
+      b.id = x->build_id()->str();
+      b.state = x->state()->str();
+      b.city = x->city()->str();
+      b.is_ship = x->ship() != nullptr;
+      if (x->unit()) b.unit = UnitFromDef(*x->unit());
+      if (x->ship()) b.ship = ShipFromDef(*x->ship());
+      b.war_turns = x->war_turns();
+      b.started = turn;
+      b.order_seq = x->order_seq();
+      s.builds[b.id] = std::move(b);
+      break;
+    }
+    case fb::SowEventBody_BuildProgressed: {
+      auto* x = e.body_as_BuildProgressed();
+      auto it = s.builds.find(x->build_id()->str());
+      if (it != s.builds.end()) it->second.done = x->war_turns_done();
+      break;
+    }
+    case fb::SowEventBody_BuildCompleted: {
+      auto it = s.builds.find(e.body_as_BuildCompleted()->build_id()->str());
+      if (it == s.builds.end()) break;
+      if (it->second.is_ship) s.ships[it->second.ship.id] = it->second.ship;
+      else s.units[it->second.unit.id] = it->second.unit;
+      s.builds.erase(it);
+      break;
+    }
+    case fb::SowEventBody_UnitReinforced: {
+      auto* x = e.body_as_UnitReinforced();
+      auto it = s.units.find(x->unit()->str());
+      if (it != s.units.end()) {
+        it->second.men += x->men();
+        it->second.batteries = static_cast<uint8_t>(it->second.batteries + x->batteries());
+      }
+      break;
+    }
+    case fb::SowEventBody_ShipCrewed: {
+      auto* x = e.body_as_ShipCrewed();
+      auto it = s.ships.find(x->ship()->str());
+      if (it != s.ships.end()) {
+        it->second.crew += x->crew();
+        it->second.crewed_on = turn;
+      }
+      break;
+    }
+    case fb::SowEventBody_UnitDisbanded:
+      s.units.erase(e.body_as_UnitDisbanded()->unit()->str());
+      break;
+    case fb::SowEventBody_ShipRemoved:
+      s.ships.erase(e.body_as_ShipRemoved()->ship()->str());
+      break;
+    case fb::SowEventBody_SuppliesBought: {
+      auto* x = e.body_as_SuppliesBought();
+      auto it = s.cities.find(x->city()->str());
+      if (it != s.cities.end()) {
+        it->second.supplies += x->supplies();
+        it->second.stores += x->stores();
+      }
+      break;
+    }
+    case fb::SowEventBody_StandingOrderSet: {
+      auto* x = e.body_as_StandingOrderSet();
+      s.standing[{x->state()->str(), x->city()->str()}] = {x->supplies(), Str(x->forward_to()), x->forward(),
+                                                             x->order_seq()};
+      break;
+    }
+    case fb::SowEventBody_StandingOrderCancelled: {
+      auto* x = e.body_as_StandingOrderCancelled();
+      s.standing.erase({x->state()->str(), x->city()->str()});
+      break;
+    }
+    case fb::SowEventBody_RepairStarted: {
+      auto* x = e.body_as_RepairStarted();
+      s.repairs.push_back({x->city()->str(), x->state()->str(), static_cast<RepairKind>(x->what()), turn});
+      break;
+    }
+    case fb::SowEventBody_RepairCompleted: {
+      auto* x = e.body_as_RepairCompleted();
+      auto what = static_cast<RepairKind>(x->what());
+      for (auto it = s.repairs.begin(); it != s.repairs.end(); ++it) {
+        if (it->city == x->city()->str() && it->what == what) { s.repairs.erase(it); break; }
+      }
+      auto c = s.cities.find(x->city()->str());
+      if (c == s.cities.end()) break;
+      if (what == RepairKind::Fort) {
+        c->second.fort_level++;
+      } else if (c->second.batteries_damaged > 0) {
+        c->second.batteries_damaged--;
+        c->second.batteries++;
+      } else if (c->second.batteries_destroyed > 0) {
+        c->second.batteries_destroyed--;
+        c->second.batteries++;
+      }
+      break;
+    }
+    case fb::SowEventBody_RepairCancelled: {
+      auto* x = e.body_as_RepairCancelled();
+      auto what = static_cast<RepairKind>(x->what());
+      for (auto it = s.repairs.begin(); it != s.repairs.end(); ++it) {
+        if (it->city == x->city()->str() && it->what == what) { s.repairs.erase(it); break; }
+      }
+      break;
+    }
+    case fb::SowEventBody_SeasonStarted: {
+      auto* x = e.body_as_SeasonStarted();
+      s.season_kind = static_cast<SeasonKind>(x->kind());
+      s.season_of_kind = {x->year(), x->season()};
+      break;
+    }
+    case fb::SowEventBody_SeasonEnded:
+      s.campaign_ended = false;
+      for (auto& [name, c] : s.cities) c.enemy_this_campaign = false;
+      break;
+    case fb::SowEventBody_NONE:
+      break;
+  }
+}
+
+}  // namespace
+
+Unit UnitFromDef(const fb::SowUnitDef& d) {
+  Unit u;
+  u.id = d.id()->str();
+  u.state = d.state()->str();
+  u.type = static_cast<UnitType>(d.type());
+  u.men = d.men();
+  u.batteries = d.batteries();
+  u.active = d.active();
+  u.square = Sq(d.square());
+  u.city = Str(d.city());
+  u.raised_in = Str(d.raised_in());
+  return u;
+}
+
+Ship ShipFromDef(const fb::SowShipDef& d) {
+  Ship s;
+  s.id = d.id()->str();
+  s.state = d.state()->str();
+  s.type = static_cast<ShipType>(d.type());
+  s.crew = d.crew();
+  s.frigates = d.frigates();
+  s.capacity = d.capacity();
+  s.base = Str(d.base());
+  s.location = Str(d.location());
+  s.in_port = d.in_port();
+  s.coastal = d.coastal();
+  s.active = d.active();
+  s.mission = static_cast<Mission>(d.mission());
+  return s;
+}
+
+void Treasury::Apply(const Input& in) {
+  const fb::Event& e = *in.event;
+  s_.last_seq = in.seq;
+  if (e.payload_type() == fb::Payload_GameCreated) {
+    const fb::Scenario* sc = e.payload_as_GameCreated()->scenario();
+    s_.turn = TurnOf(e);
+    s_.season_of_kind = {s_.turn.major, s_.turn.minor};
+    if (sc && sc->sow()) LoadScenario(s_, *sc->sow());
+    return;
+  }
+  if (!s_.active) return;
+  Turn turn = TurnOf(e);
+  if (s_.turn < turn) {
+    // A new turn: its statement starts empty.
+    s_.turn = turn;
+    s_.phase_done = 0;
+    s_.orders.clear();  // orders stand for one turn
+    for (auto& [id, a] : s_.states) {
+      a.statement.clear();
+      a.manpower_lines.clear();
+    }
+  }
+  switch (e.payload_type()) {
+    case fb::Payload_PhaseCompleted:
+      s_.phase_done = e.phase();
+      break;
+    case fb::Payload_Directive:
+      if (auto* d = e.payload_as_Directive()->body_as_SowDirective()) ApplyDirective(s_, *d);
+      break;
+    case fb::Payload_SowEvent:
+      ApplyOutcome(s_, *e.payload_as_SowEvent(), turn, e.phase());
+      break;
+    case fb::Payload_OrderSubmitted: {
+      auto* o = e.payload_as_OrderSubmitted();
+      if (o->body_type() != fb::OrderBody_SowOrder) break;
+      s_.orders[in.seq] = {Str(o->slot()), o->person()->str(), Str(o->role()), std::vector<uint8_t>(in.bytes.begin(), in.bytes.end())};
+      break;
+    }
+    case fb::Payload_OrderSuperseded:
+      s_.orders.erase(e.payload_as_OrderSuperseded()->order_seq());
+      break;
+    case fb::Payload_OrderRejected:
+      s_.orders.erase(e.payload_as_OrderRejected()->order_seq());
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace adjutant::projections

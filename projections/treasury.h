@@ -1,0 +1,184 @@
+// The treasury view (ruleset sow): every state's money, manpower and
+// pools, every city, unit and ship the economy needs, builds in progress,
+// diplomacy, standing orders, the calendar, and the statement of the
+// current turn line by line. A pure fold of GameCreated (the scenario's sow
+// section), SowDirective, SowEvent and the phase boundaries.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/turn.h"
+#include "projections/projection.h"
+
+namespace adjutant::fb { struct SowUnitDef; struct SowShipDef; }
+
+namespace adjutant::projections {
+
+// Mirrors of the schema's sow enums (checked in treasury.cc).
+enum class UnitType : uint8_t { IN, LI, MI, LC, MC, HC, LA, MA, HA, SA, AQ, CQ };
+enum class ShipType : uint8_t { FL, SL, FR, TR };
+enum class CityKind : uint8_t { Inland, Port, OffMapPort };
+enum class SeasonKind : uint8_t { War, Peace, Truce };
+enum class Relation : uint8_t { Neutral, War, Alliance };
+enum class Mission : uint8_t { None, Raid, Convoy, Patrol, IgnoreCommerce };
+enum class RepairKind : uint8_t { Battery, Fort };
+
+struct Square {
+  int16_t x = 0, y = 0;
+  friend auto operator<=>(const Square&, const Square&) = default;
+};
+
+struct StatementLine {
+  Turn turn;
+  uint16_t phase = 0;
+  int64_t amount_cc = 0;
+  std::string rule, item, subject, detail;
+  uint64_t order_seq = 0;
+};
+
+struct ManpowerEntry {
+  Turn turn;
+  std::string pool, city;
+  int64_t men = 0;
+  std::string rule, item, subject;
+};
+
+struct StateAcct {
+  std::string id, name, nation;
+  int64_t opening_cc = 0;      // the scenario's treasury
+  int64_t treasury_cc = 0;
+  int64_t credits_cc = 0;      // every credit since the opening
+  int64_t debits_cc = 0;       // every charge since the opening (positive)
+  int64_t opening_men = 0;
+  int64_t manpower = 0;        // national pool (SOW 3.1)
+  int64_t men_growth = 0;      // recorded growth since the opening (SOW 3.4)
+  int64_t men_lost = 0;        // recorded attrition and losses
+  std::vector<StatementLine> statement;  // the current turn's lines
+  std::vector<ManpowerEntry> manpower_lines;  // the current turn's
+};
+
+struct City {
+  std::string name, nation, controller;
+  uint8_t level = 1;
+  CityKind kind = CityKind::Inland;
+  Square square;
+  std::string sea_area;
+  uint8_t dockyards = 0, fort_level = 0, fort_start = 0;
+  uint8_t batteries = 0, batteries_damaged = 0, batteries_destroyed = 0;
+  int32_t militia_pool = 0, transport_pool = 0;
+  bool besieged = false;
+  bool enemy_this_campaign = false;  // SOW 7.1
+  int32_t supplies = 0, stores = 0;
+};
+
+struct Unit {
+  std::string id, state;
+  UnitType type = UnitType::IN;
+  int32_t men = 0;
+  uint8_t batteries = 0;
+  bool active = true;
+  Square square;
+  std::string city, raised_in;
+};
+
+struct Ship {
+  std::string id, state;
+  ShipType type = ShipType::SL;
+  int32_t crew = 0;
+  uint8_t frigates = 1;
+  int32_t capacity = 0;
+  std::string base, location;
+  bool in_port = false, coastal = false, active = true;
+  Mission mission = Mission::None;
+  Turn crewed_on;  // SOW 4.8: a ship that adds crew may not move that turn
+};
+
+struct Build {
+  std::string id, state, city;
+  bool is_ship = false;
+  Unit unit;
+  Ship ship;
+  uint8_t war_turns = 0, done = 0;
+  Turn started;
+  uint64_t order_seq = 0;
+};
+
+struct Return {
+  std::string state, pool, city;
+  int64_t men = 0;
+  int32_t due_year = 0, due_season = 0;
+  std::string rule, subject;
+};
+
+struct StandingOrder {
+  int32_t supplies = 0;
+  std::string forward_to;
+  int32_t forward = 0;
+  uint64_t order_seq = 0;
+};
+
+struct Repair {
+  std::string city, state;
+  RepairKind what = RepairKind::Battery;
+  Turn started;
+};
+
+// An order of the current turn that stands: submitted, neither superseded
+// nor rejected. `event` is the OrderSubmitted event as stored.
+struct PendingOrder {
+  std::string slot, person, role;
+  std::vector<uint8_t> event;
+};
+
+struct TreasuryState {
+  bool active = false;         // the game plays sow
+  uint64_t last_seq = 0;
+  Turn turn;                   // the turn being played
+  uint16_t phase_done = 0;     // the last completed phase of `turn` (0: none)
+  bool turn_done = false;      // every phase of `turn` is complete
+  SeasonKind season_kind = SeasonKind::War;
+  std::pair<int32_t, int32_t> season_of_kind;  // the (year, season) `season_kind` is for
+  bool campaign_ended = false; // the GA ended the campaign early
+  std::map<std::pair<int32_t, int32_t>, SeasonKind> season_plan;  // (year, season) → kind
+  std::map<std::string, StateAcct> states;
+  std::map<std::string, City> cities;
+  std::map<std::string, Unit> units;
+  std::map<std::string, Ship> ships;
+  std::map<std::pair<std::string, std::string>, Relation> relations;  // (a < b)
+  std::set<std::pair<std::string, std::string>> blockades;  // (by, against)
+  std::set<std::pair<std::string, std::string>> embargoes;  // (by, against)
+  std::map<std::pair<std::string, std::string>, uint16_t> trade_bp;  // (nation, partner)
+  std::map<std::string, Build> builds;
+  std::vector<Return> returns;
+  std::map<std::pair<std::string, std::string>, StandingOrder> standing;  // (state, city)
+  std::vector<Repair> repairs;
+  std::map<uint64_t, PendingOrder> orders;  // by seq: the current turn's standing orders
+  bool piracy = false;
+
+  Relation RelationOf(const std::string& a, const std::string& b) const;
+  const StateAcct* State(const std::string& id) const;
+};
+
+class Treasury final : public Projection {
+ public:
+  std::string_view name() const override { return "treasury"; }
+  uint32_t version() const override { return 1; }
+  void Reset() override { s_ = {}; }
+  void Apply(const Input& in) override;
+  std::string Encode() const override;
+  Status Decode(std::string_view bytes) override;
+  uint64_t last_seq() const override { return s_.last_seq; }
+  const TreasuryState& state() const { return s_; }
+
+ private:
+  TreasuryState s_;
+};
+
+Unit UnitFromDef(const fb::SowUnitDef& d);
+Ship ShipFromDef(const fb::SowShipDef& d);
+
+}  // namespace adjutant::projections

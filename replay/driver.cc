@@ -1,0 +1,242 @@
+#include "replay/driver.h"
+
+#include "projections/roster.h"
+#include "projections/treasury.h"
+#include "replay/rebuild.h"
+#include "rules/events.h"
+#include "rules/phase_writer.h"
+#include "rules/sow/calendar.h"
+#include "rules/sow/directives.h"
+#include "rules/sow/orders.h"
+#include "rules/sow/phases.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "schema/inputs_generated.h"
+
+namespace adjutant::replay {
+
+namespace sow = rules::sow;
+
+namespace {
+
+template <class T>
+const T& Find(const std::vector<std::unique_ptr<projections::Projection>>& ps) {
+  for (const auto& p : ps) {
+    if (auto* t = dynamic_cast<const T*>(p.get())) return *t;
+  }
+  assert(false && "projection missing from AllProjections()");
+  static const T kEmpty;
+  return kEmpty;
+}
+
+const Actor kAdjudicator{ActorKind::kAdjudicator, "", ""};
+const Actor kGa{ActorKind::kGameAdministrator, "", ""};
+
+Draft Tagged(Draft d) {
+  d.ruleset = sow::kRuleset;
+  d.rules_version = sow::kRulesVersion;
+  return d;
+}
+
+}  // namespace
+
+const projections::Treasury& World::treasury() const { return Find<projections::Treasury>(projections); }
+const projections::Roster& World::roster() const { return Find<projections::Roster>(projections); }
+
+Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view branch, uint64_t upto) {
+  World w;
+  auto head = db.HeadOf(game, branch);
+  if (!head.ok()) return head.status();
+  w.head = *head;
+  w.projections = projections::AllProjections();
+  std::vector<projections::Projection*> ps;
+  for (auto& p : w.projections) ps.push_back(p.get());
+  RebuildOptions opts;
+  opts.snapshot_every = kSnapshotEvery;  // the ledger skips writing when read-only
+  auto r = Rebuild(db, game, branch, upto, ps, opts);
+  if (!r.ok()) return r.status();
+  return w;
+}
+
+namespace {
+
+Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::string_view branch) {
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  const auto& ts = world->treasury().state();
+  if (!ts.active) {
+    return Status::InvalidArgument("game '" + std::string(game) + "' has no ruleset to adjudicate yet (its scenario "
+                                   "has no sow section)");
+  }
+  sow::NextPhase next = sow::Next(ts);
+  PhaseReport report;
+  report.at = next.at;
+  report.name = next.name;
+  report.turn_name = sow::TurnName(next.at.turn, next.season_kind);
+  rules::PhaseWriter w(std::string(game), std::string(branch), world->head.seq, std::move(world->projections));
+  Draft started = Tagged(rules::PhaseStartedDraft(next.at, next.name));
+  started.actor = kAdjudicator;
+  w.Emit(std::move(started));
+  sow::Outcomes out(w, next.at);
+  sow::RunPhase(out, next);
+  Draft done = Tagged(rules::PhaseCompletedDraft(next.at, next.name, w.Digests()));
+  w.Emit(std::move(done));
+  auto drafts = w.TakeDrafts();
+  auto r = db.Append(game, branch, world->head.seq, drafts);
+  if (!r.ok()) return r.status();
+  report.first_seq = r->first_seq;
+  report.last_seq = r->last_seq;
+  // Count the rejections this phase recorded.
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, r->first_seq, r->last_seq, [&](const ledger::EventView& e) {
+    if (e.event()->payload_type() == fb::Payload_OrderRejected) report.rejected++;
+    return Status::Ok();
+  }));
+  return report;
+}
+
+}  // namespace
+
+Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                            AdjudicateMode mode, int turns) {
+  std::vector<PhaseReport> out;
+  if (mode == AdjudicateMode::kPhase) {
+    auto r = RunOnePhase(db, game, branch);
+    if (!r.ok()) return r.status();
+    out.push_back(*r);
+    return out;
+  }
+  for (int t = 0; t < turns; ++t) {
+    while (true) {
+      auto r = RunOnePhase(db, game, branch);
+      if (!r.ok()) return r.status();
+      out.push_back(*r);
+      if (r->at.phase == sow::LastPhaseOf(r->at.turn)) break;
+    }
+    // A season's end takes no orders: it runs with the turn before it.
+    auto world = Fold(db, game, branch);
+    if (!world.ok()) return world.status();
+    const auto& ts = world->treasury().state();
+    sow::NextPhase n = sow::Next(ts);
+    if (sow::IsSeasonEnd(n.at.turn) && !sow::IsSeasonEnd(ts.turn)) {
+      auto r = RunOnePhase(db, game, branch);
+      if (!r.ok()) return r.status();
+      out.push_back(*r);
+    }
+  }
+  return out;
+}
+
+Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                  const std::string& person, const std::vector<uint8_t>& order_file,
+                                  std::string_view idempotency_key) {
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  const auto& ts = world->treasury().state();
+  if (!ts.active) return Status::InvalidArgument("game '" + std::string(game) + "' takes no orders yet");
+  if (!world->roster().Find(person)) {
+    return Status::InvalidArgument("there is no person '" + person + "' in game '" + std::string(game) + "'");
+  }
+  auto at = sow::OrderPosition(ts);
+  if (!at.ok()) return at.status();
+  const auto* file = flatbuffers::GetRoot<fb::OrderFile>(order_file.data());
+  std::vector<const fb::OrderItem*> items;
+  if (file->orders()) for (const auto* i : *file->orders()) items.push_back(i);
+  if (items.empty()) return Status::InvalidArgument("the order file holds no orders");
+  const projections::Roster roster = world->roster();
+  uint64_t head = world->head.seq;
+  rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
+  sow::Outcomes out(w, *at);
+  sow::Submit(out, roster, person, items);
+  auto drafts = w.TakeDrafts();
+  auto r = db.Append(game, branch, head, drafts, idempotency_key);
+  if (!r.ok()) return r.status();
+  SubmitReport rep;
+  rep.append = *r;
+  rep.at = *at;
+  // What became of each order, read back from what was recorded.
+  std::map<uint64_t, size_t> index;
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, r->first_seq, r->last_seq, [&](const ledger::EventView& e) {
+    const fb::Event& ev = *e.event();
+    if (auto* o = ev.payload_as_OrderSubmitted()) {
+      index[e.seq] = rep.orders.size();
+      rep.orders.push_back({e.seq, o->slot() ? o->slot()->str() : "", "stands", "", ""});
+    } else if (auto* rj = ev.payload_as_OrderRejected()) {
+      if (index.count(rj->order_seq())) {
+        auto& oo = rep.orders[index[rj->order_seq()]];
+        oo.status = "rejected";
+        oo.rule = rj->rule() ? rj->rule()->str() : "";
+        oo.reason = rj->reason()->str();
+      }
+    } else if (auto* sp = ev.payload_as_OrderSuperseded()) {
+      if (index.count(sp->order_seq())) {
+        auto& oo = rep.orders[index[sp->order_seq()]];
+        oo.status = "superseded";
+        oo.reason = "order " + std::to_string(sp->by_seq()) + " stands in its place";
+      }
+    }
+    return Status::Ok();
+  }));
+  return rep;
+}
+
+Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                             const std::vector<uint8_t>& directive_file,
+                                             std::string_view idempotency_key) {
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  const auto& ts = world->treasury().state();
+  const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
+  const fb::SowDirective* sd = file->body_as_SowDirective();
+  if (file->body_type() == fb::DirectiveBody_SetPassword) {
+    return Status::InvalidArgument("passwords are set with `adjutant password`, which records only their hash");
+  }
+  if (sd) ADJ_RETURN_IF_ERROR(sow::CheckDirective(ts, *sd));
+  TurnPhase at = ts.active ? sow::DirectivePosition(ts) : world->head.at;
+  const projections::TreasuryState before = ts;
+  uint64_t head = world->head.seq;
+  rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
+  Draft d;
+  d.at = at;
+  d.actor = kGa;
+  if (sd) d = Tagged(std::move(d));
+  const std::vector<uint8_t>* buf = &directive_file;
+  d.payload = [buf](flatbuffers::FlatBufferBuilder& f) {
+    const auto* df = flatbuffers::GetRoot<fb::DirectiveFile>(buf->data());
+    flatbuffers::Offset<void> body;
+    if (df->body_type() != fb::DirectiveBody_NONE) {
+      const char* table = fb::EnumNameDirectiveBody(df->body_type());
+      body = flatbuffers::Offset<void>(schema::CopyTable(f, table, df->body()));
+    }
+    auto x = fb::CreateDirective(f, f.CreateString(df->reason()->str()), df->body_type(), body);
+    return PayloadRef{fb::Payload_Directive, x.o};
+  };
+  w.Emit(std::move(d));
+  if (sd) {
+    sow::Outcomes out(w, at);
+    sow::DirectiveConsequences(out, before, *sd, file->reason()->str());
+  }
+  auto drafts = w.TakeDrafts();
+  return db.Append(game, branch, head, drafts, idempotency_key);
+}
+
+Result<ledger::AppendResult> SetPassword(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                         const std::string& person, const std::string& pwhash) {
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  if (!world->roster().Find(person)) {
+    return Status::InvalidArgument("there is no person '" + person + "' in game '" + std::string(game) + "'");
+  }
+  const auto& ts = world->treasury().state();
+  Draft d;
+  d.at = ts.active ? sow::DirectivePosition(ts) : world->head.at;
+  d.actor = kGa;
+  d.payload = [person, pwhash](flatbuffers::FlatBufferBuilder& f) {
+    auto body = fb::CreateSetPasswordDirect(f, person.c_str(), pwhash.c_str());
+    auto x = fb::CreateDirective(f, f.CreateString("password set by the GA"), fb::DirectiveBody_SetPassword,
+                                 body.Union());
+    return PayloadRef{fb::Payload_Directive, x.o};
+  };
+  return db.Append(game, branch, world->head.seq, std::vector<Draft>{std::move(d)});
+}
+
+}  // namespace adjutant::replay

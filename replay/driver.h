@@ -1,0 +1,82 @@
+// The adjudication driver, shared by every ruleset: folds the projections
+// to a branch's head, asks the ruleset for the next phase, runs it, and
+// appends the phase's events — PhaseStarted, the outcomes, PhaseCompleted
+// with every projection's digest — in one synced batch. Also the intake of
+// orders, GA directives and passwords, each one batch or nothing.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ledger/ledger.h"
+#include "projections/projection.h"
+
+namespace adjutant::projections { class Treasury; class Roster; }
+
+namespace adjutant::replay {
+
+// Every projection folded to the head of a branch.
+struct World {
+  std::vector<std::unique_ptr<projections::Projection>> projections;
+  ledger::Head head;
+  const projections::Treasury& treasury() const;
+  const projections::Roster& roster() const;
+};
+
+// Snapshots are written every this many events by writable callers.
+inline constexpr uint64_t kSnapshotEvery = 1000;
+
+// Folds every projection up to `upto` (default: the head).
+Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view branch, uint64_t upto = UINT64_MAX);
+
+struct PhaseReport {
+  TurnPhase at;
+  std::string name;      // "income", "season-end", ...
+  std::string turn_name; // "Spring 1805, turn 1"
+  uint64_t first_seq = 0, last_seq = 0;
+  size_t rejected = 0;   // orders refused in the phase
+};
+
+enum class AdjudicateMode { kPhase, kTurn };
+
+// Runs one phase, or the rest of the current turn and `turns - 1` more
+// whole turns (a season's end, which takes no orders, runs with the turn
+// before it).
+Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                            AdjudicateMode mode, int turns = 1);
+
+struct OrderOutcome {
+  uint64_t seq = 0;
+  std::string slot;
+  std::string status;  // "stands", "rejected", "superseded"
+  std::string rule, reason;
+};
+
+struct SubmitReport {
+  ledger::AppendResult append;
+  TurnPhase at;
+  std::vector<OrderOutcome> orders;
+};
+
+// Records an order file (a verified OrderFile buffer) from `person`, whose
+// password the caller has checked. One batch: every OrderSubmitted with its
+// OrderRejected or OrderSuperseded.
+Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                  const std::string& person, const std::vector<uint8_t>& order_file,
+                                  std::string_view idempotency_key = {});
+
+// Records a GA directive (a verified DirectiveFile buffer) and its
+// consequences. A directive that breaks a rule is refused; nothing is
+// appended.
+Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                             const std::vector<uint8_t>& directive_file,
+                                             std::string_view idempotency_key = {});
+
+// Records the hash (crypto_pwhash_str) of a person's new password.
+Result<ledger::AppendResult> SetPassword(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                         const std::string& person, const std::string& pwhash);
+
+}  // namespace adjutant::replay

@@ -1,0 +1,48 @@
+#include "rules/phase_writer.h"
+
+#include <cassert>
+
+#include "schema/event_generated.h"
+
+namespace adjutant::rules {
+
+PhaseWriter::PhaseWriter(std::string game, std::string branch, uint64_t head_seq,
+                         std::vector<std::unique_ptr<projections::Projection>> projections)
+    : game_(std::move(game)), branch_(std::move(branch)), head_seq_(head_seq), projections_(std::move(projections)) {}
+
+void PhaseWriter::Emit(Draft draft) {
+  flatbuffers::FlatBufferBuilder fbb(512);
+  BuildEventBuffer(fbb, game_, branch_, head_seq_ + 1, draft);
+  ++head_seq_;
+  // The builder's buffer is aligned for FlatBuffers reads.
+  projections::Input in{head_seq_, flatbuffers::GetRoot<fb::Event>(fbb.GetBufferPointer()),
+                        {fbb.GetBufferPointer(), fbb.GetSize()}};
+  for (auto& p : projections_) p->Apply(in);
+  drafts_.push_back(std::move(draft));
+}
+
+std::vector<std::pair<std::string, Hash128>> PhaseWriter::Digests() const {
+  std::vector<std::pair<std::string, Hash128>> out;
+  for (const auto& p : projections_) out.emplace_back(std::string(p->name()), p->Digest());
+  return out;
+}
+
+const projections::TreasuryState& PhaseWriter::treasury() const {
+  for (const auto& p : projections_) {
+    if (auto* t = dynamic_cast<const projections::Treasury*>(p.get())) return t->state();
+  }
+  assert(false && "PhaseWriter needs the treasury projection");
+  static const projections::TreasuryState kEmpty;
+  return kEmpty;
+}
+
+const projections::Roster& PhaseWriter::roster() const {
+  for (const auto& p : projections_) {
+    if (auto* r = dynamic_cast<const projections::Roster*>(p.get())) return *r;
+  }
+  assert(false && "PhaseWriter needs the roster projection");
+  static const projections::Roster kEmpty;
+  return kEmpty;
+}
+
+}  // namespace adjutant::rules

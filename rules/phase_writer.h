@@ -1,0 +1,51 @@
+// Collects the events of one adjudicated phase (or of one submission) and
+// folds each into working copies of the projections as it is emitted, so
+// that a rule deciding the next event sees the state the previous ones
+// made — computed by the same folds that will rebuild it later, never by a
+// second copy of the logic. The events are built exactly as the ledger
+// will store them (same game, branch and sequence numbers), so the digests
+// the writer reports are the digests a rebuild will find.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/hash.h"
+#include "projections/projection.h"
+#include "projections/roster.h"
+#include "projections/treasury.h"
+#include "schema/draft.h"
+
+namespace adjutant::rules {
+
+class PhaseWriter {
+ public:
+  // `projections` are the state folded up to event `head_seq` of the branch;
+  // the writer takes them over.
+  PhaseWriter(std::string game, std::string branch, uint64_t head_seq,
+              std::vector<std::unique_ptr<projections::Projection>> projections);
+
+  // Appends a draft to the batch and folds it into the working state.
+  void Emit(Draft draft);
+
+  const std::vector<Draft>& drafts() const { return drafts_; }
+  std::vector<Draft> TakeDrafts() { return std::move(drafts_); }
+  uint64_t head_seq() const { return head_seq_; }
+
+  // Every projection's digest now, in AllProjections() order.
+  std::vector<std::pair<std::string, Hash128>> Digests() const;
+
+  const projections::TreasuryState& treasury() const;
+  const projections::Roster& roster() const;
+  std::vector<std::unique_ptr<projections::Projection>> TakeProjections() { return std::move(projections_); }
+
+ private:
+  std::string game_, branch_;
+  uint64_t head_seq_;
+  std::vector<std::unique_ptr<projections::Projection>> projections_;
+  std::vector<Draft> drafts_;
+};
+
+}  // namespace adjutant::rules

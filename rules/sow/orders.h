@@ -1,0 +1,56 @@
+// Orders of the sow ruleset at submission time (SOW 2.1, 4.1, 4.3, 6.1):
+// who may give which order, which "slot" an order fills, which order in a
+// slot stands, and the checks that can be made before adjudication. Checks
+// that depend on the state at execution (funds, limits) are made in the
+// orders phase (rules/sow/execute.h).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "projections/roster.h"
+#include "projections/treasury.h"
+#include "rules/sow/outcomes.h"
+
+namespace adjutant::fb { struct SowOrder; struct OrderItem; }
+
+namespace adjutant::rules::sow {
+
+// A refusal: the rule it rests on and why, in a sentence for the player.
+struct Refusal {
+  const char* rule;
+  std::string reason;
+};
+
+// Seniority of a role over a state's orders: monarch 3, prime minister 2,
+// ministers 1, anything else 0 (SOW 2.1, 4.1, 6.1).
+int RoleRank(const std::string& role_suffix);
+
+// The role suffixes entitled to give `order` (most senior first).
+std::vector<std::string> EntitledRoles(const fb::SowOrder& order);
+
+// The slot an order fills: a later order in the same slot from an equal or
+// more senior role replaces it (e.g. "BR/build/BR-IN-7", "BR/buy/London").
+// SOW 4.3: one order per turn to raise militia in a home city a hostile
+// state holds; the last one stands — all such orders share one slot.
+std::string SlotOf(const projections::TreasuryState& s, const fb::SowOrder& order);
+
+// Checks that need only the state when the order arrives.
+std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const fb::SowOrder& order);
+
+// One item of an order file, as the person sent it.
+struct Submission {
+  std::string person;
+  const fb::OrderItem* item;
+};
+
+// Records the items of one order file from `person` as OrderSubmitted
+// events, each followed where needed by its OrderRejected (a role not
+// entitled, a check failed) or an OrderSuperseded (the order it replaces,
+// or itself when a more senior order stands in its slot). The drafts read
+// the items when built: their buffer must outlive the append.
+void Submit(Outcomes& out, const projections::Roster& roster, const std::string& person,
+            const std::vector<const fb::OrderItem*>& items);
+
+}  // namespace adjutant::rules::sow

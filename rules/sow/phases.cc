@@ -1,0 +1,662 @@
+#include "rules/sow/phases.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+
+#include "base/money.h"
+#include "rules/sow/economy.h"
+#include "rules/sow/orders.h"
+#include "schema/event_generated.h"
+
+namespace adjutant::rules::sow {
+
+namespace P = projections;
+
+namespace {
+
+// ---- conversions between the projection's enums and the schema's ----------
+fb::SeasonKind K(P::SeasonKind k) { return static_cast<fb::SeasonKind>(k); }
+fb::SowUnitType K(P::UnitType t) { return static_cast<fb::SowUnitType>(t); }
+fb::SowShipType K(P::ShipType t) { return static_cast<fb::SowShipType>(t); }
+fb::SowCityKind K(P::CityKind k) { return static_cast<fb::SowCityKind>(k); }
+
+bool IsPort(const P::City& c) { return c.kind != P::CityKind::Inland; }
+bool IsSol(const P::Ship& s) { return s.type == P::ShipType::SL || s.type == P::ShipType::FL; }
+bool IsHq(P::UnitType t) { return t == P::UnitType::AQ || t == P::UnitType::CQ; }
+
+bool AtWar(const P::TreasuryState& s, const std::string& a, const std::string& b) {
+  return a != b && s.RelationOf(a, b) == P::Relation::War;
+}
+bool Friendly(const P::TreasuryState& s, const std::string& a, const std::string& b) {
+  return a == b || s.RelationOf(a, b) == P::Relation::Alliance;
+}
+bool Blockaded(const P::TreasuryState& s, const std::string& state) {
+  for (const auto& [by, against] : s.blockades) if (against == state) return true;
+  return false;
+}
+bool Embargoed(const P::TreasuryState& s, const std::string& state) {
+  for (const auto& [by, against] : s.embargoes) if (by == state || against == state) return true;
+  return false;
+}
+const std::string& NationOf(const P::TreasuryState& s, const std::string& state) {
+  static const std::string kNone;
+  const P::StateAcct* a = s.State(state);
+  return a ? a->nation : kNone;
+}
+
+// The season after (year, season).
+std::pair<int32_t, int32_t> NextSeason(int32_t year, int32_t season) {
+  return season == 4 ? std::make_pair(year + 1, 1) : std::make_pair(year, season + 1);
+}
+
+// ---- SOW 2.5: is a port blockaded? ----------------------------------------
+bool PortBlockaded(const P::TreasuryState& s, const P::City& port) {
+  for (const auto& [by, against] : s.blockades) {
+    if (against != port.controller) continue;
+    bool sol = false, frigate = false, hostile_sol = false;
+    for (const auto& [id, ship] : s.ships) {
+      if (!ship.active || ship.location != port.name || !ship.coastal) continue;
+      bool ignoring = ship.mission == P::Mission::IgnoreCommerce;
+      if (ship.state == by || Friendly(s, ship.state, by)) {
+        if (IsSol(ship) && ignoring) sol = true;
+        if (ship.type == P::ShipType::FR && ignoring) frigate = true;
+      } else if (AtWar(s, ship.state, by) && IsSol(ship)) {
+        hostile_sol = true;
+      }
+    }
+    if (sol || (frigate && !hostile_sol)) return true;
+  }
+  return false;
+}
+
+// ---- SOW 2.7: raiding and convoy strength off a port ----------------------
+std::pair<int64_t, int64_t> RaidAndConvoy(const P::TreasuryState& s, const P::City& port) {
+  int64_t raid_coastal = 0, raid_area = 0, raid_port = 0, raid_area_weak = 0;
+  int64_t conv_coastal = 0, conv_area = 0, conv_port = 0, conv_area_weak = 0;
+  for (const auto& [id, ship] : s.ships) {
+    if (!ship.active || ship.type == P::ShipType::TR) continue;
+    bool here = ship.location == port.name;
+    bool in_area = !port.sea_area.empty() && ship.location == port.sea_area;
+    if (!here && !in_area) continue;
+    int64_t frigates = ship.type == P::ShipType::FR ? ship.frigates : 0;
+    if (AtWar(s, ship.state, port.controller)) {
+      if (ship.mission == P::Mission::Raid && frigates) {
+        (here ? (ship.coastal ? raid_coastal : raid_port) : raid_area) += frigates;
+      } else if ((ship.mission == P::Mission::Raid && IsSol(ship)) || (ship.mission == P::Mission::Patrol && frigates)) {
+        (here ? raid_port : raid_area_weak) += frigates ? frigates : 1;
+      }
+    } else if (Friendly(s, ship.state, port.controller) && ship.mission == P::Mission::Convoy) {
+      if (frigates) (here ? (ship.coastal ? conv_coastal : conv_port) : conv_area) += frigates;
+      else (here ? conv_port : conv_area_weak) += 1;
+    }
+  }
+  return {RaidingPoints(raid_coastal, raid_area, raid_port, raid_area_weak),
+          ConvoyPoints(conv_coastal, conv_area, conv_port, conv_area_weak)};
+}
+
+}  // namespace
+
+int SquareDistance(const P::Square& a, const P::Square& b) {
+  return std::max(std::abs(a.x - b.x), std::abs(a.y - b.y));
+}
+
+// ---- SOW 2: income ------------------------------------------------------------
+void RunIncome(Outcomes& out) {
+  const P::TreasuryState& s0 = out.state();
+  // Decide every city's income from the state at the phase's start; credit
+  // after. (Income lines change no input of another city's income.)
+  struct Credit { std::string state, city, detail; int64_t cc; };
+  std::vector<Credit> credits;
+  std::map<std::string, int64_t> displaced_from;  // state → trade lost to 2.5/2.6
+  // SOW 2.5: on-map ports per nation, and how many are blockaded.
+  std::map<std::string, std::pair<int, int>> nation_ports;  // nation → (blockaded, total)
+  for (const auto& [name, c] : s0.cities) {
+    if (c.kind != P::CityKind::Port || !s0.State(c.controller)) continue;
+    auto& np = nation_ports[NationOf(s0, c.controller)];
+    np.second++;
+    if (PortBlockaded(s0, c)) np.first++;
+  }
+  for (const auto& [name, c] : s0.cities) {
+    const P::StateAcct* owner = s0.State(c.controller);
+    if (owner == nullptr) continue;  // held by a power outside the game
+    int64_t cc = BaseIncomeCc(K(c.kind), c.level, K(s0.season_kind));
+    std::string detail = "SOW 2.2 base " + FormatCc(cc);
+    if (c.nation != owner->nation) {  // SOW 2.3
+      cc = OccupiedIncomeCc(cc, K(c.kind));
+      detail += "; occupied (2.3) " + FormatCc(cc);
+    }
+    if (c.kind != P::CityKind::OffMapPort) {
+      // SOW 2.4: hostile brigades within 4 squares (line of contact assumed,
+      // see RULES.md) and cities of embargoed powers within 8.
+      int brigades = 0, embargoed = 0;
+      for (const auto& [id, u] : s0.units) {
+        if (!IsHq(u.type) && AtWar(s0, u.state, c.controller) && SquareDistance(u.square, c.square) <= 4) brigades++;
+      }
+      for (const auto& [other_name, o] : s0.cities) {
+        if (o.kind == P::CityKind::OffMapPort || o.controller == c.controller) continue;
+        bool emb = s0.embargoes.count({c.controller, o.controller}) || s0.embargoes.count({o.controller, c.controller});
+        if (emb && SquareDistance(o.square, c.square) <= 8) embargoed++;
+      }
+      int bp = ContactReductionBp(brigades, embargoed);
+      if (bp > 0) {
+        int64_t lost = ApplyBp(cc, bp);
+        cc -= lost;
+        detail += "; " + std::to_string(brigades) + " hostile brigades, " + std::to_string(embargoed) +
+                  " embargoed cities near (2.4) -" + FormatCc(lost);
+      }
+    }
+    if (IsPort(c)) {
+      int64_t trade_lost = 0;
+      if (PortBlockaded(s0, c)) {  // SOW 2.5
+        int bp;
+        if (c.kind == P::CityKind::OffMapPort) {
+          bp = ColonyBlockadeLossBp();
+        } else {
+          auto np = nation_ports[owner->nation];
+          bp = BlockadeLossBp(np.first, np.second);
+        }
+        int64_t lost = ApplyBp(cc, bp);
+        cc -= lost;
+        trade_lost += lost;
+        detail += "; blockaded (2.5) -" + FormatCc(lost);
+      }
+      // SOW 2.6: every embargo between this port's state and another.
+      for (const auto& [by, against] : s0.embargoes) {
+        if (by != c.controller && against != c.controller) continue;
+        const std::string& other = by == c.controller ? against : by;
+        const std::string& other_nation = NationOf(s0, other);
+        auto share = s0.trade_bp.find({owner->nation, other_nation});
+        int trade = share == s0.trade_bp.end() ? 0 : share->second;
+        // Germany and Italy: the other state's share of its nation's ports.
+        int ports_all = 0, ports_other = 0;
+        for (const auto& [n2, c2] : s0.cities) {
+          if (!IsPort(c2) || NationOf(s0, c2.controller) != other_nation) continue;
+          ports_all++;
+          if (c2.controller == other) ports_other++;
+        }
+        int port_share = ports_all == 0 ? kBpWhole : static_cast<int>(int64_t{ports_other} * kBpWhole / ports_all);
+        int64_t lost = ApplyBp(cc, EmbargoLossBp(trade, port_share));
+        if (lost > 0) {
+          cc -= lost;
+          trade_lost += lost;
+          detail += "; embargo with " + other + " (2.6) -" + FormatCc(lost);
+        }
+      }
+      auto [raid, convoy] = RaidAndConvoy(s0, c);  // SOW 2.7
+      if (raid > 0) {
+        int64_t lost = ApplyBp(cc, RaidingLossBp(raid, convoy));
+        cc -= lost;
+        detail += "; raiders " + std::to_string(raid) + " v convoy " + std::to_string(convoy) + " (2.7) -" + FormatCc(lost);
+      }
+      if (trade_lost > 0) displaced_from[c.controller] += trade_lost;
+    }
+    credits.push_back({c.controller, name, detail, cc});
+  }
+  for (const auto& cr : credits) {
+    out.Money(cr.state, cr.cc, "SOW 2.2", "income", cr.city, cr.detail);
+  }
+  // SOW 2.8: part of the trade lost shifts to the states of other nations,
+  // by the ports they hold, less for those themselves blockaded or embargoed.
+  for (const auto& [loser, lost] : displaced_from) {
+    int64_t displaced = DisplacedTradeCc(lost);
+    if (displaced <= 0) continue;
+    std::vector<TradeReceiver> receivers;
+    for (const auto& [id, acct] : s0.states) {
+      if (acct.nation == NationOf(s0, loser)) continue;
+      int ports = 0;
+      for (const auto& [n, c] : s0.cities) if (IsPort(c) && c.controller == id) ports++;
+      if (ports > 0) receivers.push_back({id, ports, Blockaded(s0, id) || Embargoed(s0, id)});
+    }
+    DisplacedSplit split = SplitDisplacedTrade(displaced, receivers);
+    for (const auto& share : split.shares) {
+      if (share.cc > 0) {
+        out.Money(share.state, share.cc, "SOW 2.8", "displaced trade", loser,
+                  "share of " + FormatCc(displaced) + " displaced from " + loser);
+      }
+    }
+  }
+}
+
+// ---- SOW 5: upkeep --------------------------------------------------------------
+void RunUpkeep(Outcomes& out) {
+  const P::TreasuryState& s0 = out.state();
+  auto kind = K(s0.season_kind);
+  struct Charge { std::string state, subject, detail; int64_t cc; const char* rule; };
+  std::vector<Charge> charges;
+  for (const auto& [id, u] : s0.units) {
+    if (!s0.State(u.state)) continue;
+    int64_t cc = UnitUpkeepCc(K(u.type), u.men, u.batteries, u.active, kind);
+    charges.push_back({u.state, id,
+                       std::string(fb::EnumNameSowUnitType(K(u.type))) + " " + std::to_string(u.men) + " men, " +
+                           std::to_string(u.batteries) + " batteries, " + (u.active ? "active" : "inactive"),
+                       cc, s0.season_kind == P::SeasonKind::War ? "SOW 5.1" : "SOW 5.3"});
+  }
+  for (const auto& [id, sh] : s0.ships) {
+    if (!s0.State(sh.state)) continue;
+    bool in_base = sh.location == sh.base && sh.in_port;
+    int64_t cc = ShipUpkeepCc(K(sh.type), sh.frigates, sh.capacity, sh.active, in_base, kind);
+    charges.push_back({sh.state, id,
+                       std::string(fb::EnumNameSowShipType(K(sh.type))) +
+                           (sh.active ? (in_base ? ", in base harbour" : ", sailing") : ", inactive"),
+                       cc, !sh.active ? "SOW 5.6" : (s0.season_kind == P::SeasonKind::War ? "SOW 5.4" : "SOW 5.5")});
+  }
+  for (const auto& c : charges) {
+    if (c.cc != 0) out.Money(c.state, -c.cc, c.rule, "upkeep", c.subject, c.detail);
+  }
+}
+
+// ---- SOW 2.1, 4, 6, 7: orders -------------------------------------------------------
+namespace {
+
+struct TurnPurchases {
+  std::map<std::pair<std::string, std::string>, int64_t> in_city;  // (state, city) → size bought
+  std::map<std::string, int64_t> by_state;
+};
+
+int CitiesControlled(const P::TreasuryState& s, const std::string& state) {
+  int n = 0;
+  for (const auto& [name, c] : s.cities) if (c.controller == state) n++;
+  return n;
+}
+
+bool HostileNear(const P::TreasuryState& s, const P::City& c, const std::string& state, int squares) {
+  for (const auto& [id, u] : s.units) {
+    if (AtWar(s, u.state, state) && SquareDistance(u.square, c.square) <= squares) return true;
+  }
+  return false;
+}
+
+// SOW 6.1–6.4: one purchase; refusal or nullopt.
+std::optional<Refusal> CheckPurchase(const P::TreasuryState& s, const TurnPurchases& done, const std::string& state,
+                                     const P::City& c, int64_t supplies, int64_t stores) {
+  if (c.kind != P::CityKind::OffMapPort && HostileNear(s, c, state, 1)) {
+    return Refusal{"SOW 6.1", "hostile units are in or next to " + c.name + "'s strategic square"};
+  }
+  if (stores > 0 && !SellsStores(K(c.kind))) return Refusal{"SOW 6.6", "stores are sold only in on-map ports"};
+  auto kind = K(s.season_kind);
+  int64_t size = PurchaseSize(supplies, stores);
+  auto key = std::make_pair(state, c.name);
+  int64_t city_done = done.in_city.count(key) ? done.in_city.at(key) : 0;
+  if (city_done + size > CityPurchaseCapacity(kind)) {
+    return Refusal{"SOW 6.3", "over the limit of " + std::to_string(CityPurchaseCapacity(kind)) +
+                                  " (stores + 4 × supplies) a turn in " + c.name};
+  }
+  int64_t state_done = done.by_state.count(state) ? done.by_state.at(state) : 0;
+  int64_t cap = StatePurchaseCapacity(CitiesControlled(s, state), kind);
+  if (state_done + size > cap) {
+    return Refusal{"SOW 6.4", "over the state's limit of " + std::to_string(cap) + " (stores + 4 × supplies) this turn"};
+  }
+  int64_t cost = SupplyCostCc(supplies, stores);
+  if (cost > s.State(state)->treasury_cc) {
+    return Refusal{"SOW 6.2", "costs " + FormatCc(cost) + ", the treasury holds " + FormatCc(s.State(state)->treasury_cc)};
+  }
+  return std::nullopt;
+}
+
+int BuildsInCity(const P::TreasuryState& s, const std::string& city) {
+  int n = 0;
+  for (const auto& [id, b] : s.builds) if (b.city == city && !b.is_ship) n++;
+  return n;
+}
+
+int ShipsBuildingIn(const P::TreasuryState& s, const std::string& port) {
+  int n = 0;
+  for (const auto& [id, b] : s.builds) if (b.city == port && b.is_ship && b.ship.type != P::ShipType::TR) n++;
+  return n;
+}
+
+std::optional<Refusal> Funds(const P::TreasuryState& s, const std::string& state, int64_t need_cc, const char* rule,
+                             const std::string& what) {
+  int64_t have = s.State(state)->treasury_cc;
+  if (need_cc > have) return Refusal{rule, what + " needs " + FormatCc(need_cc) + "; the treasury holds " + FormatCc(have)};
+  return std::nullopt;
+}
+
+// Executes one order; a refusal means nothing was changed.
+std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t seq, const fb::SowOrder& o) {
+  const P::TreasuryState& s = out.state();
+  const std::string st = o.state()->str();
+  if (auto r = CheckAtSubmission(s, o)) return r;  // the state may have changed since
+  const P::StateAcct& acct = *s.State(st);
+  switch (o.body_type()) {
+    case fb::SowOrderBody_TransferOrder: {  // SOW 2.1
+      auto* t = o.body_as_TransferOrder();
+      if (auto r = Funds(s, st, t->amount_cc(), "SOW 2.1", "the transfer")) return r;
+      std::string to = t->to_state()->str();
+      out.Money(st, -t->amount_cc(), "SOW 2.1", "transfer", to, "to " + to, seq);
+      out.Money(to, t->amount_cc(), "SOW 2.1", "transfer", st, "from " + st, seq);
+      return std::nullopt;
+    }
+    case fb::SowOrderBody_BuildUnitOrder: {  // SOW 4.1–4.7, 3.1, 3.2
+      auto* b = o.body_as_BuildUnitOrder();
+      const P::City& c = s.cities.at(b->city()->str());
+      auto type = b->type();
+      int64_t men = MenForUnit(type, b->men());
+      if (!WithinSizeLimit(type, men, b->batteries())) {
+        auto lim = UnitSizeLimit(type);
+        return Refusal{"SOW 4.7", std::string(fb::EnumNameSowUnitType(type)) + " units hold at most " +
+                                      std::to_string(lim.max_men) + " men and " + std::to_string(lim.max_batteries) +
+                                      " batteries"};
+      }
+      if (c.besieged) return Refusal{"SOW 4.5", c.name + " is under siege: no new builds"};
+      if (BuildsInCity(s, c.name) >= CityBuildLimit(c.level)) {
+        return Refusal{"SOW 4.6", c.name + " (level " + std::to_string(c.level) + ") already has " +
+                                      std::to_string(CityBuildLimit(c.level)) + " units building"};
+      }
+      bool militia = DrawsOnMilitiaPool(type);
+      int64_t pool = militia ? c.militia_pool : acct.manpower;
+      if (men > pool) {
+        return Refusal{militia ? "SOW 3.2" : "SOW 3.1", "needs " + std::to_string(men) + " men; the " +
+                                                            (militia ? c.name + " militia pool" : std::string("national pool")) +
+                                                            " has " + std::to_string(pool)};
+      }
+      int64_t price = UnitPriceCc(type, men, b->batteries());
+      int64_t upkeep = UnitUpkeepCc(type, men, b->batteries(), true, fb::SeasonKind_War);
+      if (auto r = Funds(s, st, FundsRequiredCc(price, upkeep), "SOW 4.4", "the build with 15 turns of upkeep")) return r;
+      P::Build build;
+      build.id = b->id()->str();
+      build.state = st;
+      build.city = c.name;
+      build.unit = P::Unit{build.id, st, static_cast<P::UnitType>(type), static_cast<int32_t>(men), b->batteries(), true,
+                           c.square, c.name, c.name};
+      build.war_turns = static_cast<uint8_t>(BuildWarTurns(type));
+      build.order_seq = seq;
+      out.Money(st, -price, "SOW 4.1", "build", build.id,
+                std::string(fb::EnumNameSowUnitType(type)) + " of " + std::to_string(men) + " men in " + c.name, seq);
+      out.Men(st, militia ? "militia" : "national", militia ? c.name : "", -men, militia ? "SOW 3.2" : "SOW 3.1",
+              ManItem::Build, build.id, seq);
+      out.BuildStarted(build);
+      return std::nullopt;
+    }
+    case fb::SowOrderBody_BuildShipOrder: {  // SOW 4.1, 4.3, 4.6, 3.1, 3.3
+      auto* b = o.body_as_BuildShipOrder();
+      const P::City& c = s.cities.at(b->port()->str());
+      auto type = b->type();
+      bool tr = type == fb::SowShipType_TR;
+      if (c.besieged) return Refusal{"SOW 4.5", c.name + " is under siege: no new builds"};
+      if (!DockyardAllows(ShipsBuildingIn(s, c.name), 0, c.dockyards, tr)) {
+        return Refusal{"SOW 4.6", c.name + " has " + std::to_string(c.dockyards) + " dockyards, all in use"};
+      }
+      if (tr && b->capacity() > c.transport_pool) {
+        return Refusal{"SOW 3.3", c.name + " has " + std::to_string(c.transport_pool) + " transport capacity left"};
+      }
+      int frigates = type == fb::SowShipType_FR ? b->frigates() : 1;
+      int64_t crew = MenForShip(type, frigates, b->capacity());
+      if (crew > acct.manpower) {
+        return Refusal{"SOW 3.1", "needs " + std::to_string(crew) + " crew; the national pool has " +
+                                      std::to_string(acct.manpower)};
+      }
+      int64_t price = ShipPriceCc(type, frigates, b->capacity());
+      int64_t upkeep = ShipUpkeepCc(type, frigates, b->capacity(), true, false, fb::SeasonKind_War);
+      if (auto r = Funds(s, st, FundsRequiredCc(price, upkeep), "SOW 4.4", "the build with 15 turns of upkeep")) return r;
+      P::Build build;
+      build.id = b->id()->str();
+      build.state = st;
+      build.city = c.name;
+      build.is_ship = true;
+      build.ship.id = build.id;
+      build.ship.state = st;
+      build.ship.type = static_cast<P::ShipType>(type);
+      build.ship.crew = static_cast<int32_t>(crew);
+      build.ship.frigates = static_cast<uint8_t>(frigates);
+      build.ship.capacity = tr ? b->capacity() : 0;
+      build.ship.base = build.ship.location = c.name;
+      build.ship.in_port = true;
+      build.war_turns = static_cast<uint8_t>(BuildWarTurns(type));
+      build.order_seq = seq;
+      out.Money(st, -price, "SOW 4.1", "build", build.id,
+                std::string(fb::EnumNameSowShipType(type)) + " in " + c.name, seq);
+      out.Men(st, "national", "", -crew, "SOW 3.1", ManItem::Build, build.id, seq);
+      if (tr) out.Men(st, "transport", c.name, -b->capacity(), "SOW 3.3", ManItem::Build, build.id, seq);
+      out.BuildStarted(build);
+      return std::nullopt;
+    }
+    case fb::SowOrderBody_ReinforceOrder: {  // SOW 4.8
+      auto* r = o.body_as_ReinforceOrder();
+      std::string id = r->unit()->str();
+      if (auto u = s.units.find(id); u != s.units.end()) {
+        auto type = K(u->second.type);
+        if (!SoldiersMayJoin(K(s.season_kind), out.at().turn.step)) {
+          return Refusal{"SOW 4.8", "soldiers join units only on peace or truce turns and on turn 1 of a campaign"};
+        }
+        if (!ReinforcementAllowed(type, u->second.men, u->second.batteries, r->men(), r->batteries())) {
+          return Refusal{"SOW 4.8", "the reinforcement would take " + id + " above its 4.7 size, or it takes none"};
+        }
+        bool militia = DrawsOnMilitiaPool(type);
+        const P::City* home = militia && s.cities.count(u->second.raised_in) ? &s.cities.at(u->second.raised_in) : nullptr;
+        if (militia && home == nullptr) return Refusal{"SOW 3.2", id + " has no city to draw militia from"};
+        int64_t pool = militia ? home->militia_pool : acct.manpower;
+        if (r->men() > pool) return Refusal{militia ? "SOW 3.2" : "SOW 3.1", "the pool has " + std::to_string(pool) + " men"};
+        int64_t cost = ReinforcementCostCc(type, r->men(), r->batteries());
+        if (auto ref = Funds(s, st, cost, "SOW 4.8", "the reinforcement")) return ref;
+        out.Money(st, -cost, "SOW 4.8", "reinforcement", id,
+                  std::to_string(r->men()) + " men, " + std::to_string(r->batteries()) + " batteries", seq);
+        if (r->men() > 0) {
+          out.Men(st, militia ? "militia" : "national", militia ? home->name : "", -r->men(),
+                  militia ? "SOW 3.2" : "SOW 3.1", ManItem::Reinforce, id, seq);
+        }
+        out.Reinforced(id, r->men(), r->batteries(), seq);
+        return std::nullopt;
+      }
+      const P::Ship& sh = s.ships.at(id);
+      auto port = s.cities.find(sh.location);
+      if (port == s.cities.end() || !Friendly(s, port->second.controller, st) || !(sh.in_port || sh.coastal)) {
+        return Refusal{"SOW 4.8", id + " is not in a friendly port (harbour or coastal waters)"};
+      }
+      int64_t full = MenForShip(K(sh.type), sh.frigates, sh.capacity);
+      if (r->batteries() > 0 || r->men() <= 0 || sh.crew + r->men() > full) {
+        return Refusal{"SOW 4.8", id + " takes at most " + std::to_string(full - sh.crew) + " more crew, and no batteries"};
+      }
+      if (r->men() > acct.manpower) return Refusal{"SOW 3.1", "the national pool has " + std::to_string(acct.manpower) + " men"};
+      int64_t cost = CrewCostCc(r->men());
+      if (auto ref = Funds(s, st, cost, "SOW 4.8", "the crew")) return ref;
+      out.Money(st, -cost, "SOW 4.8", "crew", id, std::to_string(r->men()) + " crew", seq);
+      out.Men(st, "national", "", -r->men(), "SOW 3.1", ManItem::Reinforce, id, seq);
+      out.Crewed(id, r->men(), seq);
+      return std::nullopt;
+    }
+    case fb::SowOrderBody_DisbandOrder: {  // SOW 4.9
+      const P::Unit& u = s.units.at(o.body_as_DisbandOrder()->unit()->str());
+      bool militia_at_home = u.type == P::UnitType::MI && u.city == u.raised_in && !u.city.empty();
+      if (!militia_at_home) {
+        for (const auto& [id, other] : s.units) {
+          if (AtWar(s, other.state, st) && other.square == u.square) {
+            return Refusal{"SOW 4.9", u.id + " shares its strategic square with enemy units"};
+          }
+        }
+      }
+      // Inside the state's territory: standing in, or on the square of, a
+      // city it holds (see RULES.md).
+      bool home = false;
+      for (const auto& [n, c] : s.cities) {
+        if (c.controller == st && (u.city == n || c.square == u.square)) home = true;
+      }
+      DisbandResult r = DisbandOutcome(u.men, !home);
+      auto due = NextSeason(out.at().turn.major, out.at().turn.minor);
+      bool militia = u.type == P::UnitType::MI && s.cities.count(u.raised_in);
+      out.Disbanded(u.id, static_cast<int32_t>(r.returning), static_cast<int32_t>(r.lost),
+                    static_cast<int32_t>(r.vp_penalty), seq);
+      if (r.returning > 0) {
+        out.ReturnLater(st, militia ? "militia" : "national", militia ? u.raised_in : "", r.returning, due.first,
+                        due.second, "SOW 4.9", u.id);
+      }
+      if (r.lost > 0) out.Lost(st, r.lost, "SOW 4.9", u.id);
+      return std::nullopt;
+    }
+    case fb::SowOrderBody_RemoveShipOrder: {  // SOW 4.10
+      const P::Ship& sh = s.ships.at(o.body_as_RemoveShipOrder()->ship()->str());
+      bool with_enemy = false, friend_at_sea = false;
+      for (const auto& [id, other] : s.ships) {
+        if (id == sh.id || other.location != sh.location) continue;
+        if (AtWar(s, other.state, st) && other.in_port == sh.in_port && other.coastal == sh.coastal) with_enemy = true;
+        if (Friendly(s, other.state, st)) friend_at_sea = true;
+      }
+      if (with_enemy) return Refusal{"SOW 4.10", sh.id + " is in the same place as enemy ships"};
+      bool at_sea = !s.cities.count(sh.location);
+      if (at_sea && sh.type != P::ShipType::TR && !friend_at_sea) {
+        return Refusal{"SOW 4.10", sh.id + " is in a sea area with no other friendly ship"};
+      }
+      auto due = NextSeason(out.at().turn.major, out.at().turn.minor);
+      out.ShipRemoved(sh.id, sh.crew, seq);
+      if (sh.crew > 0) out.ReturnLater(st, "national", "", sh.crew, due.first, due.second, "SOW 4.10", sh.id);
+      return std::nullopt;
+    }
+    case fb::SowOrderBody_BuySuppliesOrder: {  // SOW 6
+      auto* b = o.body_as_BuySuppliesOrder();
+      const P::City& c = s.cities.at(b->city()->str());
+      if (auto r = CheckPurchase(s, bought, st, c, b->supplies(), b->stores())) return r;
+      int64_t cost = SupplyCostCc(b->supplies(), b->stores());
+      out.Money(st, -cost, "SOW 6.2", "supplies", c.name,
+                std::to_string(b->supplies()) + " supplies, " + std::to_string(b->stores()) + " stores", seq);
+      out.Supplies(st, c.name, b->supplies(), b->stores(), seq);
+      bought.in_city[{st, c.name}] += PurchaseSize(b->supplies(), b->stores());
+      bought.by_state[st] += PurchaseSize(b->supplies(), b->stores());
+      return std::nullopt;
+    }
+    case fb::SowOrderBody_StandingSupplyOrder: {  // SOW 6.5
+      auto* b = o.body_as_StandingSupplyOrder();
+      std::string city = b->city()->str();
+      bool has_forward = b->forward_to() && b->forward_to()->size();
+      if (b->supplies() == 0 && !has_forward) {
+        if (!s.standing.count({st, city})) return Refusal{"SOW 6.5", "there is no standing order in " + city + " to cancel"};
+        out.StandingCancelled(st, city, "SOW 6.5", "cancelled by a standing order of 0 supplies");
+        return std::nullopt;
+      }
+      if (s.season_kind != P::SeasonKind::War) return Refusal{"SOW 6.5", "standing orders are set in wartime"};
+      out.StandingSet(st, city, P::StandingOrder{b->supplies(), has_forward ? b->forward_to()->str() : "", b->forward(), seq});
+      return std::nullopt;
+    }
+    case fb::SowOrderBody_RepairOrder: {  // SOW 7.1
+      auto* r = o.body_as_RepairOrder();
+      const P::City& c = s.cities.at(r->city()->str());
+      auto what = static_cast<P::RepairKind>(r->what());
+      for (const auto& rep : s.repairs) {
+        if (rep.city == c.name && rep.what == what) return Refusal{"SOW 7.1", "that repair is already under way"};
+      }
+      if (s.season_kind == P::SeasonKind::War && c.enemy_this_campaign) {
+        return Refusal{"SOW 7.1", "an enemy unit has been in " + c.name + " during this campaign"};
+      }
+      int64_t cost = what == P::RepairKind::Fort ? FortRepairCc(c.fort_level) : BatteryRepairCc(c.batteries_damaged == 0);
+      if (auto ref = Funds(s, st, cost, "SOW 7.1", "the repair")) return ref;
+      out.Money(st, -cost, "SOW 7.1", "repair", c.name,
+                what == P::RepairKind::Fort ? "fort level " + std::to_string(c.fort_level) + " to " +
+                                                  std::to_string(c.fort_level + 1)
+                                            : (c.batteries_damaged ? "damaged coastal battery" : "destroyed coastal battery"),
+                seq);
+      out.RepairStarted(c.name, what, st, seq);
+      return std::nullopt;
+    }
+    case fb::SowOrderBody_NONE:
+      break;
+  }
+  return Refusal{"SOW 2.1", "the order has no body"};
+}
+
+}  // namespace
+
+void RunOrders(Outcomes& out) {
+  // Copy the orders first: executing them changes the state they live in.
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> orders;
+  for (const auto& [seq, o] : out.state().orders) orders.emplace_back(seq, o.event);
+  TurnPurchases bought;
+  for (const auto& [seq, bytes] : orders) {
+    const auto* e = flatbuffers::GetRoot<fb::Event>(bytes.data());
+    const fb::SowOrder* o = e->payload_as_OrderSubmitted()->body_as_SowOrder();
+    if (o == nullptr) continue;
+    if (auto r = Execute(out, bought, seq, *o)) out.Rejected(seq, r->rule, r->reason);
+  }
+  // SOW 6.5: wartime standing orders buy their supplies each turn.
+  if (out.state().season_kind != P::SeasonKind::War) return;
+  auto standing = out.state().standing;
+  for (const auto& [key, so] : standing) {
+    const auto& [st, city] = key;
+    auto c = out.state().cities.find(city);
+    if (so.supplies <= 0 || c == out.state().cities.end()) continue;
+    if (auto r = CheckPurchase(out.state(), bought, st, c->second, so.supplies, 0)) {
+      out.Rejected(so.order_seq, r->rule, "standing order this turn: " + r->reason);
+      continue;
+    }
+    int64_t cost = SupplyCostCc(so.supplies, 0);
+    out.Money(st, -cost, "SOW 6.5", "supplies", city, std::to_string(so.supplies) + " supplies (standing order)",
+              so.order_seq);
+    out.Supplies(st, city, so.supplies, 0, so.order_seq);
+    bought.in_city[{st, city}] += PurchaseSize(so.supplies, 0);
+    bought.by_state[st] += PurchaseSize(so.supplies, 0);
+  }
+}
+
+// ---- SOW 4.1, 4.2: construction --------------------------------------------------
+void RunConstruction(Outcomes& out) {
+  auto builds = out.state().builds;
+  for (const auto& [id, b] : builds) {
+    BuildClock clock = AfterTurn(BuildClock{b.war_turns, b.done}, K(out.state().season_kind));
+    if (clock.complete()) out.BuildCompleted(id);
+    else out.BuildProgressed(id, static_cast<uint8_t>(clock.done));
+  }
+}
+
+// ---- the end of a season ----------------------------------------------------------
+void RunSeasonEnd(Outcomes& out, P::SeasonKind kind) {
+  const int32_t year = out.at().turn.major, season = out.at().turn.minor;
+  std::vector<std::string> states;
+  for (const auto& [id, a] : out.state().states) states.push_back(id);
+  for (const std::string& st : states) {
+    const P::TreasuryState& s = out.state();
+    const P::StateAcct& acct = *s.State(st);
+    // SOW 3.4: growth by own cities held; attrition of pool and of men in service.
+    int own = 0;
+    for (const auto& [n, c] : s.cities) if (c.controller == st && c.nation == acct.nation) own++;
+    int64_t in_units = 0, in_ships = 0;
+    for (const auto& [id, u] : s.units) if (u.state == st) in_units += u.men;
+    for (const auto& [id, sh] : s.ships) if (sh.state == st) in_ships += sh.crew;
+    Attrition att = SeasonalAttrition(acct.manpower, in_units, in_ships);
+    int64_t growth = SeasonalGrowth(own);
+    if (growth) out.Men(st, "national", "", growth, "SOW 3.4", ManItem::Growth, std::to_string(own) + " own cities");
+    // The pool never goes below zero (RULES.md).
+    int64_t leaving = std::min(att.total(), out.state().State(st)->manpower);
+    if (leaving) {
+      out.Men(st, "national", "", -leaving, "SOW 3.4", ManItem::Attrition,
+              "4% of pool " + std::to_string(att.from_pool) + ", of army " + std::to_string(att.from_units) +
+                  ", of navy " + std::to_string(att.from_ships));
+    }
+  }
+  // SOW 3.5, 4.9, 4.10: men due back by the end of this season.
+  auto returns = out.state().returns;
+  for (const auto& r : returns) {
+    if (std::make_pair(r.due_year, r.due_season) > std::make_pair(year, season)) continue;
+    out.Men(r.state, r.pool, r.city, r.men, r.rule.c_str(), ManItem::Return, r.subject);
+  }
+  // SOW 7.1: repairs take the season; in war, only if no enemy entered the city.
+  auto repairs = out.state().repairs;
+  for (const auto& rep : repairs) {
+    auto c = out.state().cities.find(rep.city);
+    if (kind == P::SeasonKind::War && c != out.state().cities.end() && c->second.enemy_this_campaign) {
+      // Refund what the order paid: the statement shows both lines.
+      int64_t cost = rep.what == P::RepairKind::Fort ? FortRepairCc(c->second.fort_level)
+                                                      : BatteryRepairCc(c->second.batteries_damaged == 0);
+      out.Money(rep.state, cost, "SOW 7.1", "repair refunded", rep.city, "an enemy unit entered the city");
+      out.RepairCancelled(rep.city, rep.what, rep.state, "an enemy unit entered the city during the campaign");
+      continue;
+    }
+    out.RepairCompleted(rep.city, rep.what);
+  }
+  out.SeasonEnded(year, season, kind);
+}
+
+void RunPhase(Outcomes& out, const NextPhase& next) {
+  if (next.opens_season) out.SeasonStarted(next.at.turn.major, next.at.turn.minor, next.season_kind);
+  if (IsSeasonEnd(next.at.turn)) {
+    RunSeasonEnd(out, next.season_kind);
+    return;
+  }
+  switch (next.at.phase) {
+    case kIncome: RunIncome(out); break;
+    case kUpkeep: RunUpkeep(out); break;
+    case kOrders: RunOrders(out); break;
+    case kConstruction: RunConstruction(out); break;
+    default: break;
+  }
+}
+
+}  // namespace adjutant::rules::sow
