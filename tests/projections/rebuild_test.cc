@@ -17,7 +17,7 @@ namespace {
 // Folds events seq > summary.last_seq() of `branch` into `summary`.
 void CatchUp(ledger::Ledger& db, const std::string& branch, projections::Summary& summary) {
   auto st = db.Read("g", branch, summary.last_seq() + 1, UINT64_MAX, [&](const ledger::EventView& e) {
-    summary.Apply({e.seq, e.event(), e.bytes.size()});
+    summary.Apply({e.seq, e.event(), e.bytes});
     return Status::Ok();
   });
   RC_ASSERT(st.ok());
