@@ -11,6 +11,7 @@
 
 #include "base/limits.h"
 #include "cli/args.h"
+#include "cli/common.h"
 #include "cli/render.h"
 #include "ledger/ledger.h"
 #include "projections/summary.h"
@@ -26,59 +27,6 @@ namespace {
 
 constexpr const char* kVersion = "adjutant 0.1.0";
 const char* kKnownRulesets[] = {"sow", "pate", "y1820", "dog"};
-
-struct Context {
-  std::string db;
-  Args args;
-};
-
-using Handler = std::function<Status(Context&)>;
-
-struct Command {
-  CommandSpec spec;
-  Handler run;
-};
-
-void Out(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
-void Line(const std::string& s) { Out(s + "\n"); }
-
-// Renders a finished report buffer of `table` as one JSON line.
-Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb) {
-  auto j = schema::ToJson(table, fbb.GetBufferPointer());
-  if (!j.ok()) return j.status();
-  Line(*j);
-  return Status::Ok();
-}
-
-Result<std::string> ReadFile(const std::string& path, size_t limit) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::InvalidArgument(path + ": cannot open file");
-  std::string data;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    data.append(buf, static_cast<size_t>(in.gcount()));
-    if (data.size() > limit) {
-      return Status::InvalidArgument(path + ": file is over the limit of " + std::to_string(limit) + " bytes");
-    }
-  }
-  return data;
-}
-
-Result<std::unique_ptr<ledger::Ledger>> OpenDb(const Context& c, bool write) {
-  ledger::OpenOptions o;
-  o.read_only = !write;
-  return ledger::Ledger::Open(c.db, o);
-}
-
-const Actor kGa{ActorKind::kGameAdministrator, "", ""};
-
-Result<uint64_t> U64Option(const Args& a, const std::string& name, uint64_t fallback) {
-  auto v = a.Value(name);
-  if (!v) return fallback;
-  auto n = ParseU64(*v);
-  if (!n) return Status::InvalidArgument("--" + name + ": '" + *v + "' is not a whole number");
-  return *n;
-}
 
 // ---- new ---------------------------------------------------------------------
 Status CmdNew(Context& c) {
@@ -543,8 +491,6 @@ Status CmdRuling(Context& c) {
 }
 
 // ---- the table ---------------------------------------------------------------
-const OptionSpec kJson{"json", "", "print JSON (one line) instead of text"};
-const OptionSpec kBranch{"branch", "B", "the branch (default: main)"};
 
 std::vector<Command> Commands() {
   return {
@@ -596,6 +542,13 @@ std::vector<Command> Commands() {
   };
 }
 
+std::vector<Command> AllCommands() {
+  std::vector<Command> all = Commands();
+  for (auto& c : PlayCommands()) all.push_back(std::move(c));
+  for (auto& c : ReportCommands()) all.push_back(std::move(c));
+  return all;
+}
+
 std::string MainHelp(const std::vector<Command>& cmds) {
   std::string h =
       "usage: adjutant [--db DIR] COMMAND [ARGS]\n\n"
@@ -617,7 +570,7 @@ int Run(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "adjutant: libsodium failed to initialise\n");
     return 5;
   }
-  auto cmds = Commands();
+  auto cmds = AllCommands();
   Context ctx;
   const char* env = std::getenv("ADJUTANT_DB");
   ctx.db = env && *env ? env : std::string(ledger::kDefaultDir);

@@ -20,9 +20,10 @@ template <class A> void Visit(A& a, StatementLine& l) {
   a(l.turn, l.phase, l.amount_cc, l.rule, l.item, l.subject, l.detail, l.order_seq);
 }
 template <class A> void Visit(A& a, ManpowerEntry& l) { a(l.turn, l.pool, l.city, l.men, l.rule, l.item, l.subject); }
+template <class A> void Visit(A& a, Refused& r) { a(r.order_seq, r.slot, r.rule, r.reason); }
 template <class A> void Visit(A& a, StateAcct& s) {
   a(s.id, s.name, s.nation, s.opening_cc, s.treasury_cc, s.credits_cc, s.debits_cc, s.opening_men, s.manpower,
-    s.men_growth, s.men_lost, s.statement, s.manpower_lines);
+    s.men_growth, s.men_lost, s.statement, s.manpower_lines, s.refused);
 }
 template <class A> void Visit(A& a, City& c) {
   a(c.name, c.nation, c.controller, c.level, c.kind, c.square, c.sea_area, c.dockyards, c.fort_level, c.fort_start,
@@ -473,6 +474,7 @@ void Treasury::Apply(const Input& in) {
     for (auto& [id, a] : s_.states) {
       a.statement.clear();
       a.manpower_lines.clear();
+      a.refused.clear();
     }
   }
   switch (e.payload_type()) {
@@ -494,9 +496,27 @@ void Treasury::Apply(const Input& in) {
     case fb::Payload_OrderSuperseded:
       s_.orders.erase(e.payload_as_OrderSuperseded()->order_seq());
       break;
-    case fb::Payload_OrderRejected:
-      s_.orders.erase(e.payload_as_OrderRejected()->order_seq());
+    case fb::Payload_OrderRejected: {
+      // The refusal goes on the statement of the state the order was for.
+      auto* r = e.payload_as_OrderRejected();
+      auto it = s_.orders.find(r->order_seq());
+      std::string state, slot;
+      if (it != s_.orders.end()) {
+        slot = it->second.slot;
+        state = slot.substr(0, slot.find('/'));
+        s_.orders.erase(it);
+      } else {
+        // A standing order refused again (SOW 6.5): "state/standing/city".
+        for (const auto& [key, so] : s_.standing) {
+          if (so.order_seq == r->order_seq()) { state = key.first; slot = key.first + "/standing/" + key.second; }
+        }
+      }
+      auto st = s_.states.find(state);
+      if (st != s_.states.end()) {
+        st->second.refused.push_back({r->order_seq(), slot, Str(r->rule()), r->reason()->str()});
+      }
       break;
+    }
     default:
       break;
   }

@@ -47,6 +47,12 @@ struct ManpowerEntry {
   std::string rule, item, subject;
 };
 
+// An order of this state refused this turn (the player is told).
+struct Refused {
+  uint64_t order_seq = 0;
+  std::string slot, rule, reason;
+};
+
 struct StateAcct {
   std::string id, name, nation;
   int64_t opening_cc = 0;      // the scenario's treasury
@@ -59,6 +65,7 @@ struct StateAcct {
   int64_t men_lost = 0;        // recorded attrition and losses
   std::vector<StatementLine> statement;  // the current turn's lines
   std::vector<ManpowerEntry> manpower_lines;  // the current turn's
+  std::vector<Refused> refused;               // the current turn's
 };
 
 struct City {

@@ -121,7 +121,7 @@ void RunIncome(Outcomes& out) {
     const P::StateAcct* owner = s0.State(c.controller);
     if (owner == nullptr) continue;  // held by a power outside the game
     int64_t cc = BaseIncomeCc(K(c.kind), c.level, K(s0.season_kind));
-    std::string detail = "SOW 2.2 base " + FormatCc(cc);
+    std::string detail = "base " + FormatCc(cc);
     if (c.nation != owner->nation) {  // SOW 2.3
       cc = OccupiedIncomeCc(cc, K(c.kind));
       detail += "; occupied (2.3) " + FormatCc(cc);

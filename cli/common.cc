@@ -1,0 +1,56 @@
+#include "cli/common.h"
+
+#include <cstdio>
+#include <fstream>
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "schema/codec.h"
+
+namespace adjutant::cli {
+
+void Out(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+void Line(const std::string& s) { Out(s + "\n"); }
+
+Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb) {
+  auto j = schema::ToJson(table, fbb.GetBufferPointer());
+  if (!j.ok()) return j.status();
+  Line(*j);
+  return Status::Ok();
+}
+
+Result<std::string> ReadFile(const std::string& path, size_t limit) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::InvalidArgument(path + ": cannot open file");
+  std::string data;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    data.append(buf, static_cast<size_t>(in.gcount()));
+    if (data.size() > limit) {
+      return Status::InvalidArgument(path + ": file is over the limit of " + std::to_string(limit) + " bytes");
+    }
+  }
+  return data;
+}
+
+Result<std::unique_ptr<ledger::Ledger>> OpenDb(const Context& c, bool write) {
+  ledger::OpenOptions o;
+  o.read_only = !write;
+  return ledger::Ledger::Open(c.db, o);
+}
+
+Result<uint64_t> U64Option(const Args& a, const std::string& name, uint64_t fallback) {
+  auto v = a.Value(name);
+  if (!v) return fallback;
+  auto n = ParseU64(*v);
+  if (!n) return Status::InvalidArgument("--" + name + ": '" + *v + "' is not a whole number");
+  return *n;
+}
+
+Result<std::vector<uint8_t>> ReadDocument(const std::string& path, std::string_view table, size_t limit) {
+  auto text = ReadFile(path, limit);
+  if (!text.ok()) return text.status();
+  return schema::ParseJson(table, *text, path);
+}
+
+}  // namespace adjutant::cli

@@ -1,0 +1,53 @@
+// What every `adjutant` command shares: its context, output, and the
+// small readers of files and options.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "cli/args.h"
+#include "ledger/ledger.h"
+
+namespace flatbuffers { class FlatBufferBuilder; }
+
+namespace adjutant::cli {
+
+struct Context {
+  std::string db;
+  Args args;
+};
+
+using Handler = std::function<Status(Context&)>;
+
+struct Command {
+  CommandSpec spec;
+  Handler run;
+};
+
+void Out(const std::string& s);
+void Line(const std::string& s);
+
+// Renders a finished report buffer of `table` as one JSON line.
+Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb);
+
+Result<std::string> ReadFile(const std::string& path, size_t limit);
+
+Result<std::unique_ptr<ledger::Ledger>> OpenDb(const Context& c, bool write);
+
+Result<uint64_t> U64Option(const Args& a, const std::string& name, uint64_t fallback);
+
+// Reads a JSON document of schema table `table` from FILE (limited to
+// `limit` bytes); errors name the file, line and column.
+Result<std::vector<uint8_t>> ReadDocument(const std::string& path, std::string_view table, size_t limit);
+
+inline const Actor kGa{ActorKind::kGameAdministrator, "", ""};
+inline const OptionSpec kJson{"json", "", "print JSON (one line) instead of text"};
+inline const OptionSpec kBranch{"branch", "B", "the branch (default: main)"};
+
+// The commands of each file, for the table in commands.cc.
+std::vector<Command> PlayCommands();    // cli/play.cc
+std::vector<Command> ReportCommands();  // cli/report.cc
+
+}  // namespace adjutant::cli

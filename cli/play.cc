@@ -1,0 +1,217 @@
+// Playing a game: orders from players, the GA's directives and passwords,
+// and the adjudication of phases and turns.
+#include <sodium.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include "base/limits.h"
+#include "cli/common.h"
+#include "projections/roster.h"
+#include "replay/driver.h"
+#include "schema/reports_generated.h"
+
+namespace adjutant::cli {
+namespace {
+
+const OptionSpec kPasswordFile{"password-file", "FILE", "read the password from the first line of FILE"};
+const OptionSpec kKey{"key", "K", "idempotency key: a retry with the same key records nothing new"};
+
+// The password: --password-file, else $ADJUTANT_PASSWORD, else a prompt at
+// the terminal (never an argument, which other users could read).
+Result<std::string> ReadPassword(const Args& a, const std::string& prompt) {
+  std::string pw;
+  if (auto f = a.Value("password-file")) {
+    std::ifstream in(*f);
+    if (!in) return Status::InvalidArgument(*f + ": cannot open the password file");
+    std::getline(in, pw);
+  } else if (const char* env = std::getenv("ADJUTANT_PASSWORD"); env && *env) {
+    pw = env;
+  } else if (isatty(STDIN_FILENO)) {
+    std::fprintf(stderr, "%s", prompt.c_str());
+    termios old{};
+    tcgetattr(STDIN_FILENO, &old);
+    termios quiet = old;
+    quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+    tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+    std::getline(std::cin, pw);
+    tcsetattr(STDIN_FILENO, TCSANOW, &old);
+    std::fprintf(stderr, "\n");
+  } else {
+    return Status::InvalidArgument("no password: give --password-file FILE, set ADJUTANT_PASSWORD, or run at a terminal");
+  }
+  if (!pw.empty() && pw.back() == '\r') pw.pop_back();
+  if (pw.empty()) return Status::InvalidArgument("the password is empty");
+  return pw;
+}
+
+// ---- order -------------------------------------------------------------------
+Status CmdOrder(Context& c) {
+  const std::string& game = c.args.positional[0];
+  const std::string& file = c.args.positional[1];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto person = c.args.Value("as");
+  if (!person) return Status::InvalidArgument("adjutant order: --as PERSON is required");
+  auto doc = ReadDocument(file, "OrderFile", limits::kOrderFileBytesMax);
+  if (!doc.ok()) return doc.status();
+  auto pw = ReadPassword(c.args, "password for " + *person + ": ");
+  if (!pw.ok()) return pw.status();
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  {
+    auto world = replay::Fold(**db, game, branch);
+    if (!world.ok()) return world.status();
+    const projections::Person* p = world->roster().Find(*person);
+    // One answer for an unknown person and a wrong password: neither tells
+    // a stranger which persons exist.
+    if (p == nullptr || p->pwhash.empty() ||
+        crypto_pwhash_str_verify(p->pwhash.c_str(), pw->c_str(), pw->size()) != 0) {
+      return Status::InvalidArgument("wrong person or password for game '" + game + "'");
+    }
+  }
+  auto rep = replay::SubmitOrders(**db, game, branch, *person, *doc, c.args.ValueOr("key", ""));
+  if (!rep.ok()) return rep.status();
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<fb::OrderResult>> rows;
+    for (const auto& o : rep->orders) {
+      rows.push_back(fb::CreateOrderResultDirect(fbb, o.seq, o.slot.c_str(), o.status.c_str(), o.rule.c_str(),
+                                                 o.reason.c_str()));
+    }
+    fb::Turn t(rep->at.turn.major, rep->at.turn.minor, rep->at.turn.step);
+    fbb.Finish(fb::CreateSubmitSummaryDirect(fbb, game.c_str(), branch.c_str(), &t, rep->append.first_seq,
+                                             rep->append.last_seq, rep->append.replayed, &rows));
+    return PrintJson("SubmitSummary", fbb);
+  }
+  Line(std::string(rep->append.replayed ? "already recorded" : "recorded") + " " + std::to_string(rep->orders.size()) +
+       " orders from " + *person + " for turn " + rep->at.turn.ToString() + " of " + game + "/" + branch + ":");
+  for (const auto& o : rep->orders) {
+    std::string line = "  #" + std::to_string(o.seq) + " " + o.slot + ": " + o.status;
+    if (!o.rule.empty()) line += " (" + o.rule + ")";
+    if (!o.reason.empty()) line += ": " + o.reason;
+    Line(line);
+  }
+  return Status::Ok();
+}
+
+// ---- password ------------------------------------------------------------------
+Status CmdPassword(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto person = c.args.Value("person");
+  if (!person) return Status::InvalidArgument("adjutant password: --person P is required");
+  auto pw = ReadPassword(c.args, "new password for " + *person + ": ");
+  if (!pw.ok()) return pw.status();
+  if (pw->size() < 8) return Status::InvalidArgument("a password needs at least 8 characters");
+  char hash[crypto_pwhash_STRBYTES];
+  if (crypto_pwhash_str(hash, pw->c_str(), pw->size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                        crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+    return Status::IOError("out of memory while hashing the password");
+  }
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  auto r = replay::SetPassword(**db, game, branch, *person, hash);
+  if (!r.ok()) return r.status();
+  Line("password set for " + *person + " in " + game + "/" + branch + " (only its hash is recorded)  [seq " +
+       std::to_string(r->first_seq) + "]");
+  return Status::Ok();
+}
+
+// ---- directive -----------------------------------------------------------------
+Status CmdDirective(Context& c) {
+  const std::string& game = c.args.positional[0];
+  const std::string& file = c.args.positional[1];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto doc = ReadDocument(file, "DirectiveFile", limits::kOrderFileBytesMax);
+  if (!doc.ok()) return doc.status();
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  auto r = replay::RecordDirective(**db, game, branch, *doc, c.args.ValueOr("key", ""));
+  if (!r.ok()) return Status(r.status().code() == Status::Code::kInvalidArgument
+                                 ? Status::InvalidArgument(file + ": " + r.status().message())
+                                 : r.status());
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder fbb;
+    fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), branch.c_str(), r->first_seq, r->last_seq,
+                                             r->head_hash.Hex().c_str(), r->replayed));
+    return PrintJson("AppendSummary", fbb);
+  }
+  Line(std::string(r->replayed ? "already recorded" : "recorded") + " directive from " + file + " on " + game + "/" +
+       branch + "  [seq " + std::to_string(r->first_seq) + ".." + std::to_string(r->last_seq) + "]");
+  return Status::Ok();
+}
+
+// ---- adjudicate ------------------------------------------------------------------
+Status CmdAdjudicate(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto turns = U64Option(c.args, "turns", 1);
+  if (!turns.ok()) return turns.status();
+  if (c.args.Flag("phase") && c.args.Value("turns")) {
+    return Status::InvalidArgument("adjutant adjudicate: --phase and --turns exclude each other");
+  }
+  if (*turns < 1 || *turns > 1000) return Status::InvalidArgument("--turns: must be 1..1000");
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  auto r = replay::Adjudicate(**db, game, branch,
+                              c.args.Flag("phase") ? replay::AdjudicateMode::kPhase : replay::AdjudicateMode::kTurn,
+                              static_cast<int>(*turns));
+  if (!r.ok()) return r.status();
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<fb::PhaseSummary>> rows;
+    for (const auto& p : *r) {
+      fb::Turn t(p.at.turn.major, p.at.turn.minor, p.at.turn.step);
+      rows.push_back(fb::CreatePhaseSummaryDirect(fbb, &t, p.at.phase, p.name.c_str(), p.turn_name.c_str(),
+                                                  p.first_seq, p.last_seq, static_cast<uint32_t>(p.rejected)));
+    }
+    fbb.Finish(fb::CreateAdjudicateSummaryDirect(fbb, game.c_str(), branch.c_str(), &rows));
+    return PrintJson("AdjudicateSummary", fbb);
+  }
+  std::string current;
+  for (const auto& p : *r) {
+    if (p.turn_name != current) {
+      current = p.turn_name;
+      Line(current + ":");
+    }
+    std::string line = "  " + p.name + "  seq " + std::to_string(p.first_seq) + ".." + std::to_string(p.last_seq);
+    if (p.rejected) line += "  (" + std::to_string(p.rejected) + " orders rejected)";
+    Line(line);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::vector<Command> PlayCommands() {
+  return {
+      {{"order", "GAME FILE --as PERSON [--branch B] [--password-file FILE] [--key K] [--json]",
+        "Record the orders in FILE (JSON in the schema's OrderFile form) from PERSON for the coming turn.\n"
+        "The password comes from --password-file, $ADJUTANT_PASSWORD or a prompt. Each order is checked:\n"
+        "an order that breaks a rule is recorded as rejected, with the rule and the reason.",
+        {{"as", "PERSON", "the person giving the orders"}, kBranch, kPasswordFile, kKey, kJson}, 2, 2},
+       CmdOrder},
+      {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--json]",
+        "Run the rest of the current turn (or N turns, or one phase): income, upkeep, the orders,\n"
+        "construction, and at a season's end manpower and repairs. Each phase is one batch of events.",
+        {kBranch, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"}, kJson},
+        1, 1},
+       CmdAdjudicate},
+      {{"directive", "GAME FILE [--branch B] [--key K] [--json]",
+        "Record a GA directive (JSON in the schema's DirectiveFile form: a reason and a body) and its\n"
+        "consequences: declare war or peace, blockades and embargoes, capture a city, place, move or\n"
+        "destroy a unit, move or lose a ship, set a siege, correct a value. Nothing is rewritten.",
+        {kBranch, kKey, kJson}, 2, 2},
+       CmdDirective},
+      {{"password", "GAME --person P [--branch B] [--password-file FILE]",
+        "Set a person's password (the GA's job). Only a libsodium hash of it is recorded.",
+        {{"person", "P", "the person"}, kBranch, kPasswordFile}, 1, 1},
+       CmdPassword},
+  };
+}
+
+}  // namespace adjutant::cli

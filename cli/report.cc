@@ -1,0 +1,215 @@
+// Reports: what a minister or the GA reads, rendered from the projections
+// as they stood at any turn of any branch.
+#include <algorithm>
+
+#include "base/money.h"
+#include "cli/common.h"
+#include "projections/treasury.h"
+#include "replay/driver.h"
+#include "rules/sow/calendar.h"
+#include "rules/sow/economy.h"
+#include "schema/reports_generated.h"
+
+namespace adjutant::cli {
+namespace {
+
+namespace P = projections;
+namespace sow = rules::sow;
+
+std::string Pad(std::string s, size_t n) {
+  if (s.size() < n) s.resize(n, ' ');
+  return s;
+}
+std::string PadLeft(std::string s, size_t n) { return s.size() < n ? std::string(n - s.size(), ' ') + s : s; }
+
+std::string Signed(int64_t cc) { return (cc > 0 ? "+" : "") + FormatCc(cc); }
+
+// When a build will be ready, in words.
+std::string Completes(const P::TreasuryState& s, const P::Build& b) {
+  int left = b.war_turns > b.done ? b.war_turns - b.done : 0;
+  if (left == 0) return "at the end of this turn";
+  if (s.season_kind != P::SeasonKind::War) return "at the end of this season's turn";
+  return "after " + std::to_string(left) + " more war turn" + (left == 1 ? "" : "s") +
+         ", or at the end of a peace or truce turn";
+}
+
+// The sequence number after which turn `t` was complete (the last event
+// before the next turn), or the head.
+Result<uint64_t> EndOfTurn(ledger::Ledger& db, const std::string& game, const std::string& branch, const Turn& t) {
+  auto first = db.SeekTurn(game, branch, TurnPhase{t, 0});
+  if (!first.ok()) return first.status();
+  if (!first->has_value()) return Status::NotFound("turn " + t.ToString() + " of " + game + "/" + branch + " has not begun");
+  auto next = db.SeekTurn(game, branch, TurnPhase{Turn{t.major, t.minor, t.step + 1}, 0});
+  if (!next.ok()) return next.status();
+  if (!next->has_value()) return UINT64_MAX;
+  return **next - 1;
+}
+
+Status CmdReport(Context& c) {
+  const std::string& kind = c.args.positional[0];
+  const std::string& game = c.args.positional[1];
+  if (kind != "treasury") {
+    return Status::InvalidArgument("adjutant report: no report '" + kind + "' (reports: treasury)");
+  }
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto state_id = c.args.Value("state");
+  if (!state_id) return Status::InvalidArgument("adjutant report treasury: --state S is required");
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  uint64_t upto = UINT64_MAX;
+  if (auto t = c.args.Value("turn")) {
+    auto turn = Turn::Parse(*t);
+    if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
+    auto end = EndOfTurn(**db, game, branch, *turn);
+    if (!end.ok()) return end.status();
+    upto = *end;
+  }
+  auto world = replay::Fold(**db, game, branch, upto);
+  if (!world.ok()) return world.status();
+  const P::TreasuryState& s = world->treasury().state();
+  if (!s.active) return Status::InvalidArgument("game '" + game + "' has no treasury (its scenario has no sow section)");
+  const P::StateAcct* a = s.State(*state_id);
+  if (!a) {
+    std::string known;
+    for (const auto& [id, acct] : s.states) known += (known.empty() ? "" : ", ") + id;
+    return Status::InvalidArgument("--state: no state '" + *state_id + "' (states: " + known + ")");
+  }
+  int64_t net = 0;
+  for (const auto& l : a->statement) net += l.amount_cc;
+  int64_t in_units = 0, in_ships = 0;
+  for (const auto& [id, u] : s.units) if (u.state == a->id) in_units += u.men;
+  for (const auto& [id, sh] : s.ships) if (sh.state == a->id) in_ships += sh.crew;
+  std::string turn_name = sow::TurnName(s.turn, s.season_kind);
+  uint64_t as_of = std::min(upto, world->head.seq);
+
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder f;
+    std::vector<flatbuffers::Offset<fb::StatementRow>> st;
+    for (const auto& l : a->statement) {
+      st.push_back(fb::CreateStatementRowDirect(f, l.phase, l.amount_cc, l.item.c_str(), l.subject.c_str(),
+                                                l.rule.c_str(), l.detail.c_str(), l.order_seq));
+    }
+    std::vector<flatbuffers::Offset<fb::ManpowerRow>> mp;
+    for (const auto& m : a->manpower_lines) {
+      mp.push_back(fb::CreateManpowerRowDirect(f, m.pool.c_str(), m.city.c_str(), m.men, m.item.c_str(),
+                                               m.subject.c_str(), m.rule.c_str()));
+    }
+    std::vector<flatbuffers::Offset<fb::PoolRow>> pools;
+    for (const auto& [n, city] : s.cities) {
+      if (city.controller == a->id) pools.push_back(fb::CreatePoolRowDirect(f, n.c_str(), city.militia_pool, city.transport_pool));
+    }
+    std::vector<flatbuffers::Offset<fb::BuildRow>> builds;
+    for (const auto& [id, b] : s.builds) {
+      if (b.state != a->id) continue;
+      std::string k = b.is_ship ? fb::EnumNameSowShipType(static_cast<fb::SowShipType>(b.ship.type))
+                                : fb::EnumNameSowUnitType(static_cast<fb::SowUnitType>(b.unit.type));
+      builds.push_back(fb::CreateBuildRowDirect(f, id.c_str(), k.c_str(), b.city.c_str(), b.done, b.war_turns,
+                                                Completes(s, b).c_str()));
+    }
+    std::vector<flatbuffers::Offset<fb::ReturnRow>> rets;
+    for (const auto& r : s.returns) {
+      if (r.state != a->id) continue;
+      std::string due = "end of " + sow::SeasonName(r.due_season) + " " + std::to_string(r.due_year);
+      rets.push_back(fb::CreateReturnRowDirect(f, r.pool.c_str(), r.city.c_str(), r.men, due.c_str(), r.subject.c_str(),
+                                               r.rule.c_str()));
+    }
+    std::vector<flatbuffers::Offset<fb::StandingRow>> so;
+    for (const auto& [key, o] : s.standing) {
+      if (key.first == a->id) so.push_back(fb::CreateStandingRowDirect(f, key.second.c_str(), o.supplies, o.forward_to.c_str(), o.forward));
+    }
+    std::vector<flatbuffers::Offset<fb::RefusedRow>> refused;
+    for (const auto& r : a->refused) {
+      refused.push_back(fb::CreateRefusedRowDirect(f, r.order_seq, r.slot.c_str(), r.rule.c_str(), r.reason.c_str()));
+    }
+    fb::Turn t(s.turn.major, s.turn.minor, s.turn.step);
+    f.Finish(fb::CreateTreasuryReportDirect(f, game.c_str(), branch.c_str(), a->id.c_str(), a->name.c_str(),
+                                            a->nation.c_str(), &t, turn_name.c_str(), as_of, a->treasury_cc,
+                                            a->opening_cc, a->credits_cc, a->debits_cc, net, &st, a->manpower, in_units,
+                                            in_ships, &mp, &pools, &builds, &rets, &so, &refused));
+    return PrintJson("TreasuryReport", f);
+  }
+
+  Line("Treasury Ministry report: " + a->name + " (" + a->id + "), " + turn_name + "   [" + game + "/" + branch +
+       ", as of seq " + std::to_string(as_of) + "]");
+  Line("");
+  Line("Balance " + FormatCc(a->treasury_cc) + "   (opening " + FormatCc(a->opening_cc) + ", credits " +
+       FormatCc(a->credits_cc) + ", charges " + FormatCc(a->debits_cc) + " since)");
+  Line("");
+  Line("Statement for " + turn_name + ":");
+  if (a->statement.empty()) Line("  (no lines yet)");
+  for (const auto& l : a->statement) {
+    Line("  " + PadLeft(Signed(l.amount_cc), 14) + "  " + Pad(l.item, 16) + Pad(l.subject, 16) + Pad(l.rule, 9) +
+         l.detail + (l.order_seq ? "  [order " + std::to_string(l.order_seq) + "]" : ""));
+  }
+  Line("  " + PadLeft(Signed(net), 14) + "  net for the turn");
+  if (!a->refused.empty()) {
+    Line("");
+    Line("Orders refused this turn:");
+    for (const auto& r : a->refused) {
+      Line("  [order " + std::to_string(r.order_seq) + "] " + r.slot + ": " + r.rule + ": " + r.reason);
+    }
+  }
+  Line("");
+  Line("Manpower: national pool " + std::to_string(a->manpower) + " men; in units " + std::to_string(in_units) +
+       ", in ships " + std::to_string(in_ships));
+  for (const auto& m : a->manpower_lines) {
+    Line("  " + PadLeft((m.men > 0 ? "+" : "") + std::to_string(m.men), 8) + "  " + Pad(m.pool + (m.city.empty() ? "" : " " + m.city), 20) +
+         Pad(m.item, 12) + Pad(m.rule, 9) + m.subject);
+  }
+  std::vector<std::string> pool_lines;
+  for (const auto& [n, city] : s.cities) {
+    if (city.controller != a->id) continue;
+    std::string l = "  " + Pad(n, 18) + "militia " + std::to_string(city.militia_pool);
+    if (city.kind == P::CityKind::Port) l += ", transport " + std::to_string(city.transport_pool);
+    if (city.supplies || city.stores) l += "; supplies " + std::to_string(city.supplies) + ", stores " + std::to_string(city.stores);
+    pool_lines.push_back(l);
+  }
+  if (!pool_lines.empty()) {
+    Line("Cities held (militia and transport pools):");
+    for (const auto& l : pool_lines) Line(l);
+  }
+  bool any = false;
+  for (const auto& r : s.returns) {
+    if (r.state != a->id) continue;
+    if (!any) Line("Men returning:");
+    any = true;
+    Line("  " + PadLeft(std::to_string(r.men), 8) + " to the " + r.pool + " pool" + (r.city.empty() ? "" : " of " + r.city) +
+         " at the end of " + sow::SeasonName(r.due_season) + " " + std::to_string(r.due_year) + "  (" + r.rule + ", " +
+         r.subject + ")");
+  }
+  any = false;
+  for (const auto& [id, b] : s.builds) {
+    if (b.state != a->id) continue;
+    if (!any) Line("Builds in progress:");
+    any = true;
+    std::string k = b.is_ship ? fb::EnumNameSowShipType(static_cast<fb::SowShipType>(b.ship.type))
+                              : fb::EnumNameSowUnitType(static_cast<fb::SowUnitType>(b.unit.type));
+    Line("  " + Pad(id, 14) + Pad(k, 4) + Pad(b.city, 14) + std::to_string(b.done) + " of " +
+         std::to_string(b.war_turns) + " war turns; ready " + Completes(s, b));
+  }
+  any = false;
+  for (const auto& [key, o] : s.standing) {
+    if (key.first != a->id) continue;
+    if (!any) Line("Standing orders:");
+    any = true;
+    Line("  " + Pad(key.second, 16) + "buy " + std::to_string(o.supplies) + " supplies a turn" +
+         (o.forward_to.empty() ? "" : ", forward " + std::to_string(o.forward) + " to " + o.forward_to));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::vector<Command> ReportCommands() {
+  return {
+      {{"report", "treasury GAME --state S [--turn T] [--branch B] [--json]",
+        "The Treasury Ministry report of state S: balance, the turn's statement line by line, manpower,\n"
+        "militia and transport pools, men returning, builds in progress, standing orders — as it stood at\n"
+        "the end of turn T (YEAR.SEASON.TURN), or now.",
+        {{"state", "S", "the state (e.g. BR)"}, {"turn", "T", "as it stood at the end of this turn"}, kBranch, kJson},
+        2, 2},
+       CmdReport},
+  };
+}
+
+}  // namespace adjutant::cli
