@@ -18,6 +18,7 @@
 #include "replay/rebuild.h"
 #include "rules/dice.h"
 #include "rules/events.h"
+#include "rules/sow/scenario.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
@@ -56,6 +57,10 @@ Status CmdNew(Context& c) {
       auto st = ledger::CheckName("person", sc->players()->Get(i)->person()->string_view());
       if (!st.ok()) return Status::InvalidArgument(*path + ": players[" + std::to_string(i) + "].person: " + st.message());
     }
+  }
+  if (sc->sow()) {
+    auto st = rules::sow::CheckScenario(*sc->sow());
+    if (!st.ok()) return Status::InvalidArgument(*path + ": " + st.message());
   }
   auto seed = U64Option(c.args, "seed", 0);
   if (!seed.ok()) return seed.status();

@@ -2,7 +2,9 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
+#include <rocksdb/cache.h>
 #include <rocksdb/slice.h>
+#include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
@@ -212,7 +214,17 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   dbo.create_missing_column_families = !opts.read_only;
   dbo.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   dbo.keep_log_file_num = 4;
+  // The small column families would otherwise pin every WAL file until the
+  // default cap (GBs), making each read-only open replay them all.
+  dbo.max_total_wal_size = 64 << 20;
   rocksdb::ColumnFamilyOptions cfo;
+  // Index and filter blocks live in one bounded cache, so the memory a
+  // rebuild needs does not grow with the number of table files.
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = rocksdb::NewLRUCache(32 << 20);
+  table.cache_index_and_filter_blocks = true;
+  table.pin_l0_filter_and_index_blocks_in_cache = true;
+  cfo.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
       {rocksdb::kDefaultColumnFamilyName, cfo}, {fmt::kCfGames, cfo},
       {fmt::kCfBranches, cfo}, {fmt::kCfEvents, cfo}, {fmt::kCfTurns, cfo},
@@ -376,9 +388,13 @@ Result<BranchInfo> Ledger::Fork(std::string_view game, std::string_view parent, 
   std::lock_guard<std::mutex> lock(impl_->write_mu);
   auto p = impl_->LoadBranch(game, parent);
   if (!p.ok()) return p.status();
-  if (impl_->LoadBranch(game, name).ok()) {
+  auto existing = impl_->LoadBranch(game, name);
+  if (existing.ok()) {
     return Status::AlreadyExists("game '" + std::string(game) + "' already has a branch '" + std::string(name) + "'");
   }
+  // Only a clean "not found" means the name is free: a damaged record or an
+  // I/O error must not be overwritten.
+  if (existing.status().code() != Status::Code::kNotFound) return existing.status();
   auto head = impl_->LastOwn(p->id, parent);
   if (!head.ok()) return head.status();
   if (at_seq < 1 || at_seq > head->seq) {
@@ -449,6 +465,12 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
   auto head = impl_->LastOwn(b->id, branch);
   if (!head.ok()) return head.status();
 
+  // Without an idempotency key a stale head is refused before any work; with
+  // one, a retry must be answered first (below).
+  if (idempotency_key.empty() && expected_head != head->seq) {
+    return Status::Conflict("stale head: expected " + std::string(game) + "/" + std::string(branch) + " at seq " +
+                            std::to_string(expected_head) + ", it is at " + std::to_string(head->seq));
+  }
   // Build every event first: nothing is written unless all of them are good.
   rocksdb::WriteBatch batch;
   flatbuffers::FlatBufferBuilder fbb(512);

@@ -5,7 +5,8 @@
 // Invariants this API keeps (DESIGN.md):
 //  - append-only: no call rewrites or deletes an event;
 //  - all or nothing: one batch → one synced WriteBatch;
-//  - every stored event is chained to its predecessor and verified on read.
+//  - every stored event is chained to its predecessor; reads run the
+//    FlatBuffers Verifier on each event, and Verify() checks the chain.
 #pragma once
 
 #include <cstdint>

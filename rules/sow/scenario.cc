@@ -1,0 +1,97 @@
+#include "rules/sow/scenario.h"
+
+#include <set>
+#include <string>
+
+#include "rules/sow/economy.h"
+#include "schema/scenario_generated.h"
+
+namespace adjutant::rules::sow {
+namespace {
+
+Status Bad(const std::string& field, size_t i, const std::string& sub, const std::string& why) {
+  return Status::InvalidArgument("sow." + field + "[" + std::to_string(i) + "]" + (sub.empty() ? "" : "." + sub) +
+                                 ": " + why);
+}
+
+}  // namespace
+
+Status CheckScenario(const fb::SowScenario& sc) {
+  if (sc.piracy()) {
+    return Status::InvalidArgument("sow.piracy: SOW 2.9 piracy is not implemented (the book leaves it unimplemented)");
+  }
+  std::set<std::string> states, cities, ids;
+  if (sc.states()) {
+    for (size_t i = 0; i < sc.states()->size(); ++i) {
+      const auto* s = sc.states()->Get(static_cast<flatbuffers::uoffset_t>(i));
+      std::string id = s->id()->str();
+      if (id.empty() || id.size() > 8) return Bad("states", i, "id", "must be 1..8 characters");
+      if (!states.insert(id).second) return Bad("states", i, "id", "'" + id + "' appears twice");
+      if (s->nation()->size() == 0) return Bad("states", i, "nation", "must not be empty");
+      if (s->treasury_cc() < 0) return Bad("states", i, "treasury_cc", "must not be negative");
+      if (s->manpower() < 0) return Bad("states", i, "manpower", "must not be negative");
+    }
+  }
+  if (states.empty()) return Status::InvalidArgument("sow.states: a sow game needs at least one state");
+  if (sc.cities()) {
+    for (size_t i = 0; i < sc.cities()->size(); ++i) {
+      const auto* c = sc.cities()->Get(static_cast<flatbuffers::uoffset_t>(i));
+      std::string name = c->name()->str();
+      if (name.empty()) return Bad("cities", i, "name", "must not be empty");
+      if (!cities.insert(name).second) return Bad("cities", i, "name", "'" + name + "' appears twice");
+      if (!states.count(c->controller()->str())) return Bad("cities", i, "controller", "no state '" + c->controller()->str() + "'");
+      if (c->level() < 1 || c->level() > 5) return Bad("cities", i, "level", "must be 1..5 (SOW 2.2, 4.6)");
+      if (c->kind() == fb::SowCityKind_Inland && c->dockyards() > 0) return Bad("cities", i, "dockyards", "an inland city has none");
+      if (c->militia_pool() < 0 || c->transport_pool() < 0) return Bad("cities", i, "", "pools must not be negative");
+      if (c->fort_level() > c->fort_start()) return Bad("cities", i, "fort_level", "is above fort_start (SOW 7.1)");
+    }
+  }
+  if (sc.units()) {
+    for (size_t i = 0; i < sc.units()->size(); ++i) {
+      const auto* u = sc.units()->Get(static_cast<flatbuffers::uoffset_t>(i));
+      std::string id = u->id()->str();
+      if (id.empty() || !ids.insert(id).second) return Bad("units", i, "id", "'" + id + "' is empty or used twice");
+      if (!states.count(u->state()->str())) return Bad("units", i, "state", "no state '" + u->state()->str() + "'");
+      if (u->men() < 0 || !WithinSizeLimit(u->type(), u->men(), u->batteries())) {
+        auto lim = UnitSizeLimit(u->type());
+        return Bad("units", i, "men", "a " + std::string(fb::EnumNameSowUnitType(u->type())) + " holds 0.." +
+                                          std::to_string(lim.max_men) + " men and at most " +
+                                          std::to_string(lim.max_batteries) + " batteries (SOW 4.7)");
+      }
+      if (u->city() && u->city()->size() && !cities.count(u->city()->str())) return Bad("units", i, "city", "no city '" + u->city()->str() + "'");
+      if (u->raised_in() && u->raised_in()->size() && !cities.count(u->raised_in()->str())) {
+        return Bad("units", i, "raised_in", "no city '" + u->raised_in()->str() + "'");
+      }
+    }
+  }
+  if (sc.ships()) {
+    for (size_t i = 0; i < sc.ships()->size(); ++i) {
+      const auto* s = sc.ships()->Get(static_cast<flatbuffers::uoffset_t>(i));
+      std::string id = s->id()->str();
+      if (id.empty() || !ids.insert(id).second) return Bad("ships", i, "id", "'" + id + "' is empty or used twice");
+      if (!states.count(s->state()->str())) return Bad("ships", i, "state", "no state '" + s->state()->str() + "'");
+      if (s->crew() < 0) return Bad("ships", i, "crew", "must not be negative");
+      if (s->type() == fb::SowShipType_FR && s->frigates() < 1) return Bad("ships", i, "frigates", "a frigate group has at least one");
+      if (s->type() == fb::SowShipType_TR && s->capacity() <= 0) return Bad("ships", i, "capacity", "a transport group needs capacity");
+      if (s->base() && s->base()->size() && !cities.count(s->base()->str())) return Bad("ships", i, "base", "no port '" + s->base()->str() + "'");
+    }
+  }
+  if (sc.relations()) {
+    for (size_t i = 0; i < sc.relations()->size(); ++i) {
+      const auto* r = sc.relations()->Get(static_cast<flatbuffers::uoffset_t>(i));
+      if (!states.count(r->a()->str())) return Bad("relations", i, "a", "no state '" + r->a()->str() + "'");
+      if (!states.count(r->b()->str())) return Bad("relations", i, "b", "no state '" + r->b()->str() + "'");
+      if (r->a()->str() == r->b()->str()) return Bad("relations", i, "", "a state has no relation with itself");
+    }
+  }
+  if (sc.trade()) {
+    for (size_t i = 0; i < sc.trade()->size(); ++i) {
+      if (sc.trade()->Get(static_cast<flatbuffers::uoffset_t>(i))->share_bp() > 10000) {
+        return Bad("trade", i, "share_bp", "must be 0..10000");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace adjutant::rules::sow

@@ -1,0 +1,37 @@
+// Sow games for tests: a scenario from JSON text, orders and directives
+// from JSON text, and read-backs of the treasury state — all through the
+// same driver the CLI uses.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ledger/ledger.h"
+#include "projections/treasury.h"
+#include "replay/driver.h"
+
+namespace adjutant::testing {
+
+// Creates `game` from scenario JSON (the schema's Scenario form).
+Status CreateSowGame(ledger::Ledger& db, const std::string& game, const std::string& scenario_json);
+
+// Records an order file (JSON) from `person` (no password check: the CLI's job).
+Result<replay::SubmitReport> Order(ledger::Ledger& db, const std::string& game, const std::string& person,
+                                   const std::string& order_file_json, const std::string& branch = "main");
+
+// One SowOrder item for an order file: {"body_type":"SowOrder","body":{"state":..,"body_type":KIND,"body":BODY}}.
+std::string OrderItem(const std::string& state, const std::string& kind, const std::string& body_json,
+                      const std::string& role = "");
+std::string OrderFile(const std::vector<std::string>& items);
+
+// Records a directive (DirectiveFile JSON with a SowDirective of `kind`).
+Result<ledger::AppendResult> Directive(ledger::Ledger& db, const std::string& game, const std::string& kind,
+                                       const std::string& body_json, const std::string& branch = "main");
+
+// The treasury state folded to the head.
+projections::TreasuryState Treasury(ledger::Ledger& db, const std::string& game, const std::string& branch = "main");
+
+// Adjudicates whole turns.
+Status Turns(ledger::Ledger& db, const std::string& game, int turns, const std::string& branch = "main");
+
+}  // namespace adjutant::testing
