@@ -1,78 +1,21 @@
 // End to end: the built `adjutant` binary, its outputs and every error path.
 #include <catch2/catch.hpp>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <fstream>
 #include <sstream>
 
 #include "ledger/ledger.h"
 #include "schema/codec.h"
 #include "support/raw_db.h"
+#include "support/run.h"
 #include "support/temp_dir.h"
 
-extern char** environ;
-
 using namespace adjutant;
+using adjutant::testing::Adjutant;
+using adjutant::testing::Lines;
+using adjutant::testing::Run;
 
 namespace {
-
-struct Run {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Runs the binary with `args`; `env` entries ("K=V") replace the inherited
-// environment's ADJUTANT_DB.
-Run Adjutant(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
-  adjutant::testing::TempDir io;
-  std::string out = io.Sub("out"), err = io.Sub("err");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<std::string> argv_s = {ADJUTANT_BIN};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& s : argv_s) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env_s;
-  for (char** e = environ; *e; ++e) {
-    if (std::string(*e).rfind("ADJUTANT_DB=", 0) != 0) env_s.push_back(*e);
-  }
-  env_s.insert(env_s.end(), env.begin(), env.end());
-  std::vector<char*> envp;
-  for (auto& s : env_s) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  pid_t pid;
-  REQUIRE(posix_spawn(&pid, ADJUTANT_BIN, &fa, nullptr, argv.data(), envp.data()) == 0);
-  posix_spawn_file_actions_destroy(&fa);
-  int status = 0;
-  REQUIRE(waitpid(pid, &status, 0) == pid);
-  Run r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = Slurp(out);
-  r.err = Slurp(err);
-  return r;
-}
-
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string l; std::getline(ss, l);) out.push_back(l);
-  return out;
-}
 
 void Write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 

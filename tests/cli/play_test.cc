@@ -1,0 +1,151 @@
+// End to end: playing a sow game with the built binary — passwords,
+// orders, directives, adjudication and the Treasury Ministry report.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "support/run.h"
+#include "support/temp_dir.h"
+
+using adjutant::testing::Adjutant;
+using adjutant::testing::Lines;
+using adjutant::testing::Run;
+using adjutant::testing::TempDir;
+
+namespace {
+
+void Write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+const char* kScenario = R"({
+  "name": "cli test", "rulesets": ["sow"], "start": {"major": 1805, "minor": 1, "step": 1},
+  "players": [{"person": "rose", "roles": ["BR.treasury"]}, {"person": "napoleon", "roles": ["FR.monarch"]}],
+  "sow": {
+    "states": [{"id": "BR", "name": "Great Britain", "nation": "Britain", "treasury_cc": 1000000, "manpower": 50000},
+               {"id": "FR", "name": "France", "nation": "France", "treasury_cc": 1000000, "manpower": 90000}],
+    "cities": [{"name": "London", "nation": "Britain", "controller": "BR", "level": 5, "kind": "Port", "square": {"x": 1, "y": 1}, "dockyards": 1},
+               {"name": "Paris", "nation": "France", "controller": "FR", "level": 5, "square": {"x": 9, "y": 9}}],
+    "relations": [{"a": "BR", "b": "FR", "relation": "War"}]
+  }
+})";
+
+struct Game {
+  TempDir dir;
+  std::string db = dir.Sub("db");
+  Game() {
+    Write(dir.Sub("s.json"), kScenario);
+    Write(dir.Sub("pw"), "correct horse\n");
+    Write(dir.Sub("bad"), "wrong horse\n");
+    REQUIRE(Do({"new", "g", "--scenario", dir.Sub("s.json"), "--seed", "5"}).code == 0);
+  }
+  Run Do(std::vector<std::string> args, std::vector<std::string> env = {}) {
+    args.insert(args.begin(), {"--db", db});
+    return Adjutant(args, env);
+  }
+  std::string Orders(const std::string& name, const std::string& body) {
+    std::string path = dir.Sub(name);
+    Write(path, body);
+    return path;
+  }
+};
+
+const char* kBuild = R"({"orders": [
+  {"body_type": "SowOrder", "body": {"state": "BR", "body_type": "BuildUnitOrder",
+   "body": {"city": "London", "type": "IN", "men": 2000, "id": "BR-IN-1"}}},
+  {"body_type": "SowOrder", "body": {"state": "BR", "body_type": "BuildUnitOrder",
+   "body": {"city": "London", "type": "IN", "men": 9000, "id": "BR-IN-2"}}}
+]})";
+
+}  // namespace
+
+TEST_CASE("passwords guard orders", "[cli][sow]") {
+  Game g;
+  std::string orders = g.Orders("o.json", kBuild);
+  auto before = g.Do({"log", "g", "--json"});
+  SECTION("no password set yet, or a wrong one: one answer, nothing recorded") {
+    auto none = g.Do({"order", "g", orders, "--as", "rose", "--password-file", g.dir.Sub("pw")});
+    CHECK(none.code == 2);
+    CHECK(none.err == "adjutant order: wrong person or password for game 'g'\n");
+    REQUIRE(g.Do({"password", "g", "--person", "rose", "--password-file", g.dir.Sub("pw")}).code == 0);
+    auto wrong = g.Do({"order", "g", orders, "--as", "rose", "--password-file", g.dir.Sub("bad")});
+    CHECK(wrong.err == none.err);
+    auto stranger = g.Do({"order", "g", orders, "--as", "nobody", "--password-file", g.dir.Sub("pw")});
+    CHECK(stranger.err == none.err);
+    CHECK(Lines(g.Do({"log", "g"}).out).size() == 2);  // GameCreated and the password
+  }
+  SECTION("the password from ADJUTANT_PASSWORD; only its hash is in the log") {
+    REQUIRE(g.Do({"password", "g", "--person", "rose"}, {"ADJUTANT_PASSWORD=correct horse"}).code == 0);
+    auto log = g.Do({"log", "g", "--json"});
+    CHECK_THAT(log.out, Catch::Contains("$argon2id$"));
+    CHECK_THAT(log.out, !Catch::Contains("correct horse"));
+    auto r = g.Do({"order", "g", orders, "--as", "rose"}, {"ADJUTANT_PASSWORD=correct horse"});
+    CHECK(r.code == 0);
+  }
+  SECTION("no password source at all") {
+    auto r = g.Do({"password", "g", "--person", "rose"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("no password: give --password-file FILE, set ADJUTANT_PASSWORD"));
+    Write(g.dir.Sub("short"), "abc\n");
+    CHECK_THAT(g.Do({"password", "g", "--person", "rose", "--password-file", g.dir.Sub("short")}).err,
+               Catch::Contains("at least 8 characters"));
+  }
+}
+
+TEST_CASE("a turn played from the command line", "[cli][sow]") {
+  Game g;
+  REQUIRE(g.Do({"password", "g", "--person", "rose", "--password-file", g.dir.Sub("pw")}).code == 0);
+  auto sent = g.Do({"order", "g", g.Orders("o.json", kBuild), "--as", "rose", "--password-file", g.dir.Sub("pw"), "--json"});
+  REQUIRE(sent.code == 0);
+  CHECK_THAT(sent.out, Catch::Contains("\"slot\": \"BR/build/BR-IN-1\",\"status\": \"stands\""));
+  auto adj = g.Do({"adjudicate", "g", "--json"});
+  REQUIRE(adj.code == 0);
+  CHECK_THAT(adj.out, Catch::Contains("\"name\": \"income\"") && Catch::Contains("\"name\": \"construction\"") &&
+                          Catch::Contains("\"rejected\": 1"));
+  auto rep = g.Do({"report", "treasury", "g", "--state", "BR"});
+  REQUIRE(rep.code == 0);
+  CHECK_THAT(rep.out, Catch::StartsWith("Treasury Ministry report: Great Britain (BR), Spring 1805, turn 1"));
+  CHECK_THAT(rep.out, Catch::Contains("SOW 4.7: IN units hold at most 4000 men"));
+  CHECK_THAT(rep.out, Catch::Contains("BR-IN-1       IN  London        1 of 3 war turns"));
+  auto json = g.Do({"report", "treasury", "g", "--state", "BR", "--json"});
+  CHECK_THAT(json.out, Catch::Contains("\"item\": \"income\",\"subject\": \"London\"") &&
+                           Catch::Contains("\"war_turns_done\": 1,\"war_turns_needed\": 3"));
+  // The report as it stood at the end of turn 1, after turn 2 ran.
+  REQUIRE(g.Do({"adjudicate", "g"}).code == 0);
+  auto then = g.Do({"report", "treasury", "g", "--state", "BR", "--turn", "1805.1.1"});
+  CHECK(then.out == rep.out.substr(0, rep.out.find("as of")) + then.out.substr(then.out.find("as of")));
+  CHECK_THAT(then.out, Catch::Contains("Spring 1805, turn 1"));
+  CHECK_THAT(g.Do({"report", "treasury", "g", "--state", "BR"}).out, Catch::Contains("Spring 1805, turn 2"));
+  CHECK(g.Do({"verify", "g"}).code == 0);
+}
+
+TEST_CASE("directives from files; bad ones change nothing", "[cli][sow]") {
+  Game g;
+  std::string good = g.Orders("d.json", R"({"reason": "war declared by the Admiralty",
+    "body_type": "SowDirective", "body": {"body_type": "DeclareBlockade", "body": {"by": "BR", "against": "FR", "notice": "HMG to the Emperor"}}})");
+  auto r = g.Do({"directive", "g", good});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("recorded directive from " + good));
+  std::string refused = g.Orders("e.json", R"({"reason": "x",
+    "body_type": "SowDirective", "body": {"body_type": "DeclareEmbargo", "body": {"by": "BR", "against": "XX"}}})");
+  auto e = g.Do({"directive", "g", refused});
+  CHECK(e.code == 2);
+  CHECK(e.err == "adjutant directive: " + refused + ": against: there is no state 'XX' in this game\n");
+  std::string broken = g.Orders("f.json", "{\n  \"reason\": \"x\",\n  \"body_type\": \"NoSuchThing\"\n}");
+  auto b = g.Do({"directive", "g", broken});
+  CHECK(b.code == 2);
+  CHECK_THAT(b.err, Catch::StartsWith("adjutant directive: " + broken + ":3:"));
+  CHECK(Lines(g.Do({"log", "g"}).out).size() == 2);
+}
+
+TEST_CASE("adjudication errors and the report's errors", "[cli][sow]") {
+  Game g;
+  CHECK_THAT(g.Do({"report", "treasury", "g", "--state", "XX"}).err, Catch::Contains("no state 'XX' (states: BR, FR)"));
+  CHECK_THAT(g.Do({"report", "fleet", "g", "--state", "BR"}).err, Catch::Contains("no report 'fleet'"));
+  CHECK_THAT(g.Do({"report", "treasury", "g", "--state", "BR", "--turn", "1806.1.1"}).err, Catch::Contains("has not begun"));
+  CHECK(g.Do({"adjudicate", "g", "--turns", "0"}).code == 2);
+  CHECK(g.Do({"adjudicate", "g", "--phase", "--turns", "2"}).code == 2);
+  REQUIRE(g.Do({"adjudicate", "g", "--phase"}).code == 0);
+  REQUIRE(g.Do({"password", "g", "--person", "rose", "--password-file", g.dir.Sub("pw")}).code == 0);
+  auto mid = g.Do({"order", "g", g.Orders("o.json", kBuild), "--as", "rose", "--password-file", g.dir.Sub("pw")});
+  CHECK(mid.code == 4);
+  CHECK_THAT(mid.err, Catch::Contains("is being adjudicated (phase 1 of 4 done)"));
+}

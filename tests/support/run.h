@@ -1,0 +1,21 @@
+// Runs the built `adjutant` binary and captures what it printed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace adjutant::testing {
+
+struct Run {
+  int code = -1;
+  std::string out, err;
+};
+
+// Runs the binary with `args`; `env` entries ("K=V") are added to the
+// inherited environment, less any ADJUTANT_DB and ADJUTANT_PASSWORD.
+Run Adjutant(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+
+std::vector<std::string> Lines(const std::string& s);
+std::string Slurp(const std::string& path);
+
+}  // namespace adjutant::testing
