@@ -58,10 +58,7 @@ Status CmdNew(Context& c) {
       if (!st.ok()) return Status::InvalidArgument(*path + ": players[" + std::to_string(i) + "].person: " + st.message());
     }
   }
-  if (sc->sow()) {
-    auto st = rules::sow::CheckScenario(*sc->sow());
-    if (!st.ok()) return Status::InvalidArgument(*path + ": " + st.message());
-  }
+  if (auto st = rules::sow::CheckScenario(*sc); !st.ok()) return Status::InvalidArgument(*path + ": " + st.message());
   auto seed = U64Option(c.args, "seed", 0);
   if (!seed.ok()) return seed.status();
   uint64_t s = *seed;
@@ -115,7 +112,7 @@ Status CmdLog(Context& c) {
       Turn et = t ? Turn{t->major(), t->minor(), t->step()} : Turn{};
       if (et != *turn) return Status::NotFound("");  // past the turn: stop
     }
-    if (!kind.empty() && KindName(e) != kind) return Status::Ok();
+    if (!kind.empty() && KindName(e) != kind && DisplayKind(e) != kind) return Status::Ok();
     if (json) {
       auto j = schema::ToJson("Event", e.bytes.data());
       if (!j.ok()) return Status::Corruption("seq " + std::to_string(e.seq) + ": " + j.status().message());
@@ -510,8 +507,10 @@ std::vector<Command> Commands() {
         1, 1},
        CmdLog},
       {{"verify", "GAME [--branch B | --all] [--json]",
-        "Check a branch: the FlatBuffers verifier on every event, every chain link, no gaps in sequence numbers,\n"
-        "every fork point. Exit 0 if sound; 3 naming the first bad sequence number otherwise.",
+        "Check a branch's events: verifier, chain, gaps and fork points.\n"
+        "Runs the FlatBuffers verifier on every event, recomputes every chain link, checks that sequence\n"
+        "numbers have no gaps and that every fork point matches its parent. Exit 0 if sound; 3 naming\n"
+        "the first bad sequence number otherwise.",
         {kBranch, {"all", "", "verify every branch of the game"}, kJson}, 1, 1},
        CmdVerify},
       {{"fork", "GAME --from BRANCH@SEQ --name NEW [--reseed]",
@@ -525,8 +524,8 @@ std::vector<Command> Commands() {
        CmdBranches},
       {{"games", "[--json]", "List the games in the database.", {kJson}, 0, 0}, CmdGames},
       {{"stats", "GAME [--branch B] [--at SEQ] [--json]",
-        "Events per kind and per turn, their sizes, and the dice rolled: the summary projection,\n"
-        "rebuilt from the log at the head or as it stood after event SEQ.",
+        "Events per kind and per turn, their sizes, and the dice rolled.\n"
+        "The summary projection, rebuilt from the log at the head or as it stood after event SEQ.",
         {kBranch, {"at", "SEQ", "as of this sequence number (default: the head)"}, kJson}, 1, 1},
        CmdStats},
       {{"roll", "GAME --purpose P --rule R [--sides N] [--count C] [--subject S] [--script FILE] [--key K]",
@@ -561,7 +560,7 @@ std::string MainHelp(const std::vector<Command>& cmds) {
       "The database is DIR, else $ADJUTANT_DB, else ./adjutant-data.\n\ncommands:\n";
   for (const auto& c : cmds) {
     std::string left = "  " + c.spec.name;
-    left.resize(12, ' ');
+    left.resize(14, ' ');
     h += left + c.spec.summary.substr(0, c.spec.summary.find('\n')) + "\n";
   }
   h += "\n'adjutant COMMAND --help' describes a command.\n";

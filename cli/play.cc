@@ -88,7 +88,7 @@ Status CmdOrder(Context& c) {
     return PrintJson("SubmitSummary", fbb);
   }
   Line(std::string(rep->append.replayed ? "already recorded" : "recorded") + " " + std::to_string(rep->orders.size()) +
-       " orders from " + *person + " for turn " + rep->at.turn.ToString() + " of " + game + "/" + branch + ":");
+       (rep->orders.size() == 1 ? " order" : " orders") + " from " + *person + " for turn " + rep->at.turn.ToString() + " of " + game + "/" + branch + ":");
   for (const auto& o : rep->orders) {
     std::string line = "  #" + std::to_string(o.seq) + " " + o.slot + ": " + o.status;
     if (!o.rule.empty()) line += " (" + o.rule + ")";
@@ -179,7 +179,7 @@ Status CmdAdjudicate(Context& c) {
       Line(current + ":");
     }
     std::string line = "  " + p.name + "  seq " + std::to_string(p.first_seq) + ".." + std::to_string(p.last_seq);
-    if (p.rejected) line += "  (" + std::to_string(p.rejected) + " orders rejected)";
+    if (p.rejected) line += "  (" + std::to_string(p.rejected) + (p.rejected == 1 ? " order" : " orders") + " rejected)";
     Line(line);
   }
   return Status::Ok();

@@ -1,7 +1,9 @@
 #include "cli/render.h"
 
 #include <cstdio>
+#include <vector>
 
+#include "schema/codec.h"
 #include "schema/event_generated.h"
 
 namespace adjutant::cli {
@@ -24,7 +26,50 @@ std::string ActorText(const fb::Actor* a) {
 
 std::string Quote(const std::string& s) { return "\"" + s + "\""; }
 
-std::string PayloadText(const fb::Event& e) {
+// The JSON value of the first key `key` in `json` (the text FlatBuffers'
+// generator wrote: a key inside a string is escaped, so the first bare
+// occurrence is a real key). Objects are cut at their matching brace.
+std::string JsonValue(const std::string& json, std::string_view key) {
+  std::string needle = "\"" + std::string(key) + "\": ";
+  size_t at = json.find(needle);
+  if (at == std::string::npos) return "";
+  size_t start = at + needle.size();
+  if (start >= json.size() || json[start] != '{') {
+    size_t end = json.find_first_of(",}", start);
+    return json.substr(start, end - start);
+  }
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = start; i < json.size(); ++i) {
+    char c = json[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) return json.substr(start, i - start + 1);
+    }
+  }
+  return "";
+}
+
+// A ruleset's nested table, shown as its kind and its JSON.
+std::string NestedText(const ledger::EventView& e, std::string_view body_key) {
+  auto j = schema::ToJson("Event", e.bytes.data());
+  if (!j.ok()) return "";
+  std::string payload = JsonValue(*j, "payload");
+  std::string inner = JsonValue(payload, body_key);
+  std::string kind = JsonValue(inner, "body_type");
+  std::string body = JsonValue(inner, "body");
+  if (kind.size() >= 2) kind = kind.substr(1, kind.size() - 2);
+  return kind + " " + body;
+}
+
+std::string PayloadText(const ledger::EventView& view) {
+  const fb::Event& e = *view.event();
   switch (e.payload_type()) {
     case fb::Payload_GameCreated: {
       auto* g = e.payload_as_GameCreated();
@@ -62,6 +107,7 @@ std::string PayloadText(const fb::Event& e) {
       auto* d = e.payload_as_Directive();
       std::string t;
       if (auto* r = d->body_as_Ruling()) t = Quote(Str(r->text()));
+      else if (d->body_type() == fb::DirectiveBody_SowDirective) t = NestedText(view, "payload");
       else t = fb::EnumNameDirectiveBody(d->body_type());
       return t + " because " + Quote(Str(d->reason()));
     }
@@ -71,6 +117,15 @@ std::string PayloadText(const fb::Event& e) {
       if (o->role() && o->role()->size()) t += " as " + o->role()->str();
       if (o->slot() && o->slot()->size()) t += " for " + o->slot()->str();
       if (auto* w = o->body_as_WrittenOrder()) t += ": " + Quote(Str(w->text()));
+      if (o->body_type() == fb::OrderBody_SowOrder) {
+        auto j = schema::ToJson("Event", view.bytes.data());
+        if (j.ok()) {
+          std::string order = JsonValue(JsonValue(*j, "payload"), "body");
+          std::string kind = JsonValue(order, "body_type");
+          if (kind.size() >= 2) kind = kind.substr(1, kind.size() - 2);
+          t += ": " + kind + " " + JsonValue(order, "body");
+        }
+      }
       return t;
     }
     case fb::Payload_OrderSuperseded: {
@@ -100,6 +155,10 @@ std::string PayloadText(const fb::Event& e) {
       if (d->scripted()) t += " [scripted]";
       return t;
     }
+    case fb::Payload_SowEvent: {
+      auto j = schema::ToJson("Event", view.bytes.data());
+      return j.ok() ? JsonValue(JsonValue(*j, "payload"), "body") : "";
+    }
     default:
       return "";
   }
@@ -108,6 +167,11 @@ std::string PayloadText(const fb::Event& e) {
 }  // namespace
 
 std::string KindName(const ledger::EventView& e) { return fb::EnumNamePayload(e.event()->payload_type()); }
+
+std::string DisplayKind(const ledger::EventView& e) {
+  if (auto* s = e.event()->payload_as_SowEvent()) return fb::EnumNameSowEventBody(s->body_type());
+  return KindName(e);
+}
 
 std::string EventLine(const ledger::EventView& e) {
   const fb::Event& ev = *e.event();
@@ -119,14 +183,16 @@ std::string EventLine(const ledger::EventView& e) {
   if (at.size() < 12) at.resize(12, ' ');
   std::string actor = ActorText(ev.actor());
   if (actor.size() < 12) actor.resize(12, ' ');
-  std::string kind = KindName(e);
+  std::string kind = DisplayKind(e);
   if (kind.size() < 15) kind.resize(15, ' ');
-  return head + at + "  " + actor + "  " + kind + "  " + PayloadText(ev);
+  return head + at + "  " + actor + "  " + kind + "  " + PayloadText(e);
 }
 
 bool KnownKind(std::string_view name, std::string* canonical) {
-  for (int i = fb::Payload_MIN + 1; i <= fb::Payload_MAX; ++i) {
-    std::string_view k = fb::EnumNamesPayload()[i];
+  std::vector<std::string_view> kinds;
+  for (int i = fb::Payload_MIN + 1; i <= fb::Payload_MAX; ++i) kinds.push_back(fb::EnumNamesPayload()[i]);
+  for (int i = fb::SowEventBody_MIN + 1; i <= fb::SowEventBody_MAX; ++i) kinds.push_back(fb::EnumNamesSowEventBody()[i]);
+  for (std::string_view k : kinds) {
     if (k.size() != name.size()) continue;
     bool eq = true;
     for (size_t j = 0; j < k.size() && eq; ++j) eq = std::tolower(k[j]) == std::tolower(name[j]);
@@ -140,6 +206,11 @@ std::string KnownKinds() {
   for (int i = fb::Payload_MIN + 1; i <= fb::Payload_MAX; ++i) {
     if (!s.empty()) s += ", ";
     s += fb::EnumNamesPayload()[i];
+  }
+  s += "; sow: ";
+  for (int i = fb::SowEventBody_MIN + 1; i <= fb::SowEventBody_MAX; ++i) {
+    if (i > fb::SowEventBody_MIN + 1) s += ", ";
+    s += fb::EnumNamesSowEventBody()[i];
   }
   return s;
 }

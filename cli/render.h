@@ -13,6 +13,8 @@ std::string EventLine(const ledger::EventView& e);
 
 // The payload kind's name ("DieRolled"), as the schema spells it.
 std::string KindName(const ledger::EventView& e);
+// The same, or a ruleset event's own kind ("TreasuryLine" for a SowEvent).
+std::string DisplayKind(const ledger::EventView& e);
 
 // True if `name` names a payload kind (case-insensitive); sets `canonical`.
 bool KnownKind(std::string_view name, std::string* canonical);

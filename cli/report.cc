@@ -8,6 +8,7 @@
 #include "replay/driver.h"
 #include "rules/sow/calendar.h"
 #include "rules/sow/economy.h"
+#include "schema/event_generated.h"
 #include "schema/reports_generated.h"
 
 namespace adjutant::cli {
@@ -39,6 +40,14 @@ Result<uint64_t> EndOfTurn(ledger::Ledger& db, const std::string& game, const st
   auto first = db.SeekTurn(game, branch, TurnPhase{t, 0});
   if (!first.ok()) return first.status();
   if (!first->has_value()) return Status::NotFound("turn " + t.ToString() + " of " + game + "/" + branch + " has not begun");
+  // The index finds the first event at or after the turn: it must be in it.
+  bool in_turn = false;
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, **first, **first, [&](const ledger::EventView& e) {
+    const fb::Turn* et = e.event()->turn();
+    in_turn = et && Turn{et->major(), et->minor(), et->step()} == t;
+    return Status::Ok();
+  }));
+  if (!in_turn) return Status::NotFound("game " + game + "/" + branch + " has no turn " + t.ToString());
   auto next = db.SeekTurn(game, branch, TurnPhase{Turn{t.major, t.minor, t.step + 1}, 0});
   if (!next.ok()) return next.status();
   if (!next->has_value()) return UINT64_MAX;
@@ -149,6 +158,11 @@ Status CmdReport(Context& c) {
       Line("  [order " + std::to_string(r.order_seq) + "] " + r.slot + ": " + r.rule + ": " + r.reason);
     }
   }
+  if (!a->notes.empty()) {
+    Line("");
+    Line("Also this turn:");
+    for (const auto& n : a->notes) Line("  " + n);
+  }
   Line("");
   Line("Manpower: national pool " + std::to_string(a->manpower) + " men; in units " + std::to_string(in_units) +
        ", in ships " + std::to_string(in_ships));
@@ -186,6 +200,13 @@ Status CmdReport(Context& c) {
                               : fb::EnumNameSowUnitType(static_cast<fb::SowUnitType>(b.unit.type));
     Line("  " + Pad(id, 14) + Pad(k, 4) + Pad(b.city, 14) + std::to_string(b.done) + " of " +
          std::to_string(b.war_turns) + " war turns; ready " + Completes(s, b));
+  }
+  any = false;
+  for (const auto& r : s.repairs) {
+    if (r.state != a->id) continue;
+    if (!any) Line("Repairs under way (done at the end of the season):");
+    any = true;
+    Line("  " + Pad(r.city, 16) + (r.what == P::RepairKind::Fort ? "fort" : "coastal battery"));
   }
   any = false;
   for (const auto& [key, o] : s.standing) {

@@ -28,7 +28,8 @@
 //   IdempotencyRecord := branch_id u64 ‖ first_seq u64 ‖ last_seq u64 ‖
 //                        fingerprint u64 ‖ head hash (16 bytes)
 //   fingerprint       := XXH3-64 over the batch's event bytes with each
-//                        envelope's seq set to 0
+//                        envelope's seq set to 0, or the caller's hash of
+//                        its request (orders, directives: their file)
 #pragma once
 
 #include <cstdint>

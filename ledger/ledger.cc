@@ -448,7 +448,8 @@ Result<BranchInfo> Ledger::Fork(std::string_view game, std::string_view parent, 
 }
 
 Result<AppendResult> Ledger::Append(std::string_view game, std::string_view branch, uint64_t expected_head,
-                                    std::span<const Draft> drafts, std::string_view idempotency_key) {
+                                    std::span<const Draft> drafts, std::string_view idempotency_key,
+                                    uint64_t request_fingerprint) {
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
   if (drafts.empty()) return Status::InvalidArgument("an append needs at least one event");
   if (drafts.size() > limits::kEventsPerBatchMax) {
@@ -513,7 +514,7 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
       (void)batch.Put(impl_->turns, fmt::TurnKey(b->id, d.at), sv);
       prev = d.at;
     }
-    if (!idempotency_key.empty()) {
+    if (!idempotency_key.empty() && request_fingerprint == 0) {
       std::vector<uint8_t> copy(data, data + size);
       flatbuffers::GetMutableRoot<fb::Event>(copy.data())->mutate_seq(0);
       fingerprint_input.append(reinterpret_cast<const char*>(copy.data()), copy.size());
@@ -522,7 +523,7 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
 
   AppendResult result{head->seq + 1, seq, h, false};
   if (!idempotency_key.empty()) {
-    uint64_t fingerprint = Hash64(fingerprint_input);
+    uint64_t fingerprint = request_fingerprint != 0 ? request_fingerprint : Hash64(fingerprint_input);
     auto prior = FindIdempotent(game, idempotency_key);
     if (!prior.ok()) return prior.status();
     if (prior->has_value()) {

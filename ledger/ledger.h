@@ -126,10 +126,13 @@ class Ledger {
   // Appends `drafts` after `expected_head` in one synced WriteBatch, or
   // nothing. A different head → kConflict. A repeated idempotency key →
   // the original result (replayed = true) if the batch is the same, else
-  // kConflict. Turns and phases may not go backwards.
+  // kConflict. Turns and phases may not go backwards. `request_fingerprint`
+  // (non-zero) identifies the request instead of its events: a caller whose
+  // events depend on a moving state (orders checked against it) passes a
+  // hash of the request itself, and answers retries via FindIdempotent.
   Result<AppendResult> Append(std::string_view game, std::string_view branch,
                               uint64_t expected_head, std::span<const Draft> drafts,
-                              std::string_view idempotency_key = {});
+                              std::string_view idempotency_key = {}, uint64_t request_fingerprint = 0);
 
   // The result an idempotency key was first used for, if it was: lets a
   // caller whose batch is not reproducible (fresh dice) answer a retry.

@@ -23,7 +23,7 @@ template <class A> void Visit(A& a, ManpowerEntry& l) { a(l.turn, l.pool, l.city
 template <class A> void Visit(A& a, Refused& r) { a(r.order_seq, r.slot, r.rule, r.reason); }
 template <class A> void Visit(A& a, StateAcct& s) {
   a(s.id, s.name, s.nation, s.opening_cc, s.treasury_cc, s.credits_cc, s.debits_cc, s.opening_men, s.manpower,
-    s.men_growth, s.men_lost, s.statement, s.manpower_lines, s.refused);
+    s.men_growth, s.men_lost, s.statement, s.manpower_lines, s.refused, s.notes);
 }
 template <class A> void Visit(A& a, City& c) {
   a(c.name, c.nation, c.controller, c.level, c.kind, c.square, c.sea_area, c.dockyards, c.fort_level, c.fort_start,
@@ -273,6 +273,18 @@ void ApplyManpower(TreasuryState& s, const fb::ManpowerLine& m, const Turn& turn
       {turn, pool, Str(m.city()), m.men(), m.rule()->str(), fb::EnumNameManpowerItem(m.item()), Str(m.subject())});
 }
 
+void Note(TreasuryState& s, const std::string& state, std::string text) {
+  auto it = s.states.find(state);
+  if (it != s.states.end()) it->second.notes.push_back(std::move(text));
+}
+
+std::string OwnerOf(const TreasuryState& s, const std::string& id) {
+  if (auto u = s.units.find(id); u != s.units.end()) return u->second.state;
+  if (auto sh = s.ships.find(id); sh != s.ships.end()) return sh->second.state;
+  if (auto b = s.builds.find(id); b != s.builds.end()) return b->second.state;
+  return "";
+}
+
 void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uint16_t phase) {
   switch (e.body_type()) {
     case fb::SowEventBody_TreasuryLine: {
@@ -293,6 +305,7 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
       auto* x = e.body_as_MenLost();
       auto st = s.states.find(x->state()->str());
       if (st != s.states.end()) st->second.men_lost += x->men();
+      Note(s, x->state()->str(), std::to_string(x->men()) + " men of " + Str(x->subject()) + " lost (" + x->rule()->str() + ")");
       break;
     }
     case fb::SowEventBody_ReturnScheduled: {
@@ -325,6 +338,7 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
     case fb::SowEventBody_BuildCompleted: {
       auto it = s.builds.find(e.body_as_BuildCompleted()->build_id()->str());
       if (it == s.builds.end()) break;
+      Note(s, it->second.state, it->second.id + " completed in " + it->second.city + " (SOW 4.1)");
       if (it->second.is_ship) s.ships[it->second.ship.id] = it->second.ship;
       else s.units[it->second.unit.id] = it->second.unit;
       s.builds.erase(it);
@@ -348,12 +362,21 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
       }
       break;
     }
-    case fb::SowEventBody_UnitDisbanded:
-      s.units.erase(e.body_as_UnitDisbanded()->unit()->str());
+    case fb::SowEventBody_UnitDisbanded: {
+      auto* x = e.body_as_UnitDisbanded();
+      std::string id = x->unit()->str();
+      Note(s, OwnerOf(s, id), id + " disbanded: " + std::to_string(x->men_returning()) + " men to return, " +
+                                  std::to_string(x->men_lost()) + " lost, " + std::to_string(x->vp_penalty()) +
+                                  " VP penalty (SOW 4.9)");
+      s.units.erase(id);
       break;
-    case fb::SowEventBody_ShipRemoved:
-      s.ships.erase(e.body_as_ShipRemoved()->ship()->str());
+    }
+    case fb::SowEventBody_ShipRemoved: {
+      std::string id = e.body_as_ShipRemoved()->ship()->str();
+      Note(s, OwnerOf(s, id), id + " removed from the game (SOW 4.10)");
+      s.ships.erase(id);
       break;
+    }
     case fb::SowEventBody_SuppliesBought: {
       auto* x = e.body_as_SuppliesBought();
       auto it = s.cities.find(x->city()->str());
@@ -372,6 +395,8 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
     case fb::SowEventBody_StandingOrderCancelled: {
       auto* x = e.body_as_StandingOrderCancelled();
       s.standing.erase({x->state()->str(), x->city()->str()});
+      Note(s, x->state()->str(), "standing order at " + x->city()->str() + " cancelled: " + Str(x->reason()) + " (" +
+                                     Str(x->rule()) + ")");
       break;
     }
     case fb::SowEventBody_RepairStarted: {
@@ -387,6 +412,8 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
       }
       auto c = s.cities.find(x->city()->str());
       if (c == s.cities.end()) break;
+      Note(s, c->second.controller, std::string(what == RepairKind::Fort ? "fort" : "coastal battery") + " of " +
+                                        c->second.name + " repaired (SOW 7.1)");
       if (what == RepairKind::Fort) {
         c->second.fort_level++;
       } else if (c->second.batteries_damaged > 0) {
@@ -401,6 +428,7 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
     case fb::SowEventBody_RepairCancelled: {
       auto* x = e.body_as_RepairCancelled();
       auto what = static_cast<RepairKind>(x->what());
+      Note(s, x->state()->str(), "repair at " + x->city()->str() + " cancelled: " + Str(x->reason()) + " (SOW 7.1)");
       for (auto it = s.repairs.begin(); it != s.repairs.end(); ++it) {
         if (it->city == x->city()->str() && it->what == what) { s.repairs.erase(it); break; }
       }
@@ -475,6 +503,7 @@ void Treasury::Apply(const Input& in) {
       a.statement.clear();
       a.manpower_lines.clear();
       a.refused.clear();
+      a.notes.clear();
     }
   }
   switch (e.payload_type()) {

@@ -66,6 +66,7 @@ struct StateAcct {
   std::vector<StatementLine> statement;  // the current turn's lines
   std::vector<ManpowerEntry> manpower_lines;  // the current turn's
   std::vector<Refused> refused;               // the current turn's
+  std::vector<std::string> notes;             // the current turn's other events, in words
 };
 
 struct City {

@@ -1,5 +1,8 @@
 #include "replay/driver.h"
 
+#include <map>
+
+#include "base/hash.h"
 #include "projections/roster.h"
 #include "projections/treasury.h"
 #include "replay/rebuild.h"
@@ -126,9 +129,80 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
   return out;
 }
 
+namespace {
+
+// What identifies a file-borne request for idempotent retries: who sent
+// which bytes to which branch.
+uint64_t RequestFingerprint(std::string_view kind, std::string_view branch, const std::string& who,
+                            const std::vector<uint8_t>& doc) {
+  std::string key(kind);
+  key.append("\0").append(branch).append("\0").append(who).append("\0");
+  key.append(reinterpret_cast<const char*>(doc.data()), doc.size());
+  uint64_t h = Hash64(key);
+  return h == 0 ? 1 : h;  // 0 means "derive from the events"
+}
+
+// A retry of a request already recorded under `key`: its original result,
+// or a conflict when the key was used for something else. nullopt: new.
+Result<std::optional<ledger::AppendResult>> PriorRequest(ledger::Ledger& db, std::string_view game,
+                                                         std::string_view branch, std::string_view key,
+                                                         uint64_t fingerprint) {
+  if (key.empty()) return std::optional<ledger::AppendResult>();
+  auto prior = db.FindIdempotent(game, key);
+  if (!prior.ok()) return prior.status();
+  if (!prior->has_value()) return std::optional<ledger::AppendResult>();
+  auto b = db.Branch(game, branch);
+  if (!b.ok()) return b.status();
+  if ((*prior)->branch_id != b->id || (*prior)->fingerprint != fingerprint) {
+    return Status::Conflict("idempotency key '" + std::string(key) + "' was already used for a different request (seq " +
+                            std::to_string((*prior)->result.first_seq) + ")");
+  }
+  return std::optional<ledger::AppendResult>((*prior)->result);
+}
+
+// What became of each order of a submission, read back from the log.
+Status ReadOutcomes(ledger::Ledger& db, std::string_view game, std::string_view branch, SubmitReport* rep) {
+  std::map<uint64_t, size_t> index;
+  return db.Read(game, branch, rep->append.first_seq, rep->append.last_seq, [&](const ledger::EventView& e) {
+    const fb::Event& ev = *e.event();
+    if (const fb::Turn* t = ev.turn()) rep->at = TurnPhase{{t->major(), t->minor(), t->step()}, ev.phase()};
+    if (auto* o = ev.payload_as_OrderSubmitted()) {
+      index[e.seq] = rep->orders.size();
+      rep->orders.push_back({e.seq, o->slot() ? o->slot()->str() : "", "stands", "", ""});
+    } else if (auto* rj = ev.payload_as_OrderRejected()) {
+      if (index.count(rj->order_seq())) {
+        auto& oo = rep->orders[index[rj->order_seq()]];
+        oo.status = "rejected";
+        oo.rule = rj->rule() ? rj->rule()->str() : "";
+        oo.reason = rj->reason()->str();
+      }
+    } else if (auto* sp = ev.payload_as_OrderSuperseded()) {
+      if (index.count(sp->order_seq())) {
+        auto& oo = rep->orders[index[sp->order_seq()]];
+        oo.status = "superseded";
+        oo.reason = "order " + std::to_string(sp->by_seq()) + " stands in its place";
+      } else if (index.count(sp->by_seq())) {
+        rep->orders[index[sp->by_seq()]].reason = "replaces order " + std::to_string(sp->order_seq());
+      }
+    }
+    return Status::Ok();
+  });
+}
+
+}  // namespace
+
 Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                   const std::string& person, const std::vector<uint8_t>& order_file,
                                   std::string_view idempotency_key) {
+  uint64_t fingerprint = RequestFingerprint("orders", branch, person, order_file);
+  auto prior = PriorRequest(db, game, branch, idempotency_key, fingerprint);
+  if (!prior.ok()) return prior.status();
+  if (prior->has_value()) {
+    SubmitReport rep;
+    rep.append = **prior;
+    ADJ_RETURN_IF_ERROR(ReadOutcomes(db, game, branch, &rep));
+    return rep;
+  }
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
   const auto& ts = world->treasury().state();
@@ -148,40 +222,21 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   sow::Outcomes out(w, *at);
   sow::Submit(out, roster, person, items);
   auto drafts = w.TakeDrafts();
-  auto r = db.Append(game, branch, head, drafts, idempotency_key);
+  auto r = db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
   if (!r.ok()) return r.status();
   SubmitReport rep;
   rep.append = *r;
-  rep.at = *at;
-  // What became of each order, read back from what was recorded.
-  std::map<uint64_t, size_t> index;
-  ADJ_RETURN_IF_ERROR(db.Read(game, branch, r->first_seq, r->last_seq, [&](const ledger::EventView& e) {
-    const fb::Event& ev = *e.event();
-    if (auto* o = ev.payload_as_OrderSubmitted()) {
-      index[e.seq] = rep.orders.size();
-      rep.orders.push_back({e.seq, o->slot() ? o->slot()->str() : "", "stands", "", ""});
-    } else if (auto* rj = ev.payload_as_OrderRejected()) {
-      if (index.count(rj->order_seq())) {
-        auto& oo = rep.orders[index[rj->order_seq()]];
-        oo.status = "rejected";
-        oo.rule = rj->rule() ? rj->rule()->str() : "";
-        oo.reason = rj->reason()->str();
-      }
-    } else if (auto* sp = ev.payload_as_OrderSuperseded()) {
-      if (index.count(sp->order_seq())) {
-        auto& oo = rep.orders[index[sp->order_seq()]];
-        oo.status = "superseded";
-        oo.reason = "order " + std::to_string(sp->by_seq()) + " stands in its place";
-      }
-    }
-    return Status::Ok();
-  }));
+  ADJ_RETURN_IF_ERROR(ReadOutcomes(db, game, branch, &rep));
   return rep;
 }
 
 Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                              const std::vector<uint8_t>& directive_file,
                                              std::string_view idempotency_key) {
+  uint64_t fingerprint = RequestFingerprint("directive", branch, "GA", directive_file);
+  auto prior = PriorRequest(db, game, branch, idempotency_key, fingerprint);
+  if (!prior.ok()) return prior.status();
+  if (prior->has_value()) return **prior;
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
   const auto& ts = world->treasury().state();
@@ -216,7 +271,7 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
     sow::DirectiveConsequences(out, before, *sd, file->reason()->str());
   }
   auto drafts = w.TakeDrafts();
-  return db.Append(game, branch, head, drafts, idempotency_key);
+  return db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
 }
 
 Result<ledger::AppendResult> SetPassword(ledger::Ledger& db, std::string_view game, std::string_view branch,

@@ -1,29 +1,65 @@
 #!/usr/bin/env bash
-# The main job: install, build, then play the bundled scenario on the
-# embedded default database (./adjutant-data, or $ADJUTANT_DB): create the
-# game, record a few GA rolls and a ruling, fork a what-if branch with
-# fresh dice, print both logs and the branch tree, verify every branch.
-# Rerunning it is safe: each step is skipped or answered from the log
-# (idempotency keys) when it was already done.
+# The main job: install, build, then play the first three turns of the
+# bundled 1805 scenario (fixtures/scenarios/nwol-1805.json) on the embedded
+# default database (./adjutant-data, or $ADJUTANT_DB) with the orders and GA
+# directives in fixtures/orders/nwol-1805 (see PLAY.md there), fork a
+# what-if branch, verify every branch, and print Britain's Treasury
+# Ministry report. Rerunning it is safe: turns already played are skipped,
+# and every submission carries an idempotency key.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
 DB=${ADJUTANT_DB:-./adjutant-data}
 adj() { ./build/adjutant --db "$DB" "$@"; }
-GAME=trafalgar
+GAME=nwol
+O=fixtures/orders/nwol-1805
+
+# Demo passwords, one per person who sends orders (the GA sets them).
+PW=$(mktemp -d)
+trap 'rm -rf "$PW"' EXIT
+PERSONS="pitt barham castlereagh gaudin berthier soler"
+for p in $PERSONS; do printf '%s-1805\n' "$p" > "$PW/$p"; done
 
 if ! adj games --json | grep -q "\"name\": \"$GAME\""; then
-  adj new "$GAME" --scenario fixtures/scenarios/trafalgar.json --seed 1805
+  adj new "$GAME" --scenario fixtures/scenarios/nwol-1805.json --seed 1805
+  for p in $PERSONS; do adj password "$GAME" --person "$p" --password-file "$PW/$p"; done
 fi
-adj roll "$GAME" --purpose weather --rule "GA ruling" --count 2 --key demo-weather-1
-adj ruling "$GAME" --reason "gale in the Gulf of Lion" --text "FR1FL cannot leave Toulon this turn" --key demo-ruling-1
-if ! adj branches "$GAME" --json | grep -q '"name": "whatif"'; then
-  adj fork "$GAME" --from main@2 --name whatif --reseed
-fi
-adj roll "$GAME" --branch whatif --purpose weather --rule "GA ruling" --count 2 --key demo-whatif-weather-1
 
-echo; echo "== log of $GAME/main"; adj log "$GAME"
-echo; echo "== log of $GAME/whatif"; adj log "$GAME" --branch whatif
+# Who sends each order file (PLAY.md).
+person_for() {
+  case "$1" in
+    *-BR.orders.json) echo pitt ;;       *-BR-naval.orders.json) echo barham ;;
+    *-BR-war.orders.json) echo castlereagh ;;
+    *-FR.orders.json) echo gaudin ;;     *-FR-war.orders.json) echo berthier ;;
+    *-SP.orders.json) echo soler ;;
+    *) echo "no sender for $1" >&2; return 1 ;;
+  esac
+}
+
+turns_done() { adj log "$GAME" --kind PhaseCompleted --json | grep -c '"phase": 4,' || true; }
+
+for t in 1 2 3; do
+  if [ "$(turns_done)" -ge "$t" ]; then continue; fi
+  echo "== turn $t: orders and directives"
+  for f in "$O"/t$t-*.json; do
+    key="$GAME-$(basename "$f" .json)"
+    case "$f" in
+      *.directive.json) adj directive "$GAME" "$f" --key "$key" ;;
+      *.orders.json) p=$(person_for "$f"); adj order "$GAME" "$f" --as "$p" --password-file "$PW/$p" --key "$key" ;;
+    esac
+  done
+  echo "== turn $t: adjudication"
+  adj adjudicate "$GAME"
+done
+
+# A what-if: the game as it stood after turn 1, on a branch of its own.
+if ! adj branches "$GAME" --json | grep -q '"name": "whatif"'; then
+  turn2=$(adj log "$GAME" --turn 1805.1.2 --json)
+  first_t2=$(printf '%s\n' "$turn2" | sed -n '1s/.*"seq": \([0-9]*\).*/\1/p')
+  adj fork "$GAME" --from "main@$((first_t2 - 1))" --name whatif
+fi
+
 echo; echo "== branches"; adj branches "$GAME"
 echo; echo "== verify"; adj verify "$GAME" --all
+echo; echo "== Britain's Treasury Ministry report"; adj report treasury "$GAME" --state BR

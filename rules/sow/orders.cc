@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rules/sow/calendar.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -75,7 +76,7 @@ std::optional<Refusal> CheckCity(const TreasuryState& s, const std::string& stat
 
 }  // namespace
 
-std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const fb::SowOrder& o) {
+std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const fb::SowOrder& o, const Turn& turn) {
   std::string st = o.state()->str();
   const projections::StateAcct* acct = s.State(st);
   if (acct == nullptr) return Refusal{"SOW 2.1", "there is no state '" + st + "' in this game"};
@@ -124,6 +125,10 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const fb::SowOr
       const std::string& owner = u != s.units.end() ? u->second.state : sh->second.state;
       if (owner != st) return Refusal{"SOW 4.8", id + " belongs to " + owner + ", not " + st};
       if (r->men() < 0 || (r->men() == 0 && r->batteries() == 0)) return Refusal{"SOW 4.8", "a reinforcement adds men or batteries"};
+      // Campaign turns after the first are war turns whatever the plan says.
+      if (u != s.units.end() && turn.step > 1 && turn.step != kSeasonEndStep) {
+        return Refusal{"SOW 4.8", "soldiers join units only on peace or truce turns and on turn 1 of a campaign"};
+      }
       return std::nullopt;
     }
     case fb::SowOrderBody_DisbandOrder: {
@@ -205,7 +210,7 @@ void Submit(Outcomes& out, const projections::Roster& roster, const std::string&
         }
         if (role.empty()) refusal = Refusal{"SOW 2.1", person + " holds no role of " + state + " entitled to give this order"};
       }
-      if (!refusal) refusal = CheckAtSubmission(out.state(), *order);
+      if (!refusal) refusal = CheckAtSubmission(out.state(), *order, out.at().turn);
     }
     std::string slot = order ? SlotOf(out.state(), *order) : "";
     // The OrderSubmitted event, as the person sent it.

@@ -36,8 +36,9 @@ std::vector<std::string> EntitledRoles(const fb::SowOrder& order);
 // state holds; the last one stands — all such orders share one slot.
 std::string SlotOf(const projections::TreasuryState& s, const fb::SowOrder& order);
 
-// Checks that need only the state when the order arrives.
-std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const fb::SowOrder& order);
+// Checks that need only the state and the turn the order is for.
+std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const fb::SowOrder& order,
+                                         const Turn& turn);
 
 // One item of an order file, as the person sent it.
 struct Submission {

@@ -142,8 +142,8 @@ void RunIncome(Outcomes& out) {
       if (bp > 0) {
         int64_t lost = ApplyBp(cc, bp);
         cc -= lost;
-        detail += "; " + std::to_string(brigades) + " hostile brigades, " + std::to_string(embargoed) +
-                  " embargoed cities near (2.4) -" + FormatCc(lost);
+        detail += "; hostile brigades near " + std::to_string(std::min(brigades, 4)) + ", embargoed cities near " +
+                  std::to_string(std::min(embargoed, 4)) + " (2.4: at most four of each) -" + FormatCc(lost);
       }
     }
     if (IsPort(c)) {
@@ -229,7 +229,8 @@ void RunUpkeep(Outcomes& out) {
     int64_t cc = UnitUpkeepCc(K(u.type), u.men, u.batteries, u.active, kind);
     charges.push_back({u.state, id,
                        std::string(fb::EnumNameSowUnitType(K(u.type))) + " " + std::to_string(u.men) + " men, " +
-                           std::to_string(u.batteries) + " batteries, " + (u.active ? "active" : "inactive"),
+                           std::to_string(u.batteries) + (u.batteries == 1 ? " battery, " : " batteries, ") +
+                           (u.active ? "active" : "inactive"),
                        cc, s0.season_kind == P::SeasonKind::War ? "SOW 5.1" : "SOW 5.3"});
   }
   for (const auto& [id, sh] : s0.ships) {
@@ -317,7 +318,7 @@ std::optional<Refusal> Funds(const P::TreasuryState& s, const std::string& state
 std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t seq, const fb::SowOrder& o) {
   const P::TreasuryState& s = out.state();
   const std::string st = o.state()->str();
-  if (auto r = CheckAtSubmission(s, o)) return r;  // the state may have changed since
+  if (auto r = CheckAtSubmission(s, o, out.at().turn)) return r;  // the state may have changed since
   const P::StateAcct& acct = *s.State(st);
   switch (o.body_type()) {
     case fb::SowOrderBody_TransferOrder: {  // SOW 2.1
@@ -337,7 +338,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
         auto lim = UnitSizeLimit(type);
         return Refusal{"SOW 4.7", std::string(fb::EnumNameSowUnitType(type)) + " units hold at most " +
                                       std::to_string(lim.max_men) + " men and " + std::to_string(lim.max_batteries) +
-                                      " batteries"};
+                                      (lim.max_batteries == 1 ? " battery" : " batteries")};
       }
       if (c.besieged) return Refusal{"SOW 4.5", c.name + " is under siege: no new builds"};
       if (BuildsInCity(s, c.name) >= CityBuildLimit(c.level)) {

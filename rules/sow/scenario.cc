@@ -1,5 +1,6 @@
 #include "rules/sow/scenario.h"
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -16,11 +17,42 @@ Status Bad(const std::string& field, size_t i, const std::string& sub, const std
 
 }  // namespace
 
-Status CheckScenario(const fb::SowScenario& sc) {
+Status CheckSow(const fb::SowScenario& sc);
+
+Status CheckScenario(const fb::Scenario& scenario) {
+  if (scenario.sow()) ADJ_RETURN_IF_ERROR(CheckSow(*scenario.sow()));
+  std::set<std::string> ids, persons;
+  if (const auto* sow = scenario.sow()) {
+    if (sow->states()) for (const auto* s : *sow->states()) ids.insert(s->id()->str());
+    if (sow->ships()) for (const auto* s : *sow->ships()) ids.insert(s->id()->str());
+  }
+  if (scenario.players()) {
+    for (size_t i = 0; i < scenario.players()->size(); ++i) {
+      const auto* p = scenario.players()->Get(static_cast<flatbuffers::uoffset_t>(i));
+      std::string who = p->person()->str();
+      if (!persons.insert(who).second) {
+        return Status::InvalidArgument("players[" + std::to_string(i) + "].person: '" + who + "' appears twice");
+      }
+      if (!p->roles() || !scenario.sow()) continue;
+      for (size_t r = 0; r < p->roles()->size(); ++r) {
+        std::string role = p->roles()->Get(static_cast<flatbuffers::uoffset_t>(r))->str();
+        size_t dot = role.find('.');
+        if (dot == std::string::npos || !ids.count(role.substr(0, dot))) {
+          return Status::InvalidArgument("players[" + std::to_string(i) + "].roles[" + std::to_string(r) + "]: '" +
+                                         role + "' is not STATE.role or SHIP.role of a state or ship in the scenario");
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckSow(const fb::SowScenario& sc) {
   if (sc.piracy()) {
     return Status::InvalidArgument("sow.piracy: SOW 2.9 piracy is not implemented (the book leaves it unimplemented)");
   }
-  std::set<std::string> states, cities, ids;
+  std::set<std::string> states, nations, cities, sea_areas, ids;
+  std::map<std::string, std::pair<int, int>> city_square;
   if (sc.states()) {
     for (size_t i = 0; i < sc.states()->size(); ++i) {
       const auto* s = sc.states()->Get(static_cast<flatbuffers::uoffset_t>(i));
@@ -28,6 +60,7 @@ Status CheckScenario(const fb::SowScenario& sc) {
       if (id.empty() || id.size() > 8) return Bad("states", i, "id", "must be 1..8 characters");
       if (!states.insert(id).second) return Bad("states", i, "id", "'" + id + "' appears twice");
       if (s->nation()->size() == 0) return Bad("states", i, "nation", "must not be empty");
+      nations.insert(s->nation()->str());
       if (s->treasury_cc() < 0) return Bad("states", i, "treasury_cc", "must not be negative");
       if (s->manpower() < 0) return Bad("states", i, "manpower", "must not be negative");
     }
@@ -44,6 +77,9 @@ Status CheckScenario(const fb::SowScenario& sc) {
       if (c->kind() == fb::SowCityKind_Inland && c->dockyards() > 0) return Bad("cities", i, "dockyards", "an inland city has none");
       if (c->militia_pool() < 0 || c->transport_pool() < 0) return Bad("cities", i, "", "pools must not be negative");
       if (c->fort_level() > c->fort_start()) return Bad("cities", i, "fort_level", "is above fort_start (SOW 7.1)");
+      if (c->sea_area() && c->sea_area()->size()) sea_areas.insert(c->sea_area()->str());
+      nations.insert(c->nation()->str());
+      if (c->square()) city_square[name] = {c->square()->x(), c->square()->y()};
     }
   }
   if (sc.units()) {
@@ -58,7 +94,15 @@ Status CheckScenario(const fb::SowScenario& sc) {
                                           std::to_string(lim.max_men) + " men and at most " +
                                           std::to_string(lim.max_batteries) + " batteries (SOW 4.7)");
       }
-      if (u->city() && u->city()->size() && !cities.count(u->city()->str())) return Bad("units", i, "city", "no city '" + u->city()->str() + "'");
+      if (u->city() && u->city()->size()) {
+        if (!cities.count(u->city()->str())) return Bad("units", i, "city", "no city '" + u->city()->str() + "'");
+        auto sq = city_square.find(u->city()->str());
+        std::pair<int, int> at = u->square() ? std::make_pair(int{u->square()->x()}, int{u->square()->y()}) : std::make_pair(0, 0);
+        if (sq != city_square.end() && sq->second != at) {
+          return Bad("units", i, "square", "a unit in " + u->city()->str() + " stands on its square {" +
+                                               std::to_string(sq->second.first) + ", " + std::to_string(sq->second.second) + "}");
+        }
+      }
       if (u->raised_in() && u->raised_in()->size() && !cities.count(u->raised_in()->str())) {
         return Bad("units", i, "raised_in", "no city '" + u->raised_in()->str() + "'");
       }
@@ -74,6 +118,10 @@ Status CheckScenario(const fb::SowScenario& sc) {
       if (s->type() == fb::SowShipType_FR && s->frigates() < 1) return Bad("ships", i, "frigates", "a frigate group has at least one");
       if (s->type() == fb::SowShipType_TR && s->capacity() <= 0) return Bad("ships", i, "capacity", "a transport group needs capacity");
       if (s->base() && s->base()->size() && !cities.count(s->base()->str())) return Bad("ships", i, "base", "no port '" + s->base()->str() + "'");
+      if (s->location() && s->location()->size() && !cities.count(s->location()->str()) &&
+          !sea_areas.count(s->location()->str())) {
+        return Bad("ships", i, "location", "'" + s->location()->str() + "' is neither a city nor a sea area of one");
+      }
     }
   }
   if (sc.relations()) {
@@ -86,9 +134,10 @@ Status CheckScenario(const fb::SowScenario& sc) {
   }
   if (sc.trade()) {
     for (size_t i = 0; i < sc.trade()->size(); ++i) {
-      if (sc.trade()->Get(static_cast<flatbuffers::uoffset_t>(i))->share_bp() > 10000) {
-        return Bad("trade", i, "share_bp", "must be 0..10000");
-      }
+      const auto* t = sc.trade()->Get(static_cast<flatbuffers::uoffset_t>(i));
+      if (t->share_bp() > 10000) return Bad("trade", i, "share_bp", "must be 0..10000");
+      if (!nations.count(t->nation()->str())) return Bad("trade", i, "nation", "no state or city of nation '" + t->nation()->str() + "'");
+      if (!nations.count(t->partner()->str())) return Bad("trade", i, "partner", "no state or city of nation '" + t->partner()->str() + "'");
     }
   }
   return Status::Ok();

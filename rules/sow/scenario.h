@@ -5,11 +5,12 @@
 
 #include "base/status.h"
 
-namespace adjutant::fb { struct SowScenario; }
+namespace adjutant::fb { struct Scenario; }
 
 namespace adjutant::rules::sow {
 
 // InvalidArgument naming the field, e.g. "sow.cities[3].level: must be 1..5".
-Status CheckScenario(const fb::SowScenario& sc);
+// Also the players: each person once, each role naming a state or a ship.
+Status CheckScenario(const fb::Scenario& scenario);
 
 }  // namespace adjutant::rules::sow

@@ -149,3 +149,54 @@ TEST_CASE("adjudication errors and the report's errors", "[cli][sow]") {
   CHECK(mid.code == 4);
   CHECK_THAT(mid.err, Catch::Contains("is being adjudicated (phase 1 of 4 done)"));
 }
+
+TEST_CASE("the bundled 1805 scenario plays its first three turns as PLAY.md says", "[cli][sow][fixture]") {
+  TempDir dir;
+  std::string db = dir.Sub("db");
+  const std::string fixtures = ADJUTANT_FIXTURES;
+  auto adj = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--db", db});
+    return Adjutant(args);
+  };
+  REQUIRE(adj({"new", "nwol", "--scenario", fixtures + "/scenarios/nwol-1805.json", "--seed", "1805"}).code == 0);
+  const std::vector<std::pair<std::string, std::string>> senders = {
+      {"-BR.orders.json", "pitt"},   {"-BR-naval.orders.json", "barham"}, {"-BR-war.orders.json", "castlereagh"},
+      {"-FR.orders.json", "gaudin"}, {"-FR-war.orders.json", "berthier"}, {"-SP.orders.json", "soler"}};
+  for (const auto& [suffix, person] : senders) {
+    Write(dir.Sub(person), person + "-1805\n");
+    REQUIRE(adj({"password", "nwol", "--person", person, "--password-file", dir.Sub(person)}).code == 0);
+  }
+  const std::vector<std::vector<std::string>> turns = {
+      {"t1-01-blockade-france.directive.json", "t1-02-BR.orders.json", "t1-03-BR-naval.orders.json",
+       "t1-04-FR.orders.json", "t1-05-SP.orders.json"},
+      {"t2-01-blockade-spain.directive.json", "t2-02-BR.orders.json", "t2-03-BR-war.orders.json",
+       "t2-04-BR-naval.orders.json", "t2-05-FR.orders.json", "t2-06-FR-war.orders.json", "t2-07-SP.orders.json"},
+      {"t3-01-dominica-landing.directive.json", "t3-02-dominica-garrison.directive.json",
+       "t3-03-dominica-captured.directive.json", "t3-04-BR.orders.json", "t3-05-FR.orders.json",
+       "t3-06-SP.orders.json"}};
+  for (const auto& files : turns) {
+    for (const auto& f : files) {
+      std::string path = fixtures + "/orders/nwol-1805/" + f;
+      Run r;
+      if (f.find(".directive.") != std::string::npos) {
+        r = adj({"directive", "nwol", path});
+      } else {
+        std::string person;
+        for (const auto& [suffix, p] : senders) {
+          if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0) person = p;
+        }
+        REQUIRE_FALSE(person.empty());
+        r = adj({"order", "nwol", path, "--as", person, "--password-file", dir.Sub(person)});
+      }
+      INFO(f << ": " << r.err);
+      REQUIRE(r.code == 0);
+    }
+    REQUIRE(adj({"adjudicate", "nwol"}).code == 0);
+  }
+  // PLAY.md's balances after turn 3.
+  CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "BR", "--json"}).out, Catch::Contains("\"balance_cc\": 3017025,"));
+  CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "FR", "--json"}).out, Catch::Contains("\"balance_cc\": 2096695,"));
+  CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "SP", "--json"}).out, Catch::Contains("\"balance_cc\": 833519,"));
+  CHECK(Lines(adj({"log", "nwol", "--kind", "OrderRejected"}).out).size() == 5);
+  CHECK(adj({"verify", "nwol"}).code == 0);
+}
