@@ -217,6 +217,9 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   // The small column families would otherwise pin every WAL file until the
   // default cap (GBs), making each read-only open replay them all.
   dbo.max_total_wal_size = 64 << 20;
+  // Each open table file keeps a reader in memory: a bounded number of them
+  // keeps a rebuild's memory flat however long the log grows.
+  dbo.max_open_files = 64;
   rocksdb::ColumnFamilyOptions cfo;
   // Index and filter blocks live in one bounded cache, so the memory a
   // rebuild needs does not grow with the number of table files.

@@ -50,31 +50,19 @@ class Projection {
 // PhaseCompleted in this order).
 std::vector<std::unique_ptr<Projection>> AllProjections();
 
-// Helpers for canonical encodings: fixed-width little-endian integers and
-// length-prefixed strings; a Reader that fails cleanly on short input.
-class Writer {
+// What every projection with a state struct shares: the state, Reset and
+// last_seq. The state's canonical encoding is listed once, in a Visit()
+// next to the projection (projections/archive.h), and used by Encode and
+// Decode there.
+template <class State>
+class Fold : public Projection {
  public:
-  void U8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
-  void U32(uint32_t v);
-  void U64(uint64_t v);
-  void I32(int32_t v) { U32(static_cast<uint32_t>(v)); }
-  void Str(std::string_view s);
-  std::string Take() { return std::move(out_); }
- private:
-  std::string out_;
-};
+  void Reset() override { s_ = {}; }
+  uint64_t last_seq() const override { return s_.last_seq; }
+  const State& state() const { return s_; }
 
-class Reader {
- public:
-  explicit Reader(std::string_view in) : in_(in) {}
-  bool U8(uint8_t* v);
-  bool U32(uint32_t* v);
-  bool U64(uint64_t* v);
-  bool I32(int32_t* v);
-  bool Str(std::string* s);
-  bool done() const { return in_.empty(); }
- private:
-  std::string_view in_;
+ protected:
+  State s_;
 };
 
 }  // namespace adjutant::projections

@@ -6,41 +6,40 @@
 namespace adjutant::projections {
 
 template <class A> void Visit(A& a, Person& p) { a(p.roles, p.pwhash); }
+template <class A> void Visit(A& a, RosterState& s) { a(s.last_seq, s.persons); }
 
 void Roster::Apply(const Input& in) {
   const fb::Event& e = *in.event;
-  last_seq_ = in.seq;
+  s_.last_seq = in.seq;
   if (auto* g = e.payload_as_GameCreated()) {
     if (g->scenario() && g->scenario()->players()) {
       for (const auto* p : *g->scenario()->players()) {
-        Person& person = persons_[p->person()->str()];
+        Person& person = s_.persons[p->person()->str()];
         if (p->roles()) for (const auto* r : *p->roles()) person.roles.insert(r->str());
       }
     }
   } else if (auto* d = e.payload_as_Directive()) {
-    if (auto* pw = d->body_as_SetPassword()) persons_[pw->person()->str()].pwhash = pw->pwhash()->str();
+    if (auto* pw = d->body_as_SetPassword()) s_.persons[pw->person()->str()].pwhash = pw->pwhash()->str();
   }
 }
 
 const Person* Roster::Find(const std::string& person) const {
-  auto it = persons_.find(person);
-  return it == persons_.end() ? nullptr : &it->second;
+  auto it = s_.persons.find(person);
+  return it == s_.persons.end() ? nullptr : &it->second;
 }
 
 std::string Roster::Encode() const {
   Enc e;
-  e(last_seq_, persons_);
+  e(s_);
   return e.Take();
 }
 
 Status Roster::Decode(std::string_view bytes) {
+  RosterState s;
   Dec d(bytes);
-  uint64_t seq = 0;
-  std::map<std::string, Person> persons;
-  d(seq, persons);
+  d(s);
   if (!d.ok()) return Status::Corruption("roster snapshot is damaged");
-  last_seq_ = seq;
-  persons_ = std::move(persons);
+  s_ = std::move(s);
   return Status::Ok();
 }
 

@@ -16,22 +16,21 @@ struct Person {
   std::string pwhash;           // empty: no password set yet
 };
 
-class Roster final : public Projection {
+struct RosterState {
+  uint64_t last_seq = 0;
+  std::map<std::string, Person> persons;
+};
+
+class Roster final : public Fold<RosterState> {
  public:
   std::string_view name() const override { return "roster"; }
   uint32_t version() const override { return 1; }
-  void Reset() override { persons_.clear(); last_seq_ = 0; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;
-  uint64_t last_seq() const override { return last_seq_; }
 
-  const std::map<std::string, Person>& persons() const { return persons_; }
+  const std::map<std::string, Person>& persons() const { return s_.persons; }
   const Person* Find(const std::string& person) const;
-
- private:
-  std::map<std::string, Person> persons_;
-  uint64_t last_seq_ = 0;
 };
 
 }  // namespace adjutant::projections

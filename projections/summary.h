@@ -34,19 +34,13 @@ struct SummaryState {
   friend bool operator==(const SummaryState&, const SummaryState&) = default;
 };
 
-class Summary final : public Projection {
+class Summary final : public Fold<SummaryState> {
  public:
   std::string_view name() const override { return "summary"; }
-  uint32_t version() const override { return 1; }
-  void Reset() override { s_ = {}; }
+  uint32_t version() const override { return 2; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;
-  uint64_t last_seq() const override { return s_.last_seq; }
-  const SummaryState& state() const { return s_; }
-
- private:
-  SummaryState s_;
 };
 
 }  // namespace adjutant::projections

@@ -171,19 +171,13 @@ struct TreasuryState {
   const StateAcct* State(const std::string& id) const;
 };
 
-class Treasury final : public Projection {
+class Treasury final : public Fold<TreasuryState> {
  public:
   std::string_view name() const override { return "treasury"; }
   uint32_t version() const override { return 1; }
-  void Reset() override { s_ = {}; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;
-  uint64_t last_seq() const override { return s_.last_seq; }
-  const TreasuryState& state() const { return s_; }
-
- private:
-  TreasuryState s_;
 };
 
 Unit UnitFromDef(const fb::SowUnitDef& d);
