@@ -25,13 +25,19 @@ std::string PadLeft(std::string s, size_t n) { return s.size() < n ? std::string
 
 std::string Signed(int64_t cc) { return (cc > 0 ? "+" : "") + FormatCc(cc); }
 
-// When a build will be ready, in words.
+// When a build will be ready (SOW 4.1, 4.2), in words: the campaign turn
+// if this campaign lasts long enough, else how many war turns remain.
 std::string Completes(const P::TreasuryState& s, const P::Build& b) {
   int left = b.war_turns > b.done ? b.war_turns - b.done : 0;
   if (left == 0) return "at the end of this turn";
-  if (s.season_kind != P::SeasonKind::War) return "at the end of this season's turn";
-  return "after " + std::to_string(left) + " more war turn" + (left == 1 ? "" : "s") +
-         ", or at the end of a peace or truce turn";
+  if (s.season_kind != P::SeasonKind::War) return "at the end of the next turn";
+  std::string rest = std::to_string(left) + " more war turn" + (left == 1 ? "" : "s");
+  int32_t step = s.turn.step == sow::kSeasonEndStep ? 0 : s.turn.step;
+  if (step + left <= sow::kCampaignTurnsMax && !s.campaign_ended) {
+    return "at the end of turn " + std::to_string(step + left) + " of this campaign (" + rest +
+           "), or of a peace or truce turn before";
+  }
+  return "after " + rest + ", or at the end of a peace or truce turn";
 }
 
 // The sequence number after which turn `t` was complete (the last event
@@ -173,7 +179,9 @@ Status CmdReport(Context& c) {
   std::vector<std::string> pool_lines;
   for (const auto& [n, city] : s.cities) {
     if (city.controller != a->id) continue;
-    std::string l = "  " + Pad(n, 18) + "militia " + std::to_string(city.militia_pool);
+    // Militia are raised only in the state's own nation (SOW 3.2, 4.3).
+    std::string l = "  " + Pad(n, 18) + "militia " +
+                    (city.nation == a->nation ? std::to_string(city.militia_pool) : std::string("- (occupied)"));
     if (city.kind == P::CityKind::Port) l += ", transport " + std::to_string(city.transport_pool);
     if (city.supplies || city.stores) l += "; supplies " + std::to_string(city.supplies) + ", stores " + std::to_string(city.stores);
     pool_lines.push_back(l);
