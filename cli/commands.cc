@@ -550,6 +550,7 @@ std::vector<Command> AllCommands() {
   std::vector<Command> all = Commands();
   for (auto& c : PlayCommands()) all.push_back(std::move(c));
   for (auto& c : ReportCommands()) all.push_back(std::move(c));
+  for (auto& c : MapCommands()) all.push_back(std::move(c));
   return all;
 }
 

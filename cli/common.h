@@ -49,5 +49,6 @@ inline const OptionSpec kBranch{"branch", "B", "the branch (default: main)"};
 // The commands of each file, for the table in commands.cc.
 std::vector<Command> PlayCommands();    // cli/play.cc
 std::vector<Command> ReportCommands();  // cli/report.cc
+std::vector<Command> MapCommands();     // cli/map.cc
 
 }  // namespace adjutant::cli

@@ -190,20 +190,21 @@ Status CmdAdjudicate(Context& c) {
 std::vector<Command> PlayCommands() {
   return {
       {{"order", "GAME FILE --as PERSON [--branch B] [--password-file FILE] [--key K] [--json]",
-        "Record the orders in FILE (JSON in the schema's OrderFile form) from PERSON for the coming turn.\n"
-        "The password comes from --password-file, $ADJUTANT_PASSWORD or a prompt. Each order is checked:\n"
+        "Record PERSON's orders for the coming turn.\n"
+        "FILE is JSON in the schema's OrderFile form. The password comes from --password-file, $ADJUTANT_PASSWORD or a prompt. Each order is checked:\n"
         "an order that breaks a rule is recorded as rejected, with the rule and the reason.",
         {{"as", "PERSON", "the person giving the orders"}, kBranch, kPasswordFile, kKey, kJson}, 2, 2},
        CmdOrder},
       {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--json]",
-        "Run the rest of the current turn (or N turns, or one phase): income, upkeep, the orders,\n"
-        "construction, and at a season's end manpower and repairs. Each phase is one batch of events.",
+        "Adjudicate the rest of the current turn, N turns, or one phase.\n"
+        "A turn's phases are income, upkeep, the orders and construction; a season's end brings manpower\n"
+        "growth and attrition, men returning and repairs. Each phase is one batch of events.",
         {kBranch, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"}, kJson},
         1, 1},
        CmdAdjudicate},
       {{"directive", "GAME FILE [--branch B] [--key K] [--json]",
-        "Record a GA directive (JSON in the schema's DirectiveFile form: a reason and a body) and its\n"
-        "consequences: declare war or peace, blockades and embargoes, capture a city, place, move or\n"
+        "Record a GA directive and its consequences.\n"
+        "FILE is JSON in the schema's DirectiveFile form: a reason and a body. Declare war or peace, blockades and embargoes, capture a city, place, move or\n"
         "destroy a unit, move or lose a ship, set a siege, correct a value. Nothing is rewritten.",
         {kBranch, kKey, kJson}, 2, 2},
        CmdDirective},

@@ -232,9 +232,9 @@ Status CmdReport(Context& c) {
 std::vector<Command> ReportCommands() {
   return {
       {{"report", "treasury GAME --state S [--turn T] [--branch B] [--json]",
-        "The Treasury Ministry report of state S: balance, the turn's statement line by line, manpower,\n"
-        "militia and transport pools, men returning, builds in progress, standing orders — as it stood at\n"
-        "the end of turn T (YEAR.SEASON.TURN), or now.",
+        "Print a state's Treasury Ministry report, now or as it stood at the end of a turn.\n"
+        "Balance, the turn's statement line by line, manpower, militia and transport pools, men returning,\n"
+        "builds in progress, standing orders and refused orders, at the end of turn T (YEAR.SEASON.TURN).",
         {{"state", "S", "the state (e.g. BR)"}, {"turn", "T", "as it stood at the end of this turn"}, kBranch, kJson},
         2, 2},
        CmdReport},

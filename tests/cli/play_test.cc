@@ -200,3 +200,16 @@ TEST_CASE("the bundled 1805 scenario plays its first three turns as PLAY.md says
   CHECK(Lines(adj({"log", "nwol", "--kind", "OrderRejected"}).out).size() == 5);
   CHECK(adj({"verify", "nwol"}).code == 0);
 }
+
+TEST_CASE("adjutant map checks a naval map", "[cli][pate]") {
+  TempDir dir;
+  auto good = Adjutant({"map", std::string(ADJUTANT_FIXTURES) + "/maps/nwol-waters.json"});
+  CHECK(good.code == 0);
+  CHECK_THAT(good.out, Catch::Contains("a sound map: Europe 21 sea areas") && Catch::Contains("3 strait ports"));
+  Write(dir.Sub("bad.json"), R"({"sea_areas": [{"code": "AAA", "name": "a", "east": ["BBB"],
+    "winds": [{"chance_pct": 100}]}, {"code": "BBB", "name": "b", "winds": [{"chance_pct": 100}]}]})");
+  auto bad = Adjutant({"map", dir.Sub("bad.json")});
+  CHECK(bad.code == 2);
+  CHECK(bad.err == "adjutant map: " + dir.Sub("bad.json") +
+                       ": sea_areas[0].east[0]: BBB lies east of AAA, but AAA is not in BBB's west list\n");
+}

@@ -1,0 +1,72 @@
+// The PATE map (section 1): sea areas and ports of European and American
+// waters, loaded from a NavalMap document (schema/pate.fbs) and checked,
+// with the questions movement asks of it (PATE 1.3, 6.2–6.4, 6.11).
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace adjutant::fb { struct NavalMap; }
+
+namespace adjutant::rules::pate {
+
+enum class Compass : uint8_t { N, E, S, W };
+enum class MapSide : uint8_t { Europe, America };
+
+struct Wind {
+  Compass from = Compass::W;
+  uint8_t strength = 0;  // 0 light, 1 moderate, 2 heavy
+  uint8_t chance_pct = 0;
+};
+
+struct SeaArea {
+  std::string code, name;
+  MapSide map = MapSide::Europe;
+  std::array<std::vector<std::string>, 4> neighbours;  // by Compass
+  bool atlantic = false;
+  std::vector<Wind> winds;
+};
+
+struct Port {
+  std::string name, nation, controller, sea_area, strait_area;
+  Compass exit = Compass::E;
+  uint8_t defence = 0, dockyards = 0;
+  bool on_land_map = true;
+};
+
+class NavalMap {
+ public:
+  // Loads and checks a verified NavalMap buffer; InvalidArgument naming
+  // the field ("sea_areas[3].north[0]: no sea area 'XYZ'").
+  static Result<NavalMap> Load(const fb::NavalMap& doc);
+
+  const SeaArea* Area(const std::string& code) const;
+  const Port* PortNamed(const std::string& name) const;
+  const std::map<std::string, SeaArea>& areas() const { return areas_; }
+  const std::map<std::string, Port>& ports() const { return ports_; }
+
+  // PATE 6.2: the direction from area `a` to its neighbour `b`, if adjacent.
+  std::optional<Compass> DirectionTo(const std::string& a, const std::string& b) const;
+  // PATE 1.3, 6.3: may a ship sail from `port` to `area` (its connected
+  // area, or the other area of a strait port)?
+  bool PortOpensOn(const std::string& port, const std::string& area) const;
+  // PATE 6.2, 6.3: the ports a ship in `area` may sail into.
+  std::vector<std::string> PortsReachableFrom(const std::string& area) const;
+  // PATE 6.11: does a move from `a` to `b` cross the Atlantic (edge area of
+  // one map to edge area of the other)?
+  bool CrossesAtlantic(const std::string& a, const std::string& b) const;
+
+  int atlantic_turns_min = 3, atlantic_turns_max = 4;
+  int atlantic_frigate_turns_min = 2, atlantic_frigate_turns_max = 3;
+
+ private:
+  std::map<std::string, SeaArea> areas_;
+  std::map<std::string, Port> ports_;
+};
+
+}  // namespace adjutant::rules::pate
