@@ -332,7 +332,8 @@ Result<std::vector<GameInfo>> Ledger::Games() const {
   std::vector<GameInfo> out;
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->games));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    auto v = it->value();
+    // Copied: an iterator's value may be misaligned for FlatBuffers reads.
+    const std::string v = it->value().ToString();
     flatbuffers::Verifier ver(reinterpret_cast<const uint8_t*>(v.data()), v.size());
     if (!ver.VerifyBuffer<fb::GameRecord>(nullptr)) {
       return Status::Corruption("game record '" + it->key().ToString() + "' is damaged");

@@ -43,7 +43,7 @@ using Body = std::pair<fb::SowEventBody, flatbuffers::Offset<void>>;
 
 }  // namespace
 
-void Outcomes::Money(const std::string& state, int64_t amount_cc, const char* rule, const std::string& item,
+void Outcomes::Money(const std::string& state, int64_t amount_cc, const std::string& rule, const std::string& item,
                      const std::string& subject, const std::string& detail, uint64_t order_seq) {
   w_.Emit(SowDraft(at_, [=](Fbb& f) -> Body {
     auto x = fb::CreateTreasuryLine(f, f.CreateString(state), amount_cc, f.CreateString(rule), f.CreateString(item),
@@ -53,7 +53,7 @@ void Outcomes::Money(const std::string& state, int64_t amount_cc, const char* ru
 }
 
 void Outcomes::Men(const std::string& state, const std::string& pool, const std::string& city, int64_t men,
-                   const char* rule, ManItem item, const std::string& subject, uint64_t order_seq) {
+                   const std::string& rule, ManItem item, const std::string& subject, uint64_t order_seq) {
   w_.Emit(SowDraft(at_, [=](Fbb& f) -> Body {
     auto x = fb::CreateManpowerLine(f, f.CreateString(state), f.CreateString(pool), S(f, city), men,
                                     f.CreateString(rule), static_cast<fb::ManpowerItem>(item), S(f, subject),
@@ -62,7 +62,7 @@ void Outcomes::Men(const std::string& state, const std::string& pool, const std:
   }));
 }
 
-void Outcomes::Lost(const std::string& state, int64_t men, const char* rule, const std::string& subject) {
+void Outcomes::Lost(const std::string& state, int64_t men, const std::string& rule, const std::string& subject) {
   w_.Emit(SowDraft(at_, [=](Fbb& f) -> Body {
     auto x = fb::CreateMenLost(f, f.CreateString(state), men, f.CreateString(rule), S(f, subject));
     return {fb::SowEventBody_MenLost, x.Union()};
@@ -70,7 +70,7 @@ void Outcomes::Lost(const std::string& state, int64_t men, const char* rule, con
 }
 
 void Outcomes::ReturnLater(const std::string& state, const std::string& pool, const std::string& city, int64_t men,
-                           int32_t due_year, int32_t due_season, const char* rule, const std::string& subject) {
+                           int32_t due_year, int32_t due_season, const std::string& rule, const std::string& subject) {
   w_.Emit(SowDraft(at_, [=](Fbb& f) -> Body {
     auto x = fb::CreateReturnScheduled(f, f.CreateString(state), f.CreateString(pool), S(f, city), men, due_year,
                                        due_season, f.CreateString(rule), S(f, subject));
@@ -143,7 +143,7 @@ void Outcomes::StandingSet(const std::string& state, const std::string& city, co
   }));
 }
 
-void Outcomes::StandingCancelled(const std::string& state, const std::string& city, const char* rule,
+void Outcomes::StandingCancelled(const std::string& state, const std::string& city, const std::string& rule,
                                  const std::string& reason) {
   w_.Emit(SowDraft(at_, [=](Fbb& f) -> Body {
     auto x = fb::CreateStandingOrderCancelled(f, f.CreateString(state), f.CreateString(city), f.CreateString(rule),
@@ -191,7 +191,7 @@ void Outcomes::SeasonEnded(int32_t year, int32_t season, projections::SeasonKind
   }));
 }
 
-void Outcomes::Rejected(uint64_t order_seq, const char* rule, const std::string& reason) {
+void Outcomes::Rejected(uint64_t order_seq, const std::string& rule, const std::string& reason) {
   Draft d;
   d.at = at_;
   d.ruleset = kRuleset;

@@ -22,13 +22,13 @@ class Outcomes {
   const TurnPhase& at() const { return at_; }
   PhaseWriter& writer() { return w_; }
 
-  void Money(const std::string& state, int64_t amount_cc, const char* rule, const std::string& item,
+  void Money(const std::string& state, int64_t amount_cc, const std::string& rule, const std::string& item,
              const std::string& subject, const std::string& detail, uint64_t order_seq = 0);
-  void Men(const std::string& state, const std::string& pool, const std::string& city, int64_t men, const char* rule,
+  void Men(const std::string& state, const std::string& pool, const std::string& city, int64_t men, const std::string& rule,
            ManItem item, const std::string& subject, uint64_t order_seq = 0);
-  void Lost(const std::string& state, int64_t men, const char* rule, const std::string& subject);
+  void Lost(const std::string& state, int64_t men, const std::string& rule, const std::string& subject);
   void ReturnLater(const std::string& state, const std::string& pool, const std::string& city, int64_t men,
-                   int32_t due_year, int32_t due_season, const char* rule, const std::string& subject);
+                   int32_t due_year, int32_t due_season, const std::string& rule, const std::string& subject);
   void BuildStarted(const projections::Build& b);
   void BuildProgressed(const std::string& id, uint8_t done);
   void BuildCompleted(const std::string& id);
@@ -39,7 +39,7 @@ class Outcomes {
   void Supplies(const std::string& state, const std::string& city, int32_t supplies, int32_t stores,
                 uint64_t order_seq);
   void StandingSet(const std::string& state, const std::string& city, const projections::StandingOrder& o);
-  void StandingCancelled(const std::string& state, const std::string& city, const char* rule,
+  void StandingCancelled(const std::string& state, const std::string& city, const std::string& rule,
                          const std::string& reason);
   void RepairStarted(const std::string& city, projections::RepairKind what, const std::string& state,
                      uint64_t order_seq);
@@ -49,7 +49,7 @@ class Outcomes {
   void SeasonStarted(int32_t year, int32_t season, projections::SeasonKind kind);
   void SeasonEnded(int32_t year, int32_t season, projections::SeasonKind kind);
   // OrderRejected: the order stays in the log; nothing else changes.
-  void Rejected(uint64_t order_seq, const char* rule, const std::string& reason);
+  void Rejected(uint64_t order_seq, const std::string& rule, const std::string& reason);
 
  private:
   PhaseWriter& w_;

@@ -458,7 +458,8 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       return std::nullopt;
     }
     case fb::SowOrderBody_DisbandOrder: {  // SOW 4.9
-      const P::Unit& u = s.units.at(o.body_as_DisbandOrder()->unit()->str());
+      // A copy: the UnitDisbanded event below erases the unit from the state.
+      const P::Unit u = s.units.at(o.body_as_DisbandOrder()->unit()->str());
       bool militia_at_home = u.type == P::UnitType::MI && u.city == u.raised_in && !u.city.empty();
       if (!militia_at_home) {
         for (const auto& [id, other] : s.units) {
@@ -486,7 +487,8 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       return std::nullopt;
     }
     case fb::SowOrderBody_RemoveShipOrder: {  // SOW 4.10
-      const P::Ship& sh = s.ships.at(o.body_as_RemoveShipOrder()->ship()->str());
+      // A copy: the ShipRemoved event below erases the ship from the state.
+      const P::Ship sh = s.ships.at(o.body_as_RemoveShipOrder()->ship()->str());
       bool with_enemy = false, friend_at_sea = false;
       for (const auto& [id, other] : s.ships) {
         if (id == sh.id || other.location != sh.location) continue;
