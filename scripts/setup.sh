@@ -21,9 +21,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
+BUILD_DIR=${ADJUTANT_BUILD_DIR:-build}
 BUILD_TYPE=${ADJUTANT_BUILD_TYPE:-RelWithDebInfo}
-if [ ! -f build/build.ninja ]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >&2
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
+        -DCMAKE_CXX_FLAGS="${ADJUTANT_CXX_FLAGS:-}" >&2
 fi
 # Two cores: two jobs (RocksDB and Catch2 headers are heavy on memory, not CPU).
-ninja -C build -j "${ADJUTANT_JOBS:-2}" >&2
+ninja -C "$BUILD_DIR" -j "${ADJUTANT_JOBS:-2}" >&2

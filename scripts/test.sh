@@ -2,8 +2,22 @@
 # Installs what is missing, builds, and runs every test (ctest: Catch2 and
 # rapidcheck tests, end-to-end CLI tests, schema conformance, a benchmark
 # smoke run).
+#   bash scripts/test.sh              the suite on the normal build (./build)
+#   bash scripts/test.sh --sanitize   the suite under AddressSanitizer and
+#                                     UndefinedBehaviorSanitizer (./build-asan)
+# Other arguments go to ctest (e.g. -R sow).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-cd build
-ctest --output-on-failure -j "${ADJUTANT_JOBS:-2}" "$@"
+if [ "${1:-}" = "--sanitize" ]; then
+  shift
+  ADJUTANT_BUILD_DIR=build-asan ADJUTANT_BUILD_TYPE=Debug \
+    ADJUTANT_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+    bash scripts/setup.sh
+  cd build-asan
+  # The benchmark smoke run is left to the normal build: it measures nothing here.
+  ctest --output-on-failure -j "${ADJUTANT_JOBS:-2}" -E bench_smoke "$@"
+else
+  bash scripts/setup.sh
+  cd build
+  ctest --output-on-failure -j "${ADJUTANT_JOBS:-2}" "$@"
+fi
