@@ -18,7 +18,9 @@
 #include "replay/rebuild.h"
 #include "rules/dice.h"
 #include "rules/events.h"
+#include "rules/pate/map.h"
 #include "rules/sow/scenario.h"
+#include "schema/pate_generated.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
@@ -65,16 +67,29 @@ Status CmdNew(Context& c) {
   if (!c.args.Value("seed")) randombytes_buf(&s, sizeof s);
   TurnPhase at;
   if (auto* st = sc->start()) at.turn = {st->major(), st->minor(), st->step()};
+  // The naval map, recorded with the game (PATE 1).
+  std::vector<Draft> more;
+  if (auto map_path = c.args.Value("map")) {
+    auto map_doc = ReadDocument(*map_path, "NavalMap", limits::kScenarioFileBytesMax);
+    if (!map_doc.ok()) return map_doc.status();
+    auto map = rules::pate::NavalMap::Load(*flatbuffers::GetRoot<fb::NavalMap>(map_doc->data()));
+    if (!map.ok()) return Status::InvalidArgument(*map_path + ": " + map.status().message());
+    if (auto st = rules::pate::CheckScenarioAgainstMap(*sc, *map); !st.ok()) {
+      return Status::InvalidArgument(*path + ": " + st.message() + " (" + *map_path + ")");
+    }
+    more.push_back(rules::pate::MapDefinedDraft(at, std::move(map_doc).value()));
+  }
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
-  auto head = (*db)->CreateGame(game, s, *buf, at, kGa);
+  auto head = (*db)->CreateGame(game, s, *buf, at, kGa, more);
   if (!head.ok()) return head.status();
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;
-    fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), "main", 1, 1, head->hash.Hex().c_str(), false));
+    fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), "main", 1, head->seq, head->hash.Hex().c_str(), false));
     return PrintJson("AppendSummary", fbb);
   }
-  Line("created game " + game + " (" + sc->name()->str() + "), seed " + std::to_string(s) + ", in " + c.db);
+  Line("created game " + game + " (" + sc->name()->str() + "), seed " + std::to_string(s) +
+       (more.empty() ? "" : ", with the naval map " + *c.args.Value("map")) + ", in " + c.db);
   return Status::Ok();
 }
 
@@ -496,8 +511,13 @@ Status CmdRuling(Context& c) {
 
 std::vector<Command> Commands() {
   return {
-      {{"new", "GAME --scenario FILE [--seed N]", "Create a game from a scenario (JSON in the schema's Scenario form).",
-        {{"scenario", "FILE", "the scenario JSON"}, {"seed", "N", "the game's dice seed (default: random)"}, kJson}, 1, 1},
+      {{"new", "GAME --scenario FILE [--map FILE] [--seed N]",
+        "Create a game from a scenario (JSON in the schema's Scenario form).\n"
+        "With --map, the naval map (a NavalMap document) is checked against the scenario and recorded\n"
+        "with the game.",
+        {{"scenario", "FILE", "the scenario JSON"}, {"map", "FILE", "the naval map JSON (ruleset pate)"},
+         {"seed", "N", "the game's dice seed (default: random)"}, kJson},
+        1, 1},
        CmdNew},
       {{"log", "GAME [--branch B] [--from SEQ] [--to SEQ] [--turn T] [--kind K] [--json]",
         "Print a branch's events, as readable lines or as JSON lines in the schema's form.",

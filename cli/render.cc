@@ -155,6 +155,15 @@ std::string PayloadText(const ledger::EventView& view) {
       if (d->scripted()) t += " [scripted]";
       return t;
     }
+    case fb::Payload_PateEvent: {
+      const auto* pe = e.payload_as_PateEvent();
+      if (const auto* md = pe->body_as_MapDefined()) {
+        const auto* m = md->map();
+        return "naval map \"" + Str(m->name()) + "\": " + std::to_string(m->sea_areas() ? m->sea_areas()->size() : 0) +
+               " sea areas, " + std::to_string(m->ports() ? m->ports()->size() : 0) + " ports";
+      }
+      return "";
+    }
     case fb::Payload_SowEvent: {
       auto j = schema::ToJson("Event", view.bytes.data());
       return j.ok() ? JsonValue(JsonValue(*j, "payload"), "body") : "";
@@ -170,6 +179,7 @@ std::string KindName(const ledger::EventView& e) { return fb::EnumNamePayload(e.
 
 std::string DisplayKind(const ledger::EventView& e) {
   if (auto* s = e.event()->payload_as_SowEvent()) return fb::EnumNameSowEventBody(s->body_type());
+  if (auto* p = e.event()->payload_as_PateEvent()) return fb::EnumNamePateEventBody(p->body_type());
   return KindName(e);
 }
 
@@ -192,6 +202,7 @@ bool KnownKind(std::string_view name, std::string* canonical) {
   std::vector<std::string_view> kinds;
   for (int i = fb::Payload_MIN + 1; i <= fb::Payload_MAX; ++i) kinds.push_back(fb::EnumNamesPayload()[i]);
   for (int i = fb::SowEventBody_MIN + 1; i <= fb::SowEventBody_MAX; ++i) kinds.push_back(fb::EnumNamesSowEventBody()[i]);
+  for (int i = fb::PateEventBody_MIN + 1; i <= fb::PateEventBody_MAX; ++i) kinds.push_back(fb::EnumNamesPateEventBody()[i]);
   for (std::string_view k : kinds) {
     if (k.size() != name.size()) continue;
     bool eq = true;
@@ -211,6 +222,11 @@ std::string KnownKinds() {
   for (int i = fb::SowEventBody_MIN + 1; i <= fb::SowEventBody_MAX; ++i) {
     if (i > fb::SowEventBody_MIN + 1) s += ", ";
     s += fb::EnumNamesSowEventBody()[i];
+  }
+  s += "; pate: ";
+  for (int i = fb::PateEventBody_MIN + 1; i <= fb::PateEventBody_MAX; ++i) {
+    if (i > fb::PateEventBody_MIN + 1) s += ", ";
+    s += fb::EnumNamesPateEventBody()[i];
   }
   return s;
 }

@@ -277,7 +277,7 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
 }
 
 Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<const uint8_t> scenario,
-                                const TurnPhase& at, const Actor& actor) {
+                                const TurnPhase& at, const Actor& actor, std::span<const Draft> more) {
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
   ADJ_RETURN_IF_ERROR(CheckName("game", game));
   if (!schema::VerifyTableBuffer("Scenario", scenario.data(), scenario.size())) {
@@ -324,8 +324,18 @@ Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<
   Hash128 h = ChainHash(Hash128{}, bytes);
   Impl::PutRecord(&batch, impl_->events, *id, 1, h, fbb.GetBufferPointer(), fbb.GetSize());
   (void)batch.Put(impl_->turns, fmt::TurnKey(*id, at), [] { std::string s; fmt::PutU64(&s, 1); return s; }());
+  uint64_t seq = 1;
+  for (const Draft& d : more) {
+    if (d.at != at) return Status::InvalidArgument("the events created with a game are at its first turn");
+    BuildEventBuffer(fbb, game, kMainBranch, ++seq, d, {});
+    if (fbb.GetSize() > limits::kEventBytesMax || !schema::VerifyEventBuffer(fbb.GetBufferPointer(), fbb.GetSize())) {
+      return Status::InvalidArgument("event " + std::to_string(seq) + " of the new game is too large or malformed");
+    }
+    h = ChainHash(h, std::string_view(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize()));
+    Impl::PutRecord(&batch, impl_->events, *id, seq, h, fbb.GetBufferPointer(), fbb.GetSize());
+  }
   ADJ_RETURN_IF_ERROR(impl_->Write(&batch));
-  return Head{1, h, at};
+  return Head{seq, h, at};
 }
 
 Result<std::vector<GameInfo>> Ledger::Games() const {

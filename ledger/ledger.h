@@ -103,10 +103,11 @@ class Ledger {
   bool read_only() const;
 
   // Creates a game with its main branch and its first event (GameCreated,
-  // seq 1) holding the seed and `scenario`, a verified Scenario buffer.
+  // seq 1) holding the seed and `scenario`, a verified Scenario buffer;
+  // `more` events (e.g. the naval map) follow it in the same batch.
   Result<Head> CreateGame(std::string_view game, uint64_t seed,
                           std::span<const uint8_t> scenario, const TurnPhase& at,
-                          const Actor& actor);
+                          const Actor& actor, std::span<const Draft> more = {});
 
   Result<std::vector<GameInfo>> Games() const;
   Result<GameInfo> Game(std::string_view game) const;

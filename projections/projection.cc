@@ -1,5 +1,6 @@
 #include "projections/projection.h"
 
+#include "projections/navalmap.h"
 #include "projections/roster.h"
 #include "projections/summary.h"
 #include "projections/treasury.h"
@@ -15,6 +16,7 @@ std::vector<std::unique_ptr<Projection>> AllProjections() {
   out.push_back(std::make_unique<Summary>());
   out.push_back(std::make_unique<Treasury>());
   out.push_back(std::make_unique<Roster>());
+  out.push_back(std::make_unique<NavalMapView>());
   return out;
 }
 

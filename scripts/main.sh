@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install, build, then play the first three turns of the
-# bundled 1805 scenario (fixtures/scenarios/nwol-1805.json) on the embedded
+# bundled 1805 scenario (fixtures/scenarios/nwol-1805.json, with the naval
+# map fixtures/maps/nwol-waters.json) on the embedded
 # default database (./adjutant-data, or $ADJUTANT_DB) with the orders and GA
 # directives in fixtures/orders/nwol-1805 (see PLAY.md there), fork a
 # what-if branch, verify every branch, and print Britain's Treasury
@@ -22,7 +23,7 @@ PERSONS="pitt barham castlereagh gaudin berthier soler"
 for p in $PERSONS; do printf '%s-1805\n' "$p" > "$PW/$p"; done
 
 if ! adj games --json | grep -q "\"name\": \"$GAME\""; then
-  adj new "$GAME" --scenario fixtures/scenarios/nwol-1805.json --seed 1805
+  adj new "$GAME" --scenario fixtures/scenarios/nwol-1805.json --map fixtures/maps/nwol-waters.json --seed 1805
   for p in $PERSONS; do adj password "$GAME" --person "$p" --password-file "$PW/$p"; done
 fi
 

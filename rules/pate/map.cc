@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include "schema/codec.h"
+#include "schema/event_generated.h"
 #include "schema/pate_generated.h"
+#include "schema/scenario_generated.h"
 
 namespace adjutant::rules::pate {
 
@@ -153,6 +156,55 @@ bool NavalMap::CrossesAtlantic(const std::string& a, const std::string& b) const
   const SeaArea* x = Area(a);
   const SeaArea* y = Area(b);
   return x && y && x->map != y->map && x->atlantic && y->atlantic;
+}
+
+Status CheckScenarioAgainstMap(const fb::Scenario& scenario, const NavalMap& map) {
+  const fb::SowScenario* sow = scenario.sow();
+  if (sow == nullptr) return Status::Ok();
+  if (sow->cities()) {
+    for (size_t i = 0; i < sow->cities()->size(); ++i) {
+      const auto* c = sow->cities()->Get(static_cast<flatbuffers::uoffset_t>(i));
+      if (c->kind() == fb::SowCityKind_Inland) continue;
+      std::string field = "sow.cities[" + std::to_string(i) + "]";
+      const Port* p = map.PortNamed(c->name()->str());
+      if (!p) return Status::InvalidArgument(field + ": the port " + c->name()->str() + " is not on the naval map");
+      std::string area = c->sea_area() ? c->sea_area()->str() : "";
+      if (!map.PortOpensOn(p->name, area)) {
+        return Status::InvalidArgument(field + ".sea_area: " + p->name + " opens on " + p->sea_area +
+                                       " on the naval map, not '" + area + "' (PATE 1.3)");
+      }
+      if (p->on_land_map != (c->kind() == fb::SowCityKind_Port)) {
+        return Status::InvalidArgument(field + ".kind: " + p->name + " is " +
+                                       (p->on_land_map ? "on" : "off") + " the land map on the naval map (PATE 1.5)");
+      }
+    }
+  }
+  if (sow->ships()) {
+    for (size_t i = 0; i < sow->ships()->size(); ++i) {
+      const auto* s = sow->ships()->Get(static_cast<flatbuffers::uoffset_t>(i));
+      std::string where = s->location() ? s->location()->str() : "";
+      if (!where.empty() && !map.PortNamed(where) && !map.Area(where)) {
+        return Status::InvalidArgument("sow.ships[" + std::to_string(i) + "].location: '" + where +
+                                       "' is neither a port nor a sea area of the naval map");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Draft MapDefinedDraft(const TurnPhase& at, std::vector<uint8_t> map_buffer) {
+  Draft d;
+  d.at = at;
+  d.actor = Actor{ActorKind::kGameAdministrator, "", ""};
+  d.ruleset = "pate";
+  d.rules_version = 1;
+  d.payload = [map = std::move(map_buffer)](flatbuffers::FlatBufferBuilder& f) {
+    auto m = flatbuffers::Offset<fb::NavalMap>(schema::CopyRootTable(f, "NavalMap", map.data()));
+    auto body = fb::CreateMapDefined(f, m);
+    auto e = fb::CreatePateEvent(f, fb::PateEventBody_MapDefined, body.Union());
+    return PayloadRef{fb::Payload_PateEvent, e.o};
+  };
+  return d;
 }
 
 }  // namespace adjutant::rules::pate

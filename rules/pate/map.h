@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "base/status.h"
+#include "schema/draft.h"
 
-namespace adjutant::fb { struct NavalMap; }
+namespace adjutant::fb { struct NavalMap; struct Scenario; }
 
 namespace adjutant::rules::pate {
 
@@ -68,5 +69,14 @@ class NavalMap {
   std::map<std::string, SeaArea> areas_;
   std::map<std::string, Port> ports_;
 };
+
+// The scenario and its map agree: every port city of the economy is a port
+// of the map on the same sea area (PATE 1.3) and on or off the land map
+// alike (1.5), and every ship is in a port or sea area of the map.
+Status CheckScenarioAgainstMap(const fb::Scenario& scenario, const NavalMap& map);
+
+// The MapDefined event for a finished NavalMap buffer (recorded with the
+// game's creation).
+Draft MapDefinedDraft(const TurnPhase& at, std::vector<uint8_t> map_buffer);
 
 }  // namespace adjutant::rules::pate

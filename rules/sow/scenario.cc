@@ -49,7 +49,7 @@ Status CheckScenario(const fb::Scenario& scenario) {
 
 Status CheckSow(const fb::SowScenario& sc) {
   if (sc.piracy()) {
-    return Status::InvalidArgument("sow.piracy: SOW 2.9 piracy is not implemented (the book leaves it unimplemented)");
+    return Status::InvalidArgument("sow.piracy: SOW 2.9 leaves piracy out of play, so a scenario may not switch it on");
   }
   std::set<std::string> states, nations, cities, sea_areas, ids;
   std::map<std::string, std::pair<int, int>> city_square;

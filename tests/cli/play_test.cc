@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <iterator>
 
 #include "support/run.h"
 #include "support/temp_dir.h"
@@ -158,7 +159,9 @@ TEST_CASE("the bundled 1805 scenario plays its first three turns as PLAY.md says
     args.insert(args.begin(), {"--db", db});
     return Adjutant(args);
   };
-  REQUIRE(adj({"new", "nwol", "--scenario", fixtures + "/scenarios/nwol-1805.json", "--seed", "1805"}).code == 0);
+  REQUIRE(adj({"new", "nwol", "--scenario", fixtures + "/scenarios/nwol-1805.json", "--map",
+               fixtures + "/maps/nwol-waters.json", "--seed", "1805"}).code == 0);
+  CHECK_THAT(adj({"log", "nwol", "--kind", "MapDefined"}).out, Catch::Contains("31 sea areas, 73 ports"));
   const std::vector<std::pair<std::string, std::string>> senders = {
       {"-BR.orders.json", "pitt"},   {"-BR-naval.orders.json", "barham"}, {"-BR-war.orders.json", "castlereagh"},
       {"-FR.orders.json", "gaudin"}, {"-FR-war.orders.json", "berthier"}, {"-SP.orders.json", "soler"}};
@@ -199,6 +202,26 @@ TEST_CASE("the bundled 1805 scenario plays its first three turns as PLAY.md says
   CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "SP", "--json"}).out, Catch::Contains("\"balance_cc\": 833519,"));
   CHECK(Lines(adj({"log", "nwol", "--kind", "OrderRejected"}).out).size() == 5);
   CHECK(adj({"verify", "nwol"}).code == 0);
+}
+
+TEST_CASE("a scenario and a naval map that disagree are refused", "[cli][pate]") {
+  TempDir dir;
+  const std::string fixtures = ADJUTANT_FIXTURES;
+  std::ifstream in(fixtures + "/scenarios/nwol-1805.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Move Brest to the wrong sea area.
+  std::string brest = "\"name\": \"Brest\"";
+  size_t at = text.find(brest);
+  REQUIRE(at != std::string::npos);
+  size_t area = text.find("\"sea_area\": \"ECH\"", at);
+  REQUIRE(area != std::string::npos);
+  text.replace(area, std::string("\"sea_area\": \"ECH\"").size(), "\"sea_area\": \"NOS\"");
+  Write(dir.Sub("s.json"), text);
+  auto r = Adjutant({"--db", dir.Sub("db"), "new", "g", "--scenario", dir.Sub("s.json"), "--map",
+                     fixtures + "/maps/nwol-waters.json"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains(".sea_area: Brest opens on ECH on the naval map, not 'NOS' (PATE 1.3)"));
+  CHECK(Adjutant({"--db", dir.Sub("db"), "games", "--json"}).out == "{\"games\": []}\n");
 }
 
 TEST_CASE("adjutant map checks a naval map", "[cli][pate]") {
