@@ -224,7 +224,7 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   // Index and filter blocks live in one bounded cache, so the memory a
   // rebuild needs does not grow with the number of table files.
   rocksdb::BlockBasedTableOptions table;
-  table.block_cache = rocksdb::NewLRUCache(8 << 20);
+  table.block_cache = rocksdb::NewLRUCache(opts.index_cache_bytes);
   table.cache_index_and_filter_blocks = true;
   table.pin_l0_filter_and_index_blocks_in_cache = true;
   cfo.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));

@@ -90,6 +90,10 @@ struct Snapshot {
 struct OpenOptions {
   bool read_only = false;         // several readers may open one database
   bool create_if_missing = true;  // ignored when read_only
+  // RocksDB's cache of index and filter blocks. Bounded, so that the memory
+  // a process needs does not grow with the log; a long-lived server may
+  // want more for random reads.
+  size_t index_cache_bytes = 1 << 20;
 };
 
 class Ledger {
