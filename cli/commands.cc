@@ -15,6 +15,7 @@
 #include "cli/render.h"
 #include "ledger/ledger.h"
 #include "projections/summary.h"
+#include "replay/driver.h"
 #include "replay/rebuild.h"
 #include "rules/dice.h"
 #include "rules/events.h"
@@ -360,9 +361,9 @@ Status CmdStats(Context& c) {
 // ---- roll / ruling: GA actions recorded as events ---------------------------
 Status AppendAndReport(Context& c, ledger::Ledger& db, const std::string& game, const std::string& branch,
                        uint64_t head, std::vector<Draft> drafts, const std::vector<uint32_t>& results,
-                       const std::string& text) {
+                       const std::string& text, uint64_t fingerprint) {
   auto key = c.args.ValueOr("key", "");
-  auto r = db.Append(game, branch, head, drafts, key);
+  auto r = db.Append(game, branch, head, drafts, key, fingerprint);
   if (!r.ok()) return r.status();
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;
@@ -377,31 +378,24 @@ Status AppendAndReport(Context& c, ledger::Ledger& db, const std::string& game, 
 // A retry under an idempotency key already used: answer with what was
 // recorded then (a roll is not rolled again), or refuse a different request
 // under the same key. Returns true when it answered.
+// A retry under an idempotency key already used for the same request:
+// answers with what was recorded then (a roll is not rolled again).
+// Returns true when it answered; kConflict if the key served another request.
 Result<bool> AnswerRetry(Context& c, ledger::Ledger& db, const std::string& game, const std::string& branch,
-                         const std::function<bool(const fb::Event&)>& same_request) {
+                         uint64_t fingerprint) {
   auto key = c.args.Value("key");
   if (!key) return false;
-  auto prior = db.FindIdempotent(game, *key);
+  auto prior = replay::PriorRequest(db, game, branch, *key, fingerprint);
   if (!prior.ok()) return prior.status();
   if (!prior->has_value()) return false;
-  auto b = db.Branch(game, branch);
-  if (!b.ok()) return b.status();
-  const ledger::AppendResult& orig = (*prior)->result;
-  bool same = (*prior)->branch_id == b->id;
+  const ledger::AppendResult& orig = **prior;
   std::vector<uint32_t> results;
   std::string line;
-  if (same) {
-    ADJ_RETURN_IF_ERROR(db.Read(game, branch, orig.first_seq, orig.first_seq, [&](const ledger::EventView& e) {
-      same = same_request(*e.event());
-      if (auto* d = e.event()->payload_as_DieRolled()) results.assign(d->results()->begin(), d->results()->end());
-      line = EventLine(e);
-      return Status::Ok();
-    }));
-  }
-  if (!same) {
-    return Status::Conflict("idempotency key '" + *key + "' was already used for a different request (seq " +
-                            std::to_string(orig.first_seq) + ")");
-  }
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, orig.first_seq, orig.first_seq, [&](const ledger::EventView& e) {
+    if (auto* d = e.event()->payload_as_DieRolled()) results.assign(d->results()->begin(), d->results()->end());
+    line = EventLine(e);
+    return Status::Ok();
+  }));
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;
     fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), branch.c_str(), orig.first_seq, orig.last_seq,
@@ -446,12 +440,11 @@ Status CmdRoll(Context& c) {
   if (!game_info.ok()) return game_info.status();
   auto b = (*db)->Branch(game, branch);
   if (!b.ok()) return b.status();
-  auto retry = AnswerRetry(c, **db, game, branch, [&](const fb::Event& e) {
-    auto* d = e.payload_as_DieRolled();
-    return d && d->purpose()->string_view() == req.purpose && d->rule()->string_view() == req.rule &&
-           (d->subject() ? d->subject()->string_view() : "") == req.subject && d->sides() == req.sides &&
-           d->count() == req.count && d->scripted() == c.args.Value("script").has_value();
-  });
+  const uint64_t fingerprint = replay::RequestFingerprint(
+      "roll", branch, "GA",
+      req.purpose + '\0' + req.rule + '\0' + req.subject + '\0' + std::to_string(req.sides) + '\0' +
+          std::to_string(req.count) + (scripted ? "\0scripted" : ""));
+  auto retry = AnswerRetry(c, **db, game, branch, fingerprint);
   if (!retry.ok()) return retry.status();
   if (*retry) return Status::Ok();
   auto head = (*db)->HeadOf(game, branch);
@@ -482,7 +475,8 @@ Status CmdRoll(Context& c) {
                      " (" + req.rule + "):";
   for (size_t i = 0; i < roll->results.size(); ++i) text += (i ? " + " : " ") + std::to_string(roll->results[i]);
   if (roll->results.size() > 1) text += " = " + std::to_string(roll->total());
-  return AppendAndReport(c, **db, game, branch, head->seq, {rules::DieRolledDraft(*roll, kGa)}, roll->results, text);
+  return AppendAndReport(c, **db, game, branch, head->seq, {rules::DieRolledDraft(*roll, kGa)}, roll->results, text,
+                         fingerprint);
 }
 
 Status CmdRuling(Context& c) {
@@ -494,17 +488,14 @@ Status CmdRuling(Context& c) {
   if (!text || text->empty()) return Status::InvalidArgument("adjutant ruling: --text T is required");
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
-  auto retry = AnswerRetry(c, **db, game, branch, [&](const fb::Event& e) {
-    auto* d = e.payload_as_Directive();
-    return d && d->body_as_Ruling() && d->reason()->string_view() == *reason &&
-           d->body_as_Ruling()->text()->string_view() == *text;
-  });
+  const uint64_t fingerprint = replay::RequestFingerprint("ruling", branch, "GA", *reason + '\0' + *text);
+  auto retry = AnswerRetry(c, **db, game, branch, fingerprint);
   if (!retry.ok()) return retry.status();
   if (*retry) return Status::Ok();
   auto head = (*db)->HeadOf(game, branch);
   if (!head.ok()) return head.status();
   return AppendAndReport(c, **db, game, branch, head->seq, {rules::RulingDraft(head->at, kGa, *reason, *text)}, {},
-                         "recorded ruling on " + game + "/" + branch);
+                         "recorded ruling on " + game + "/" + branch, fingerprint);
 }
 
 // ---- the table ---------------------------------------------------------------

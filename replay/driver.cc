@@ -129,21 +129,17 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
   return out;
 }
 
-namespace {
-
-// What identifies a file-borne request for idempotent retries: who sent
-// which bytes to which branch.
 uint64_t RequestFingerprint(std::string_view kind, std::string_view branch, const std::string& who,
-                            const std::vector<uint8_t>& doc) {
+                            std::string_view request) {
   std::string key(kind);
-  key.append("\0").append(branch).append("\0").append(who).append("\0");
-  key.append(reinterpret_cast<const char*>(doc.data()), doc.size());
+  key.push_back('\0');
+  key.append(branch).push_back('\0');
+  key.append(who).push_back('\0');
+  key.append(request);
   uint64_t h = Hash64(key);
   return h == 0 ? 1 : h;  // 0 means "derive from the events"
 }
 
-// A retry of a request already recorded under `key`: its original result,
-// or a conflict when the key was used for something else. nullopt: new.
 Result<std::optional<ledger::AppendResult>> PriorRequest(ledger::Ledger& db, std::string_view game,
                                                          std::string_view branch, std::string_view key,
                                                          uint64_t fingerprint) {
@@ -158,6 +154,12 @@ Result<std::optional<ledger::AppendResult>> PriorRequest(ledger::Ledger& db, std
                             std::to_string((*prior)->result.first_seq) + ")");
   }
   return std::optional<ledger::AppendResult>((*prior)->result);
+}
+
+namespace {
+
+std::string_view Bytes(const std::vector<uint8_t>& v) {
+  return {reinterpret_cast<const char*>(v.data()), v.size()};
 }
 
 // What became of each order of a submission, read back from the log.
@@ -194,7 +196,7 @@ Status ReadOutcomes(ledger::Ledger& db, std::string_view game, std::string_view 
 Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                   const std::string& person, const std::vector<uint8_t>& order_file,
                                   std::string_view idempotency_key) {
-  uint64_t fingerprint = RequestFingerprint("orders", branch, person, order_file);
+  uint64_t fingerprint = RequestFingerprint("orders", branch, person, Bytes(order_file));
   auto prior = PriorRequest(db, game, branch, idempotency_key, fingerprint);
   if (!prior.ok()) return prior.status();
   if (prior->has_value()) {
@@ -233,7 +235,7 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
 Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                              const std::vector<uint8_t>& directive_file,
                                              std::string_view idempotency_key) {
-  uint64_t fingerprint = RequestFingerprint("directive", branch, "GA", directive_file);
+  uint64_t fingerprint = RequestFingerprint("directive", branch, "GA", Bytes(directive_file));
   auto prior = PriorRequest(db, game, branch, idempotency_key, fingerprint);
   if (!prior.ok()) return prior.status();
   if (prior->has_value()) return **prior;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +75,17 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
 Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                              const std::vector<uint8_t>& directive_file,
                                              std::string_view idempotency_key = {});
+
+// Idempotent retries of requests whose events depend on a moving state
+// (orders checked against it, fresh dice): the request is identified by a
+// fingerprint of its kind, branch, sender and bytes, stored with the key.
+uint64_t RequestFingerprint(std::string_view kind, std::string_view branch, const std::string& who,
+                            std::string_view request);
+// The original result of a request already recorded under `key`; nullopt
+// for a new key; kConflict when the key was used for another request.
+Result<std::optional<ledger::AppendResult>> PriorRequest(ledger::Ledger& db, std::string_view game,
+                                                         std::string_view branch, std::string_view key,
+                                                         uint64_t fingerprint);
 
 // Records the hash (crypto_pwhash_str) of a person's new password.
 Result<ledger::AppendResult> SetPassword(ledger::Ledger& db, std::string_view game, std::string_view branch,
