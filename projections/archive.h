@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/status.h"
+
 namespace adjutant::projections {
 
 class Enc {
@@ -102,5 +104,24 @@ class Dec {
   std::string_view in_;
   bool ok_ = true;
 };
+
+// A projection state's encoding and decoding, for the Encode/Decode of the
+// projection next to whose Visit() functions they are instantiated.
+template <class State>
+std::string EncodeState(const State& s) {
+  Enc e;
+  e(s);
+  return e.Take();
+}
+
+template <class State>
+Status DecodeState(std::string_view bytes, State* out, std::string_view projection) {
+  State s;
+  Dec d(bytes);
+  d(s);
+  if (!d.ok()) return Status::Corruption(std::string(projection) + " snapshot is damaged");
+  *out = std::move(s);
+  return Status::Ok();
+}
 
 }  // namespace adjutant::projections

@@ -23,18 +23,13 @@ const fb::NavalMap* NavalMapView::map() const {
   return s_.map.empty() ? nullptr : flatbuffers::GetRoot<fb::NavalMap>(s_.map.data());
 }
 
-std::string NavalMapView::Encode() const {
-  Enc e;
-  e(s_);
-  return e.Take();
-}
+std::string NavalMapView::Encode() const { return EncodeState(s_); }
 
 Status NavalMapView::Decode(std::string_view bytes) {
   NavalMapState s;
-  Dec d(bytes);
-  d(s);
-  if (!d.ok() || (!s.map.empty() && !schema::VerifyTableBuffer("NavalMap", s.map.data(), s.map.size()))) {
-    return Status::Corruption("navalmap snapshot is damaged");
+  ADJ_RETURN_IF_ERROR(DecodeState(bytes, &s, name()));
+  if (!s.map.empty() && !schema::VerifyTableBuffer("NavalMap", s.map.data(), s.map.size())) {
+    return Status::Corruption("navalmap snapshot holds a damaged map");
   }
   s_ = std::move(s);
   return Status::Ok();

@@ -28,19 +28,8 @@ const Person* Roster::Find(const std::string& person) const {
   return it == s_.persons.end() ? nullptr : &it->second;
 }
 
-std::string Roster::Encode() const {
-  Enc e;
-  e(s_);
-  return e.Take();
-}
+std::string Roster::Encode() const { return EncodeState(s_); }
 
-Status Roster::Decode(std::string_view bytes) {
-  RosterState s;
-  Dec d(bytes);
-  d(s);
-  if (!d.ok()) return Status::Corruption("roster snapshot is damaged");
-  s_ = std::move(s);
-  return Status::Ok();
-}
+Status Roster::Decode(std::string_view bytes) { return DecodeState(bytes, &s_, name()); }
 
 }  // namespace adjutant::projections

@@ -51,19 +51,8 @@ template <class A> void Visit(A& a, SummaryState& s) {
     s.dice_rolled, s.dice_scripted);
 }
 
-std::string Summary::Encode() const {
-  Enc e;
-  e(s_);
-  return e.Take();
-}
+std::string Summary::Encode() const { return EncodeState(s_); }
 
-Status Summary::Decode(std::string_view bytes) {
-  SummaryState s;
-  Dec d(bytes);
-  d(s);
-  if (!d.ok()) return Status::Corruption("summary snapshot is damaged");
-  s_ = std::move(s);
-  return Status::Ok();
-}
+Status Summary::Decode(std::string_view bytes) { return DecodeState(bytes, &s_, name()); }
 
 }  // namespace adjutant::projections

@@ -52,20 +52,9 @@ template <class A> void Visit(A& a, TreasuryState& s) {
     s.orders, s.piracy);
 }
 
-std::string Treasury::Encode() const {
-  Enc e;
-  e(s_);
-  return e.Take();
-}
+std::string Treasury::Encode() const { return EncodeState(s_); }
 
-Status Treasury::Decode(std::string_view bytes) {
-  TreasuryState s;
-  Dec d(bytes);
-  d(s);
-  if (!d.ok()) return Status::Corruption("treasury snapshot is damaged");
-  s_ = std::move(s);
-  return Status::Ok();
-}
+Status Treasury::Decode(std::string_view bytes) { return DecodeState(bytes, &s_, name()); }
 
 // ---- queries -----------------------------------------------------------------
 Relation TreasuryState::RelationOf(const std::string& a, const std::string& b) const {
