@@ -1,9 +1,11 @@
 // Reports: what a minister or the GA reads, rendered from the projections
 // as they stood at any turn of any branch.
 #include <algorithm>
+#include <map>
 
 #include "base/money.h"
 #include "cli/common.h"
+#include "projections/roster.h"
 #include "projections/treasury.h"
 #include "replay/driver.h"
 #include "rules/sow/calendar.h"
@@ -60,26 +62,100 @@ Result<uint64_t> EndOfTurn(ledger::Ledger& db, const std::string& game, const st
   return **next - 1;
 }
 
+// The world folded to the end of --turn T (or the head).
+Result<replay::World> WorldAt(Context& c, ledger::Ledger& db, const std::string& game, const std::string& branch,
+                              uint64_t* upto) {
+  *upto = UINT64_MAX;
+  if (auto t = c.args.Value("turn")) {
+    auto turn = Turn::Parse(*t);
+    if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
+    auto end = EndOfTurn(db, game, branch, *turn);
+    if (!end.ok()) return end.status();
+    *upto = *end;
+  }
+  return replay::Fold(db, game, branch, *upto);
+}
+
+// PATE 2.2–2.4: every ship, for the GA.
+Status FleetReport(Context& c, const std::string& game) {
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  uint64_t upto = 0;
+  auto world = WorldAt(c, **db, game, branch, &upto);
+  if (!world.ok()) return world.status();
+  const P::TreasuryState& s = world->treasury().state();
+  if (!s.active) return Status::InvalidArgument("game '" + game + "' has no ships (its scenario has no sow section)");
+  auto only = c.args.Value("state");
+  // Commanders and deputies are the persons holding SHIP.commander / SHIP.deputy.
+  std::map<std::string, std::pair<std::string, std::string>> command;
+  for (const auto& [person, p] : world->roster().persons()) {
+    for (const auto& role : p.roles) {
+      size_t dot = role.find('.');
+      if (dot == std::string::npos) continue;
+      if (role.substr(dot + 1) == "commander") command[role.substr(0, dot)].first = person;
+      if (role.substr(dot + 1) == "deputy") command[role.substr(0, dot)].second = person;
+    }
+  }
+  struct Row {
+    const P::Ship* ship;
+    std::string position, commander, deputy;
+  };
+  std::vector<Row> rows;
+  for (const auto& [id, sh] : s.ships) {
+    if (only && sh.state != *only) continue;
+    std::string position = !sh.active ? "inactive"
+                           : s.cities.count(sh.location) ? (sh.in_port ? "harbour" : "coastal waters")
+                                                         : "at sea";
+    rows.push_back({&sh, position, command[id].first, command[id].second});
+  }
+  auto quality = [](uint8_t q) { return std::string(fb::EnumNameShipQuality(static_cast<fb::ShipQuality>(q))); };
+  auto type = [](P::ShipType t) { return std::string(fb::EnumNameSowShipType(static_cast<fb::SowShipType>(t))); };
+  auto mission = [](P::Mission m) { return std::string(fb::EnumNameShipMission(static_cast<fb::ShipMission>(m))); };
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder f;
+    std::vector<flatbuffers::Offset<fb::ShipRow>> out;
+    for (const auto& r : rows) {
+      const P::Ship& sh = *r.ship;
+      out.push_back(fb::CreateShipRowDirect(f, sh.id.c_str(), sh.name.c_str(), sh.state.c_str(), type(sh.type).c_str(),
+                                            sh.location.c_str(), r.position.c_str(), sh.base.c_str(),
+                                            r.commander.c_str(), r.deputy.c_str(), quality(sh.quality).c_str(),
+                                            sh.experience, sh.morale, sh.stores, sh.crew, sh.marines, sh.frigates,
+                                            sh.capacity, sh.hull, sh.rigging, mission(sh.mission).c_str()));
+    }
+    fb::Turn t(s.turn.major, s.turn.minor, s.turn.step);
+    f.Finish(fb::CreateFleetReportDirect(f, game.c_str(), branch.c_str(), &t, std::min(upto, world->head.seq), &out));
+    return PrintJson("FleetReport", f);
+  }
+  Line("Fleet report: " + game + "/" + branch + ", " + sow::TurnName(s.turn, s.season_kind) + " (" +
+       std::to_string(rows.size()) + (rows.size() == 1 ? " ship" : " ships") + ")");
+  Line(Pad("id", 9) + Pad("name", 22) + Pad("location", 16) + Pad("where", 15) + Pad("base", 14) +
+       Pad("commander", 14) + Pad("quality", 9) + "exp stores crew  mar  hull rig  mission");
+  for (const auto& r : rows) {
+    const P::Ship& sh = *r.ship;
+    Line(Pad(sh.id, 9) + Pad(sh.name.empty() ? "-" : sh.name, 22) + Pad(sh.location, 16) + Pad(r.position, 15) +
+         Pad(sh.base, 14) + Pad(r.commander.empty() ? "-" : r.commander, 14) + Pad(quality(sh.quality), 9) +
+         PadLeft(std::to_string(sh.experience), 3) + PadLeft(std::to_string(sh.stores), 7) +
+         PadLeft(std::to_string(sh.crew), 5) + PadLeft(std::to_string(sh.marines), 5) +
+         PadLeft(std::to_string(sh.hull), 6) + PadLeft(std::to_string(sh.rigging), 4) + "  " + mission(sh.mission));
+  }
+  return Status::Ok();
+}
+
 Status CmdReport(Context& c) {
   const std::string& kind = c.args.positional[0];
   const std::string& game = c.args.positional[1];
+  if (kind == "fleet") return FleetReport(c, game);
   if (kind != "treasury") {
-    return Status::InvalidArgument("adjutant report: no report '" + kind + "' (reports: treasury)");
+    return Status::InvalidArgument("adjutant report: no report '" + kind + "' (reports: treasury, fleet)");
   }
   std::string branch = c.args.ValueOr("branch", "main");
   auto state_id = c.args.Value("state");
   if (!state_id) return Status::InvalidArgument("adjutant report treasury: --state S is required");
   auto db = OpenDb(c, false);
   if (!db.ok()) return db.status();
-  uint64_t upto = UINT64_MAX;
-  if (auto t = c.args.Value("turn")) {
-    auto turn = Turn::Parse(*t);
-    if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
-    auto end = EndOfTurn(**db, game, branch, *turn);
-    if (!end.ok()) return end.status();
-    upto = *end;
-  }
-  auto world = replay::Fold(**db, game, branch, upto);
+  uint64_t upto = 0;
+  auto world = WorldAt(c, **db, game, branch, &upto);
   if (!world.ok()) return world.status();
   const P::TreasuryState& s = world->treasury().state();
   if (!s.active) return Status::InvalidArgument("game '" + game + "' has no treasury (its scenario has no sow section)");
@@ -231,11 +307,14 @@ Status CmdReport(Context& c) {
 
 std::vector<Command> ReportCommands() {
   return {
-      {{"report", "treasury GAME --state S [--turn T] [--branch B] [--json]",
-        "Print a state's Treasury Ministry report, now or as it stood at the end of a turn.\n"
-        "Balance, the turn's statement line by line, manpower, militia and transport pools, men returning,\n"
-        "builds in progress, standing orders and refused orders, at the end of turn T (YEAR.SEASON.TURN).",
-        {{"state", "S", "the state (e.g. BR)"}, {"turn", "T", "as it stood at the end of this turn"}, kBranch, kJson},
+      {{"report", "treasury|fleet GAME [--state S] [--turn T] [--branch B] [--json]",
+        "Print a report, now or as it stood at the end of a turn.\n"
+        "treasury: a state's Treasury Ministry report (--state required): balance, the turn's statement\n"
+        "line by line, manpower, militia and transport pools, men returning, builds in progress, standing\n"
+        "orders and refused orders. fleet: the GA's view of every ship (or of --state's) with its\n"
+        "location, base, commander, ratings and damage (PATE 2.2-2.4).",
+        {{"state", "S", "the state (e.g. BR)"}, {"turn", "T", "as it stood at the end of this turn (YEAR.SEASON.TURN)"},
+         kBranch, kJson},
         2, 2},
        CmdReport},
   };

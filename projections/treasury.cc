@@ -35,7 +35,7 @@ template <class A> void Visit(A& a, Unit& u) {
 }
 template <class A> void Visit(A& a, Ship& s) {
   a(s.id, s.state, s.type, s.crew, s.frigates, s.capacity, s.base, s.location, s.in_port, s.coastal, s.active,
-    s.mission, s.crewed_on);
+    s.mission, s.crewed_on, s.name, s.marines, s.quality, s.morale, s.experience, s.stores, s.hull, s.rigging);
 }
 template <class A> void Visit(A& a, Build& b) {
   a(b.id, b.state, b.city, b.is_ship, b.unit, b.ship, b.war_turns, b.done, b.started, b.order_seq);
@@ -468,6 +468,14 @@ Ship ShipFromDef(const fb::SowShipDef& d) {
   s.coastal = d.coastal();
   s.active = d.active();
   s.mission = static_cast<Mission>(d.mission());
+  s.name = Str(d.name());
+  s.marines = d.marines();
+  s.quality = d.quality();
+  s.morale = d.morale();
+  s.experience = d.experience();
+  s.stores = d.stores();
+  s.hull = d.hull();
+  s.rigging = d.rigging();
   return s;
 }
 

@@ -103,6 +103,13 @@ struct Ship {
   bool in_port = false, coastal = false, active = true;
   Mission mission = Mission::None;
   Turn crewed_on;  // SOW 4.8: a ship that adds crew may not move that turn
+  // PATE 2.2–2.4: ratings.
+  std::string name;
+  int32_t marines = 0;
+  uint8_t quality = 2;  // fb::ShipQuality
+  uint8_t morale = 2;
+  uint16_t experience = 0, stores = 0;
+  uint8_t hull = 0, rigging = 0;
 };
 
 struct Build {
@@ -174,7 +181,7 @@ struct TreasuryState {
 class Treasury final : public Fold<TreasuryState> {
  public:
   std::string_view name() const override { return "treasury"; }
-  uint32_t version() const override { return 1; }
+  uint32_t version() const override { return 2; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;

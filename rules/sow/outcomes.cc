@@ -36,7 +36,9 @@ flatbuffers::Offset<fb::SowUnitDef> UnitDef(Fbb& f, const projections::Unit& u) 
 flatbuffers::Offset<fb::SowShipDef> ShipDef(Fbb& f, const projections::Ship& s) {
   return fb::CreateSowShipDef(f, f.CreateString(s.id), f.CreateString(s.state), static_cast<fb::SowShipType>(s.type),
                               s.crew, s.frigates, s.capacity, S(f, s.base), S(f, s.location), s.in_port, s.coastal,
-                              s.active, static_cast<fb::ShipMission>(s.mission));
+                              s.active, static_cast<fb::ShipMission>(s.mission), S(f, s.name), s.marines,
+                              static_cast<fb::ShipQuality>(s.quality), s.morale, s.experience, s.stores, s.hull,
+                              s.rigging);
 }
 
 using Body = std::pair<fb::SowEventBody, flatbuffers::Offset<void>>;

@@ -117,6 +117,21 @@ Status CheckSow(const fb::SowScenario& sc) {
       if (s->crew() < 0) return Bad("ships", i, "crew", "must not be negative");
       if (s->type() == fb::SowShipType_FR && s->frigates() < 1) return Bad("ships", i, "frigates", "a frigate group has at least one");
       if (s->type() == fb::SowShipType_TR && s->capacity() <= 0) return Bad("ships", i, "capacity", "a transport group needs capacity");
+      // PATE 2.2, 2.4: an id is the state, a number and the type: BR1FL, NE4TR.
+      std::string type = fb::EnumNameSowShipType(s->type());
+      std::string st = s->state()->str();
+      bool form = id.size() > st.size() + type.size() && id.compare(0, st.size(), st) == 0 &&
+                  id.compare(id.size() - type.size(), type.size(), type) == 0;
+      std::string number = form ? id.substr(st.size(), id.size() - st.size() - type.size()) : "";
+      form = form && !number.empty() && number[0] != '0' &&
+             number.find_first_not_of("0123456789") == std::string::npos;
+      if (!form) {
+        return Bad("ships", i, "id", "'" + id + "' is not " + st + ", a number and " + type + " (PATE 2.2, e.g. " + st +
+                                         "1" + type + ")");
+      }
+      if (s->hull() > 4) return Bad("ships", i, "hull", "damage is 0..4 for a ship afloat (5 is sunk, PATE 2.2)");
+      if (s->rigging() > 5) return Bad("ships", i, "rigging", "damage is 0..5 (PATE 2.2)");
+      if (s->type() == fb::SowShipType_TR && s->marines() != 0) return Bad("ships", i, "marines", "transport groups carry no marines (PATE 2.4)");
       if (s->base() && s->base()->size() && !cities.count(s->base()->str())) return Bad("ships", i, "base", "no port '" + s->base()->str() + "'");
       if (s->location() && s->location()->size() && !cities.count(s->location()->str()) &&
           !sea_areas.count(s->location()->str())) {

@@ -140,7 +140,7 @@ TEST_CASE("directives from files; bad ones change nothing", "[cli][sow]") {
 TEST_CASE("adjudication errors and the report's errors", "[cli][sow]") {
   Game g;
   CHECK_THAT(g.Do({"report", "treasury", "g", "--state", "XX"}).err, Catch::Contains("no state 'XX' (states: BR, FR)"));
-  CHECK_THAT(g.Do({"report", "fleet", "g", "--state", "BR"}).err, Catch::Contains("no report 'fleet'"));
+  CHECK_THAT(g.Do({"report", "navy", "g", "--state", "BR"}).err, Catch::Contains("no report 'navy'"));
   CHECK_THAT(g.Do({"report", "treasury", "g", "--state", "BR", "--turn", "1806.1.1"}).err, Catch::Contains("has not begun"));
   CHECK(g.Do({"adjudicate", "g", "--turns", "0"}).code == 2);
   CHECK(g.Do({"adjudicate", "g", "--phase", "--turns", "2"}).code == 2);
@@ -235,4 +235,45 @@ TEST_CASE("adjutant map checks a naval map", "[cli][pate]") {
   CHECK(bad.code == 2);
   CHECK(bad.err == "adjutant map: " + dir.Sub("bad.json") +
                        ": sea_areas[0].east[0]: BBB lies east of AAA, but AAA is not in BBB's west list\n");
+}
+
+TEST_CASE("PATE 2.2: ship ids are the state, a number and the type", "[cli][pate]") {
+  TempDir dir;
+  auto scenario = [](const std::string& ship) {
+    return std::string(R"({"name": "ids", "rulesets": ["sow"], "sow": {
+      "states": [{"id": "BR", "nation": "Britain"}],
+      "cities": [{"name": "London", "nation": "Britain", "controller": "BR", "kind": "Port", "sea_area": "NOS"}],
+      "ships": [)") + ship + "]}}";
+  };
+  Write(dir.Sub("ok.json"), scenario(R"({"id": "BR1FL", "state": "BR", "type": "FL", "crew": 1000, "location": "London",
+    "name": "Victory", "quality": "VeryGood", "experience": 11, "marines": 200, "rigging": 2})"));
+  REQUIRE(Adjutant({"--db", dir.Sub("db"), "new", "g", "--scenario", dir.Sub("ok.json")}).code == 0);
+  auto fleet = Adjutant({"--db", dir.Sub("db"), "report", "fleet", "g", "--json"});
+  CHECK_THAT(fleet.out, Catch::Contains(R"("id": "BR1FL","name": "Victory","state": "BR","type": "FL","location": "London","position": "coastal waters")"));
+  CHECK_THAT(fleet.out, Catch::Contains(R"("quality": "VeryGood","experience": 11,"morale": 2,"stores": 0,"crew": 1000,"marines": 200)"));
+  for (const auto& [ship, why] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"id": "BRSL", "state": "BR", "type": "SL"})", "'BRSL' is not BR, a number and SL (PATE 2.2, e.g. BR1SL)"},
+           {R"({"id": "BR01SL", "state": "BR", "type": "SL"})", "'BR01SL' is not BR, a number and SL"},
+           {R"({"id": "BR1FL", "state": "BR", "type": "SL"})", "'BR1FL' is not BR, a number and SL"},
+           {R"({"id": "BR1SL", "state": "BR", "type": "SL", "hull": 5})", "5 is sunk"},
+           {R"({"id": "BR1TR", "state": "BR", "type": "TR", "capacity": 2000, "marines": 10})", "no marines (PATE 2.4)"}}) {
+    Write(dir.Sub("bad.json"), scenario(ship));
+    auto r = Adjutant({"--db", dir.Sub("db2"), "new", "g", "--scenario", dir.Sub("bad.json")});
+    INFO(ship);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("sow.ships[0].") && Catch::Contains(why));
+  }
+}
+
+TEST_CASE("the GA's fleet report of the 1805 position", "[cli][pate]") {
+  TempDir dir;
+  const std::string fixtures = ADJUTANT_FIXTURES;
+  REQUIRE(Adjutant({"--db", dir.Sub("db"), "new", "nwol", "--scenario", fixtures + "/scenarios/nwol-1805.json"}).code == 0);
+  auto all = Adjutant({"--db", dir.Sub("db"), "report", "fleet", "nwol"});
+  REQUIRE(all.code == 0);
+  CHECK_THAT(all.out, Catch::StartsWith("Fleet report: nwol/main, Spring 1805, turn 1 (91 ships)"));
+  auto br = Adjutant({"--db", dir.Sub("db"), "report", "fleet", "nwol", "--state", "BR"});
+  CHECK_THAT(br.out, Catch::Contains("(29 ships)"));
+  CHECK(Lines(br.out).size() == 31);
+  CHECK_THAT(Adjutant({"--db", dir.Sub("db"), "report", "navy", "nwol"}).err, Catch::Contains("reports: treasury, fleet"));
 }

@@ -86,7 +86,7 @@ std::string RandomScenario(Names* n) {
       int frigates = t == 2 ? *rc::gen::inRange(1, 4) : 1;
       int capacity = t == 3 ? *rc::gen::inRange(1000, 8001) : 0;
       int64_t crew = sow::MenForShip(static_cast<fb::SowShipType>(t), frigates, capacity);
-      std::string sid = id + "S" + std::to_string(n->ships.size());
+      std::string sid = id + std::to_string(n->ships.size() + 1) + kShipTypes[t];
       n->ships.push_back(sid);
       std::string where = Pick(2) ? n->cities.back() : "A" + std::to_string(Pick(2));
       ships += (ships.empty() ? "" : ",") + std::string("{\"id\": \"") + sid + "\", \"state\": \"" + id +
