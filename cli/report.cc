@@ -19,8 +19,10 @@ namespace {
 namespace P = projections;
 namespace sow = rules::sow;
 
+// A column of width n; a longer value keeps one space before the next.
 std::string Pad(std::string s, size_t n) {
   if (s.size() < n) s.resize(n, ' ');
+  else s += ' ';
   return s;
 }
 std::string PadLeft(std::string s, size_t n) { return s.size() < n ? std::string(n - s.size(), ' ') + s : s; }
