@@ -171,7 +171,7 @@ Status CmdReport(Context& c) {
   for (const auto& l : a->statement) net += l.amount_cc;
   int64_t in_units = 0, in_ships = 0;
   for (const auto& [id, u] : s.units) if (u.state == a->id) in_units += u.men;
-  for (const auto& [id, sh] : s.ships) if (sh.state == a->id) in_ships += sh.crew;
+  for (const auto& [id, sh] : s.ships) if (sh.state == a->id) in_ships += sh.men();
   std::string turn_name = sow::TurnName(s.turn, s.season_kind);
   uint64_t as_of = std::min(upto, world->head.seq);
 

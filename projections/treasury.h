@@ -110,6 +110,8 @@ struct Ship {
   uint8_t morale = 2;
   uint16_t experience = 0, stores = 0;
   uint8_t hull = 0, rigging = 0;
+  // SOW 3.1 counts a ship's men: its crew and its Marines (PATE 2.7).
+  int64_t men() const { return int64_t{crew} + marines; }
 };
 
 struct Build {

@@ -97,8 +97,8 @@ Status CheckDirective(const P::TreasuryState& s, const fb::SowDirective& d) {
       auto* x = d.body_as_LoseShip();
       auto sh = s.ships.find(x->ship()->str());
       if (sh == s.ships.end()) return Bad("ship: no ship '" + x->ship()->str() + "'");
-      if (x->crew_returning() < 0 || x->crew_returning() > sh->second.crew) {
-        return Bad("crew_returning: must be 0.." + std::to_string(sh->second.crew));
+      if (x->crew_returning() < 0 || x->crew_returning() > sh->second.men()) {
+        return Bad("crew_returning: must be 0.." + std::to_string(sh->second.men()) + " (crew and Marines)");
       }
       if (x->storm() && x->crew_returning() != 0) return Bad("SOW 3.5: a ship sunk in a storm loses all its crew");
       return Status::Ok();
@@ -151,7 +151,7 @@ void DirectiveConsequences(Outcomes& out, const P::TreasuryState& before, const 
       if (x->crew_returning() > 0) {
         out.ReturnLater(sh.state, "national", "", x->crew_returning(), t.major, t.minor, "SOW 3.5", sh.id);
       }
-      if (sh.crew - x->crew_returning() > 0) out.Lost(sh.state, sh.crew - x->crew_returning(), "SOW 3.5", sh.id);
+      if (sh.men() - x->crew_returning() > 0) out.Lost(sh.state, sh.men() - x->crew_returning(), "SOW 3.5", sh.id);
       break;
     }
     case fb::SowDirectiveBody_CorrectTreasury: {

@@ -219,6 +219,14 @@ int64_t MenForShip(SowShipType type, int frigates, int64_t capacity) {
   return crew;
 }
 
+// PATE 2.7
+ShipComplement FullComplement(SowShipType type, int frigates, int64_t capacity) {
+  if (type == fb::SowShipType_TR) return {MenForShip(type, frigates, capacity), 0};
+  const ShipComplementRow& row = At(kShipComplements, type);
+  int64_t n = type == fb::SowShipType_FR ? frigates : 1;
+  return {row.crew_max * n, row.marines_max * n};
+}
+
 // SOW 3.4
 int64_t SeasonalGrowth(int own_cities) {
   assert(own_cities >= 0);

@@ -150,6 +150,16 @@ bool DrawsOnMilitiaPool(SowUnitType type);
 // capacity takes 501 crew).
 int64_t MenForShip(SowShipType type, int frigates, int64_t capacity);
 
+// PATE 2.7: how a ship's men divide into crew and Marines at full strength,
+// and the most of each it may hold. TR: crew = capacity / 10 (3.1), no
+// Marines, and no limit on crew (extra crew take cargo space, PATE 2.7).
+struct ShipComplement {
+  int64_t crew = 0;
+  int64_t marines = 0;
+  friend bool operator==(const ShipComplement&, const ShipComplement&) = default;
+};
+ShipComplement FullComplement(SowShipType type, int frigates, int64_t capacity);
+
 // SOW 3.4: men added to the national pool at the end of a season.
 int64_t SeasonalGrowth(int own_cities);
 

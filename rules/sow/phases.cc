@@ -383,9 +383,9 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
         return Refusal{"SOW 3.3", c.name + " has " + std::to_string(c.transport_pool) + " transport capacity left"};
       }
       int frigates = type == fb::SowShipType_FR ? b->frigates() : 1;
-      int64_t crew = MenForShip(type, frigates, b->capacity());
+      int64_t crew = MenForShip(type, frigates, b->capacity());  // crew and Marines
       if (crew > acct.manpower) {
-        return Refusal{"SOW 3.1", "needs " + std::to_string(crew) + " crew; the national pool has " +
+        return Refusal{"SOW 3.1", "needs " + std::to_string(crew) + " men; the national pool has " +
                                       std::to_string(acct.manpower)};
       }
       int64_t price = ShipPriceCc(type, frigates, b->capacity());
@@ -399,7 +399,9 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       build.ship.id = build.id;
       build.ship.state = st;
       build.ship.type = static_cast<P::ShipType>(type);
-      build.ship.crew = static_cast<int32_t>(crew);
+      ShipComplement full = FullComplement(type, frigates, b->capacity());  // PATE 2.7
+      build.ship.crew = static_cast<int32_t>(full.crew);
+      build.ship.marines = static_cast<int32_t>(full.marines);
       build.ship.frigates = static_cast<uint8_t>(frigates);
       build.ship.capacity = tr ? b->capacity() : 0;
       build.ship.base = build.ship.location = c.name;
@@ -445,9 +447,11 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       if (port == s.cities.end() || !Friendly(s, port->second.controller, st) || !(sh.in_port || sh.coastal)) {
         return Refusal{"SOW 4.8", id + " is not in a friendly port (harbour or coastal waters)"};
       }
-      int64_t full = MenForShip(K(sh.type), sh.frigates, sh.capacity);
+      // PATE 2.7: crew up to the ship's full complement (a TR's capacity / 10).
+      int64_t full = FullComplement(K(sh.type), sh.frigates, sh.capacity).crew;
       if (r->batteries() > 0 || r->men() <= 0 || sh.crew + r->men() > full) {
-        return Refusal{"SOW 4.8", id + " takes at most " + std::to_string(full - sh.crew) + " more crew, and no batteries"};
+        return Refusal{"SOW 4.8", id + " takes at most " + std::to_string(std::max<int64_t>(full - sh.crew, 0)) +
+                                      " more crew (PATE 2.7), and no batteries"};
       }
       if (r->men() > acct.manpower) return Refusal{"SOW 3.1", "the national pool has " + std::to_string(acct.manpower) + " men"};
       int64_t cost = CrewCostCc(r->men());
@@ -501,8 +505,8 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
         return Refusal{"SOW 4.10", sh.id + " is in a sea area with no other friendly ship"};
       }
       auto due = NextSeason(out.at().turn.major, out.at().turn.minor);
-      out.ShipRemoved(sh.id, sh.crew, seq);
-      if (sh.crew > 0) out.ReturnLater(st, "national", "", sh.crew, due.first, due.second, "SOW 4.10", sh.id);
+      out.ShipRemoved(sh.id, static_cast<int32_t>(sh.men()), seq);
+      if (sh.men() > 0) out.ReturnLater(st, "national", "", sh.men(), due.first, due.second, "SOW 4.10", sh.id);
       return std::nullopt;
     }
     case fb::SowOrderBody_BuySuppliesOrder: {  // SOW 6
@@ -612,7 +616,7 @@ void RunSeasonEnd(Outcomes& out, P::SeasonKind kind) {
     for (const auto& [n, c] : s.cities) if (c.controller == st && c.nation == acct.nation) own++;
     int64_t in_units = 0, in_ships = 0;
     for (const auto& [id, u] : s.units) if (u.state == st) in_units += u.men;
-    for (const auto& [id, sh] : s.ships) if (sh.state == st) in_ships += sh.crew;
+    for (const auto& [id, sh] : s.ships) if (sh.state == st) in_ships += sh.men();
     Attrition att = SeasonalAttrition(acct.manpower, in_units, in_ships);
     int64_t growth = SeasonalGrowth(own);
     if (growth) out.Men(st, "national", "", growth, "SOW 3.4", ManItem::Growth, std::to_string(own) + " own cities");

@@ -132,6 +132,17 @@ Status CheckSow(const fb::SowScenario& sc) {
       if (s->hull() > 4) return Bad("ships", i, "hull", "damage is 0..4 for a ship afloat (5 is sunk, PATE 2.2)");
       if (s->rigging() > 5) return Bad("ships", i, "rigging", "damage is 0..5 (PATE 2.2)");
       if (s->type() == fb::SowShipType_TR && s->marines() != 0) return Bad("ships", i, "marines", "transport groups carry no marines (PATE 2.4)");
+      if (s->type() != fb::SowShipType_TR) {
+        ShipComplement full = FullComplement(s->type(), s->frigates(), s->capacity());
+        if (s->crew() > full.crew) {
+          return Bad("ships", i, "crew", "a " + type + " holds at most " + std::to_string(full.crew) +
+                                             " crew besides its Marines (PATE 2.7)");
+        }
+        if (s->marines() < 0 || s->marines() > full.marines) {
+          return Bad("ships", i, "marines", "a " + type + " holds 0.." + std::to_string(full.marines) +
+                                                " Marines (PATE 2.7)");
+        }
+      }
       if (s->base() && s->base()->size() && !cities.count(s->base()->str())) return Bad("ships", i, "base", "no port '" + s->base()->str() + "'");
       if (s->location() && s->location()->size() && !cities.count(s->location()->str()) &&
           !sea_areas.count(s->location()->str())) {

@@ -104,4 +104,12 @@ const char* UnitClassName(UnitClass c) {
   return "?";
 }
 
+// PATE 2.7 and SOW 3.1 agree: a full ship's crew and Marines are its men.
+static_assert(kShipComplements[fb::SowShipType_FL].crew_max + kShipComplements[fb::SowShipType_FL].marines_max ==
+              kShipCrews[fb::SowShipType_FL].crew_per_ship);
+static_assert(kShipComplements[fb::SowShipType_SL].crew_max + kShipComplements[fb::SowShipType_SL].marines_max ==
+              kShipCrews[fb::SowShipType_SL].crew_per_ship);
+static_assert(kShipComplements[fb::SowShipType_FR].crew_max + kShipComplements[fb::SowShipType_FR].marines_max ==
+              kShipCrews[fb::SowShipType_FR].crew_per_frigate);
+
 }  // namespace adjutant::rules::sow

@@ -178,6 +178,22 @@ inline constexpr std::array<ShipCrewRow, kShipTypeCount> kShipCrews = {{
     {fb::SowShipType_TR, 0, 0, 10},
 }};
 
+// PATE 2.7: the most crew and Marines a ship holds. At full strength they
+// make up exactly the men SOW 3.1 takes for it (FL 800 + 200 = 1000,
+// SL 600 + 150 = 750, each frigate 225 + 25 = 250); a TR's crew is its
+// capacity / 10 and it carries no Marines.
+struct ShipComplementRow {
+  SowShipType type;
+  int64_t crew_max;     // per ship, or per frigate of a group
+  int64_t marines_max;  // per ship, or per frigate of a group
+};
+inline constexpr std::array<ShipComplementRow, kShipTypeCount> kShipComplements = {{
+    {fb::SowShipType_FL, 800, 200},
+    {fb::SowShipType_SL, 600, 150},
+    {fb::SowShipType_FR, 225, 25},
+    {fb::SowShipType_TR, 0, 0},
+}};
+
 inline constexpr int64_t kMilitiaPoolPerCity = 7500;      // SOW 3.2
 inline constexpr int64_t kTransportPoolPerPort = 8000;    // SOW 3.3
 inline constexpr int64_t kTransportCapacityMax = 8000;    // SOW 3.3: no TR raised larger

@@ -237,7 +237,7 @@ TEST_CASE("adjutant map checks a naval map", "[cli][pate]") {
                        ": sea_areas[0].east[0]: BBB lies east of AAA, but AAA is not in BBB's west list\n");
 }
 
-TEST_CASE("PATE 2.2: ship ids are the state, a number and the type", "[cli][pate]") {
+TEST_CASE("PATE 2.2, 2.7: ship ids, and crews and Marines within their limits", "[cli][pate]") {
   TempDir dir;
   auto scenario = [](const std::string& ship) {
     return std::string(R"({"name": "ids", "rulesets": ["sow"], "sow": {
@@ -245,18 +245,20 @@ TEST_CASE("PATE 2.2: ship ids are the state, a number and the type", "[cli][pate
       "cities": [{"name": "London", "nation": "Britain", "controller": "BR", "kind": "Port", "sea_area": "NOS"}],
       "ships": [)") + ship + "]}}";
   };
-  Write(dir.Sub("ok.json"), scenario(R"({"id": "BR1FL", "state": "BR", "type": "FL", "crew": 1000, "location": "London",
+  Write(dir.Sub("ok.json"), scenario(R"({"id": "BR1FL", "state": "BR", "type": "FL", "crew": 800, "location": "London",
     "name": "Victory", "quality": "VeryGood", "experience": 11, "marines": 200, "rigging": 2})"));
   REQUIRE(Adjutant({"--db", dir.Sub("db"), "new", "g", "--scenario", dir.Sub("ok.json")}).code == 0);
   auto fleet = Adjutant({"--db", dir.Sub("db"), "report", "fleet", "g", "--json"});
   CHECK_THAT(fleet.out, Catch::Contains(R"("id": "BR1FL","name": "Victory","state": "BR","type": "FL","location": "London","position": "coastal waters")"));
-  CHECK_THAT(fleet.out, Catch::Contains(R"("quality": "VeryGood","experience": 11,"morale": 2,"stores": 0,"crew": 1000,"marines": 200)"));
+  CHECK_THAT(fleet.out, Catch::Contains(R"("quality": "VeryGood","experience": 11,"morale": 2,"stores": 0,"crew": 800,"marines": 200)"));
   for (const auto& [ship, why] : std::vector<std::pair<std::string, std::string>>{
            {R"({"id": "BRSL", "state": "BR", "type": "SL"})", "'BRSL' is not BR, a number and SL (PATE 2.2, e.g. BR1SL)"},
            {R"({"id": "BR01SL", "state": "BR", "type": "SL"})", "'BR01SL' is not BR, a number and SL"},
            {R"({"id": "BR1FL", "state": "BR", "type": "SL"})", "'BR1FL' is not BR, a number and SL"},
            {R"({"id": "BR1SL", "state": "BR", "type": "SL", "hull": 5})", "5 is sunk"},
-           {R"({"id": "BR1TR", "state": "BR", "type": "TR", "capacity": 2000, "marines": 10})", "no marines (PATE 2.4)"}}) {
+           {R"({"id": "BR1TR", "state": "BR", "type": "TR", "capacity": 2000, "marines": 10})", "no marines (PATE 2.4)"},
+           {R"({"id": "BR1FL", "state": "BR", "type": "FL", "crew": 1000})", "at most 800 crew besides its Marines (PATE 2.7)"},
+           {R"({"id": "BR1FR", "state": "BR", "type": "FR", "frigates": 2, "marines": 60})", "holds 0..50 Marines (PATE 2.7)"}}) {
     Write(dir.Sub("bad.json"), scenario(ship));
     auto r = Adjutant({"--db", dir.Sub("db2"), "new", "g", "--scenario", dir.Sub("bad.json")});
     INFO(ship);

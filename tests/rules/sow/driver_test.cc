@@ -51,9 +51,9 @@ std::string Scenario(const std::string& start = "{\"major\": 1805, \"minor\": 1,
       {"id": "FR-IN-1", "state": "FR", "type": "IN", "men": 4000, "square": {"x": 20, "y": 20}, "city": "Paris"}
     ],
     "ships": [
-      {"id": "BR1SL", "state": "BR", "type": "SL", "crew": 750, "base": "London", "location": "London", "in_port": true},
-      {"id": "BR2SL", "state": "BR", "type": "SL", "crew": 750, "base": "Portsmouth", "location": "Brest", "coastal": true, "mission": "IgnoreCommerce"},
-      {"id": "FR1FR", "state": "FR", "type": "FR", "crew": 500, "frigates": 2, "base": "Brest", "location": "Brest", "in_port": true}
+      {"id": "BR1SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "London", "location": "London", "in_port": true},
+      {"id": "BR2SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "Brest", "coastal": true, "mission": "IgnoreCommerce"},
+      {"id": "FR1FR", "state": "FR", "type": "FR", "crew": 450, "marines": 50, "frigates": 2, "base": "Brest", "location": "Brest", "in_port": true}
     ],
     "relations": [{"a": "BR", "b": "FR", "relation": "War"}, {"a": "BR", "b": "SP", "relation": "War"},
                   {"a": "FR", "b": "SP", "relation": "Alliance"}],
@@ -358,4 +358,23 @@ TEST_CASE("orders wait while a turn is part-way through", "[sow][orders]") {
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == Status::Code::kConflict);
   CHECK_THAT(r.status().message(), Catch::Contains("is being adjudicated"));
+}
+
+TEST_CASE("SOW 3.1 and PATE 2.7: a new ship of the line takes 750 men, 600 crew and 150 Marines", "[sow][orders]") {
+  Game g;
+  int64_t pool = g.State().states.at("BR").manpower;
+  auto r = g.Orders("rose", {OrderItem("BR", "BuildShipOrder", R"({"port": "London", "type": "SL", "id": "BR9SL"})")});
+  REQUIRE(r.orders[0].status == "stands");
+  g.Turn();
+  auto s = g.State();
+  CHECK(s.states.at("BR").manpower == pool - 750);
+  REQUIRE(s.builds.count("BR9SL"));
+  CHECK(s.builds.at("BR9SL").ship.crew == 600);
+  CHECK(s.builds.at("BR9SL").ship.marines == 150);
+  // Crew added later stops at the complement: BR1SL is full.
+  g.Orders("rose", {OrderItem("BR", "ReinforceOrder", R"({"unit": "BR1SL", "men": 10})")});
+  g.Turn();
+  s = g.State();
+  REQUIRE(s.states.at("BR").refused.size() == 1);
+  CHECK_THAT(s.states.at("BR").refused[0].reason, Catch::Contains("at most 0 more crew (PATE 2.7)"));
 }

@@ -85,12 +85,14 @@ std::string RandomScenario(Names* n) {
       int t = Pick(4);
       int frigates = t == 2 ? *rc::gen::inRange(1, 4) : 1;
       int capacity = t == 3 ? *rc::gen::inRange(1000, 8001) : 0;
-      int64_t crew = sow::MenForShip(static_cast<fb::SowShipType>(t), frigates, capacity);
+      auto full = sow::FullComplement(static_cast<fb::SowShipType>(t), frigates, capacity);
+      int64_t crew = full.crew;
       std::string sid = id + std::to_string(n->ships.size() + 1) + kShipTypes[t];
       n->ships.push_back(sid);
       std::string where = Pick(2) ? n->cities.back() : "A" + std::to_string(Pick(2));
       ships += (ships.empty() ? "" : ",") + std::string("{\"id\": \"") + sid + "\", \"state\": \"" + id +
                "\", \"type\": \"" + kShipTypes[t] + "\", \"crew\": " + std::to_string(crew) +
+               ", \"marines\": " + std::to_string(Pick(static_cast<int>(full.marines) + 1)) +
                ", \"frigates\": " + std::to_string(frigates) + ", \"capacity\": " + std::to_string(capacity) +
                ", \"base\": \"" + n->cities.back() + "\", \"location\": \"" + where + "\", \"in_port\": " +
                (Pick(2) ? "true" : "false") + ", \"coastal\": " + (Pick(2) ? "true" : "false") +
@@ -155,14 +157,14 @@ std::pair<std::string, std::string> RandomDirective(const Names& n, const P::Tre
   std::string a = "S" + std::to_string(Pick(n.states)), b = "S" + std::to_string(Pick(n.states));
   std::string unit = Any(n.units, std::string("none")), ship = Any(n.ships, std::string("none"));
   int32_t men = s.units.count(unit) ? s.units.at(unit).men : 0;
-  int32_t crew = s.ships.count(ship) ? s.ships.at(ship).crew : 0;
+  int64_t crew = s.ships.count(ship) ? s.ships.at(ship).men() : 0;
   switch (Pick(10)) {
     case 0: return {"SetRelation", "{\"a\": \"" + a + "\", \"b\": \"" + b + "\", \"relation\": \"" + kRelations[Pick(3)] + "\"}"};
     case 1: return {"DeclareBlockade", "{\"by\": \"" + a + "\", \"against\": \"" + b + "\", \"lift\": " + (Pick(3) ? "false" : "true") + "}"};
     case 2: return {"DeclareEmbargo", "{\"by\": \"" + a + "\", \"against\": \"" + b + "\", \"lift\": " + (Pick(3) ? "false" : "true") + "}"};
     case 3: return {"SetCityControl", "{\"city\": \"" + Any(n.cities, std::string("x")) + "\", \"controller\": \"" + a + "\"}"};
     case 4: return {"DestroyUnit", "{\"unit\": \"" + unit + "\", \"men_remaining\": " + std::to_string(men ? Pick(men + 1) : 0) + "}"};
-    case 5: return {"LoseShip", "{\"ship\": \"" + ship + "\", \"crew_returning\": " + std::to_string(crew ? Pick(crew + 1) : 0) + "}"};
+    case 5: return {"LoseShip", "{\"ship\": \"" + ship + "\", \"crew_returning\": " + std::to_string(crew ? Pick(static_cast<int>(crew) + 1) : 0) + "}"};
     case 6: return {"MoveShip", "{\"ship\": \"" + ship + "\", \"location\": \"" + Any(n.cities, std::string("A0")) +
                                     "\", \"coastal\": true, \"mission\": \"" + kMissions[Pick(5)] + "\"}"};
     case 7: return {"EndCampaign", "{}"};
@@ -178,8 +180,8 @@ int64_t MenLedger(const P::TreasuryState& s) {
   for (const auto& [id, a] : s.states) total += a.manpower + a.men_lost - a.men_growth;
   for (const auto& [n, c] : s.cities) total += c.militia_pool;
   for (const auto& [id, u] : s.units) total += u.men;
-  for (const auto& [id, sh] : s.ships) total += sh.crew;
-  for (const auto& [id, b] : s.builds) total += b.is_ship ? b.ship.crew : b.unit.men;
+  for (const auto& [id, sh] : s.ships) total += sh.men();
+  for (const auto& [id, b] : s.builds) total += b.is_ship ? b.ship.men() : b.unit.men;
   for (const auto& r : s.returns) if (r.pool != "transport") total += r.men;
   return total;
 }
