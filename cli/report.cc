@@ -78,16 +78,34 @@ Result<replay::World> WorldAt(Context& c, ledger::Ledger& db, const std::string&
   return replay::Fold(db, game, branch, *upto);
 }
 
+// What both reports start from: the game folded to the end of --turn T (or
+// the head), refused for a game without the economy's state.
+struct Folded {
+  replay::World world;
+  uint64_t upto = 0;
+};
+
+Result<Folded> FoldForReport(Context& c, const std::string& game, const std::string& branch, const char* what) {
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  Folded f;
+  auto world = WorldAt(c, **db, game, branch, &f.upto);
+  if (!world.ok()) return world.status();
+  if (!world->treasury().state().active) {
+    return Status::InvalidArgument("game '" + game + "' has no " + what + " (its scenario has no sow section)");
+  }
+  f.world = std::move(world).value();
+  return f;
+}
+
 // PATE 2.2–2.4: every ship, for the GA.
 Status FleetReport(Context& c, const std::string& game) {
   std::string branch = c.args.ValueOr("branch", "main");
-  auto db = OpenDb(c, false);
-  if (!db.ok()) return db.status();
-  uint64_t upto = 0;
-  auto world = WorldAt(c, **db, game, branch, &upto);
-  if (!world.ok()) return world.status();
+  auto folded = FoldForReport(c, game, branch, "ships");
+  if (!folded.ok()) return folded.status();
+  const replay::World* world = &folded->world;
+  const uint64_t upto = folded->upto;
   const P::TreasuryState& s = world->treasury().state();
-  if (!s.active) return Status::InvalidArgument("game '" + game + "' has no ships (its scenario has no sow section)");
   auto only = c.args.Value("state");
   // Commanders and deputies are the persons holding SHIP.commander / SHIP.deputy.
   std::map<std::string, std::pair<std::string, std::string>> command;
@@ -154,13 +172,11 @@ Status CmdReport(Context& c) {
   std::string branch = c.args.ValueOr("branch", "main");
   auto state_id = c.args.Value("state");
   if (!state_id) return Status::InvalidArgument("adjutant report treasury: --state S is required");
-  auto db = OpenDb(c, false);
-  if (!db.ok()) return db.status();
-  uint64_t upto = 0;
-  auto world = WorldAt(c, **db, game, branch, &upto);
-  if (!world.ok()) return world.status();
+  auto folded = FoldForReport(c, game, branch, "treasury");
+  if (!folded.ok()) return folded.status();
+  const replay::World* world = &folded->world;
+  const uint64_t upto = folded->upto;
   const P::TreasuryState& s = world->treasury().state();
-  if (!s.active) return Status::InvalidArgument("game '" + game + "' has no treasury (its scenario has no sow section)");
   const P::StateAcct* a = s.State(*state_id);
   if (!a) {
     std::string known;
