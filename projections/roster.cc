@@ -20,6 +20,17 @@ void Roster::Apply(const Input& in) {
     }
   } else if (auto* d = e.payload_as_Directive()) {
     if (auto* pw = d->body_as_SetPassword()) s_.persons[pw->person()->str()].pwhash = pw->pwhash()->str();
+  } else if (auto* pe = e.payload_as_PateEvent()) {
+    // PATE 2.3: a ship's posts move to the persons now named.
+    if (auto* c = pe->body_as_CommandAssigned()) {
+      auto assign = [&](const flatbuffers::String* who, const std::string& role) {
+        if (!who || who->size() == 0) return;
+        for (auto& [name, p] : s_.persons) p.roles.erase(role);
+        s_.persons[who->str()].roles.insert(role);
+      };
+      assign(c->commander(), c->ship()->str() + ".commander");
+      assign(c->deputy(), c->ship()->str() + ".deputy");
+    }
   }
 }
 

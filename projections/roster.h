@@ -24,7 +24,7 @@ struct RosterState {
 class Roster final : public Fold<RosterState> {
  public:
   std::string_view name() const override { return "roster"; }
-  uint32_t version() const override { return 1; }
+  uint32_t version() const override { return 2; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;

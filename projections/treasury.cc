@@ -35,8 +35,10 @@ template <class A> void Visit(A& a, Unit& u) {
 }
 template <class A> void Visit(A& a, Ship& s) {
   a(s.id, s.state, s.type, s.crew, s.frigates, s.capacity, s.base, s.location, s.in_port, s.coastal, s.active,
-    s.mission, s.crewed_on, s.name, s.marines, s.quality, s.morale, s.experience, s.stores, s.hull, s.rigging);
+    s.mission, s.crewed_on, s.name, s.marines, s.quality, s.morale, s.experience, s.stores, s.hull, s.rigging,
+    s.tactical, s.attached_to, s.crossing_turns, s.reactivating);
 }
+template <class A> void Visit(A& a, Wind& w) { a(w.from, w.strength); }
 template <class A> void Visit(A& a, Build& b) {
   a(b.id, b.state, b.city, b.is_ship, b.unit, b.ship, b.war_turns, b.done, b.started, b.order_seq);
 }
@@ -49,7 +51,7 @@ template <class A> void Visit(A& a, PendingOrder& o) { a(o.slot, o.person, o.rol
 template <class A> void Visit(A& a, TreasuryState& s) {
   a(s.active, s.last_seq, s.turn, s.phase_done, s.season_kind, s.season_of_kind, s.campaign_ended, s.season_plan, s.states, s.cities,
     s.units, s.ships, s.relations, s.blockades, s.embargoes, s.trade_bp, s.builds, s.returns, s.standing, s.repairs,
-    s.orders, s.piracy);
+    s.orders, s.piracy, s.winds);
 }
 
 std::string Treasury::Encode() const { return EncodeState(s_); }
@@ -112,6 +114,8 @@ void LoadScenario(TreasuryState& s, const fb::SowScenario& sc) {
       c.militia_pool = d->militia_pool();
       c.transport_pool = d->transport_pool();
       c.besieged = d->besieged();
+      c.supplies = d->supplies();
+      c.stores = d->stores();
       s.cities[c.name] = std::move(c);
     }
   }
@@ -476,8 +480,76 @@ Ship ShipFromDef(const fb::SowShipDef& d) {
   s.stores = d.stores();
   s.hull = d.hull();
   s.rigging = d.rigging();
+  s.tactical = d.tactical();
+  if (!s.in_port && !s.coastal && s.tactical == 0) s.tactical = 1;  // PATE 1.2: at sea, in some tactical area
+  s.attached_to = Str(d.attached_to());
+  s.crossing_turns = d.crossing_turns();
   return s;
 }
+
+namespace {
+
+// PATE outcomes that change a ship or the winds.
+void ApplyPate(TreasuryState& s, const fb::PateEvent& e) {
+  auto ship = [&](const flatbuffers::String* id) -> Ship* {
+    auto it = s.ships.find(id->str());
+    return it == s.ships.end() ? nullptr : &it->second;
+  };
+  switch (e.body_type()) {
+    case fb::PateEventBody_ShipAttached:
+      if (Ship* sh = ship(e.body_as_ShipAttached()->ship())) sh->attached_to = Str(e.body_as_ShipAttached()->to());
+      break;
+    case fb::PateEventBody_ShipMoved: {
+      auto* x = e.body_as_ShipMoved();
+      if (Ship* sh = ship(x->ship())) {
+        sh->location = x->location()->str();
+        sh->in_port = x->part() == fb::PortPart_Harbour;
+        sh->coastal = x->part() == fb::PortPart_Coastal;
+        sh->tactical = x->tactical();
+        sh->crossing_turns = x->crossing_turns();
+      }
+      break;
+    }
+    case fb::PateEventBody_ShipRated: {
+      auto* x = e.body_as_ShipRated();
+      if (Ship* sh = ship(x->ship())) {
+        sh->hull = x->hull();
+        sh->rigging = x->rigging();
+        sh->stores = x->stores();
+        sh->experience = x->experience();
+        sh->crew = x->crew();
+        sh->marines = x->marines();
+      }
+      if (x->port() && x->port_stores() != 0) {
+        auto c = s.cities.find(x->port()->str());
+        if (c != s.cities.end()) c->second.stores -= x->port_stores();
+      }
+      break;
+    }
+    case fb::PateEventBody_ShipActivation: {
+      auto* x = e.body_as_ShipActivation();
+      if (Ship* sh = ship(x->ship())) {
+        sh->active = x->active();
+        sh->reactivating = x->reactivating();
+      }
+      break;
+    }
+    case fb::PateEventBody_MissionSet:
+      if (Ship* sh = ship(e.body_as_MissionSet()->ship())) {
+        sh->mission = static_cast<Mission>(e.body_as_MissionSet()->mission());
+      }
+      break;
+    case fb::PateEventBody_WindSet: {
+      auto* x = e.body_as_WindSet();
+      s.winds[x->area()->str()] = Wind{x->from(), x->strength()};
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace
 
 void Treasury::Apply(const Input& in) {
   const fb::Event& e = *in.event;
@@ -513,9 +585,12 @@ void Treasury::Apply(const Input& in) {
     case fb::Payload_SowEvent:
       ApplyOutcome(s_, *e.payload_as_SowEvent(), turn, e.phase());
       break;
+    case fb::Payload_PateEvent:
+      ApplyPate(s_, *e.payload_as_PateEvent());
+      break;
     case fb::Payload_OrderSubmitted: {
       auto* o = e.payload_as_OrderSubmitted();
-      if (o->body_type() != fb::OrderBody_SowOrder) break;
+      if (o->body_type() != fb::OrderBody_SowOrder && o->body_type() != fb::OrderBody_PateOrder) break;
       s_.orders[in.seq] = {Str(o->slot()), o->person()->str(), Str(o->role()), std::vector<uint8_t>(in.bytes.begin(), in.bytes.end())};
       break;
     }

@@ -110,8 +110,25 @@ struct Ship {
   uint8_t morale = 2;
   uint16_t experience = 0, stores = 0;
   uint8_t hull = 0, rigging = 0;
+  // PATE 1.2, 4.4, 6.11, 2.6: the tactical area at sea (1..), the ship it
+  // is attached to, the turns left in an Atlantic crossing (then
+  // `location` is the sea area it will arrive in), the campaign turns left
+  // until reactivated.
+  uint8_t tactical = 0;
+  std::string attached_to;
+  uint8_t crossing_turns = 0;
+  uint8_t reactivating = 0;
+  bool at_sea() const { return !in_port && !coastal; }
+  bool on_map() const { return active && crossing_turns == 0; }
   // SOW 3.1 counts a ship's men: its crew and its Marines (PATE 2.7).
   int64_t men() const { return int64_t{crew} + marines; }
+};
+
+// PATE 1.4: the wind in a sea area this turn.
+struct Wind {
+  uint8_t from = 0;      // fb::Compass
+  uint8_t strength = 0;  // fb::WindStrength
+  friend bool operator==(const Wind&, const Wind&) = default;
 };
 
 struct Build {
@@ -175,6 +192,7 @@ struct TreasuryState {
   std::vector<Repair> repairs;
   std::map<uint64_t, PendingOrder> orders;  // by seq: the current turn's standing orders
   bool piracy = false;
+  std::map<std::string, Wind> winds;  // PATE 1.4: sea area → the wind now blowing
 
   Relation RelationOf(const std::string& a, const std::string& b) const;
   const StateAcct* State(const std::string& id) const;
@@ -183,7 +201,7 @@ struct TreasuryState {
 class Treasury final : public Fold<TreasuryState> {
  public:
   std::string_view name() const override { return "treasury"; }
-  uint32_t version() const override { return 2; }
+  uint32_t version() const override { return 3; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;

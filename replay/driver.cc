@@ -8,6 +8,8 @@
 #include "replay/rebuild.h"
 #include "rules/events.h"
 #include "rules/phase_writer.h"
+#include "rules/nwol/intake.h"
+#include "rules/pate/map.h"
 #include "rules/sow/calendar.h"
 #include "rules/sow/directives.h"
 #include "rules/sow/orders.h"
@@ -221,8 +223,13 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   const projections::Roster roster = world->roster();
   uint64_t head = world->head.seq;
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
-  sow::Outcomes out(w, *at);
-  sow::Submit(out, roster, person, items);
+  std::optional<rules::pate::NavalMap> map;
+  if (const fb::NavalMap* doc = w.naval_map()) {
+    auto loaded = rules::pate::NavalMap::Load(*doc);
+    if (!loaded.ok()) return loaded.status();
+    map = std::move(loaded).value();
+  }
+  rules::nwol::Submit(w, *at, roster, map ? &*map : nullptr, person, items);
   auto drafts = w.TakeDrafts();
   auto r = db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
   if (!r.ok()) return r.status();

@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include "projections/navalmap.h"
 #include "schema/event_generated.h"
 
 namespace adjutant::rules {
@@ -43,6 +44,13 @@ const projections::Roster& PhaseWriter::roster() const {
   assert(false && "PhaseWriter needs the roster projection");
   static const projections::Roster kEmpty;
   return kEmpty;
+}
+
+const fb::NavalMap* PhaseWriter::naval_map() const {
+  for (const auto& p : projections_) {
+    if (auto* m = dynamic_cast<const projections::NavalMapView*>(p.get())) return m->map();
+  }
+  return nullptr;
 }
 
 }  // namespace adjutant::rules

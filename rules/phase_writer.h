@@ -18,6 +18,8 @@
 #include "projections/treasury.h"
 #include "schema/draft.h"
 
+namespace adjutant::fb { struct NavalMap; }
+
 namespace adjutant::rules {
 
 class PhaseWriter {
@@ -39,6 +41,8 @@ class PhaseWriter {
 
   const projections::TreasuryState& treasury() const;
   const projections::Roster& roster() const;
+  // The naval map recorded with the game, if any (projections/navalmap).
+  const fb::NavalMap* naval_map() const;
   std::vector<std::unique_ptr<projections::Projection>> TakeProjections() { return std::move(projections_); }
 
  private:

@@ -187,6 +187,20 @@ Status CheckScenarioAgainstMap(const fb::Scenario& scenario, const NavalMap& map
         return Status::InvalidArgument("sow.ships[" + std::to_string(i) + "].location: '" + where +
                                        "' is neither a port nor a sea area of the naval map");
       }
+      std::string field = "sow.ships[" + std::to_string(i) + "]";
+      if (map.PortNamed(where) && !s->in_port() && !s->coastal()) {
+        return Status::InvalidArgument(field + ": " + where + " is a port; say whether the ship is in its harbour "
+                                       "(in_port) or its coastal waters (coastal) (PATE 1.2)");
+      }
+      if (map.Area(where) && (s->in_port() || s->coastal())) {
+        return Status::InvalidArgument(field + ": " + where + " is a sea area, which has no harbour or coastal "
+                                       "waters (PATE 1.2)");
+      }
+      if (s->attached_to() && s->attached_to()->size()) {
+        bool found = false;
+        for (const auto* o : *sow->ships()) found = found || o->id()->str() == s->attached_to()->str();
+        if (!found) return Status::InvalidArgument(field + ".attached_to: no ship '" + s->attached_to()->str() + "'");
+      }
     }
   }
   return Status::Ok();

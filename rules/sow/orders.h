@@ -1,6 +1,7 @@
 // Orders of the sow ruleset at submission time (SOW 2.1, 4.1, 4.3, 6.1):
 // who may give which order, which "slot" an order fills, which order in a
-// slot stands, and the checks that can be made before adjudication. Checks
+// slot stands, and the checks that can be made before adjudication (the
+// intake itself, shared with pate, is rules/nwol/intake.h). Checks
 // that depend on the state at execution (funds, limits) are made in the
 // orders phase (rules/sow/execute.h).
 #pragma once
@@ -39,19 +40,5 @@ std::string SlotOf(const projections::TreasuryState& s, const fb::SowOrder& orde
 // Checks that need only the state and the turn the order is for.
 std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const fb::SowOrder& order,
                                          const Turn& turn);
-
-// One item of an order file, as the person sent it.
-struct Submission {
-  std::string person;
-  const fb::OrderItem* item;
-};
-
-// Records the items of one order file from `person` as OrderSubmitted
-// events, each followed where needed by its OrderRejected (a role not
-// entitled, a check failed) or an OrderSuperseded (the order it replaces,
-// or itself when a more senior order stands in its slot). The drafts read
-// the items when built: their buffer must outlive the append.
-void Submit(Outcomes& out, const projections::Roster& roster, const std::string& person,
-            const std::vector<const fb::OrderItem*>& items);
 
 }  // namespace adjutant::rules::sow

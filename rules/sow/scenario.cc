@@ -76,6 +76,7 @@ Status CheckSow(const fb::SowScenario& sc) {
       if (c->level() < 1 || c->level() > 5) return Bad("cities", i, "level", "must be 1..5 (SOW 2.2, 4.6)");
       if (c->kind() == fb::SowCityKind_Inland && c->dockyards() > 0) return Bad("cities", i, "dockyards", "an inland city has none");
       if (c->militia_pool() < 0 || c->transport_pool() < 0) return Bad("cities", i, "", "pools must not be negative");
+      if (c->supplies() < 0 || c->stores() < 0) return Bad("cities", i, "", "supplies and stores must not be negative");
       if (c->fort_level() > c->fort_start()) return Bad("cities", i, "fort_level", "is above fort_start (SOW 7.1)");
       if (c->sea_area() && c->sea_area()->size()) sea_areas.insert(c->sea_area()->str());
       nations.insert(c->nation()->str());
@@ -131,6 +132,11 @@ Status CheckSow(const fb::SowScenario& sc) {
       }
       if (s->hull() > 4) return Bad("ships", i, "hull", "damage is 0..4 for a ship afloat (5 is sunk, PATE 2.2)");
       if (s->rigging() > 5) return Bad("ships", i, "rigging", "damage is 0..5 (PATE 2.2)");
+      int stores_max = 24 + (s->type() == fb::SowShipType_TR ? s->capacity() / 20 : 0);
+      if (s->stores() > stores_max) {
+        return Bad("ships", i, "stores", "at most " + std::to_string(stores_max) + " (PATE 3.4)");
+      }
+      if (s->attached_to() && s->attached_to()->str() == id) return Bad("ships", i, "attached_to", "a ship cannot attach to herself (PATE 4.4)");
       if (s->type() == fb::SowShipType_TR && s->marines() != 0) return Bad("ships", i, "marines", "transport groups carry no marines (PATE 2.4)");
       if (s->type() != fb::SowShipType_TR) {
         ShipComplement full = FullComplement(s->type(), s->frigates(), s->capacity());

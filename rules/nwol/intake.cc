@@ -1,0 +1,164 @@
+#include "rules/nwol/intake.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "rules/pate/orders.h"
+#include "rules/sow/orders.h"
+#include "rules/sow/outcomes.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "schema/inputs_generated.h"
+
+namespace adjutant::rules::nwol {
+
+namespace {
+
+// Who may give an order and where it goes, for either ruleset.
+struct Claim {
+  const char* ruleset = "";
+  uint32_t rules_version = 0;
+  std::string state, slot;
+  std::vector<std::pair<std::string, int>> roles;  // full role names, with rank
+  const char* role_rule = "SOW 2.1";               // the rule naming who may order
+  bool immediate = false;
+};
+
+Claim SowClaim(const projections::TreasuryState& s, const fb::SowOrder& o) {
+  Claim c{sow::kRuleset, sow::kRulesVersion, o.state()->str(), sow::SlotOf(s, o), {}, "SOW 2.1", false};
+  for (const auto& suffix : sow::EntitledRoles(o)) c.roles.emplace_back(c.state + "." + suffix, sow::RoleRank(suffix));
+  return c;
+}
+
+Claim PateClaim(const projections::TreasuryState& s, const fb::PateOrder& o) {
+  pate::Claim pc = pate::ClaimOf(s, o);
+  bool ship_orders = o.body_type() == fb::PateOrderBody_ShipOrders || o.body_type() == fb::PateOrderBody_TransferCrewOrder;
+  return Claim{pate::kRuleset, pate::kRulesVersion, pc.state, pc.slot, pc.roles, ship_orders ? "PATE 4.1" : "PATE 2.3",
+               pc.immediate};
+}
+
+// PATE 2.3: an appointment takes effect when the Naval Minister's order is
+// received, so the new commander can order the ship this very turn.
+void Appoint(PhaseWriter& w, const TurnPhase& at, const fb::AppointOrder& a, uint64_t order_seq) {
+  Draft d;
+  d.at = at;
+  d.ruleset = pate::kRuleset;
+  d.rules_version = pate::kRulesVersion;
+  std::string ship = a.ship()->str();
+  std::string commander = a.commander() ? a.commander()->str() : "";
+  std::string deputy = a.deputy() ? a.deputy()->str() : "";
+  d.payload = [=](flatbuffers::FlatBufferBuilder& f) {
+    auto x = fb::CreateCommandAssignedDirect(f, ship.c_str(), commander.c_str(), deputy.c_str(), order_seq);
+    auto e = fb::CreatePateEvent(f, fb::PateEventBody_CommandAssigned, x.Union());
+    return PayloadRef{fb::Payload_PateEvent, e.o};
+  };
+  w.Emit(std::move(d));
+}
+
+}  // namespace
+
+void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& roster, const pate::NavalMap* map,
+            const std::string& person, const std::vector<const fb::OrderItem*>& items) {
+  sow::Outcomes out(w, at);
+  const projections::Person* who = roster.Find(person);
+  for (const fb::OrderItem* item : items) {
+    const fb::SowOrder* so = item->body_as_SowOrder();
+    const fb::PateOrder* po = item->body_as_PateOrder();
+    const auto& s = w.treasury();
+    std::optional<Claim> claim;
+    std::optional<std::pair<std::string, std::string>> refusal;  // rule, reason
+    if (so) claim = SowClaim(s, *so);
+    if (po) claim = PateClaim(s, *po);
+    // The role: as named, else the person's most senior entitled role.
+    std::string role;
+    if (claim) {
+      auto entitled = [&](const std::string& r) {
+        return std::any_of(claim->roles.begin(), claim->roles.end(), [&](const auto& e) { return e.first == r; });
+      };
+      if (item->role() && item->role()->size()) {
+        role = item->role()->str();
+        if (!who || !who->roles.count(role)) {
+          refusal = {claim->role_rule, person + " does not hold the role " + role};
+        } else if (!entitled(role)) {
+          refusal = {claim->role_rule, role + " may not give this order"};
+        }
+      } else {
+        for (const auto& [r, rank] : claim->roles) {
+          if (who && who->roles.count(r)) { role = r; break; }
+        }
+        if (role.empty()) {
+          std::string list;
+          for (const auto& [r, rank] : claim->roles) list += (list.empty() ? "" : ", ") + r;
+          refusal = {claim->role_rule, claim->state.empty()
+                                           ? std::string("the order names no ship, port or state of this game")
+                                           : person + " holds no role of " + claim->state +
+                                                 " entitled to give this order (" + list + ")"};
+        }
+      }
+      if (!refusal && so) {
+        if (auto r = sow::CheckAtSubmission(s, *so, at.turn)) refusal = {r->rule, r->reason};
+      }
+      if (!refusal && po) {
+        if (auto r = pate::CheckAtSubmission(s, map, *po)) refusal = {r->rule, r->reason};
+        if (auto* a = po->body_as_AppointOrder(); a && !refusal) {
+          for (const auto* p : {a->commander(), a->deputy()}) {
+            if (p && p->size() && !roster.Find(p->str())) {
+              refusal = {"PATE 2.3", "there is no person '" + p->str() + "' in this game"};
+            }
+          }
+        }
+      }
+    }
+    std::string slot = claim ? claim->slot : "";
+    // The OrderSubmitted event, as the person sent it.
+    Draft d;
+    d.at = at;
+    d.actor = Actor{ActorKind::kPlayer, person, role};
+    d.ruleset = claim ? claim->ruleset : "";
+    d.rules_version = claim ? claim->rules_version : 0;
+    d.payload = [person, role, slot, item](flatbuffers::FlatBufferBuilder& f) {
+      flatbuffers::Offset<void> body;
+      if (item->body_type() != fb::OrderBody_NONE) {
+        body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameOrderBody(item->body_type()), item->body()));
+      }
+      auto o = fb::CreateOrderSubmittedDirect(f, person.c_str(), role.c_str(), slot.c_str(), item->body_type(), body);
+      return PayloadRef{fb::Payload_OrderSubmitted, o.o};
+    };
+    w.Emit(std::move(d));
+    uint64_t seq = w.head_seq();
+    if (!claim) {
+      out.Rejected(seq, "SOW 2.1", "written orders are for the GA to read; they are not adjudicated");
+      continue;
+    }
+    if (refusal) {
+      out.Rejected(seq, refusal->first, refusal->second);
+      continue;
+    }
+    if (claim->immediate) {
+      Appoint(w, at, *po->body_as_AppointOrder(), seq);
+      continue;
+    }
+    // Precedence: the most senior entitled role's last order stands.
+    auto rank_of = [&](const std::string& r) {
+      for (const auto& [name, rank] : claim->roles) if (name == r) return rank;
+      return 0;
+    };
+    int rank = rank_of(role);
+    for (const auto& [other_seq, pending] : w.treasury().orders) {
+      if (other_seq == seq || pending.slot != slot) continue;
+      bool newer_wins = rank >= rank_of(pending.role);
+      uint64_t loser = newer_wins ? other_seq : seq, winner = newer_wins ? seq : other_seq;
+      Draft sup;
+      sup.at = at;
+      sup.ruleset = claim->ruleset;
+      sup.rules_version = claim->rules_version;
+      sup.payload = [loser, winner](flatbuffers::FlatBufferBuilder& f) {
+        return PayloadRef{fb::Payload_OrderSuperseded, fb::CreateOrderSuperseded(f, loser, winner).o};
+      };
+      w.Emit(std::move(sup));
+      break;  // at most one order stands per slot
+    }
+  }
+}
+
+}  // namespace adjutant::rules::nwol

@@ -1,0 +1,347 @@
+#include "rules/pate/orders.h"
+
+#include "schema/event_generated.h"
+
+namespace adjutant::rules::pate {
+
+using projections::Ship;
+using projections::ShipType;
+using projections::TreasuryState;
+
+namespace {
+
+std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+
+const Ship* FindShip(const TreasuryState& s, const std::string& id) {
+  auto it = s.ships.find(id);
+  return it == s.ships.end() ? nullptr : &it->second;
+}
+
+std::string StateOf(const TreasuryState& s, const std::string& ship) {
+  const Ship* sh = FindShip(s, ship);
+  return sh ? sh->state : "";
+}
+
+// The state's ministers who may act for its navy (PATE 2.3; seniority as
+// in SOW 2.1: the monarch and prime minister may act for any minister).
+std::vector<std::pair<std::string, int>> NavalRoles(const std::string& state) {
+  return {{state + ".monarch", 3}, {state + ".prime", 2}, {state + ".naval", 1}};
+}
+
+std::vector<std::pair<std::string, int>> ShipRoles(const std::string& ship) {
+  return {{ship + ".commander", 2}, {ship + ".deputy", 1}};
+}
+
+// PATE 4.4, 5.1: two ships are in the same place when in the same port, or
+// in the same tactical area of the same sea area.
+bool SamePlace(const Ship& a, const Ship& b) {
+  if (!a.on_map() || !b.on_map() || a.location != b.location) return false;
+  return a.at_sea() == b.at_sea() && (!a.at_sea() || a.tactical == b.tactical);
+}
+
+bool Hostile(const TreasuryState& s, const std::string& a, const std::string& b) {
+  return a != b && s.RelationOf(a, b) == projections::Relation::War;
+}
+
+}  // namespace
+
+ShipOrders FromOrderForm(const fb::ShipOrders& f, uint64_t order_seq) {
+  ShipOrders o;
+  o.ship = f.ship()->str();
+  o.order_seq = order_seq;
+  o.attach_to = Str(f.attach_to());
+  o.detach = f.detach();
+  o.sea1 = Str(f.sea1());
+  o.sea2 = Str(f.sea2());
+  o.port = Str(f.port());
+  o.any_enemy_port = f.any_enemy_port();
+  o.harbour = f.harbour();
+  o.sail_alone = f.sail_alone();
+  o.pursue_into_ports = f.pursue_into_ports();
+  o.contact = static_cast<Contact>(f.contact());
+  o.min_ships = f.min_ships();
+  o.max_ships = f.max_ships();
+  // PATE 4.6: a ship that evades never approaches allies to join them.
+  o.join_allies = f.join_allies() && o.contact != Contact::Evade;
+  o.windward = f.gauge() == fb::Gauge_Windward;
+  o.engage = static_cast<Engage>(f.engage());
+  o.break_line = f.line() == fb::LineOrder_BreakLine;
+  o.aim_hull = f.aim() == fb::Aim_Hull;
+  o.commerce = static_cast<projections::Mission>(f.commerce());
+  o.stores = f.stores();
+  if (f.amphibious()) {
+    for (const auto* a : *f.amphibious()) o.amphibious.push_back({a->unload(), Str(a->unit()), a->supplies()});
+  }
+  return o;
+}
+
+ShipOrders DefaultOrders(const std::string& ship) {
+  // PATE 4.11: stay, keep the attachment, load nothing, accept contact, join
+  // allies, accept combat, leeward gauge, line ahead, fire at rigging. The
+  // struct's defaults are exactly these.
+  ShipOrders o;
+  o.ship = ship;
+  return o;
+}
+
+bool ContactApplies(uint8_t lo, uint8_t hi, int n) {
+  if (lo == 0 && hi == 0) return true;
+  if (hi == 0) return n >= lo;
+  if (lo == 0) return n <= hi;
+  if (lo <= hi) return n >= lo && n <= hi;
+  return n <= hi || n >= lo;  // PATE 4.6's example: min 10 max 2 → 1, 2, 10, 11
+}
+
+Claim ClaimOf(const TreasuryState& s, const fb::PateOrder& o) {
+  Claim c;
+  switch (o.body_type()) {
+    case fb::PateOrderBody_ShipOrders: {
+      std::string ship = o.body_as_ShipOrders()->ship()->str();
+      c.state = StateOf(s, ship);
+      c.roles = ShipRoles(ship);
+      c.slot = c.state + "/ship/" + ship;
+      break;
+    }
+    case fb::PateOrderBody_AppointOrder: {
+      std::string ship = o.body_as_AppointOrder()->ship()->str();
+      c.state = StateOf(s, ship);
+      c.roles = NavalRoles(c.state);
+      c.slot = c.state + "/appoint/" + ship;
+      c.immediate = true;
+      break;
+    }
+    case fb::PateOrderBody_ActivationOrder: {
+      std::string ship = o.body_as_ActivationOrder()->ship()->str();
+      c.state = StateOf(s, ship);
+      c.roles = NavalRoles(c.state);
+      c.slot = c.state + "/activate/" + ship;
+      break;
+    }
+    case fb::PateOrderBody_MoveStoresOrder: {
+      auto* m = o.body_as_MoveStoresOrder();
+      auto city = s.cities.find(m->from()->str());
+      c.state = city == s.cities.end() ? "" : city->second.controller;
+      c.roles = NavalRoles(c.state);
+      c.slot = c.state + "/stores/" + m->from()->str() + "/" + m->to()->str();
+      break;
+    }
+    case fb::PateOrderBody_TransferCrewOrder: {
+      std::string ship = o.body_as_TransferCrewOrder()->from()->str();
+      c.state = StateOf(s, ship);
+      c.roles = ShipRoles(ship);
+      c.slot = c.state + "/crew/" + ship;
+      break;
+    }
+    case fb::PateOrderBody_NONE:
+      break;
+  }
+  return c;
+}
+
+namespace {
+
+std::optional<Refusal> CheckShipOrders(const TreasuryState& s, const NavalMap* map, const fb::ShipOrders& f) {
+  std::string id = f.ship()->str();
+  const Ship* sh = FindShip(s, id);
+  if (!sh) return Refusal{"PATE 4.3", "there is no ship '" + id + "'"};
+  if (sh->crossing_turns > 0) {
+    return Refusal{"PATE 6.11", id + " is crossing the Atlantic and takes no orders until she arrives"};
+  }
+  if (!sh->active) return Refusal{"PATE 2.6", id + " is inactive and takes no orders"};
+  std::string to = Str(f.attach_to());
+  if (!to.empty()) {
+    if (f.detach()) return Refusal{"PATE 4.4", "to attach to another ship, give Attach alone, without Detach"};
+    if (to == id) return Refusal{"PATE 4.4", "a ship cannot attach to herself"};
+    const Ship* t = FindShip(s, to);
+    if (!t) return Refusal{"PATE 4.4", "there is no ship '" + to + "' to attach to"};
+    if (!SamePlace(*sh, *t)) return Refusal{"PATE 4.4", id + " is not in the same place as " + to};
+    if (!t->attached_to.empty() && t->attached_to != id) {
+      return Refusal{"PATE 4.4", to + " is itself attached to " + t->attached_to + "; attachment may not form a chain"};
+    }
+  }
+  std::string sea1 = Str(f.sea1()), sea2 = Str(f.sea2()), port = Str(f.port());
+  if (!sea2.empty() && sea1.empty()) return Refusal{"PATE 4.5", "a second sea area needs a first"};
+  if (f.any_enemy_port() && !port.empty()) {
+    return Refusal{"PATE 4.5", "name a port or ask for any port with an enemy ship, not both"};
+  }
+  if (map) {
+    for (const auto& [field, code] : {std::pair{"sea1", sea1}, std::pair{"sea2", sea2}}) {
+      if (!code.empty() && !map->Area(code)) {
+        return Refusal{"PATE 1.4", std::string(field) + ": there is no sea area '" + code + "' (use its three-letter code)"};
+      }
+    }
+    if (!port.empty() && !map->PortNamed(port)) {
+      return Refusal{"PATE 1.4", "port: there is no port '" + port + "' (check the spelling)"};
+    }
+  }
+  int most = kStoresMax + (sh->type == ShipType::TR ? sh->capacity / 20 : 0);  // PATE 3.4
+  if (f.stores() < -1 || f.stores() > most) {
+    return Refusal{"PATE 3.4", id + " can carry 0 to " + std::to_string(most) + " stores"};
+  }
+  if (f.amphibious() && f.amphibious()->size() && sh->type != ShipType::TR) {
+    return Refusal{"PATE 4.9", "only transport groups load and unload units and supplies"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const NavalMap* map, const fb::PateOrder& o) {
+  switch (o.body_type()) {
+    case fb::PateOrderBody_ShipOrders:
+      return CheckShipOrders(s, map, *o.body_as_ShipOrders());
+    case fb::PateOrderBody_AppointOrder: {
+      auto* a = o.body_as_AppointOrder();
+      if (!FindShip(s, a->ship()->str())) return Refusal{"PATE 2.3", "there is no ship '" + a->ship()->str() + "'"};
+      if (Str(a->commander()).empty() && Str(a->deputy()).empty()) {
+        return Refusal{"PATE 2.3", "name a commander, a deputy or both"};
+      }
+      return std::nullopt;  // the persons are checked by the intake, which holds the roster
+    }
+    case fb::PateOrderBody_ActivationOrder: {
+      auto* a = o.body_as_ActivationOrder();
+      std::string id = a->ship()->str();
+      const Ship* sh = FindShip(s, id);
+      if (!sh) return Refusal{"PATE 2.6", "there is no ship '" + id + "'"};
+      if (sh->type == ShipType::TR) return Refusal{"PATE 2.6", "transport groups cannot be inactivated"};
+      if (a->active()) {
+        if (sh->active) return Refusal{"PATE 2.6", id + " is already active"};
+        if (sh->reactivating > 0) return Refusal{"PATE 2.6", id + " is already being reactivated"};
+        return std::nullopt;
+      }
+      if (!sh->active) return Refusal{"PATE 2.6", id + " is already inactive"};
+      auto c = s.cities.find(sh->location);
+      const auto* st = s.State(sh->state);
+      if (!sh->in_port || c == s.cities.end()) return Refusal{"PATE 2.6", id + " is not in a harbour"};
+      if (c->second.kind == projections::CityKind::OffMapPort) {
+        return Refusal{"PATE 2.6", "ships are not inactivated in off-map ports"};
+      }
+      if (!st || c->second.nation != st->nation || c->second.controller != sh->state) {
+        return Refusal{"PATE 2.6", "ships are inactivated only in home ports their own state holds"};
+      }
+      for (const auto& [oid, other] : s.ships) {
+        if (other.on_map() && other.location == sh->location && !other.at_sea() && Hostile(s, other.state, sh->state)) {
+          return Refusal{"PATE 2.6", "hostile ships are present at " + sh->location};
+        }
+      }
+      return std::nullopt;
+    }
+    case fb::PateOrderBody_MoveStoresOrder: {
+      auto* m = o.body_as_MoveStoresOrder();
+      for (const auto* p : {m->from(), m->to()}) {
+        auto c = s.cities.find(p->str());
+        if (c == s.cities.end() || c->second.kind == projections::CityKind::Inland) {
+          return Refusal{"PATE 3.5", "there is no port '" + p->str() + "'"};
+        }
+      }
+      if (m->from()->str() == m->to()->str()) return Refusal{"PATE 3.5", "stores move between two different ports"};
+      if (m->stores() <= 0 || m->stores() > 60) return Refusal{"PATE 3.5", "a port sends 1 to 60 stores a turn"};
+      return std::nullopt;
+    }
+    case fb::PateOrderBody_TransferCrewOrder: {
+      auto* t = o.body_as_TransferCrewOrder();
+      const Ship* from = FindShip(s, t->from()->str());
+      const Ship* to = FindShip(s, t->to()->str());
+      if (!from || !to) return Refusal{"PATE 2.7", "both ships of a crew transfer must exist"};
+      if (from->type == ShipType::FR || from->type == ShipType::TR) {
+        return Refusal{"PATE 2.7", "crew cannot be transferred from frigates or transport groups"};
+      }
+      if (to->type == ShipType::TR) return Refusal{"PATE 2.7", "crew is transferred only between FLs, SLs and FRs"};
+      if (t->crew() <= 0) return Refusal{"PATE 2.7", "a transfer moves a positive number of crew"};
+      return std::nullopt;  // place, enemies and limits are checked when it is carried out
+    }
+    case fb::PateOrderBody_NONE:
+      break;
+  }
+  return Refusal{"PATE 4.3", "the order has no body"};
+}
+
+std::map<uint64_t, ShipOrders> StandingShipOrders(const TreasuryState& s) {
+  std::map<uint64_t, ShipOrders> out;
+  for (const auto& [seq, pending] : s.orders) {
+    const auto* ev = flatbuffers::GetRoot<fb::Event>(pending.event.data());
+    const auto* sub = ev->payload_as_OrderSubmitted();
+    if (!sub) continue;
+    const auto* po = sub->body_as_PateOrder();
+    if (!po || !po->body_as_ShipOrders()) continue;
+    out[seq] = FromOrderForm(*po->body_as_ShipOrders(), seq);
+  }
+  return out;
+}
+
+std::map<uint64_t, Refusal> AttachmentRefusals(const TreasuryState& s, const std::map<uint64_t, ShipOrders>& standing) {
+  // Attachments as they stand, changed by each order in the order received.
+  std::map<std::string, std::string> leader;
+  for (const auto& [id, sh] : s.ships) {
+    if (!sh.attached_to.empty()) leader[id] = sh.attached_to;
+  }
+  std::map<uint64_t, Refusal> refused;
+  for (const auto& [seq, o] : standing) {
+    if (o.detach) leader.erase(o.ship);
+    if (o.attach_to.empty()) continue;
+    auto t = leader.find(o.attach_to);
+    bool leads = false;
+    for (const auto& [follower, l] : leader) leads = leads || (l == o.ship && follower != o.attach_to);
+    if (t != leader.end() && t->second != o.ship) {
+      refused[seq] = {"PATE 4.4", o.attach_to + " is attached to " + t->second + "; attachment may not form a chain"};
+    } else if (leads) {
+      refused[seq] = {"PATE 4.4", "ships are attached to " + o.ship + ", which may not itself attach to another"};
+    } else {
+      if (t != leader.end()) leader.erase(t);  // the two swap: the leader now follows
+      leader[o.ship] = o.attach_to;
+    }
+  }
+  return refused;
+}
+
+std::map<std::string, ShipOrders> CarriedOut(const TreasuryState& s, const std::map<uint64_t, ShipOrders>& standing) {
+  auto refused = AttachmentRefusals(s, standing);
+  std::map<std::string, ShipOrders> own;
+  for (const auto& [seq, o] : standing) {
+    ShipOrders kept = o;
+    if (refused.count(seq)) kept.attach_to.clear();  // the rest of the order stands
+    own[o.ship] = std::move(kept);                   // one order per ship stands (4.1)
+  }
+  // Each ship's attachment at the end of the orders (4.4).
+  std::map<std::string, std::string> leader;
+  for (const auto& [id, sh] : s.ships) {
+    if (!sh.on_map()) continue;
+    std::string l = sh.attached_to;
+    auto it = own.find(id);
+    if (it != own.end()) {
+      if (it->second.detach) l.clear();
+      if (!it->second.attach_to.empty()) l = it->second.attach_to;
+    }
+    leader[id] = l;
+  }
+  std::map<std::string, ShipOrders> out;
+  for (const auto& [id, sh] : s.ships) {
+    if (!sh.on_map()) continue;
+    const std::string& l = leader[id];
+    auto mine = own.find(id);
+    bool changes = mine != own.end() && (mine->second.detach || (!mine->second.attach_to.empty() &&
+                                                                 mine->second.attach_to != sh.attached_to));
+    auto theirs = l.empty() ? own.end() : own.find(l);
+    if (!changes && theirs != own.end()) {
+      // PATE 4.2: the leader's orders, copied; a transport's own amphibious
+      // orders are neither replaced nor copied to others.
+      ShipOrders c = theirs->second;
+      c.ship = id;
+      c.copied_from = l;
+      c.attach_to = l;
+      c.detach = false;
+      c.amphibious.clear();
+      if (sh.type == ShipType::TR && mine != own.end()) c.amphibious = mine->second.amphibious;
+      out[id] = std::move(c);
+    } else if (mine != own.end()) {
+      out[id] = mine->second;
+      out[id].attach_to = l;
+    } else {
+      out[id] = DefaultOrders(id);
+      out[id].attach_to = l;
+    }
+  }
+  return out;
+}
+
+}  // namespace adjutant::rules::pate

@@ -1,0 +1,112 @@
+// PATE orders (sections 2.3, 2.6, 2.7, 3.5, 4): the ship order form as
+// plain values, who may give each order, the slot it fills, the checks made
+// when it is received, and — at adjudication — which orders each ship
+// carries out (4.1 precedence is settled at intake; 4.2 copying to attached
+// ships and 4.11 defaults here). Pure: no I/O; maps in key order.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "projections/treasury.h"
+#include "rules/pate/map.h"
+
+namespace adjutant::fb { struct PateOrder; struct ShipOrders; }
+
+namespace adjutant::rules::pate {
+
+inline constexpr const char* kRuleset = "pate";
+inline constexpr uint32_t kRulesVersion = 1;
+inline constexpr int kStoresMax = 24;  // PATE 3.4: the most stores a ship carries
+
+enum class Contact : uint8_t { Accept, Pursue, Evade };
+enum class Engage : uint8_t { Accept, Close, Evade };
+
+struct Amphibious {
+  bool unload = false;
+  std::string unit;
+  int32_t supplies = 0;
+};
+
+// One ship's orders for a turn (PATE 4.3–4.9), as carried out.
+struct ShipOrders {
+  std::string ship;
+  uint64_t order_seq = 0;          // 0: default orders (4.11)
+  std::string copied_from;         // 4.2: the ship whose orders these are
+  // 4.4
+  std::string attach_to;
+  bool detach = false;
+  // 4.5
+  std::string sea1, sea2, port;
+  bool any_enemy_port = false, harbour = false, sail_alone = false, pursue_into_ports = true;
+  // 4.6
+  Contact contact = Contact::Accept;
+  uint8_t min_ships = 0, max_ships = 0;
+  bool join_allies = true;
+  bool windward = false;           // gauge: leeward by default
+  // 4.7
+  Engage engage = Engage::Accept;
+  bool break_line = false;
+  bool aim_hull = false;           // rigging by default
+  // 4.8
+  projections::Mission commerce = projections::Mission::None;
+  // 4.9
+  int16_t stores = -1;             // -1: neither load nor unload
+  std::vector<Amphibious> amphibious;
+
+  bool moves() const { return !sea1.empty() || !port.empty() || any_enemy_port; }
+};
+
+ShipOrders FromOrderForm(const fb::ShipOrders& form, uint64_t order_seq);
+
+// PATE 4.11: what a ship does when no orders reach it.
+ShipOrders DefaultOrders(const std::string& ship);
+
+// PATE 4.6: does a pursue or evade order apply to `n` enemy ships? With
+// neither bound, always; with one, n at or beyond it; with both, the
+// range when min ≤ max, and outside (min..max exclusive) when min > max —
+// the book's example, which we follow (RULES.md).
+bool ContactApplies(uint8_t min_ships, uint8_t max_ships, int n);
+
+// A refusal: the rule and the reason, in a sentence for the player.
+struct Refusal {
+  std::string rule, reason;
+};
+
+// Who may give an order, and which slot it fills (a later order in the same
+// slot from an equal or more senior role replaces it).
+struct Claim {
+  std::string state;                              // the state the order is for
+  std::vector<std::pair<std::string, int>> roles; // full role names with their rank
+  std::string slot;
+  bool immediate = false;                         // carried out when received (2.3)
+};
+
+Claim ClaimOf(const projections::TreasuryState& s, const fb::PateOrder& order);
+
+// The checks made when an order is received (the player is told at once).
+std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const NavalMap* map,
+                                         const fb::PateOrder& order);
+
+// PATE 4.1, 4.2, 4.11: the orders every ship on the map carries out this
+// turn, from the orders that stand (by seq, already settled by precedence):
+// a ship's own orders; replaced by its leader's when it stays attached
+// (amphibious orders of transports excepted); defaults otherwise. The
+// attachment it ends with is in `attach_to` (4.4: a ship attaching to one
+// that itself stays attached is refused — see AttachmentRefusals).
+std::map<std::string, ShipOrders> CarriedOut(const projections::TreasuryState& s,
+                                             const std::map<uint64_t, ShipOrders>& standing);
+
+// PATE 4.4: orders whose attachment would make a chain (X → Y → Z) after
+// every order of the turn is taken into account: order seq → refusal.
+std::map<uint64_t, Refusal> AttachmentRefusals(const projections::TreasuryState& s,
+                                               const std::map<uint64_t, ShipOrders>& standing);
+
+// The ship orders that stand this turn (OrderSubmitted events kept in the
+// treasury's `orders`), by seq.
+std::map<uint64_t, ShipOrders> StandingShipOrders(const projections::TreasuryState& s);
+
+}  // namespace adjutant::rules::pate
