@@ -117,7 +117,7 @@ std::string PayloadText(const ledger::EventView& view) {
       if (o->role() && o->role()->size()) t += " as " + o->role()->str();
       if (o->slot() && o->slot()->size()) t += " for " + o->slot()->str();
       if (auto* w = o->body_as_WrittenOrder()) t += ": " + Quote(Str(w->text()));
-      if (o->body_type() == fb::OrderBody_SowOrder) {
+      if (o->body_type() == fb::OrderBody_SowOrder || o->body_type() == fb::OrderBody_PateOrder) {
         auto j = schema::ToJson("Event", view.bytes.data());
         if (j.ok()) {
           std::string order = JsonValue(JsonValue(*j, "payload"), "body");
@@ -162,7 +162,57 @@ std::string PayloadText(const ledger::EventView& view) {
         return "naval map \"" + Str(m->name()) + "\": " + std::to_string(m->sea_areas() ? m->sea_areas()->size() : 0) +
                " sea areas, " + std::to_string(m->ports() ? m->ports()->size() : 0) + " ports";
       }
-      return "";
+      static const char* kParts[] = {"at sea", "coastal waters", "harbour"};
+      if (const auto* x = pe->body_as_ShipMoved()) {
+        std::string t = Str(x->ship()) + " -> " + Str(x->location()) + " (" + kParts[x->part() % 3];
+        if (x->part() == fb::PortPart_Sea && x->tactical()) t += ", tactical area " + std::to_string(x->tactical());
+        if (x->crossing_turns()) t += ", " + std::to_string(x->crossing_turns()) + " more turn(s) in the Atlantic";
+        if (x->windward()) t += ", windward";
+        return t + ") " + Str(x->rule()) + (x->detail() ? ": " + x->detail()->str() : "");
+      }
+      if (const auto* x = pe->body_as_ShipRated()) {
+        return Str(x->ship()) + " (" + Str(x->rule()) + "): " + Str(x->detail()) + "; hull " + std::to_string(x->hull()) +
+               ", rigging " + std::to_string(x->rigging()) + ", stores " + std::to_string(x->stores()) + ", crew " +
+               std::to_string(x->crew()) + ", experience " + std::to_string(x->experience()) +
+               (x->port_stores() ? ", " + std::to_string(x->port_stores()) + " stores of " + Str(x->port()) : "");
+      }
+      if (const auto* x = pe->body_as_WindSet()) {
+        static const char* kFrom[] = {"north", "east", "south", "west"};
+        static const char* kStrength[] = {"light", "moderate", "heavy"};
+        return Str(x->area()) + ": " + kStrength[x->strength() % 3] + " wind from the " + kFrom[x->from() % 4] +
+               (x->step() == 2 ? " (after the shift)" : "");
+      }
+      if (const auto* x = pe->body_as_MoveFailed()) return Str(x->ship()) + " stays (" + Str(x->rule()) + "): " + Str(x->reason());
+      if (const auto* x = pe->body_as_Observed()) {
+        std::string t = Str(x->observer()) + " saw (" + fb::EnumNameObservationKind(x->kind()) + ", " + Str(x->rule()) +
+                        ") at " + Str(x->location()) + ": ";
+        if (x->seen() && x->seen()->size()) {
+          for (flatbuffers::uoffset_t i = 0; i < x->seen()->size(); ++i) t += (i ? ", " : "") + x->seen()->Get(i)->str();
+        } else {
+          t += "about " + std::to_string(x->count());
+        }
+        return t + (x->text() ? " — " + x->text()->str() : "");
+      }
+      if (const auto* x = pe->body_as_ShipSunk()) {
+        return Str(x->ship()) + " sunk (" + Str(x->rule()) + "): " + Str(x->detail()) + ", " + std::to_string(x->men_lost()) +
+               " men lost";
+      }
+      if (const auto* x = pe->body_as_ShipCaptured()) {
+        return Str(x->ship()) + " taken by " + Str(x->captor()) + ", now " + Str(x->new_id()) + " of " + Str(x->state()) +
+               " with a prize crew of " + std::to_string(x->prize_crew()) + " (PATE 7.8)";
+      }
+      if (const auto* x = pe->body_as_CommandAssigned()) {
+        std::string t = Str(x->ship()) + ":";
+        if (x->commander() && x->commander()->size()) t += " commander " + x->commander()->str();
+        if (x->deputy() && x->deputy()->size()) t += " deputy " + x->deputy()->str();
+        return t + " (PATE 2.3)";
+      }
+      if (const auto* x = pe->body_as_ShipAttached()) {
+        return Str(x->ship()) + (x->to() && x->to()->size() ? " attached to " + x->to()->str() : " detached") + " (" +
+               Str(x->rule()) + ")";
+      }
+      auto j = schema::ToJson("Event", view.bytes.data());
+      return j.ok() ? JsonValue(JsonValue(*j, "payload"), "body") : "";
     }
     case fb::Payload_SowEvent: {
       auto j = schema::ToJson("Event", view.bytes.data());

@@ -36,7 +36,7 @@ template <class A> void Visit(A& a, Unit& u) {
 template <class A> void Visit(A& a, Ship& s) {
   a(s.id, s.state, s.type, s.crew, s.frigates, s.capacity, s.base, s.location, s.in_port, s.coastal, s.active,
     s.mission, s.crewed_on, s.name, s.marines, s.quality, s.morale, s.experience, s.stores, s.hull, s.rigging,
-    s.tactical, s.attached_to, s.crossing_turns, s.reactivating);
+    s.tactical, s.attached_to, s.crossing_turns, s.reactivating, s.windward, s.start_location, s.moved_on);
 }
 template <class A> void Visit(A& a, Wind& w) { a(w.from, w.strength); }
 template <class A> void Visit(A& a, Build& b) {
@@ -51,7 +51,7 @@ template <class A> void Visit(A& a, PendingOrder& o) { a(o.slot, o.person, o.rol
 template <class A> void Visit(A& a, TreasuryState& s) {
   a(s.active, s.last_seq, s.turn, s.phase_done, s.season_kind, s.season_of_kind, s.campaign_ended, s.season_plan, s.states, s.cities,
     s.units, s.ships, s.relations, s.blockades, s.embargoes, s.trade_bp, s.builds, s.returns, s.standing, s.repairs,
-    s.orders, s.piracy, s.winds);
+    s.orders, s.piracy, s.winds, s.naval);
 }
 
 std::string Treasury::Encode() const { return EncodeState(s_); }
@@ -490,7 +490,7 @@ Ship ShipFromDef(const fb::SowShipDef& d) {
 namespace {
 
 // PATE outcomes that change a ship or the winds.
-void ApplyPate(TreasuryState& s, const fb::PateEvent& e) {
+void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
   auto ship = [&](const flatbuffers::String* id) -> Ship* {
     auto it = s.ships.find(id->str());
     return it == s.ships.end() ? nullptr : &it->second;
@@ -502,6 +502,11 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e) {
     case fb::PateEventBody_ShipMoved: {
       auto* x = e.body_as_ShipMoved();
       if (Ship* sh = ship(x->ship())) {
+        if (sh->moved_on != turn) {
+          sh->start_location = sh->location;
+          sh->moved_on = turn;
+        }
+        sh->windward = x->windward();
         sh->location = x->location()->str();
         sh->in_port = x->part() == fb::PortPart_Harbour;
         sh->coastal = x->part() == fb::PortPart_Coastal;
@@ -539,6 +544,47 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e) {
         sh->mission = static_cast<Mission>(e.body_as_MissionSet()->mission());
       }
       break;
+    case fb::PateEventBody_MapDefined:
+      s.naval = true;
+      break;
+    case fb::PateEventBody_StoresMoved: {
+      auto* x = e.body_as_StoresMoved();
+      auto from = s.cities.find(x->from()->str()), to = s.cities.find(x->to()->str());
+      if (from != s.cities.end()) from->second.stores -= x->stores();
+      if (to != s.cities.end()) to->second.stores += x->stores();
+      break;
+    }
+    case fb::PateEventBody_ShipSunk: {
+      std::string id = e.body_as_ShipSunk()->ship()->str();
+      s.ships.erase(id);
+      for (auto& [oid, o] : s.ships) {
+        if (o.attached_to == id) o.attached_to.clear();
+      }
+      break;
+    }
+    case fb::PateEventBody_ShipCaptured: {
+      auto* x = e.body_as_ShipCaptured();
+      auto it = s.ships.find(x->ship()->str());
+      if (it == s.ships.end()) break;
+      Ship prize = std::move(it->second);
+      s.ships.erase(it);
+      for (auto& [oid, o] : s.ships) {
+        if (o.attached_to == prize.id) o.attached_to.clear();
+      }
+      prize.id = x->new_id()->str();
+      prize.state = x->state()->str();
+      prize.attached_to = x->captor()->str();
+      prize.crew = x->prize_crew();
+      prize.marines = 0;
+      prize.mission = Mission::None;
+      auto captor = s.ships.find(x->captor()->str());
+      if (captor != s.ships.end()) {
+        captor->second.crew -= x->prize_crew();
+        prize.base = captor->second.base;
+      }
+      s.ships[prize.id] = std::move(prize);
+      break;
+    }
     case fb::PateEventBody_WindSet: {
       auto* x = e.body_as_WindSet();
       s.winds[x->area()->str()] = Wind{x->from(), x->strength()};
@@ -586,7 +632,7 @@ void Treasury::Apply(const Input& in) {
       ApplyOutcome(s_, *e.payload_as_SowEvent(), turn, e.phase());
       break;
     case fb::Payload_PateEvent:
-      ApplyPate(s_, *e.payload_as_PateEvent());
+      ApplyPate(s_, *e.payload_as_PateEvent(), turn);
       break;
     case fb::Payload_OrderSubmitted: {
       auto* o = e.payload_as_OrderSubmitted();

@@ -118,6 +118,11 @@ struct Ship {
   std::string attached_to;
   uint8_t crossing_turns = 0;
   uint8_t reactivating = 0;
+  bool windward = false;          // PATE 6.9: the weather gauge against enemies in contact
+  std::string start_location;     // PATE 5.4: where she was when `moved_on` began
+  Turn moved_on;                  // the last turn she moved in
+  // Where she began turn `t` (PATE 5.4).
+  const std::string& StartOf(const Turn& t) const { return moved_on == t ? start_location : location; }
   bool at_sea() const { return !in_port && !coastal; }
   bool on_map() const { return active && crossing_turns == 0; }
   // SOW 3.1 counts a ship's men: its crew and its Marines (PATE 2.7).
@@ -170,6 +175,7 @@ struct PendingOrder {
 
 struct TreasuryState {
   bool active = false;         // the game plays sow
+  bool naval = false;          // ... and pate, on a naval map (MapDefined)
   uint64_t last_seq = 0;
   Turn turn;                   // the turn being played
   uint16_t phase_done = 0;     // the last completed phase of `turn` (0: none)

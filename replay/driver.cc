@@ -9,7 +9,10 @@
 #include "rules/events.h"
 #include "rules/phase_writer.h"
 #include "rules/nwol/intake.h"
+#include "rules/dice.h"
 #include "rules/pate/map.h"
+#include "rules/pate/orders.h"
+#include "rules/pate/phases.h"
 #include "rules/sow/calendar.h"
 #include "rules/sow/directives.h"
 #include "rules/sow/orders.h"
@@ -37,9 +40,9 @@ const T& Find(const std::vector<std::unique_ptr<projections::Projection>>& ps) {
 const Actor kAdjudicator{ActorKind::kAdjudicator, "", ""};
 const Actor kGa{ActorKind::kGameAdministrator, "", ""};
 
-Draft Tagged(Draft d) {
-  d.ruleset = sow::kRuleset;
-  d.rules_version = sow::kRulesVersion;
+Draft Tagged(Draft d, bool pate = false) {
+  d.ruleset = pate ? rules::pate::kRuleset : sow::kRuleset;
+  d.rules_version = pate ? rules::pate::kRulesVersion : sow::kRulesVersion;
   return d;
 }
 
@@ -78,13 +81,29 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
   report.at = next.at;
   report.name = next.name;
   report.turn_name = sow::TurnName(next.at.turn, next.season_kind);
+  report.last_of_turn = next.last_of_turn;
+  bool naval_phase = !sow::IsSeasonEnd(next.at.turn) && next.at.phase >= sow::kRepair;
   rules::PhaseWriter w(std::string(game), std::string(branch), world->head.seq, std::move(world->projections));
-  Draft started = Tagged(rules::PhaseStartedDraft(next.at, next.name));
+  Draft started = Tagged(rules::PhaseStartedDraft(next.at, next.name), naval_phase);
   started.actor = kAdjudicator;
   w.Emit(std::move(started));
-  sow::Outcomes out(w, next.at);
-  sow::RunPhase(out, next);
-  Draft done = Tagged(rules::PhaseCompletedDraft(next.at, next.name, w.Digests()));
+  if (naval_phase) {
+    // PATE 3.2: the naval phases, with the branch's dice.
+    const fb::NavalMap* doc = w.naval_map();
+    if (!doc) return Status::Corruption("a naval phase in a game without a naval map");
+    auto map = rules::pate::NavalMap::Load(*doc);
+    if (!map.ok()) return map.status();
+    auto info = db.Game(game);
+    if (!info.ok()) return info.status();
+    auto b = db.Branch(game, branch);
+    if (!b.ok()) return b.status();
+    rules::CounterDice dice(info->seed, b->dice_salt);
+    ADJ_RETURN_IF_ERROR(rules::pate::RunPhase(w, next.at, *map, dice, next.season_kind));
+  } else {
+    sow::Outcomes out(w, next.at);
+    sow::RunPhase(out, next);
+  }
+  Draft done = Tagged(rules::PhaseCompletedDraft(next.at, next.name, w.Digests()), naval_phase);
   w.Emit(std::move(done));
   auto drafts = w.TakeDrafts();
   auto r = db.Append(game, branch, world->head.seq, drafts);
@@ -115,7 +134,7 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
       auto r = RunOnePhase(db, game, branch);
       if (!r.ok()) return r.status();
       out.push_back(*r);
-      if (r->at.phase == sow::LastPhaseOf(r->at.turn)) break;
+      if (r->last_of_turn) break;
     }
     // A season's end takes no orders: it runs with the turn before it.
     auto world = Fold(db, game, branch);

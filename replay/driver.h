@@ -39,6 +39,7 @@ struct PhaseReport {
   std::string turn_name; // "Spring 1805, turn 1"
   uint64_t first_seq = 0, last_seq = 0;
   size_t rejected = 0;   // orders refused in the phase
+  bool last_of_turn = false;
 };
 
 enum class AdjudicateMode { kPhase, kTurn };

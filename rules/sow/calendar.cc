@@ -18,7 +18,12 @@ std::string TurnName(const Turn& t, SeasonKind kind) {
 
 bool IsSeasonEnd(const Turn& t) { return t.step == kSeasonEndStep; }
 
-uint16_t LastPhaseOf(const Turn& t) { return IsSeasonEnd(t) ? kSeasonEnd : kConstruction; }
+uint16_t LastPhaseOf(const Turn& t, bool naval) {
+  if (IsSeasonEnd(t)) return kSeasonEnd;
+  return naval ? kIntelligence : kConstruction;
+}
+
+uint16_t LastPhaseOf(const projections::TreasuryState& s, const Turn& t) { return LastPhaseOf(t, s.naval); }
 
 std::string PhaseName(const TurnPhase& at) {
   if (at.phase == kOrdersWindow) return "orders";
@@ -28,6 +33,13 @@ std::string PhaseName(const TurnPhase& at) {
     case kUpkeep: return "upkeep";
     case kOrders: return "orders-executed";
     case kConstruction: return "construction";
+    case kRepair: return "repair";
+    case kSupply: return "supply";
+    case kLanding: return "amphibious-initial";
+    case kCombat: return "combat";
+    case kMovement: return "movement";
+    case kLanded: return "amphibious-final";
+    case kIntelligence: return "intelligence";
     default: return "phase " + std::to_string(at.phase);
   }
 }
@@ -49,7 +61,7 @@ NextPhase Next(const projections::TreasuryState& s) {
   bool ended = s.phase_done == 0 && !IsSeasonEnd(t) && kind == SeasonKind::War && s.campaign_ended;
   if (ended) {
     n.at = {Turn{t.major, t.minor, kSeasonEndStep}, 1};
-  } else if (s.phase_done < LastPhaseOf(t)) {
+  } else if (s.phase_done < LastPhaseOf(s, t)) {
     n.at = {t, static_cast<uint16_t>(s.phase_done + 1)};
     n.opens_season = n.at.phase == 1 && !IsSeasonEnd(t) && std::make_pair(t.major, t.minor) != s.season_of_kind;
   } else if (IsSeasonEnd(t)) {
@@ -63,20 +75,20 @@ NextPhase Next(const projections::TreasuryState& s) {
     n.at = {last ? Turn{t.major, t.minor, kSeasonEndStep} : Turn{t.major, t.minor, t.step + 1}, 1};
   }
   n.name = PhaseName(n.at);
-  n.last_of_turn = n.at.phase == LastPhaseOf(n.at.turn);
+  n.last_of_turn = n.at.phase == LastPhaseOf(s, n.at.turn);
   return n;
 }
 
 Result<TurnPhase> OrderPosition(const projections::TreasuryState& s) {
   if (s.phase_done == 0 && !IsSeasonEnd(s.turn)) return TurnPhase{s.turn, kOrdersWindow};
-  if (s.phase_done >= LastPhaseOf(s.turn)) {
+  if (s.phase_done >= LastPhaseOf(s, s.turn)) {
     NextPhase n = Next(s);
     if (!IsSeasonEnd(n.at.turn)) return TurnPhase{n.at.turn, kOrdersWindow};
     return Status::Conflict("the end of " + SeasonName(s.turn.minor) + " " + std::to_string(s.turn.major) +
                             " comes next and takes no orders: run `adjutant adjudicate` first");
   }
   return Status::Conflict(TurnName(s.turn, s.season_kind) + " is being adjudicated (phase " +
-                          std::to_string(s.phase_done) + " of " + std::to_string(LastPhaseOf(s.turn)) +
+                          std::to_string(s.phase_done) + " of " + std::to_string(LastPhaseOf(s, s.turn)) +
                           " done): orders open when it is complete");
 }
 

@@ -15,13 +15,22 @@ namespace adjutant::rules::sow {
 inline constexpr int32_t kCampaignTurnsMax = 15;
 inline constexpr int32_t kSeasonEndStep = 16;
 
-// Phases of a regular turn, and the one phase of a season's end.
+// Phases of a regular turn, and the one phase of a season's end. A game
+// with a naval map (sow + pate) runs PATE 3.2's phases after the economy's,
+// in the book's order.
 enum Phase : uint16_t {
   kOrdersWindow = 0,  // orders and directives for the turn are recorded here
   kIncome = 1,
   kUpkeep = 2,
   kOrders = 3,        // transfers, builds, reinforcements, disbanding, supplies, repairs
   kConstruction = 4,
+  kRepair = 5,        // PATE 3.3
+  kSupply = 6,        // PATE 3.4, 3.5
+  kLanding = 7,       // PATE 3.6: the initial amphibious phase
+  kCombat = 8,        // PATE 3.7
+  kMovement = 9,      // PATE 3.8
+  kLanded = 10,       // PATE 3.9: the final amphibious phase
+  kIntelligence = 11, // PATE 3.10
   kSeasonEnd = 1,     // the only phase of a season-end turn
 };
 
@@ -39,7 +48,9 @@ std::string SeasonName(int32_t season);
 std::string TurnName(const Turn& t, projections::SeasonKind kind);
 
 bool IsSeasonEnd(const Turn& t);
-uint16_t LastPhaseOf(const Turn& t);
+// The last phase of turn `t` of a game with (`naval`) or without a naval map.
+uint16_t LastPhaseOf(const Turn& t, bool naval);
+uint16_t LastPhaseOf(const projections::TreasuryState& s, const Turn& t);
 
 // The phase the next `adjudicate` runs, from the state folded to the head.
 NextPhase Next(const projections::TreasuryState& s);

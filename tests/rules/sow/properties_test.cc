@@ -269,7 +269,7 @@ TEST_CASE("sow invariants hold over random games", "[sow][property]") {
         built |= !after.builds.empty();
         any_refused |= !refused.empty();
         season_ended |= sow::IsSeasonEnd(rep.at.turn);
-      } while (Treasury(db, "g").phase_done != sow::LastPhaseOf(Treasury(db, "g").turn));
+      } while (Treasury(db, "g").phase_done != sow::LastPhaseOf(Treasury(db, "g"), Treasury(db, "g").turn));
     }
     // Rebuild from zero == the digests recorded as the phases ran.
     std::vector<std::pair<std::string, Hash128>> recorded;

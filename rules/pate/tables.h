@@ -1,0 +1,80 @@
+// The numbers of the PATE turn outside combat (combat's are in
+// combat_tables.h): movement under wind and damage (6.6–6.8), storms (8),
+// supply (3.4, 3.5), detection (5.2–5.4), reactivation (2.6). Where the book
+// names a number it is cited; the rest are this project's readings, marked
+// ASSUMED and explained in RULES.md. Chances are percentages rolled on a d100
+// (success when the die is at most the chance).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace adjutant::rules::pate {
+
+// PATE 6.6 (ASSUMED numbers): the chance to make a move by how the course
+// lies to the wind — [downwind, across, upwind][light, moderate, heavy].
+enum class Course : uint8_t { Downwind, Across, Upwind };
+inline constexpr std::array<std::array<int, 3>, 3> kMovePct = {{
+    {{90, 100, 100}},  // downwind
+    {{85, 95, 85}},    // across the wind
+    {{60, 75, 40}},    // upwind (never into heavy winds out of or into a port)
+}};
+// PATE 6.6 (ASSUMED): each point of rigging damage costs a ship moving alone
+// this much of its chance.
+inline constexpr int kMovePctPerRigging = 10;
+// PATE 6.7 (ASSUMED): a ship is "damaged" for moving with others at this much
+// rigging or hull damage; damaged ships stay when their group moves.
+inline constexpr int kDamagedAt = 3;
+// PATE 6.6 (ASSUMED): the chance that ships which made their first move lose
+// the second.
+inline constexpr int kLoseSecondMovePct = 15;
+
+// PATE 6.8 (ASSUMED): the tactical areas of every sea area.
+inline constexpr int kTacticalAreas = 4;
+
+// PATE 8 (cut off in our copy; ASSUMED): the chance of a storm in a sea area
+// after the winds shift, by strength (light, moderate, heavy); each ship at
+// sea or in coastal waters there rolls a d6: 1–3 nothing, 4–5 one point of
+// rigging, 6 one of rigging and one of hull; every point of damage costs 5%
+// of her crew.
+inline constexpr std::array<int, 3> kStormPct = {0, 3, 15};
+inline constexpr int kStormCrewLossPctPerPoint = 5;
+
+// PATE 3.4: the most stores a ship carries; a transport carries one more for
+// every 20 of capacity; a port reprovisions at most 2 × its yard capacity.
+inline constexpr int kStoresCarried = 24;
+inline constexpr int kTransportCapacityPerStore = 20;
+inline constexpr int kReprovisionPerYard = 2;
+// PATE 3.4 (ASSUMED): a ship without stores loses this share of her crew each
+// turn (the book: "suffer crew loss").
+inline constexpr int kNoStoresCrewLossPct = 5;
+// PATE 3.5: the most stores a port sends in one turn.
+inline constexpr int kStoresMovedMax = 60;
+
+// PATE 2.6: campaign turns to reactivate an inactive ship.
+inline constexpr int kReactivationTurns = 4;
+
+// PATE 2.7: the fewest crew a ship keeps after a transfer (frigates: per
+// frigate of the group).
+inline constexpr int kCrewKeptShip = 70;
+inline constexpr int kCrewKeptFrigate = 40;
+
+// PATE 5.2 (ASSUMED): a frigate's chance to detect enemy ships in her sea area
+// (or in a port on it) when patrolling or raiding, and otherwise.
+inline constexpr int kFrigateDetectPctActive = 60;
+inline constexpr int kFrigateDetectPctOther = 35;
+// PATE 5.3 (ASSUMED): the chance to report land units in the port's
+// strategic square outside its tactical square.
+inline constexpr int kLandUnitsNearbyPct = 50;
+// PATE 5.4 (ASSUMED): an intelligence report's count is one less on a d6 roll
+// of 1, one more on a 6, right otherwise.
+
+// PATE 6.12 (ASSUMED): on a peace or truce turn a ship ends at the place
+// ordered with this chance, else at her base (where she fills her stores).
+inline constexpr int kPeaceOnStationPct = 50;
+
+// PATE 7.8 (ASSUMED): the captor puts aboard a prize a quarter of the prize's
+// full crew, never leaving herself fewer than kCrewKeptShip.
+inline constexpr int kPrizeCrewPct = 25;
+
+}  // namespace adjutant::rules::pate
