@@ -11,6 +11,7 @@
 #include "ledger/ledger.h"
 
 namespace flatbuffers { class FlatBufferBuilder; }
+namespace adjutant::projections { class Roster; }
 
 namespace adjutant::cli {
 
@@ -45,6 +46,15 @@ Result<std::vector<uint8_t>> ReadDocument(const std::string& path, std::string_v
 inline const Actor kGa{ActorKind::kGameAdministrator, "", ""};
 inline const OptionSpec kJson{"json", "", "print JSON (one line) instead of text"};
 inline const OptionSpec kBranch{"branch", "B", "the branch (default: main)"};
+inline const OptionSpec kPasswordFile{"password-file", "FILE", "read the password from the first line of FILE"};
+
+// A person's password (cli/play.cc): --password-file, else
+// $ADJUTANT_PASSWORD, else a prompt at the terminal.
+Result<std::string> ReadPassword(const Args& a, const std::string& prompt);
+// Ok if `pw` is the password the GA set for `person`; one answer for an
+// unknown person and a wrong password.
+Status CheckPassword(const projections::Roster& roster, const std::string& game, const std::string& person,
+                     const std::string& pw);
 
 // The commands of each file, for the table in commands.cc.
 std::vector<Command> PlayCommands();    // cli/play.cc

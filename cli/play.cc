@@ -16,10 +16,6 @@
 #include "schema/reports_generated.h"
 
 namespace adjutant::cli {
-namespace {
-
-const OptionSpec kPasswordFile{"password-file", "FILE", "read the password from the first line of FILE"};
-const OptionSpec kKey{"key", "K", "idempotency key: a retry with the same key records nothing new"};
 
 // The password: --password-file, else $ADJUTANT_PASSWORD, else a prompt at
 // the terminal (never an argument, which other users could read).
@@ -49,6 +45,22 @@ Result<std::string> ReadPassword(const Args& a, const std::string& prompt) {
   return pw;
 }
 
+Status CheckPassword(const projections::Roster& roster, const std::string& game, const std::string& person,
+                     const std::string& pw) {
+  const projections::Person* p = roster.Find(person);
+  // One answer for an unknown person and a wrong password: neither tells
+  // a stranger which persons exist.
+  if (p == nullptr || p->pwhash.empty() ||
+      crypto_pwhash_str_verify(p->pwhash.c_str(), pw.c_str(), pw.size()) != 0) {
+    return Status::InvalidArgument("wrong person or password for game '" + game + "'");
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+const OptionSpec kKey{"key", "K", "idempotency key: a retry with the same key records nothing new"};
+
 // ---- order -------------------------------------------------------------------
 Status CmdOrder(Context& c) {
   const std::string& game = c.args.positional[0];
@@ -65,13 +77,7 @@ Status CmdOrder(Context& c) {
   {
     auto world = replay::Fold(**db, game, branch);
     if (!world.ok()) return world.status();
-    const projections::Person* p = world->roster().Find(*person);
-    // One answer for an unknown person and a wrong password: neither tells
-    // a stranger which persons exist.
-    if (p == nullptr || p->pwhash.empty() ||
-        crypto_pwhash_str_verify(p->pwhash.c_str(), pw->c_str(), pw->size()) != 0) {
-      return Status::InvalidArgument("wrong person or password for game '" + game + "'");
-    }
+    ADJ_RETURN_IF_ERROR(CheckPassword(world->roster(), game, *person, *pw));
   }
   auto rep = replay::SubmitOrders(**db, game, branch, *person, *doc, c.args.ValueOr("key", ""));
   if (!rep.ok()) return rep.status();

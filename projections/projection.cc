@@ -4,6 +4,7 @@
 #include "projections/roster.h"
 #include "projections/summary.h"
 #include "projections/treasury.h"
+#include "projections/visibility.h"
 
 namespace adjutant::projections {
 
@@ -17,6 +18,7 @@ std::vector<std::unique_ptr<Projection>> AllProjections() {
   out.push_back(std::make_unique<Treasury>());
   out.push_back(std::make_unique<Roster>());
   out.push_back(std::make_unique<NavalMapView>());
+  out.push_back(std::make_unique<Visibility>());
   return out;
 }
 

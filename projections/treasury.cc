@@ -581,6 +581,9 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
       if (captor != s.ships.end()) {
         captor->second.crew -= x->prize_crew();
         prize.base = captor->second.base;
+        // PATE 7.8: the captor's attachment — her leader's, if she follows one
+        // (so no chain forms, 4.4).
+        if (!captor->second.attached_to.empty()) prize.attached_to = captor->second.attached_to;
       }
       s.ships[prize.id] = std::move(prize);
       break;

@@ -269,13 +269,21 @@ std::map<uint64_t, ShipOrders> StandingShipOrders(const TreasuryState& s) {
   return out;
 }
 
-std::map<uint64_t, Refusal> AttachmentRefusals(const TreasuryState& s, const std::map<uint64_t, ShipOrders>& standing) {
-  // Attachments as they stand, changed by each order in the order received.
-  std::map<std::string, std::string> leader;
+namespace {
+
+// PATE 4.4: the attachments after every order of the turn, taken in the
+// order received, and the attach orders refused because they would chain.
+struct AttachmentPlan {
+  std::map<uint64_t, Refusal> refused;
+  std::map<std::string, std::string> leader;  // follower → leader
+};
+
+AttachmentPlan PlanAttachments(const TreasuryState& s, const std::map<uint64_t, ShipOrders>& standing) {
+  AttachmentPlan plan;
+  auto& leader = plan.leader;
   for (const auto& [id, sh] : s.ships) {
     if (!sh.attached_to.empty()) leader[id] = sh.attached_to;
   }
-  std::map<uint64_t, Refusal> refused;
   for (const auto& [seq, o] : standing) {
     if (o.detach) leader.erase(o.ship);
     if (o.attach_to.empty()) continue;
@@ -283,19 +291,26 @@ std::map<uint64_t, Refusal> AttachmentRefusals(const TreasuryState& s, const std
     bool leads = false;
     for (const auto& [follower, l] : leader) leads = leads || (l == o.ship && follower != o.attach_to);
     if (t != leader.end() && t->second != o.ship) {
-      refused[seq] = {"PATE 4.4", o.attach_to + " is attached to " + t->second + "; attachment may not form a chain"};
+      plan.refused[seq] = {"PATE 4.4", o.attach_to + " is attached to " + t->second + "; attachment may not form a chain"};
     } else if (leads) {
-      refused[seq] = {"PATE 4.4", "ships are attached to " + o.ship + ", which may not itself attach to another"};
+      plan.refused[seq] = {"PATE 4.4", "ships are attached to " + o.ship + ", which may not itself attach to another"};
     } else {
-      if (t != leader.end()) leader.erase(t);  // the two swap: the leader now follows
+      if (t != leader.end()) leader.erase(t);  // the two swap: the old leader now follows
       leader[o.ship] = o.attach_to;
     }
   }
-  return refused;
+  return plan;
+}
+
+}  // namespace
+
+std::map<uint64_t, Refusal> AttachmentRefusals(const TreasuryState& s, const std::map<uint64_t, ShipOrders>& standing) {
+  return PlanAttachments(s, standing).refused;
 }
 
 std::map<std::string, ShipOrders> CarriedOut(const TreasuryState& s, const std::map<uint64_t, ShipOrders>& standing) {
-  auto refused = AttachmentRefusals(s, standing);
+  AttachmentPlan plan = PlanAttachments(s, standing);
+  const auto& refused = plan.refused;
   std::map<std::string, ShipOrders> own;
   for (const auto& [seq, o] : standing) {
     ShipOrders kept = o;
@@ -303,17 +318,7 @@ std::map<std::string, ShipOrders> CarriedOut(const TreasuryState& s, const std::
     own[o.ship] = std::move(kept);                   // one order per ship stands (4.1)
   }
   // Each ship's attachment at the end of the orders (4.4).
-  std::map<std::string, std::string> leader;
-  for (const auto& [id, sh] : s.ships) {
-    if (!sh.on_map()) continue;
-    std::string l = sh.attached_to;
-    auto it = own.find(id);
-    if (it != own.end()) {
-      if (it->second.detach) l.clear();
-      if (!it->second.attach_to.empty()) l = it->second.attach_to;
-    }
-    leader[id] = l;
-  }
+  std::map<std::string, std::string>& leader = plan.leader;
   std::map<std::string, ShipOrders> out;
   for (const auto& [id, sh] : s.ships) {
     if (!sh.on_map()) continue;

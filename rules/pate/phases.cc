@@ -471,7 +471,7 @@ Status RunCombat(Pate& p) {
   for (const auto& [key, ids] : places) {
     // Sides: the first ship's friends against her enemies (ships neutral to
     // both stay out).
-    const Ship& first = *p.ship(ids.front());
+    const Ship first = *p.ship(ids.front());  // a copy: she may be taken or sunk
     std::vector<std::string> side0, side1;
     for (const auto& id : ids) {
       const Ship& sh = *p.ship(id);
@@ -576,9 +576,10 @@ Status RunCombat(Pate& p) {
     }
     // Outcomes, ship by ship.
     for (const ShipResult& res : r->ships) {
-      const Ship* now = p.ship(res.id);
-      if (!now) continue;
-      Ship after = *now;
+      if (!p.ship(res.id)) continue;
+      const Ship before = *p.ship(res.id);  // a copy: the events below change the state
+      const Ship* now = &before;
+      Ship after = before;
       after.hull = std::min<uint8_t>(res.hull, 5);
       after.rigging = res.rigging;
       after.crew = std::max(0, now->crew - res.crew_lost);
@@ -591,7 +592,7 @@ Status RunCombat(Pate& p) {
       if (after.hull != now->hull || after.rigging != now->rigging || after.crew != now->crew ||
           after.marines != now->marines || after.experience != now->experience) {
         p.Rated(after, "PATE 7.7", "after " + b.id);
-        int lost = res.crew_lost + res.marines_lost;
+        int lost = (now->crew - after.crew) + (now->marines - after.marines);
         if (lost > 0) p.sow().Lost(now->state, lost, "PATE 7.7", res.id);
       }
       if (res.escaped || (res.evaded && b.where != Where::Harbour)) {
@@ -846,7 +847,12 @@ class Movement {
       std::string why;
       auto leg = LegOf(step, sh, &why);
       if (!leg) {
-        if (!why.empty()) p_.Failed(id, "PATE 6.4", why);
+        // The reason ends with the rule it rests on: "... (PATE 6.2)".
+        if (!why.empty()) {
+          size_t at = why.rfind("(PATE ");
+          std::string rule = at == std::string::npos ? "PATE 6.5" : why.substr(at + 1, why.size() - at - 2);
+          p_.Failed(id, rule, why);
+        }
         continue;
       }
       const ShipOrders& o = orders_[id];
@@ -867,31 +873,42 @@ class Movement {
         }
       }
     }
-    for (const Group& g : groups) ADJ_RETURN_IF_ERROR(MoveGroup(step, g.ships, g.leg));
+    // 6.10: enemies in contact with orders to pursue follow a group that
+    // sails, abandoning their own orders — decided before anyone moves.
+    std::vector<std::vector<std::string>> pursuers(groups.size());
+    std::set<std::string> taken;
+    for (size_t gi = 0; gi < groups.size() && step != 1; ++gi) {
+      const Group& g = groups[gi];
+      const Ship& lead = *p_.ship(g.ships.front());
+      for (const std::string& id : p_.OnMap()) {
+        const Ship& o = *p_.ship(id);
+        const ShipOrders& oo = orders_[id];
+        if (taken.count(id) || std::find(g.ships.begin(), g.ships.end(), id) != g.ships.end() || !InContact(o, lead) ||
+            !p_.Hostile(o.state, lead.state) || oo.contact != Contact::Pursue ||
+            !ContactApplies(oo.min_ships, oo.max_ships, static_cast<int>(g.ships.size()))) {
+          continue;
+        }
+        if (g.leg.to.part != fb::PortPart_Sea && !oo.pursue_into_ports) continue;
+        pursuers[gi].push_back(id);
+        taken.insert(id);
+        progress_[id].pursuing = true;
+      }
+    }
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      std::vector<std::string> own;
+      for (const auto& id : groups[gi].ships) {
+        if (!taken.count(id)) own.push_back(id);
+      }
+      if (!own.empty()) ADJ_RETURN_IF_ERROR(MoveGroup(step, own, groups[gi].leg, pursuers[gi]));
+    }
     return Status::Ok();
   }
 
-  Status MoveGroup(int step, std::vector<std::string> ships, Leg leg) {
+  Status MoveGroup(int step, std::vector<std::string> ships, Leg leg, const std::vector<std::string>& pursuers) {
     const Ship lead = *p_.ship(ships.front());
     Place from = PlaceOf(lead);
     auto wind = p_.WindAt(leg.port_move || leg.to.part != fb::PortPart_Sea ? (p_.map().PortNamed(from.location) ? from.location : leg.to.location) : from.location);
     Course course = CourseOf(leg.heading, wind);
-    // 6.10: enemies in contact with orders to pursue follow, abandoning theirs.
-    std::vector<std::string> pursuers;
-    if (step != 1) {
-      for (const std::string& id : p_.OnMap()) {
-        const Ship& o = *p_.ship(id);
-        const ShipOrders& oo = orders_[id];
-        if (std::find(ships.begin(), ships.end(), id) != ships.end() || !InContact(o, lead) ||
-            !p_.Hostile(o.state, lead.state) || oo.contact != Contact::Pursue ||
-            !ContactApplies(oo.min_ships, oo.max_ships, static_cast<int>(ships.size()))) {
-          continue;
-        }
-        if (leg.to.part != fb::PortPart_Sea && !oo.pursue_into_ports) continue;
-        pursuers.push_back(id);
-        progress_[id].pursuing = true;
-      }
-    }
     // 6.6: no port move upwind into heavy winds, nor upwind with enemies present.
     std::string why;
     bool enemies = p_.EnemiesInPort(leg.port_move ? (p_.map().PortNamed(from.location) ? from.location : leg.to.location) : "", lead.state);

@@ -16,7 +16,7 @@ std::string PateScenario() {
   "players": [
     {"person": "barham", "roles": ["BR.naval"]},
     {"person": "pitt", "roles": ["BR.prime"]},
-    {"person": "nelson", "roles": ["BR1FL.commander", "BR2SL.commander", "BR1FR.commander"]},
+    {"person": "nelson", "roles": ["BR1FL.commander", "BR2SL.commander", "BR1FR.commander", "BR4SL.commander", "BR5SL.commander"]},
     {"person": "collingwood", "roles": ["BR1FL.deputy", "BR1SL.commander"]},
     {"person": "hardy", "roles": []},
     {"person": "decres", "roles": ["FR.naval"]},
@@ -44,11 +44,13 @@ std::string PateScenario() {
     "units": [],
     "ships": [
       {"id": "BR1FL", "state": "BR", "type": "FL", "crew": 800, "marines": 200, "base": "Portsmouth", "location": "Portsmouth", "in_port": true, "name": "Victory", "quality": "VeryGood", "stores": 10, "hull": 2, "rigging": 3},
-      {"id": "BR1SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "Portsmouth", "in_port": true, "name": "Mars", "attached_to": "BR1FL", "stores": 20},
+      {"id": "BR1SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "Portsmouth", "in_port": true, "name": "Mars", "attached_to": "BR1FL", "stores": 20, "hull": 1},
       {"id": "BR2SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "ECH", "name": "Colossus", "stores": 12, "rigging": 2},
       {"id": "BR1FR", "state": "BR", "type": "FR", "crew": 225, "marines": 25, "base": "Portsmouth", "location": "BIS", "name": "Euryalus", "mission": "Patrol", "stores": 12},
       {"id": "BR1TR", "state": "BR", "type": "TR", "crew": 500, "capacity": 5000, "base": "Portsmouth", "location": "Portsmouth", "in_port": true, "stores": 5},
       {"id": "BR3SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "IBC", "name": "Bellerophon", "crossing_turns": 2, "stores": 15},
+      {"id": "BR4SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "IBC", "name": "Defence", "stores": 20},
+      {"id": "BR5SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "Brest", "coastal": true, "name": "Orion", "stores": 20},
       {"id": "FR1SL", "state": "FR", "type": "SL", "crew": 600, "marines": 150, "base": "Brest", "location": "Brest", "in_port": true, "name": "Neptune", "stores": 20},
       {"id": "FR2SL", "state": "FR", "type": "SL", "crew": 600, "marines": 150, "base": "Brest", "location": "Brest", "in_port": true, "name": "Pluton", "stores": 20},
       {"id": "FR1FR", "state": "FR", "type": "FR", "crew": 225, "marines": 25, "base": "Brest", "location": "ECH", "name": "Hortense", "stores": 8},
@@ -61,7 +63,7 @@ std::string PateScenario() {
 })";
 }
 
-Status CreateNwolGame(ledger::Ledger& db, const std::string& game, const std::string& json) {
+Status CreateNwolGame(ledger::Ledger& db, const std::string& game, const std::string& json, uint64_t seed) {
   auto buf = schema::ParseJson("Scenario", json, "scenario");
   if (!buf.ok()) return buf.status();
   auto* sc = flatbuffers::GetRoot<fb::Scenario>(buf->data());
@@ -77,7 +79,7 @@ Status CreateNwolGame(ledger::Ledger& db, const std::string& game, const std::st
   if (sc->start()) at.turn = {sc->start()->major(), sc->start()->minor(), sc->start()->step()};
   std::vector<Draft> more;
   more.push_back(rules::pate::MapDefinedDraft(at, std::move(map_buf).value()));
-  auto h = db.CreateGame(game, 1805, *buf, at, Actor{ActorKind::kGameAdministrator, "", ""}, more);
+  auto h = db.CreateGame(game, seed, *buf, at, Actor{ActorKind::kGameAdministrator, "", ""}, more);
   return h.ok() ? Status::Ok() : h.status();
 }
 

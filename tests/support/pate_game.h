@@ -14,7 +14,8 @@ namespace adjutant::testing {
 std::string PateScenario();
 
 // Creates `game` from scenario JSON on the bundled naval map.
-Status CreateNwolGame(ledger::Ledger& db, const std::string& game, const std::string& scenario_json);
+Status CreateNwolGame(ledger::Ledger& db, const std::string& game, const std::string& scenario_json,
+                      uint64_t seed = 1805);
 
 // A PateOrder item: {"body_type":"PateOrder","body":{"body_type":KIND,"body":BODY}}.
 std::string PateItem(const std::string& kind, const std::string& body_json, const std::string& role = "");

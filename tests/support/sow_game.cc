@@ -52,6 +52,17 @@ projections::TreasuryState Treasury(ledger::Ledger& db, const std::string& game,
   return w->treasury().state();
 }
 
+int64_t MenLedger(const projections::TreasuryState& s) {
+  int64_t total = 0;
+  for (const auto& [id, a] : s.states) total += a.manpower + a.men_lost - a.men_growth;
+  for (const auto& [n, c] : s.cities) total += c.militia_pool;
+  for (const auto& [id, u] : s.units) total += u.men;
+  for (const auto& [id, sh] : s.ships) total += sh.men();
+  for (const auto& [id, b] : s.builds) total += b.is_ship ? b.ship.men() : b.unit.men;
+  for (const auto& r : s.returns) if (r.pool != "transport") total += r.men;
+  return total;
+}
+
 Status Turns(ledger::Ledger& db, const std::string& game, int turns, const std::string& branch) {
   auto r = replay::Adjudicate(db, game, branch, replay::AdjudicateMode::kTurn, turns);
   return r.ok() ? Status::Ok() : r.status();

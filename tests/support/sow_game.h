@@ -31,6 +31,10 @@ Result<ledger::AppendResult> Directive(ledger::Ledger& db, const std::string& ga
 // The treasury state folded to the head.
 projections::TreasuryState Treasury(ledger::Ledger& db, const std::string& game, const std::string& branch = "main");
 
+// Every man the game holds, counted with what left it and what grew into it
+// (constant over any game: SOW 3 and PATE 3.4, 7, 8 record every loss).
+int64_t MenLedger(const projections::TreasuryState& s);
+
 // Adjudicates whole turns.
 Status Turns(ledger::Ledger& db, const std::string& game, int turns, const std::string& branch = "main");
 

@@ -174,17 +174,6 @@ std::pair<std::string, std::string> RandomDirective(const Names& n, const P::Tre
   }
 }
 
-// Every man the game holds, counted with what left it and what grew into it.
-int64_t MenLedger(const P::TreasuryState& s) {
-  int64_t total = 0;
-  for (const auto& [id, a] : s.states) total += a.manpower + a.men_lost - a.men_growth;
-  for (const auto& [n, c] : s.cities) total += c.militia_pool;
-  for (const auto& [id, u] : s.units) total += u.men;
-  for (const auto& [id, sh] : s.ships) total += sh.men();
-  for (const auto& [id, b] : s.builds) total += b.is_ship ? b.ship.men() : b.unit.men;
-  for (const auto& r : s.returns) if (r.pool != "transport") total += r.men;
-  return total;
-}
 
 }  // namespace
 

@@ -1,0 +1,111 @@
+#include "projections/visibility.h"
+
+#include <cctype>
+
+#include "projections/archive.h"
+#include "schema/event_generated.h"
+
+namespace adjutant::projections {
+
+static_assert(static_cast<int>(ObservationKind::Event) == fb::ObservationKind_Event &&
+              static_cast<int>(ObservationKind::Contact) == fb::ObservationKind_Contact &&
+              static_cast<int>(ObservationKind::Intelligence) == fb::ObservationKind_Intelligence &&
+              fb::ObservationKind_MAX == fb::ObservationKind_Event);
+
+template <class A> void Visit(A& a, Turn& t) { a(t.major, t.minor, t.step); }
+template <class A> void Visit(A& a, Observation& o) {
+  a(o.turn, o.phase, o.seq, o.kind, o.location, o.seen, o.count, o.windward, o.harbour, o.text, o.rule);
+}
+template <class A> void Visit(A& a, VisibilityState& s) { a(s.last_seq, s.by_ship, s.last_turn, s.any); }
+
+namespace {
+
+std::string Str(const flatbuffers::String* s) { return s ? s->str() : ""; }
+
+}  // namespace
+
+void Visibility::Apply(const Input& in) {
+  const fb::Event& e = *in.event;
+  s_.last_seq = in.seq;
+  const auto* pe = e.payload_as_PateEvent();
+  const fb::Observed* x = pe ? pe->body_as_Observed() : nullptr;
+  if (x == nullptr) return;
+  Observation o;
+  if (e.turn()) o.turn = Turn{e.turn()->major(), e.turn()->minor(), e.turn()->step()};
+  o.phase = e.phase();
+  o.seq = in.seq;
+  o.kind = static_cast<ObservationKind>(x->kind());
+  o.location = Str(x->location());
+  if (x->seen()) for (const auto* id : *x->seen()) o.seen.push_back(id->str());
+  o.count = x->count();
+  o.windward = x->windward();
+  o.harbour = x->harbour();
+  o.text = Str(x->text());
+  o.rule = Str(x->rule());
+  // The ledger refuses turns that go backwards, so the last is the latest.
+  s_.last_turn = o.turn;
+  s_.any = true;
+  s_.by_ship[x->observer()->str()].push_back(std::move(o));
+}
+
+std::string Visibility::Encode() const { return EncodeState(s_); }
+
+Status Visibility::Decode(std::string_view bytes) { return DecodeState(bytes, &s_, name()); }
+
+std::string StateOfShipId(const std::string& id) {
+  // PATE 2.2: letters, a number without leading zero, then FL, SL, FR or TR.
+  size_t i = 0;
+  while (i < id.size() && std::isupper(static_cast<unsigned char>(id[i]))) ++i;
+  size_t digits = i;
+  while (digits < id.size() && std::isdigit(static_cast<unsigned char>(id[digits]))) ++digits;
+  if (i == 0 || digits == i || id.size() != digits + 2) return "";
+  return id.substr(0, i);
+}
+
+std::vector<std::string> ShipsSeenThrough(const RosterState& roster, const std::map<std::string, Ship>& ships,
+                                          const VisibilityState& visibility, const std::string& person) {
+  std::set<std::string> out;
+  auto p = roster.persons.find(person);
+  if (p == roster.persons.end()) return {};
+  std::set<std::string> naval;  // the states whose Naval Minister he is
+  for (const auto& role : p->second.roles) {
+    size_t dot = role.rfind('.');
+    if (dot == std::string::npos) continue;
+    std::string who = role.substr(0, dot), post = role.substr(dot + 1);
+    if (post == "commander" || post == "deputy") out.insert(who);  // PATE 2.3
+    if (post == "naval") naval.insert(who);                         // PATE 2.3: he assigns them all
+  }
+  if (!naval.empty()) {
+    for (const auto& [id, sh] : ships) {
+      if (naval.count(sh.state)) out.insert(id);
+    }
+    for (const auto& [id, obs] : visibility.by_ship) {
+      if (!ships.count(id) && naval.count(StateOfShipId(id))) out.insert(id);
+    }
+  }
+  return {out.begin(), out.end()};
+}
+
+PlayerView ViewOf(const RosterState& roster, const std::map<std::string, Ship>& ships,
+                  const VisibilityState& visibility, const std::string& person, const Turn& turn) {
+  PlayerView v;
+  v.person = person;
+  v.turn = turn;
+  v.ships = ShipsSeenThrough(roster, ships, visibility, person);
+  for (const auto& id : v.ships) {
+    v.known_ids.insert(id);
+    if (auto sh = ships.find(id); sh != ships.end() && !sh->second.attached_to.empty()) {
+      v.known_ids.insert(sh->second.attached_to);
+    }
+    auto it = visibility.by_ship.find(id);
+    if (it == visibility.by_ship.end()) continue;
+    for (const auto& o : it->second) {
+      if (o.turn != turn) continue;
+      v.observations[id].push_back(o);
+      v.known_ids.insert(o.seen.begin(), o.seen.end());
+    }
+  }
+  return v;
+}
+
+}  // namespace adjutant::projections

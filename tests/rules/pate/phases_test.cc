@@ -1,0 +1,305 @@
+// The PATE phases (3.3–3.10, 6, 7, 8) run on the small test scenario
+// (support/pate_game.h) with dice fixed by purpose, so each rule's effect
+// is exact: repair, supply, movement and its refusals, pursuit, the
+// Atlantic, contacts, and a harbour battle.
+#include <catch2/catch.hpp>
+
+#include "ledger/ledger.h"
+#include "replay/driver.h"
+#include "rules/pate/phases.h"
+#include "rules/sow/calendar.h"
+#include "schema/event_generated.h"
+#include "support/pate_game.h"
+#include "support/sow_game.h"
+#include "support/temp_dir.h"
+
+using namespace adjutant;
+using namespace adjutant::testing;
+namespace P = adjutant::projections;
+namespace pate = adjutant::rules::pate;
+namespace sow = adjutant::rules::sow;
+
+namespace {
+
+// Dice that answer by purpose ("purpose|subject" first, then "purpose"),
+// else `fallback`: every rule's roll can be set apart from the others.
+class FixedDice final : public rules::DiceSource {
+ public:
+  std::map<std::string, uint32_t> values;
+  uint32_t fallback = 1;
+  std::vector<rules::Roll> made;
+  Result<rules::Roll> Next(const rules::RollRequest& req) override {
+    uint32_t v = fallback;
+    if (auto it = values.find(req.purpose + "|" + req.subject); it != values.end()) v = it->second;
+    else if (auto it2 = values.find(req.purpose); it2 != values.end()) v = it2->second;
+    rules::Roll r;
+    r.request = req;
+    r.results.assign(req.count, std::min(v, req.sides));
+    made.push_back(r);
+    return r;
+  }
+};
+
+struct Game {
+  TempDir dir;
+  std::unique_ptr<ledger::Ledger> db;
+  FixedDice dice;
+  std::vector<Draft> last;  // the last phase's events
+  Game() {
+    auto l = ledger::Ledger::Open(dir.Sub("db"));
+    REQUIRE(l.ok());
+    db = std::move(l).value();
+    auto st = CreateNwolGame(*db, "g", PateScenario());
+    INFO(st.message());
+    REQUIRE(st.ok());
+    dice.values["storm"] = 100;             // no storms unless a test asks
+    dice.values["lose second move"] = 100;  // both moves made
+  }
+  void Orders(const std::string& person, const std::string& ship, const std::string& fields) {
+    auto r = Order(*db, "g", person,
+                   OrderFile({PateItem("ShipOrders", "{\"ship\": \"" + ship + "\"" + (fields.empty() ? "" : ", " + fields) + "}")}));
+    REQUIRE(r.ok());
+    INFO(r->orders.at(0).reason);
+    REQUIRE(r->orders.at(0).status == "stands");
+  }
+  // Runs one PATE phase on the state at the head; returns the state after.
+  P::TreasuryState Run(uint16_t phase, P::SeasonKind kind = P::SeasonKind::War) {
+    auto w = replay::Fold(*db, "g", "main");
+    REQUIRE(w.ok());
+    rules::PhaseWriter pw("g", "main", w->head.seq, std::move(w->projections));
+    auto map = pate::NavalMap::Load(*pw.naval_map());
+    REQUIRE(map.ok());
+    TurnPhase at{pw.treasury().turn, phase};
+    auto st = pate::RunPhase(pw, at, *map, dice, kind);
+    INFO(st.message());
+    REQUIRE(st.ok());
+    P::TreasuryState after = pw.treasury();
+    auto drafts = pw.TakeDrafts();
+    if (!drafts.empty()) REQUIRE(db->Append("g", "main", w->head.seq, drafts).ok());
+    return after;
+  }
+  // Every MoveFailed in the log: "SHIP RULE: reason".
+  std::vector<std::string> Failures() {
+    std::vector<std::string> out;
+    REQUIRE(db->Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+      if (auto* pe = e.event()->payload_as_PateEvent()) {
+        if (auto* f = pe->body_as_MoveFailed()) out.push_back(f->ship()->str() + " " + f->rule()->str() + ": " + f->reason()->str());
+      }
+      return Status::Ok();
+    }).ok());
+    return out;
+  }
+  std::vector<std::pair<std::string, std::vector<std::string>>> Observations(fb::ObservationKind kind) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    REQUIRE(db->Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+      auto* pe = e.event()->payload_as_PateEvent();
+      auto* o = pe ? pe->body_as_Observed() : nullptr;
+      if (o && o->kind() == kind) {
+        std::vector<std::string> seen;
+        if (o->seen()) for (const auto* s : *o->seen()) seen.push_back(s->str());
+        out.emplace_back(o->observer()->str(), seen);
+      }
+      return Status::Ok();
+    }).ok());
+    return out;
+  }
+};
+
+// The d100 roll that gives sea area `area` the wind `from`/`strength`.
+uint32_t WindRoll(Game& g, const std::string& area, fb::Compass from, fb::WindStrength strength) {
+  auto w = replay::Fold(*g.db, "g", "main");
+  REQUIRE(w.ok());
+  rules::PhaseWriter pw("g", "main", w->head.seq, std::move(w->projections));
+  auto map = pate::NavalMap::Load(*pw.naval_map());
+  REQUIRE(map.ok());
+  int acc = 0;
+  for (const auto& wind : map->Area(area)->winds) {
+    acc += wind.chance_pct;
+    if (static_cast<int>(wind.from) == from && wind.strength == strength) return static_cast<uint32_t>(acc);
+  }
+  FAIL("no such wind in " << area);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("PATE 3.3: repairs — an allied yard up to its capacity, a point of rigging elsewhere", "[pate][pate-phases]") {
+  Game g;
+  auto s = g.Run(sow::kRepair);
+  // Portsmouth has one yard: BR1FL (first by id) repairs a hull point and all rigging.
+  CHECK(s.ships.at("BR1FL").hull == 1);
+  CHECK(s.ships.at("BR1FL").rigging == 0);
+  // BR1SL finds the yard full: her hull damage stays.
+  CHECK(s.ships.at("BR1SL").hull == 1);
+  // At sea: one point of rigging.
+  CHECK(s.ships.at("BR2SL").rigging == 1);
+}
+
+TEST_CASE("PATE 3.3: a ship ordered to sail out is not repaired in the yard", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("nelson", "BR1FL", R"("sea1": "ECH")");
+  auto s = g.Run(sow::kRepair);
+  CHECK(s.ships.at("BR1FL").hull == 2);     // no hull repair
+  CHECK(s.ships.at("BR1FL").rigging == 2);  // one rigging point, as at sea
+  // BR1SL follows BR1FL: the orders copied to her sail her out too (4.2).
+  CHECK(s.ships.at("BR1SL").hull == 1);
+}
+
+TEST_CASE("PATE 3.4: stores used, loaded to the order and unloaded", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("nelson", "BR1FL", R"("stores": 24)");
+  g.Orders("collingwood", "BR1SL", R"("detach": true, "stores": 5)");
+  auto before = g.Run(sow::kRepair);
+  int port = before.cities.at("Portsmouth").stores;
+  REQUIRE(port == 40);
+  auto s = g.Run(sow::kSupply);
+  // In harbour the port feeds her (1), then she loads 14 to reach 24.
+  CHECK(s.ships.at("BR1FL").stores == 24);
+  // BR1SL unloads her surplus down to 5.
+  CHECK(s.ships.at("BR1SL").stores == 5);
+  // The transport in harbour eats from the port too.
+  CHECK(s.ships.at("BR1TR").stores == 5);
+  // 40 − 1 − 14 (BR1FL) − 1 + 15 (BR1SL) − 1 (BR1TR) = 38.
+  CHECK(s.cities.at("Portsmouth").stores == 38);
+  // At sea: one store a turn.
+  CHECK(s.ships.at("BR2SL").stores == 11);
+}
+
+TEST_CASE("PATE 6.2, 6.5: to an adjacent sea area, then into a port on it", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("nelson", "BR2SL", R"("sea1": "NOS", "port": "London", "harbour": true)");
+  auto s = g.Run(sow::kMovement);
+  CHECK(s.ships.at("BR2SL").location == "London");
+  CHECK(s.ships.at("BR2SL").in_port);
+  CHECK(s.winds.count("ECH"));  // every area's wind was rolled
+}
+
+TEST_CASE("PATE 6.2: a move to a sea area that is not adjacent is refused", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("nelson", "BR2SL", R"("sea1": "WMD")");
+  auto s = g.Run(sow::kMovement);
+  CHECK(s.ships.at("BR2SL").location == "ECH");
+  auto f = g.Failures();
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].rfind("BR2SL PATE 6.2:", 0) == 0);
+}
+
+TEST_CASE("PATE 6.6: no sailing out of port upwind into heavy winds", "[pate][pate-phases]") {
+  // Toulon opens to the south.
+  Game g;
+  g.Orders("villeneuve", "FR3SL", R"("sea1": "WMD")");
+  g.dice.values["wind|WMD"] = WindRoll(g, "WMD", fb::Compass_S, fb::WindStrength_Heavy);
+  auto s = g.Run(sow::kMovement);
+  CHECK(s.ships.at("FR3SL").location == "Toulon");
+  auto f = g.Failures();
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].rfind("FR3SL PATE 6.6:", 0) == 0);
+  // With the wind heavy from the north she sails.
+  Game h;
+  h.Orders("villeneuve", "FR3SL", R"("sea1": "WMD")");
+  h.dice.values["wind|WMD"] = WindRoll(h, "WMD", fb::Compass_N, fb::WindStrength_Heavy);
+  CHECK(h.Run(sow::kMovement).ships.at("FR3SL").location == "WMD");
+}
+
+TEST_CASE("PATE 6.4: no leaving the harbour with hostile ships off the coast", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("villeneuve", "FR1SL", R"("sea1": "ECH")");  // BR5SL lies off Brest
+  auto s = g.Run(sow::kMovement);
+  CHECK(s.ships.at("FR1SL").location == "Brest");
+  auto f = g.Failures();
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].rfind("FR1SL PATE 6.4:", 0) == 0);
+}
+
+TEST_CASE("PATE 6.6: a failed roll keeps the ships where they are", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("nelson", "BR2SL", R"("sea1": "BIS")");
+  g.dice.values["move: step 3"] = 100;  // no chance below 100% succeeds on 100
+  g.dice.values["wind|ECH"] = WindRoll(g, "ECH", fb::Compass_N, fb::WindStrength_Light);  // BIS is south: 90%
+  auto s = g.Run(sow::kMovement);
+  CHECK(s.ships.at("BR2SL").location == "ECH");
+}
+
+TEST_CASE("PATE 6.10: a pursuer follows the enemy she is in contact with", "[pate][pate-phases]") {
+  Game g;
+  // FR1FR and BR2SL share ECH's tactical area 1.
+  g.Orders("villeneuve", "FR1FR", R"("sea1": "BIS")");
+  g.Orders("nelson", "BR2SL", R"("contact": "Pursue", "sea1": "NOS")");
+  auto s = g.Run(sow::kMovement);
+  CHECK(s.ships.at("FR1FR").location == "BIS");
+  CHECK(s.ships.at("BR2SL").location == "BIS");  // her own orders abandoned
+  CHECK(s.ships.at("BR2SL").tactical == s.ships.at("FR1FR").tactical);
+}
+
+TEST_CASE("PATE 6.10: a pursuit order with a range ignores other numbers", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("villeneuve", "FR1FR", R"("sea1": "BIS")");
+  g.Orders("nelson", "BR2SL", R"("contact": "Pursue", "min_ships": 2, "max_ships": 5)");  // 1 ship: not pursued
+  auto s = g.Run(sow::kMovement);
+  CHECK(s.ships.at("FR1FR").location == "BIS");
+  CHECK(s.ships.at("BR2SL").location == "ECH");
+}
+
+TEST_CASE("PATE 6.11: crossing the Atlantic, and arriving", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("nelson", "BR4SL", R"("sea1": "SWA")");  // IBC is on Europe's Atlantic edge, SWA on America's
+  g.dice.values["Atlantic crossing"] = 2;              // 3–4 turns: the second, 4
+  auto s = g.Run(sow::kMovement);
+  CHECK(s.ships.at("BR4SL").location == "SWA");
+  CHECK(s.ships.at("BR4SL").crossing_turns == 3);   // this turn counts
+  CHECK_FALSE(s.ships.at("BR4SL").on_map());
+  // BR3SL began two turns from IBC: one more turn, then she arrives.
+  CHECK(s.ships.at("BR3SL").crossing_turns == 1);
+  s = g.Run(sow::kMovement);
+  CHECK(s.ships.at("BR3SL").crossing_turns == 0);
+  CHECK(s.ships.at("BR3SL").location == "IBC");
+  CHECK(s.ships.at("BR3SL").tactical >= 1);
+  CHECK(s.ships.at("BR4SL").crossing_turns == 2);
+}
+
+TEST_CASE("PATE 5.1: ships in contact report each other; 5.2 frigates sense more", "[pate][pate-phases]") {
+  Game g;
+  g.Run(sow::kIntelligence);
+  auto contacts = g.Observations(fb::ObservationKind_Contact);
+  auto saw = [&](const std::string& who, const std::string& what) {
+    for (const auto& [o, seen] : contacts) {
+      if (o == who && std::find(seen.begin(), seen.end(), what) != seen.end()) return true;
+    }
+    return false;
+  };
+  CHECK(saw("BR2SL", "FR1FR"));  // ECH, tactical area 1
+  CHECK(saw("FR1FR", "BR2SL"));
+  CHECK(saw("BR5SL", "FR1SL"));  // Brest: coastal waters and harbour are one port
+  CHECK_FALSE(saw("BR2SL", "FR1SL"));
+  // 5.2: FR1FR, at sea in ECH, senses the British in Portsmouth (BR1FL, BR1SL,
+  // BR1TR) and off Brest (BR5SL) — not BR2SL, in contact; BR1FR in BIS has
+  // no enemy in her area or its ports.
+  std::map<std::string, int> sighted;
+  for (const auto& [o, seen] : g.Observations(fb::ObservationKind_FrigateSighting)) {
+    CHECK(o == "FR1FR");
+    CHECK(seen.empty());  // approximate: no names
+    sighted[o]++;
+  }
+  CHECK(sighted["FR1FR"] == 2);
+}
+
+TEST_CASE("PATE 7.1: ships offshore ordered into the harbour fight there", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("nelson", "BR5SL", R"("port": "Brest", "harbour": true, "engage": "Close")");
+  g.Run(sow::kCombat);
+  auto battles = g.Observations(fb::ObservationKind_Battle);
+  std::set<std::string> fought;
+  for (const auto& [o, seen] : battles) fought.insert(o);
+  CHECK(fought.count("BR5SL"));
+  CHECK(fought.count("FR1SL"));
+  CHECK(fought.count("FR2SL"));
+  bool battle_roll = false;
+  for (const auto& r : g.dice.made) battle_roll = battle_roll || r.request.rule.rfind("PATE 7", 0) == 0;
+  CHECK(battle_roll);
+}
+
+TEST_CASE("PATE 7.1: ships in harbour and ships offshore that seek no battle do not fight", "[pate][pate-phases]") {
+  Game g;
+  g.Run(sow::kCombat);
+  CHECK(g.Observations(fb::ObservationKind_Battle).empty());
+}
