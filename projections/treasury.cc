@@ -31,12 +31,14 @@ template <class A> void Visit(A& a, City& c) {
     c.enemy_this_campaign, c.supplies, c.stores);
 }
 template <class A> void Visit(A& a, Unit& u) {
-  a(u.id, u.state, u.type, u.men, u.batteries, u.active, u.square, u.city, u.raised_in);
+  a(u.id, u.state, u.type, u.men, u.batteries, u.active, u.square, u.city, u.raised_in, u.aboard);
 }
+template <class A> void Visit(A& a, CargoOp& c) { a(c.port, c.unit, c.unload, c.supplies, c.order_seq); }
 template <class A> void Visit(A& a, Ship& s) {
   a(s.id, s.state, s.type, s.crew, s.frigates, s.capacity, s.base, s.location, s.in_port, s.coastal, s.active,
     s.mission, s.crewed_on, s.name, s.marines, s.quality, s.morale, s.experience, s.stores, s.hull, s.rigging,
-    s.tactical, s.attached_to, s.crossing_turns, s.reactivating, s.windward, s.start_location, s.moved_on);
+    s.tactical, s.attached_to, s.crossing_turns, s.reactivating, s.windward, s.start_location, s.moved_on,
+    s.cargo_units, s.cargo_supplies, s.loading);
 }
 template <class A> void Visit(A& a, Wind& w) { a(w.from, w.strength); }
 template <class A> void Visit(A& a, Build& b) {
@@ -547,6 +549,39 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
     case fb::PateEventBody_MapDefined:
       s.naval = true;
       break;
+    case fb::PateEventBody_CargoMoved: {
+      auto* x = e.body_as_CargoMoved();
+      Ship* sh = ship(x->ship());
+      if (!sh) break;
+      CargoOp op{x->port()->str(), Str(x->unit()), x->unload(), x->supplies(), x->order_seq()};
+      if (!x->done()) {
+        sh->loading.push_back(op);
+        break;
+      }
+      std::erase_if(sh->loading, [&](const CargoOp& o) { return o.order_seq == op.order_seq && o.unit == op.unit; });
+      if (x->failed() && x->failed()->size()) break;
+      auto city = s.cities.find(op.port);
+      if (!op.unit.empty()) {
+        auto u = s.units.find(op.unit);
+        if (u == s.units.end()) break;
+        if (op.unload) {
+          u->second.aboard.clear();
+          u->second.city = op.port;
+          if (city != s.cities.end()) u->second.square = city->second.square;
+          std::erase(sh->cargo_units, op.unit);
+        } else {
+          u->second.aboard = sh->id;
+          u->second.city.clear();
+          sh->cargo_units.push_back(op.unit);
+        }
+      }
+      if (op.supplies > 0 && city != s.cities.end()) {
+        int32_t d = op.unload ? -op.supplies : op.supplies;
+        sh->cargo_supplies += d;
+        city->second.supplies -= d;
+      }
+      break;
+    }
     case fb::PateEventBody_StoresMoved: {
       auto* x = e.body_as_StoresMoved();
       auto from = s.cities.find(x->from()->str()), to = s.cities.find(x->to()->str());
@@ -557,6 +592,7 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
     case fb::PateEventBody_ShipSunk: {
       std::string id = e.body_as_ShipSunk()->ship()->str();
       s.ships.erase(id);
+      std::erase_if(s.units, [&](const auto& kv) { return kv.second.aboard == id; });  // PATE 9: lost with her
       for (auto& [oid, o] : s.ships) {
         if (o.attached_to == id) o.attached_to.clear();
       }
@@ -568,6 +604,10 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
       if (it == s.ships.end()) break;
       Ship prize = std::move(it->second);
       s.ships.erase(it);
+      // PATE 9: the troops aboard are taken; the supplies stay in the hold.
+      std::erase_if(s.units, [&](const auto& kv) { return kv.second.aboard == prize.id; });
+      prize.cargo_units.clear();
+      prize.loading.clear();
       for (auto& [oid, o] : s.ships) {
         if (o.attached_to == prize.id) o.attached_to.clear();
       }

@@ -91,6 +91,15 @@ struct Unit {
   bool active = true;
   Square square;
   std::string city, raised_in;
+  std::string aboard;  // PATE 9: the transport group carrying her ("" on land)
+};
+
+// PATE 9: an amphibious order begun in the initial amphibious phase.
+struct CargoOp {
+  std::string port, unit;
+  bool unload = false;
+  int32_t supplies = 0;
+  uint64_t order_seq = 0;
 };
 
 struct Ship {
@@ -118,6 +127,10 @@ struct Ship {
   std::string attached_to;
   uint8_t crossing_turns = 0;
   uint8_t reactivating = 0;
+  // PATE 9: what a transport group carries, and its amphibious orders begun.
+  std::vector<std::string> cargo_units;
+  int32_t cargo_supplies = 0;
+  std::vector<CargoOp> loading;
   bool windward = false;          // PATE 6.9: the weather gauge against enemies in contact
   std::string start_location;     // PATE 5.4: where she was when `moved_on` began
   Turn moved_on;                  // the last turn she moved in

@@ -19,7 +19,7 @@ O=fixtures/orders/nwol-1805
 # Demo passwords, one per person who sends orders (the GA sets them).
 PW=$(mktemp -d)
 trap 'rm -rf "$PW"' EXIT
-PERSONS="pitt barham castlereagh gaudin berthier soler"
+PERSONS="pitt barham castlereagh gaudin berthier soler nelson"
 for p in $PERSONS; do printf '%s-1805\n' "$p" > "$PW/$p"; done
 
 if ! adj games --json | grep -q "\"name\": \"$GAME\""; then
@@ -33,7 +33,7 @@ person_for() {
     *-BR.orders.json) echo pitt ;;       *-BR-naval.orders.json) echo barham ;;
     *-BR-war.orders.json) echo castlereagh ;;
     *-FR.orders.json) echo gaudin ;;     *-FR-war.orders.json) echo berthier ;;
-    *-SP.orders.json) echo soler ;;
+    *-SP.orders.json) echo soler ;;      *-BR1FL.orders.json) echo nelson ;;
     *) echo "no sender for $1" >&2; return 1 ;;
   esac
 }
@@ -64,3 +64,4 @@ fi
 echo; echo "== branches"; adj branches "$GAME"
 echo; echo "== verify"; adj verify "$GAME" --all
 echo; echo "== Britain's Treasury Ministry report"; adj report treasury "$GAME" --state BR
+echo; echo "== Nelson's position report (PATE 3.11)"; adj report positions "$GAME" --player nelson

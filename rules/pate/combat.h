@@ -2,7 +2,7 @@
 // damage, prizes and experience. Pure: the battle and the dice in; the
 // outcome, every roll made and a log of each step out, for the caller to
 // record as events. Numbers are in combat_tables.h; the readings chosen
-// where the book is vague are in combat.md.
+// where the book is vague are in RULES.md (section "Combat").
 #pragma once
 
 #include <array>

@@ -4,7 +4,7 @@
 // Units: strength in tenths of a point (a ship of the line is 1000),
 // chances and strength modifiers in basis points (10000 = 100%), chance
 // rolls on a d10000 that succeed when the die is at most the chance.
-// Numbers the book does not give are marked ASSUMED here and in combat.md.
+// Numbers the book does not give are marked ASSUMED here and in RULES.md (section "Combat").
 #pragma once
 
 #include <array>

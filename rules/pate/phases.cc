@@ -13,6 +13,7 @@
 
 namespace adjutant::rules::pate {
 
+using projections::CargoOp;
 using projections::City;
 using projections::Mission;
 using projections::Relation;
@@ -195,6 +196,7 @@ class Pate {
   void Sunk(const std::string& ship, const std::string& rule, const std::string& detail) {
     const Ship* sh = this->ship(ship);
     if (!sh) return;
+    LoseCargo(ship, rule);  // before the ship (and the troops aboard) leave the state
     int32_t men = static_cast<int32_t>(sh->men());
     std::string state = sh->state;
     Emit([=](Fbb& f) -> Body {
@@ -202,6 +204,13 @@ class Pate {
       return {fb::PateEventBody_ShipSunk, x.Union()};
     });
     if (men > 0) sow_.Lost(state, men, rule, ship);
+  }
+  // PATE 9: the troops aboard a ship sunk or taken are lost to their state
+  // (the fold removes them with the ship).
+  void LoseCargo(const std::string& ship, const std::string& rule) {
+    for (const auto& [uid, u] : std::map<std::string, projections::Unit>(s().units)) {
+      if (u.aboard == ship && u.men > 0) sow_.Lost(u.state, u.men, rule, uid);
+    }
   }
   void Rejected(uint64_t seq, const std::string& rule, const std::string& reason) { sow_.Rejected(seq, rule, reason); }
   DiceSource& DiceRef() { return dice_; }
@@ -620,6 +629,7 @@ Status RunCombat(Pate& p) {
                                           std::max(0, captor->crew - kCrewKeptShip));
         int32_t men = static_cast<int32_t>(after.men());
         std::string old_state = now->state, id = res.id, cid = captor->id, cstate = captor->state;
+        p.LoseCargo(id, "PATE 7.8");
         p.Emit([=](Fbb& f) -> Body {
           auto x = fb::CreateShipCapturedDirect(f, id.c_str(), new_id.c_str(), cstate.c_str(), cid.c_str(), prize, men);
           return {fb::PateEventBody_ShipCaptured, x.Union()};
@@ -1119,6 +1129,100 @@ Status RunPeaceMovement(Pate& p) {
   return Status::Ok();
 }
 
+// ---- 3.6, 3.9, 9 amphibious ---------------------------------------------------
+
+// The space a transport group's cargo takes (PATE 9, 2.7, 3.4), with `plus`.
+int64_t SpaceUsed(const TreasuryState& s, const Ship& tr) {
+  int64_t used = int64_t{tr.cargo_supplies} * kSpacePerSupply;
+  for (const auto& uid : tr.cargo_units) {
+    auto u = s.units.find(uid);
+    if (u != s.units.end()) used += u->second.men;
+  }
+  used += std::max<int64_t>(0, tr.crew - tr.capacity / 10);
+  used += std::max<int64_t>(0, int64_t{tr.stores} - kStoresCarried) * kTransportCapacityPerStore;
+  return used;
+}
+
+void Cargo(Pate& p, const std::string& ship, const CargoOp& op, bool done, const std::string& failed) {
+  p.Emit([=](Fbb& f) -> Body {
+    auto x = fb::CreateCargoMovedDirect(f, ship.c_str(), op.port.c_str(), op.unload,
+                                        op.unit.empty() ? nullptr : op.unit.c_str(), op.supplies, done,
+                                        failed.empty() ? nullptr : failed.c_str(), op.order_seq);
+    return {fb::PateEventBody_CargoMoved, x.Union()};
+  });
+}
+
+// 3.6: transports in a port begin the loading and unloading their own
+// amphibious orders ask for (never orders copied from another ship, 4.2).
+Status RunLanding(Pate& p) {
+  auto orders = CarriedOut(p.s(), StandingShipOrders(p.s()));
+  for (const std::string& id : p.OnMap()) {
+    const Ship tr = *p.ship(id);
+    const ShipOrders& o = orders[id];
+    if (tr.type != ShipType::TR || o.amphibious.empty()) continue;
+    const City* c = p.city(tr.location);
+    int64_t space = tr.capacity - SpaceUsed(p.s(), tr);
+    int32_t supplies_aboard = tr.cargo_supplies;
+    for (const Amphibious& a : o.amphibious) {
+      CargoOp op{tr.location, a.unit, a.unload, a.unit.empty() ? a.supplies : 0, o.order_seq};
+      std::string why;
+      if (tr.at_sea() || !c) {
+        why = "she is not in a port";
+      } else if (!a.unit.empty()) {
+        auto u = p.s().units.find(a.unit);
+        if (u == p.s().units.end()) {
+          why = "there is no unit " + a.unit;
+        } else if (!p.Friendly(u->second.state, tr.state)) {
+          why = a.unit + " belongs to " + u->second.state + ", not a friend of " + tr.state;
+        } else if (a.unload && u->second.aboard != id) {
+          why = a.unit + " is not aboard " + id;
+        } else if (!a.unload && (u->second.city != tr.location || !u->second.active || !u->second.aboard.empty())) {
+          why = a.unit + " is not in " + tr.location;
+        } else if (!a.unload && u->second.men > space) {
+          why = a.unit + " needs " + std::to_string(u->second.men) + " spaces and " + id + " has " + std::to_string(space);
+        }
+        if (why.empty() && !a.unload) space -= u->second.men;
+      } else if (a.supplies <= 0) {
+        why = "an amphibious order moves a unit or a positive number of supplies";
+      } else if (a.unload && a.supplies > supplies_aboard) {
+        why = id + " carries only " + std::to_string(supplies_aboard) + " supplies";
+      } else if (!a.unload && !p.Friendly(c->controller, tr.state)) {
+        why = "supplies are loaded only in a friendly port";
+      } else if (!a.unload && a.supplies > c->supplies) {
+        why = tr.location + " has only " + std::to_string(c->supplies) + " supplies";
+      } else if (!a.unload && int64_t{a.supplies} * kSpacePerSupply > space) {
+        why = id + " has room for " + std::to_string(space / kSpacePerSupply) + " supplies";
+      }
+      if (why.empty() && a.unit.empty()) {
+        if (a.unload) supplies_aboard -= a.supplies;
+        else space -= int64_t{a.supplies} * kSpacePerSupply;
+      }
+      if (!why.empty()) {
+        p.Failed(id, "PATE 9", why);
+        continue;
+      }
+      Cargo(p, id, op, false, "");
+    }
+  }
+  return Status::Ok();
+}
+
+// 3.9: what was begun is finished if the transport is still in that port.
+Status RunLanded(Pate& p) {
+  for (const auto& [id, sh] : std::map<std::string, Ship>(p.s().ships)) {
+    for (const CargoOp& op : sh.loading) {
+      bool there = sh.on_map() && sh.location == op.port && !sh.at_sea();
+      const City* c = p.city(op.port);
+      std::string failed;
+      if (!there) failed = id + " left " + op.port + " before the loading or unloading was done";
+      else if (!op.unit.empty() && !p.s().units.count(op.unit)) failed = op.unit + " is gone";
+      else if (op.supplies > 0 && !op.unload && (!c || c->supplies < op.supplies)) failed = op.port + " no longer has the supplies";
+      Cargo(p, id, op, true, failed);
+    }
+  }
+  return Status::Ok();
+}
+
 // ---- 3.10, 5 intelligence -------------------------------------------------------
 
 Status RunIntelligence(Pate& p) {
@@ -1225,10 +1329,10 @@ Status RunPhase(PhaseWriter& w, const TurnPhase& at, const NavalMap& map, DiceSo
   switch (at.phase) {
     case sow::kRepair: return RunRepair(p);
     case sow::kSupply: return RunSupply(p);
-    case sow::kLanding: return Status::Ok();  // 3.6, 9: not yet (RULES.md)
+    case sow::kLanding: return RunLanding(p);
     case sow::kCombat: return p.kind() == SeasonKind::War ? RunCombat(p) : Status::Ok();
     case sow::kMovement: return p.kind() == SeasonKind::War ? Movement(p).Run() : RunPeaceMovement(p);
-    case sow::kLanded: return Status::Ok();   // 3.9, 9, 10: not yet (RULES.md)
+    case sow::kLanded: return RunLanded(p);
     case sow::kIntelligence: return RunIntelligence(p);
     default: return Status::InvalidArgument("phase " + std::to_string(at.phase) + " is not a PATE phase");
   }

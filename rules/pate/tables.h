@@ -73,6 +73,12 @@ inline constexpr int kLandUnitsNearbyPct = 50;
 // ordered with this chance, else at her base (where she fills her stores).
 inline constexpr int kPeaceOnStationPct = 50;
 
+// PATE 9 (cut off; ASSUMED): cargo space — a land unit takes one space per
+// man, a GITM supply 100 (the book's sample: SP16IN and 15 supplies in a
+// 5,000 transport group); crew above capacity / 10 and stores above 24 take
+// their space too (2.7, 3.4).
+inline constexpr int kSpacePerSupply = 100;
+
 // PATE 7.8 (ASSUMED): the captor puts aboard a prize a quarter of the prize's
 // full crew, never leaving herself fewer than kCrewKeptShip.
 inline constexpr int kPrizeCrewPct = 25;

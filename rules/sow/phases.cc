@@ -56,7 +56,7 @@ bool PortBlockaded(const P::TreasuryState& s, const P::City& port) {
     if (against != port.controller) continue;
     bool sol = false, frigate = false, hostile_sol = false;
     for (const auto& [id, ship] : s.ships) {
-      if (!ship.active || ship.location != port.name || !ship.coastal) continue;
+      if (!ship.on_map() || ship.location != port.name || !ship.coastal) continue;
       bool ignoring = ship.mission == P::Mission::IgnoreCommerce;
       if (ship.state == by || Friendly(s, ship.state, by)) {
         if (IsSol(ship) && ignoring) sol = true;
@@ -75,7 +75,7 @@ std::pair<int64_t, int64_t> RaidAndConvoy(const P::TreasuryState& s, const P::Ci
   int64_t raid_coastal = 0, raid_area = 0, raid_port = 0, raid_area_weak = 0;
   int64_t conv_coastal = 0, conv_area = 0, conv_port = 0, conv_area_weak = 0;
   for (const auto& [id, ship] : s.ships) {
-    if (!ship.active || ship.type == P::ShipType::TR) continue;
+    if (!ship.on_map() || ship.type == P::ShipType::TR) continue;  // not while crossing the Atlantic (PATE 6.11)
     bool here = ship.location == port.name;
     bool in_area = !port.sea_area.empty() && ship.location == port.sea_area;
     if (!here && !in_area) continue;

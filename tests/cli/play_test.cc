@@ -164,16 +164,18 @@ TEST_CASE("the bundled 1805 scenario plays its first three turns as PLAY.md says
   CHECK_THAT(adj({"log", "nwol", "--kind", "MapDefined"}).out, Catch::Contains("31 sea areas, 73 ports"));
   const std::vector<std::pair<std::string, std::string>> senders = {
       {"-BR.orders.json", "pitt"},   {"-BR-naval.orders.json", "barham"}, {"-BR-war.orders.json", "castlereagh"},
-      {"-FR.orders.json", "gaudin"}, {"-FR-war.orders.json", "berthier"}, {"-SP.orders.json", "soler"}};
+      {"-FR.orders.json", "gaudin"}, {"-FR-war.orders.json", "berthier"}, {"-SP.orders.json", "soler"},
+      {"-BR1FL.orders.json", "nelson"}};
   for (const auto& [suffix, person] : senders) {
     Write(dir.Sub(person), person + "-1805\n");
     REQUIRE(adj({"password", "nwol", "--person", person, "--password-file", dir.Sub(person)}).code == 0);
   }
   const std::vector<std::vector<std::string>> turns = {
       {"t1-01-blockade-france.directive.json", "t1-02-BR.orders.json", "t1-03-BR-naval.orders.json",
-       "t1-04-FR.orders.json", "t1-05-SP.orders.json"},
+       "t1-04-FR.orders.json", "t1-05-SP.orders.json", "t1-06-BR1FL.orders.json"},
       {"t2-01-blockade-spain.directive.json", "t2-02-BR.orders.json", "t2-03-BR-war.orders.json",
-       "t2-04-BR-naval.orders.json", "t2-05-FR.orders.json", "t2-06-FR-war.orders.json", "t2-07-SP.orders.json"},
+       "t2-04-BR-naval.orders.json", "t2-05-FR.orders.json", "t2-06-FR-war.orders.json", "t2-07-SP.orders.json",
+       "t2-08-BR1FL.orders.json"},
       {"t3-01-dominica-landing.directive.json", "t3-02-dominica-garrison.directive.json",
        "t3-03-dominica-captured.directive.json", "t3-04-BR.orders.json", "t3-05-FR.orders.json",
        "t3-06-SP.orders.json"}};
@@ -202,6 +204,16 @@ TEST_CASE("the bundled 1805 scenario plays its first three turns as PLAY.md says
   CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "SP", "--json"}).out, Catch::Contains("\"balance_cc\": 833519,"));
   CHECK(Lines(adj({"log", "nwol", "--kind", "OrderRejected"}).out).size() == 5);
   CHECK(adj({"verify", "nwol"}).code == 0);
+  // PLAY.md's "At sea": Nelson's squadron, copied orders and all, and the storms.
+  std::string moved = adj({"log", "nwol", "--kind", "ShipMoved"}).out;
+  CHECK_THAT(moved, Catch::Contains("BR9SL -> SOA (at sea, tactical area 4) PATE 6.2: from WMD (tactical area 1) to SOA "
+                                    "(tactical area 4) through the coastal waters of Gibraltar"));
+  CHECK_THAT(moved, Catch::Contains("BR1FL -> Cadiz (coastal waters)"));
+  std::string rated = adj({"log", "nwol", "--kind", "ShipRated"}).out;
+  CHECK_THAT(rated, Catch::Contains("BR5SL (PATE 8): storm in IBC: 1 point(s) of damage, 30 crew lost"));
+  CHECK_THAT(rated, Catch::Contains("BR6SL (PATE 8): storm in BIS"));
+  CHECK_THAT(adj({"report", "events", "nwol", "--player", "nelson", "--turn", "1805.1.2"}).out,
+             Catch::Contains("BR1FL (Victory) at Cadiz: in contact with SP1FL, SP6SL, SP7SL in the harbour"));
 }
 
 TEST_CASE("a scenario and a naval map that disagree are refused", "[cli][pate]") {

@@ -19,6 +19,7 @@ std::string PateScenario() {
     {"person": "nelson", "roles": ["BR1FL.commander", "BR2SL.commander", "BR1FR.commander", "BR4SL.commander", "BR5SL.commander"]},
     {"person": "collingwood", "roles": ["BR1FL.deputy", "BR1SL.commander"]},
     {"person": "hardy", "roles": []},
+    {"person": "troubridge", "roles": ["BR1TR.commander"]},
     {"person": "decres", "roles": ["FR.naval"]},
     {"person": "villeneuve", "roles": ["FR1SL.commander", "FR2SL.commander", "FR1FR.commander", "FR3SL.commander"]},
     {"person": "gravina", "roles": ["SP1SL.commander"]}
@@ -32,7 +33,7 @@ std::string PateScenario() {
     ],
     "cities": [
       {"name": "London", "nation": "Britain", "controller": "BR", "level": 5, "kind": "Port", "square": {"x": 10, "y": 10}, "sea_area": "NOS", "dockyards": 3, "stores": 100},
-      {"name": "Portsmouth", "nation": "Britain", "controller": "BR", "level": 3, "kind": "Port", "square": {"x": 9, "y": 12}, "sea_area": "ECH", "dockyards": 1, "batteries": 2, "stores": 40},
+      {"name": "Portsmouth", "nation": "Britain", "controller": "BR", "level": 3, "kind": "Port", "square": {"x": 9, "y": 12}, "sea_area": "ECH", "dockyards": 1, "batteries": 2, "stores": 40, "supplies": 20},
       {"name": "Gibraltar", "nation": "Britain", "controller": "BR", "level": 1, "kind": "Port", "square": {"x": 10, "y": 50}, "sea_area": "WMD", "dockyards": 1, "stores": 10},
       {"name": "Kingston", "nation": "Britain", "controller": "BR", "level": 2, "kind": "OffMapPort", "sea_area": "WCA"},
       {"name": "Paris", "nation": "France", "controller": "FR", "level": 5, "kind": "Inland", "square": {"x": 20, "y": 20}},
@@ -41,7 +42,10 @@ std::string PateScenario() {
       {"name": "Madrid", "nation": "Spain", "controller": "SP", "level": 4, "kind": "Inland", "square": {"x": 14, "y": 40}},
       {"name": "Cadiz", "nation": "Spain", "controller": "SP", "level": 3, "kind": "Port", "square": {"x": 11, "y": 49}, "sea_area": "SOA", "dockyards": 1, "stores": 20}
     ],
-    "units": [],
+    "units": [
+      {"id": "BR1IN", "state": "BR", "type": "IN", "men": 3000, "square": {"x": 9, "y": 12}, "city": "Portsmouth"},
+      {"id": "FR1IN", "state": "FR", "type": "IN", "men": 4000, "square": {"x": 12, "y": 22}, "city": "Brest"}
+    ],
     "ships": [
       {"id": "BR1FL", "state": "BR", "type": "FL", "crew": 800, "marines": 200, "base": "Portsmouth", "location": "Portsmouth", "in_port": true, "name": "Victory", "quality": "VeryGood", "stores": 10, "hull": 2, "rigging": 3},
       {"id": "BR1SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "Portsmouth", "in_port": true, "name": "Mars", "attached_to": "BR1FL", "stores": 20, "hull": 1},

@@ -58,6 +58,7 @@ struct Game {
   void Orders(const std::string& person, const std::string& ship, const std::string& fields) {
     auto r = Order(*db, "g", person,
                    OrderFile({PateItem("ShipOrders", "{\"ship\": \"" + ship + "\"" + (fields.empty() ? "" : ", " + fields) + "}")}));
+    INFO((r.ok() ? std::string() : r.status().message()));
     REQUIRE(r.ok());
     INFO(r->orders.at(0).reason);
     REQUIRE(r->orders.at(0).status == "stands");
@@ -302,4 +303,64 @@ TEST_CASE("PATE 7.1: ships in harbour and ships offshore that seek no battle do 
   Game g;
   g.Run(sow::kCombat);
   CHECK(g.Observations(fb::ObservationKind_Battle).empty());
+}
+
+TEST_CASE("PATE 9: a transport group loads a unit and supplies over the two amphibious phases", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("troubridge", "BR1TR", R"("amphibious": [{"unit": "BR1IN"}, {"supplies": 15}, {"supplies": 6}])");
+  auto s = g.Run(sow::kLanding);
+  // Begun, not done: 3,000 men and 15 supplies (1,500 spaces) fill 4,500 of
+  // 5,000; six more supplies would need 600.
+  REQUIRE(s.ships.at("BR1TR").loading.size() == 2);
+  CHECK(s.units.at("BR1IN").city == "Portsmouth");
+  auto f = g.Failures();
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].rfind("BR1TR PATE 9: BR1TR has room for 5 supplies", 0) == 0);
+  s = g.Run(sow::kLanded);
+  CHECK(s.ships.at("BR1TR").loading.empty());
+  CHECK(s.units.at("BR1IN").aboard == "BR1TR");
+  CHECK(s.units.at("BR1IN").city.empty());
+  CHECK(s.ships.at("BR1TR").cargo_units == std::vector<std::string>{"BR1IN"});
+  CHECK(s.ships.at("BR1TR").cargo_supplies == 15);
+  CHECK(s.cities.at("Portsmouth").supplies == 5);
+}
+
+TEST_CASE("PATE 9: loading one turn, unloading the next, through the driver", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("troubridge", "BR1TR", R"("amphibious": [{"unit": "BR1IN"}, {"supplies": 15}])");
+  REQUIRE(Turns(*g.db, "g", 1).ok());
+  auto s = Treasury(*g.db, "g");
+  REQUIRE(s.units.at("BR1IN").aboard == "BR1TR");
+  // Turn 2: the unit and some supplies go ashore again.
+  g.Orders("troubridge", "BR1TR", R"("amphibious": [{"unload": true, "unit": "BR1IN"}, {"unload": true, "supplies": 10}])");
+  REQUIRE(Turns(*g.db, "g", 1).ok());
+  s = Treasury(*g.db, "g");
+  CHECK(s.units.at("BR1IN").aboard.empty());
+  CHECK(s.units.at("BR1IN").city == "Portsmouth");
+  CHECK(s.ships.at("BR1TR").cargo_units.empty());
+  CHECK(s.ships.at("BR1TR").cargo_supplies == 5);
+}
+
+TEST_CASE("PATE 9: a transport that sails before the final amphibious phase leaves the troops ashore", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("troubridge", "BR1TR", R"("sea1": "ECH", "amphibious": [{"unit": "BR1IN"}])");
+  g.Run(sow::kLanding);
+  auto s = g.Run(sow::kMovement);
+  REQUIRE(s.ships.at("BR1TR").location == "ECH");
+  s = g.Run(sow::kLanded);
+  CHECK(s.units.at("BR1IN").city == "Portsmouth");
+  CHECK(s.units.at("BR1IN").aboard.empty());
+  CHECK(s.ships.at("BR1TR").loading.empty());
+}
+
+TEST_CASE("PATE 9: only friends' units, in the port, and only in a port", "[pate][pate-phases]") {
+  Game g;
+  g.Orders("troubridge", "BR1TR", R"("amphibious": [{"unit": "FR1IN"}, {"unload": true, "unit": "BR1IN"}, {"unload": true, "supplies": 1}])");
+  auto s = g.Run(sow::kLanding);
+  CHECK(s.ships.at("BR1TR").loading.empty());
+  auto f = g.Failures();
+  REQUIRE(f.size() == 3);
+  CHECK(f[0].find("FR1IN belongs to FR") != std::string::npos);
+  CHECK(f[1].find("BR1IN is not aboard BR1TR") != std::string::npos);
+  CHECK(f[2].find("carries only 0 supplies") != std::string::npos);
 }

@@ -23,7 +23,7 @@ namespace {
 const std::vector<std::pair<std::string, std::string>> kCommanders = {
     {"BR1FL", "nelson"}, {"BR2SL", "nelson"},     {"BR1FR", "nelson"},     {"BR4SL", "nelson"},
     {"BR5SL", "nelson"}, {"BR1SL", "collingwood"}, {"FR1SL", "villeneuve"}, {"FR2SL", "villeneuve"},
-    {"FR1FR", "villeneuve"}, {"FR3SL", "villeneuve"}, {"SP1SL", "gravina"}};
+    {"FR1FR", "villeneuve"}, {"FR3SL", "villeneuve"}, {"SP1SL", "gravina"}, {"BR1TR", "troubridge"}};
 const std::vector<std::string> kAreas = {"ECH", "NOS", "BIS", "WAP", "IBC", "SOA", "WMD", "SWA", "XYZ"};
 const std::vector<std::string> kPorts = {"", "", "Portsmouth", "Brest", "London", "Cadiz", "Gibraltar", "Toulon"};
 
@@ -49,6 +49,11 @@ std::string RandomOrders(const std::string& ship) {
   add("\"stores\": " + std::to_string(*rc::gen::inRange(-1, 25)));
   if (*rc::gen::inRange(0, 4) == 0) add("\"attach_to\": \"" + OneOf(kCommanders).first + "\"");
   if (*rc::gen::inRange(0, 6) == 0) add("\"detach\": true");
+  if (ship == "BR1TR" && *rc::gen::inRange(0, 2)) {
+    bool unload = *rc::gen::inRange(0, 2);
+    add(std::string("\"amphibious\": [") + (*rc::gen::inRange(0, 2) ? "{\"unit\": \"BR1IN\"" : "{\"supplies\": 5") +
+        (unload ? ", \"unload\": true}]" : "}]"));
+  }
   return f + "}";
 }
 
