@@ -107,7 +107,9 @@ std::string PayloadText(const ledger::EventView& view) {
       auto* d = e.payload_as_Directive();
       std::string t;
       if (auto* r = d->body_as_Ruling()) t = Quote(Str(r->text()));
-      else if (d->body_type() == fb::DirectiveBody_SowDirective) t = NestedText(view, "payload");
+      else if (d->body_type() == fb::DirectiveBody_SowDirective || d->body_type() == fb::DirectiveBody_PateDirective) {
+        t = NestedText(view, "payload");
+      }
       else t = fb::EnumNameDirectiveBody(d->body_type());
       return t + " because " + Quote(Str(d->reason()));
     }

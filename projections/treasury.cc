@@ -549,6 +549,50 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
     case fb::PateEventBody_MapDefined:
       s.naval = true;
       break;
+    case fb::PateEventBody_TransportsCombined: {
+      auto* x = e.body_as_TransportsCombined();
+      Ship* into = ship(x->into());
+      if (!into) break;
+      if (x->from()) {
+        for (const auto* id : *x->from()) {
+          auto it = s.ships.find(id->str());
+          if (it == s.ships.end()) continue;
+          for (const auto& u : it->second.cargo_units) {
+            into->cargo_units.push_back(u);
+            auto unit = s.units.find(u);
+            if (unit != s.units.end()) unit->second.aboard = into->id;
+          }
+          into->cargo_supplies += it->second.cargo_supplies;
+          for (auto& [oid, o] : s.ships) {
+            if (o.attached_to == it->first) o.attached_to = into->id == oid ? "" : into->id;
+          }
+          s.ships.erase(it);
+        }
+      }
+      into->capacity = x->capacity();
+      into->crew = x->crew();
+      into->stores = x->stores();
+      break;
+    }
+    case fb::PateEventBody_TransportDivided: {
+      auto* x = e.body_as_TransportDivided();
+      Ship* from = ship(x->ship());
+      if (!from) break;
+      Ship made = *from;
+      made.id = x->new_id()->str();
+      made.capacity = x->capacity();
+      made.crew = x->crew();
+      made.stores = x->stores();
+      made.cargo_units.clear();
+      made.cargo_supplies = 0;
+      made.loading.clear();
+      made.name.clear();
+      from->capacity -= x->capacity();
+      from->crew -= x->crew();
+      from->stores -= x->stores();
+      s.ships[made.id] = std::move(made);
+      break;
+    }
     case fb::PateEventBody_CargoMoved: {
       auto* x = e.body_as_CargoMoved();
       Ship* sh = ship(x->ship());
@@ -613,7 +657,7 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
       }
       prize.id = x->new_id()->str();
       prize.state = x->state()->str();
-      prize.attached_to = x->captor()->str();
+      prize.attached_to.clear();
       prize.crew = x->prize_crew();
       prize.marines = 0;
       prize.mission = Mission::None;
@@ -622,8 +666,8 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
         captor->second.crew -= x->prize_crew();
         prize.base = captor->second.base;
         // PATE 7.8: the captor's attachment — her leader's, if she follows one
-        // (so no chain forms, 4.4).
-        if (!captor->second.attached_to.empty()) prize.attached_to = captor->second.attached_to;
+        // (so no chain forms, 4.4). (A ship seized in port, 2.6, has no captor ship.)
+        prize.attached_to = captor->second.attached_to.empty() ? captor->first : captor->second.attached_to;
       }
       s.ships[prize.id] = std::move(prize);
       break;

@@ -10,6 +10,7 @@
 #include "rules/phase_writer.h"
 #include "rules/nwol/intake.h"
 #include "rules/dice.h"
+#include "rules/pate/directives.h"
 #include "rules/pate/map.h"
 #include "rules/pate/orders.h"
 #include "rules/pate/phases.h"
@@ -273,7 +274,9 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   if (file->body_type() == fb::DirectiveBody_SetPassword) {
     return Status::InvalidArgument("passwords are set with `adjutant password`, which records only their hash");
   }
+  const fb::PateDirective* pd = file->body_as_PateDirective();
   if (sd) ADJ_RETURN_IF_ERROR(sow::CheckDirective(ts, *sd));
+  if (pd) ADJ_RETURN_IF_ERROR(rules::pate::CheckDirective(ts, *pd));
   TurnPhase at = ts.active ? sow::DirectivePosition(ts) : world->head.at;
   const projections::TreasuryState before = ts;
   uint64_t head = world->head.seq;
@@ -281,7 +284,7 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   Draft d;
   d.at = at;
   d.actor = kGa;
-  if (sd) d = Tagged(std::move(d));
+  if (sd || pd) d = Tagged(std::move(d), pd != nullptr);
   const std::vector<uint8_t>* buf = &directive_file;
   d.payload = [buf](flatbuffers::FlatBufferBuilder& f) {
     const auto* df = flatbuffers::GetRoot<fb::DirectiveFile>(buf->data());
@@ -298,6 +301,7 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
     sow::Outcomes out(w, at);
     sow::DirectiveConsequences(out, before, *sd, file->reason()->str());
   }
+  if (pd) rules::pate::DirectiveConsequences(w, at, *pd);
   auto drafts = w.TakeDrafts();
   return db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
 }

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "replay/driver.h"
 #include "rules/pate/map.h"
 #include "schema/codec.h"
 #include "schema/pate_generated.h"
@@ -52,6 +53,7 @@ std::string PateScenario() {
       {"id": "BR2SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "ECH", "name": "Colossus", "stores": 12, "rigging": 2},
       {"id": "BR1FR", "state": "BR", "type": "FR", "crew": 225, "marines": 25, "base": "Portsmouth", "location": "BIS", "name": "Euryalus", "mission": "Patrol", "stores": 12},
       {"id": "BR1TR", "state": "BR", "type": "TR", "crew": 500, "capacity": 5000, "base": "Portsmouth", "location": "Portsmouth", "in_port": true, "stores": 5},
+      {"id": "BR2TR", "state": "BR", "type": "TR", "crew": 300, "capacity": 3000, "base": "Portsmouth", "location": "Portsmouth", "in_port": true, "stores": 10},
       {"id": "BR3SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "IBC", "name": "Bellerophon", "crossing_turns": 2, "stores": 15},
       {"id": "BR4SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "IBC", "name": "Defence", "stores": 20},
       {"id": "BR5SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "Portsmouth", "location": "Brest", "coastal": true, "name": "Orion", "stores": 20},
@@ -59,6 +61,7 @@ std::string PateScenario() {
       {"id": "FR2SL", "state": "FR", "type": "SL", "crew": 600, "marines": 150, "base": "Brest", "location": "Brest", "in_port": true, "name": "Pluton", "stores": 20},
       {"id": "FR1FR", "state": "FR", "type": "FR", "crew": 225, "marines": 25, "base": "Brest", "location": "ECH", "name": "Hortense", "stores": 8},
       {"id": "FR3SL", "state": "FR", "type": "SL", "crew": 600, "marines": 150, "base": "Toulon", "location": "Toulon", "coastal": true, "name": "Algesiras", "stores": 3},
+      {"id": "FR4SL", "state": "FR", "type": "SL", "crew": 0, "base": "Toulon", "location": "Toulon", "in_port": true, "name": "Intrepide", "active": false},
       {"id": "SP1SL", "state": "SP", "type": "SL", "crew": 600, "marines": 150, "base": "Cadiz", "location": "Cadiz", "in_port": true, "name": "Argonauta", "stores": 24}
     ],
     "relations": [{"a": "BR", "b": "FR", "relation": "War"}, {"a": "BR", "b": "SP", "relation": "War"},
@@ -85,6 +88,15 @@ Status CreateNwolGame(ledger::Ledger& db, const std::string& game, const std::st
   more.push_back(rules::pate::MapDefinedDraft(at, std::move(map_buf).value()));
   auto h = db.CreateGame(game, seed, *buf, at, Actor{ActorKind::kGameAdministrator, "", ""}, more);
   return h.ok() ? Status::Ok() : h.status();
+}
+
+Result<ledger::AppendResult> PateDirective(ledger::Ledger& db, const std::string& game, const std::string& kind,
+                                           const std::string& body) {
+  std::string json = "{\"reason\": \"test\", \"body_type\": \"PateDirective\", \"body\": {\"body_type\": \"" + kind +
+                     "\", \"body\": " + body + "}}";
+  auto buf = schema::ParseJson("DirectiveFile", json, "directive");
+  if (!buf.ok()) return buf.status();
+  return replay::RecordDirective(db, game, "main", *buf);
 }
 
 std::string PateItem(const std::string& kind, const std::string& body, const std::string& role) {

@@ -17,6 +17,10 @@ std::string PateScenario();
 Status CreateNwolGame(ledger::Ledger& db, const std::string& game, const std::string& scenario_json,
                       uint64_t seed = 1805);
 
+// Records a GA's PateDirective of `kind` (CombineTransports, ...).
+Result<ledger::AppendResult> PateDirective(ledger::Ledger& db, const std::string& game, const std::string& kind,
+                                           const std::string& body_json);
+
 // A PateOrder item: {"body_type":"PateOrder","body":{"body_type":KIND,"body":BODY}}.
 std::string PateItem(const std::string& kind, const std::string& body_json, const std::string& role = "");
 

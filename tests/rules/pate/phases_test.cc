@@ -158,10 +158,11 @@ TEST_CASE("PATE 3.4: stores used, loaded to the order and unloaded", "[pate][pat
   CHECK(s.ships.at("BR1FL").stores == 24);
   // BR1SL unloads her surplus down to 5.
   CHECK(s.ships.at("BR1SL").stores == 5);
-  // The transport in harbour eats from the port too.
+  // The transports in harbour eat from the port too.
   CHECK(s.ships.at("BR1TR").stores == 5);
-  // 40 − 1 − 14 (BR1FL) − 1 + 15 (BR1SL) − 1 (BR1TR) = 38.
-  CHECK(s.cities.at("Portsmouth").stores == 38);
+  CHECK(s.ships.at("BR2TR").stores == 10);
+  // 40 − 1 − 14 (BR1FL) − 1 + 15 (BR1SL) − 1 (BR1TR) − 1 (BR2TR) = 37.
+  CHECK(s.cities.at("Portsmouth").stores == 37);
   // At sea: one store a turn.
   CHECK(s.ships.at("BR2SL").stores == 11);
 }

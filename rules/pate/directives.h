@@ -1,0 +1,25 @@
+// The GA's PATE directives (2.5 combining and dividing transport groups,
+// which the book has players ask the GA for; 2.6 the fate of inactive ships
+// in a taken port): checked against the state — a directive that breaks a
+// rule is refused and nothing is recorded — and their consequences emitted
+// with the directive, in its batch.
+#pragma once
+
+#include "base/status.h"
+#include "projections/roster.h"
+#include "projections/treasury.h"
+#include "rules/phase_writer.h"
+
+namespace adjutant::fb { struct PateDirective; }
+
+namespace adjutant::rules::pate {
+
+// PATE 2.5: the limits of a transport group's capacity after combining or dividing.
+inline constexpr int kTransportCapacityMin = 2000;
+inline constexpr int kTransportCapacityMax = 20000;
+
+Status CheckDirective(const projections::TreasuryState& s, const fb::PateDirective& d);
+
+void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDirective& d);
+
+}  // namespace adjutant::rules::pate
