@@ -53,7 +53,7 @@ template <class A> void Visit(A& a, PendingOrder& o) { a(o.slot, o.person, o.rol
 template <class A> void Visit(A& a, TreasuryState& s) {
   a(s.active, s.last_seq, s.turn, s.phase_done, s.season_kind, s.season_of_kind, s.campaign_ended, s.season_plan, s.states, s.cities,
     s.units, s.ships, s.relations, s.blockades, s.embargoes, s.trade_bp, s.builds, s.returns, s.standing, s.repairs,
-    s.orders, s.piracy, s.winds, s.naval);
+    s.orders, s.piracy, s.winds, s.naval, s.started);
 }
 
 std::string Treasury::Encode() const { return EncodeState(s_); }
@@ -690,6 +690,7 @@ void Treasury::Apply(const Input& in) {
   if (e.payload_type() == fb::Payload_GameCreated) {
     const fb::Scenario* sc = e.payload_as_GameCreated()->scenario();
     s_.turn = TurnOf(e);
+    s_.started = s_.turn;
     s_.season_of_kind = {s_.turn.major, s_.turn.minor};
     if (sc && sc->sow()) LoadScenario(s_, *sc->sow());
     return;

@@ -191,6 +191,7 @@ struct TreasuryState {
   bool naval = false;          // ... and pate, on a naval map (MapDefined)
   uint64_t last_seq = 0;
   Turn turn;                   // the turn being played
+  Turn started;                // the game's first turn
   uint16_t phase_done = 0;     // the last completed phase of `turn` (0: none)
   bool turn_done = false;      // every phase of `turn` is complete
   SeasonKind season_kind = SeasonKind::War;
@@ -220,7 +221,7 @@ struct TreasuryState {
 class Treasury final : public Fold<TreasuryState> {
  public:
   std::string_view name() const override { return "treasury"; }
-  uint32_t version() const override { return 3; }
+  uint32_t version() const override { return 4; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;

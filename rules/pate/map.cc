@@ -1,6 +1,7 @@
 #include "rules/pate/map.h"
 
 #include <algorithm>
+#include <set>
 
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -156,6 +157,42 @@ bool NavalMap::CrossesAtlantic(const std::string& a, const std::string& b) const
   const SeaArea* x = Area(a);
   const SeaArea* y = Area(b);
   return x && y && x->map != y->map && x->atlantic && y->atlantic;
+}
+
+int NavalMap::Distance(const std::string& from, const std::string& to) const {
+  auto area_of = [&](const std::string& place) {
+    const Port* p = PortNamed(place);
+    return p ? p->sea_area : place;
+  };
+  std::string a = area_of(from), b = area_of(to);
+  if (!Area(a) || !Area(b)) return -1;
+  // Dijkstra over areas: a neighbour costs 1, an Atlantic crossing its
+  // shortest time; the map is small, so a plain ordered set will do.
+  std::map<std::string, int> best{{a, 0}};
+  std::set<std::pair<int, std::string>> open{{0, a}};
+  while (!open.empty()) {
+    auto [d, code] = *open.begin();
+    open.erase(open.begin());
+    if (code == b) return d;
+    if (d > best[code]) continue;
+    std::vector<std::pair<std::string, int>> next;
+    for (const auto& dir : areas_.at(code).neighbours) {
+      for (const auto& n : dir) next.emplace_back(n, 1);
+    }
+    if (areas_.at(code).atlantic) {
+      for (const auto& [other, area] : areas_) {
+        if (CrossesAtlantic(code, other)) next.emplace_back(other, atlantic_turns_min);
+      }
+    }
+    for (const auto& [n, cost] : next) {
+      auto it = best.find(n);
+      if (it == best.end() || d + cost < it->second) {
+        best[n] = d + cost;
+        open.insert({d + cost, n});
+      }
+    }
+  }
+  return -1;
 }
 
 Status CheckScenarioAgainstMap(const fb::Scenario& scenario, const NavalMap& map) {

@@ -61,6 +61,10 @@ class NavalMap {
   // PATE 6.11: does a move from `a` to `b` cross the Atlantic (edge area of
   // one map to edge area of the other)?
   bool CrossesAtlantic(const std::string& a, const std::string& b) const;
+  // PATE 2.8: how far apart two places (sea areas, or ports by their sea
+  // area) are, in moves: one per neighbouring area, the shortest crossing
+  // for the Atlantic; -1 when either is not on the map.
+  int Distance(const std::string& from, const std::string& to) const;
 
   int atlantic_turns_min = 3, atlantic_turns_max = 4;
   int atlantic_frigate_turns_min = 2, atlantic_frigate_turns_max = 3;

@@ -254,7 +254,47 @@ bool SailsOut(const Ship& sh, const ShipOrders& o) {
 
 // ---- 3.3 repair, 2.6 activation, 4.8 commerce ----------------------------------
 
+// PATE 2.8: when a campaign opens (any war season after the game's first
+// turn), each ship away from her base is placed on station or at her base,
+// the nearer her base the likelier on station; attachments are mended.
+Status PlaceForCampaign(Pate& p) {
+  std::map<std::string, std::string> leader_before;
+  for (const std::string& id : p.OnMap()) {
+    const Ship sh = *p.ship(id);
+    if (!sh.attached_to.empty()) leader_before[id] = sh.attached_to;
+    if (sh.base.empty() || sh.location == sh.base || !p.map().PortNamed(sh.base)) continue;
+    int moves = p.map().Distance(sh.location, sh.base);
+    if (moves < 0) continue;
+    PATE_TRY(on_station, p.Chance(id, "campaign start: on station", "PATE 2.8", OnStationPct(moves)));
+    Ship after = sh;
+    if (on_station) {
+      after.stores = static_cast<uint16_t>(std::min<int>(sh.stores, StoresOnStation(moves)));
+      if (after.stores != sh.stores) p.Rated(after, "PATE 2.8", "on station as the campaign opens");
+    } else {
+      p.Moved(id, {sh.base, fb::PortPart_Harbour, 0}, "PATE 2.8", "at her base as the campaign opens", 0, false);
+      after = *p.ship(id);
+      after.stores = static_cast<uint16_t>(kStoresCarried);
+      p.Rated(after, "PATE 2.8", "full stores at her base as the campaign opens");
+    }
+  }
+  // A ship no longer with the ship she followed follows the first (by id) of
+  // that ship's followers now where she is, else none.
+  std::map<std::pair<std::string, std::string>, std::string> first_here;  // (leader, place) → new leader
+  for (const auto& [id, l] : leader_before) {
+    const Ship* sh = p.ship(id);
+    const Ship* lead = p.ship(l);
+    if (!sh || (lead && InContact(*sh, *lead))) continue;
+    std::string place = sh->location + "/" + std::to_string(sh->at_sea() ? sh->tactical : 0);
+    auto [it, fresh] = first_here.emplace(std::make_pair(l, place), id);
+    p.Attached(id, fresh ? "" : it->second, "PATE 2.8");
+  }
+  return Status::Ok();
+}
+
 Status RunRepair(Pate& p) {
+  if (p.kind() == SeasonKind::War && p.at().turn.step == 1 && p.at().turn != p.s().started) {
+    ADJ_RETURN_IF_ERROR(PlaceForCampaign(p));
+  }
   // PATE 2.6: reactivation counts campaign turns.
   if (p.kind() == SeasonKind::War) {
     for (const auto& [id, sh] : std::map<std::string, Ship>(p.s().ships)) {

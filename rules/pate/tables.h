@@ -79,6 +79,24 @@ inline constexpr int kPeaceOnStationPct = 50;
 // their space too (2.7, 3.4).
 inline constexpr int kSpacePerSupply = 100;
 
+// PATE 2.8 (ASSUMED): when a campaign opens, a ship away from her base is
+// placed on station with 90% less 15% per move between station and base
+// (never below 10%), else at her base with full stores; on station she has
+// 24 stores less 4 per move (never below 8, never full).
+inline constexpr int kStationPctNear = 90;
+inline constexpr int kStationPctPerMove = 15;
+inline constexpr int kStationPctMin = 10;
+inline constexpr int kStationStoresPerMove = 4;
+inline constexpr int kStationStoresMin = 8;
+constexpr int OnStationPct(int moves) {
+  int pct = kStationPctNear - kStationPctPerMove * moves;
+  return pct < kStationPctMin ? kStationPctMin : pct;
+}
+constexpr int StoresOnStation(int moves) {
+  int stores = kStoresCarried - kStationStoresPerMove * (moves < 1 ? 1 : moves);
+  return stores < kStationStoresMin ? kStationStoresMin : stores;
+}
+
 // PATE 7.8 (ASSUMED): the captor puts aboard a prize a quarter of the prize's
 // full crew, never leaving herself fewer than kCrewKeptShip.
 inline constexpr int kPrizeCrewPct = 25;

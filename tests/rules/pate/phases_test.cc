@@ -7,6 +7,7 @@
 #include "ledger/ledger.h"
 #include "replay/driver.h"
 #include "rules/pate/phases.h"
+#include "rules/pate/tables.h"
 #include "rules/sow/calendar.h"
 #include "schema/event_generated.h"
 #include "support/pate_game.h"
@@ -364,4 +365,59 @@ TEST_CASE("PATE 9: only friends' units, in the port, and only in a port", "[pate
   CHECK(f[0].find("FR1IN belongs to FR") != std::string::npos);
   CHECK(f[1].find("BR1IN is not aboard BR1TR") != std::string::npos);
   CHECK(f[2].find("carries only 0 supplies") != std::string::npos);
+}
+
+TEST_CASE("PATE 2.8: the nearer her base, the likelier a ship starts a campaign on station", "[pate][pate-phases]") {
+  CHECK(pate::OnStationPct(0) == 90);
+  CHECK(pate::OnStationPct(1) == 75);
+  CHECK(pate::OnStationPct(5) == 15);
+  CHECK(pate::OnStationPct(9) == 10);
+  CHECK(pate::StoresOnStation(1) == 20);
+  CHECK(pate::StoresOnStation(3) == 12);
+  CHECK(pate::StoresOnStation(10) == 8);
+}
+
+TEST_CASE("PATE 2.8: when a campaign opens, ships away from base are placed on station or at base", "[pate][pate-phases]") {
+  TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  auto& db = **l;
+  std::string sc = PateScenario();
+  auto swap = [&](const std::string& a, const std::string& b) {
+    auto at = sc.find(a);
+    REQUIRE(at != std::string::npos);
+    sc.replace(at, a.size(), b);
+  };
+  swap(R"("step": 1})", R"("step": 0})");
+  swap(R"("season_kind": "War")", R"("season_kind": "Peace")");
+  REQUIRE(CreateNwolGame(db, "g", sc).ok());
+  REQUIRE(Directive(db, "g", "SetSeasonKind", R"({"year": 1805, "season": 2, "kind": "War"})").ok());
+  REQUIRE(Turns(db, "g", 1).ok());  // the peace turn and the season's end
+  auto before = Treasury(db, "g");
+  REQUIRE(Turns(db, "g", 1).ok());  // Summer 1805, turn 1: the campaign opens
+  auto after = Treasury(db, "g");
+  REQUIRE(after.turn == Turn{1805, 2, 1});
+  int placed = 0;
+  std::set<std::string> rolled;
+  REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+    auto* d = e.event()->payload_as_DieRolled();
+    if (d && d->purpose()->str() == "campaign start: on station") rolled.insert(d->subject()->str());
+    return Status::Ok();
+  }).ok());
+  for (const auto& [id, sh] : before.ships) {
+    if (!sh.on_map() || sh.location == sh.base) continue;
+    INFO(id);
+    CHECK(rolled.count(id));  // every ship away from base rolled
+    ++placed;
+  }
+  CHECK(placed > 0);
+  for (const auto& id : rolled) {
+    REQUIRE(before.ships.count(id));
+    // The repair phase places her; later phases of the turn may move her.
+    CHECK(before.ships.at(id).location != before.ships.at(id).base);
+  }
+  // No attachment chain came of it.
+  for (const auto& [id, sh] : after.ships) {
+    if (!sh.attached_to.empty()) CHECK(after.ships.at(sh.attached_to).attached_to.empty());
+  }
 }
