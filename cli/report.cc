@@ -132,9 +132,10 @@ Status FleetReport(Context& c, const std::string& game) {
   std::vector<Row> rows;
   for (const auto& [id, sh] : s.ships) {
     if (only && sh.state != *only) continue;
-    std::string position = !sh.active ? "inactive"
+    std::string position = !sh.active ? (sh.reactivating ? "reactivating " + std::to_string(sh.reactivating) : "inactive")
+                           : sh.crossing_turns ? "Atlantic, " + std::to_string(sh.crossing_turns) + " more"
                            : s.cities.count(sh.location) ? (sh.in_port ? "harbour" : "coastal waters")
-                                                         : "at sea";
+                                                         : "at sea, area " + std::to_string(sh.tactical);
     rows.push_back({&sh, position, command[id].first, command[id].second});
   }
   auto quality = [](uint8_t q) { return std::string(fb::EnumNameShipQuality(static_cast<fb::ShipQuality>(q))); };
@@ -143,13 +144,21 @@ Status FleetReport(Context& c, const std::string& game) {
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder f;
     std::vector<flatbuffers::Offset<fb::ShipRow>> out;
+    std::vector<flatbuffers::Offset<flatbuffers::String>> ids;
+    auto cargo_ids = [&](const P::Ship& sh) -> const std::vector<flatbuffers::Offset<flatbuffers::String>>& {
+      ids.clear();
+      for (const auto& u : sh.cargo_units) ids.push_back(f.CreateString(u));
+      return ids;
+    };
     for (const auto& r : rows) {
       const P::Ship& sh = *r.ship;
       out.push_back(fb::CreateShipRowDirect(f, sh.id.c_str(), sh.name.c_str(), sh.state.c_str(), type(sh.type).c_str(),
                                             sh.location.c_str(), r.position.c_str(), sh.base.c_str(),
                                             r.commander.c_str(), r.deputy.c_str(), quality(sh.quality).c_str(),
                                             sh.experience, sh.morale, sh.stores, sh.crew, sh.marines, sh.frigates,
-                                            sh.capacity, sh.hull, sh.rigging, mission(sh.mission).c_str()));
+                                            sh.capacity, sh.hull, sh.rigging, mission(sh.mission).c_str(), sh.tactical,
+                                            sh.attached_to.c_str(), sh.crossing_turns, sh.reactivating,
+                                            sh.cargo_units.empty() ? nullptr : &cargo_ids(sh), sh.cargo_supplies));
     }
     fb::Turn t(s.turn.major, s.turn.minor, s.turn.step);
     f.Finish(fb::CreateFleetReportDirect(f, game.c_str(), branch.c_str(), &t, std::min(upto, world->head.seq), &out));
@@ -157,15 +166,16 @@ Status FleetReport(Context& c, const std::string& game) {
   }
   Line("Fleet report: " + game + "/" + branch + ", " + sow::TurnName(s.turn, s.season_kind) + " (" +
        std::to_string(rows.size()) + (rows.size() == 1 ? " ship" : " ships") + ")");
-  Line(Pad("id", 9) + Pad("name", 22) + Pad("location", 16) + Pad("where", 15) + Pad("base", 14) +
-       Pad("commander", 14) + Pad("quality", 9) + "exp stores crew  mar  hull rig  mission");
+  Line(Pad("id", 9) + Pad("name", 22) + Pad("location", 16) + Pad("where", 20) + Pad("base", 14) +
+       Pad("commander", 14) + Pad("quality", 9) + "exp stores crew  mar  hull rig  " + Pad("mission", 16) + "attached to");
   for (const auto& r : rows) {
     const P::Ship& sh = *r.ship;
-    Line(Pad(sh.id, 9) + Pad(sh.name.empty() ? "-" : sh.name, 22) + Pad(sh.location, 16) + Pad(r.position, 15) +
+    Line(Pad(sh.id, 9) + Pad(sh.name.empty() ? "-" : sh.name, 22) + Pad(sh.location, 16) + Pad(r.position, 20) +
          Pad(sh.base, 14) + Pad(r.commander.empty() ? "-" : r.commander, 14) + Pad(quality(sh.quality), 9) +
          PadLeft(std::to_string(sh.experience), 3) + PadLeft(std::to_string(sh.stores), 7) +
          PadLeft(std::to_string(sh.crew), 5) + PadLeft(std::to_string(sh.marines), 5) +
-         PadLeft(std::to_string(sh.hull), 6) + PadLeft(std::to_string(sh.rigging), 4) + "  " + mission(sh.mission));
+         PadLeft(std::to_string(sh.hull), 6) + PadLeft(std::to_string(sh.rigging), 4) + "  " + Pad(mission(sh.mission), 16) +
+         (sh.attached_to.empty() ? "-" : sh.attached_to));
   }
   return Status::Ok();
 }
