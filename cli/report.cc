@@ -340,6 +340,8 @@ std::string What(const ForPlayer& r, const std::string& ship, const P::Observati
       return "battle: " + (o.text.empty() ? ids : o.text);
     case P::ObservationKind::Event:
       return o.text.empty() ? ids : o.text;
+    case P::ObservationKind::Garrison:  // 5.3: a turn late
+      return "the garrison reports " + (ids.empty() ? Ships(o.count) : ids) + " in port at the start of the turn";
   }
   return o.text;
 }

@@ -549,6 +549,20 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
     case fb::PateEventBody_MapDefined:
       s.naval = true;
       break;
+    case fb::PateEventBody_UnitLosses: {
+      auto* x = e.body_as_UnitLosses();
+      auto u = s.units.find(x->unit()->str());
+      if (u == s.units.end()) break;
+      if (x->destroyed()) s.units.erase(u);
+      else u->second.men -= x->men_lost() + x->men_returning();
+      break;
+    }
+    case fb::PateEventBody_PortTaken: {
+      auto* x = e.body_as_PortTaken();
+      auto c = s.cities.find(x->port()->str());
+      if (c != s.cities.end()) c->second.controller = x->by()->str();
+      break;
+    }
     case fb::PateEventBody_TransportsCombined: {
       auto* x = e.body_as_TransportsCombined();
       Ship* into = ship(x->into());

@@ -8,15 +8,16 @@
 namespace adjutant::projections {
 
 static_assert(static_cast<int>(ObservationKind::Event) == fb::ObservationKind_Event &&
+              static_cast<int>(ObservationKind::Garrison) == fb::ObservationKind_Garrison &&
               static_cast<int>(ObservationKind::Contact) == fb::ObservationKind_Contact &&
               static_cast<int>(ObservationKind::Intelligence) == fb::ObservationKind_Intelligence &&
-              fb::ObservationKind_MAX == fb::ObservationKind_Event);
+              fb::ObservationKind_MAX == fb::ObservationKind_Garrison);
 
 template <class A> void Visit(A& a, Turn& t) { a(t.major, t.minor, t.step); }
 template <class A> void Visit(A& a, Observation& o) {
   a(o.turn, o.phase, o.seq, o.kind, o.location, o.seen, o.count, o.windward, o.harbour, o.text, o.rule);
 }
-template <class A> void Visit(A& a, VisibilityState& s) { a(s.last_seq, s.by_ship, s.last_turn, s.any); }
+template <class A> void Visit(A& a, VisibilityState& s) { a(s.last_seq, s.by_ship, s.observer_state, s.last_turn, s.any); }
 
 namespace {
 
@@ -45,6 +46,7 @@ void Visibility::Apply(const Input& in) {
   // The ledger refuses turns that go backwards, so the last is the latest.
   s_.last_turn = o.turn;
   s_.any = true;
+  if (x->state() && x->state()->size()) s_.observer_state[x->observer()->str()] = x->state()->str();
   s_.by_ship[x->observer()->str()].push_back(std::move(o));
 }
 
@@ -81,6 +83,10 @@ std::vector<std::string> ShipsSeenThrough(const RosterState& roster, const std::
     }
     for (const auto& [id, obs] : visibility.by_ship) {
       if (!ships.count(id) && naval.count(StateOfShipId(id))) out.insert(id);
+    }
+    // PATE 5.3: the garrisons of off-map ports report to the Naval Minister.
+    for (const auto& [observer, state] : visibility.observer_state) {
+      if (naval.count(state)) out.insert(observer);
     }
   }
   return {out.begin(), out.end()};

@@ -20,7 +20,7 @@
 namespace adjutant::projections {
 
 // Mirrors fb::ObservationKind (checked in visibility.cc).
-enum class ObservationKind : uint8_t { Contact, FrigateSighting, LandUnits, Intelligence, Battle, Event };
+enum class ObservationKind : uint8_t { Contact, FrigateSighting, LandUnits, Intelligence, Battle, Event, Garrison };
 
 // One Observed event, as its observer made it.
 struct Observation {
@@ -41,6 +41,9 @@ struct VisibilityState {
   // Every observing ship's observations of every turn, in log order
   // (history is kept: a report may be asked for any past turn).
   std::map<std::string, std::vector<Observation>> by_ship;
+  // Observers that are not ships (an off-map port's garrison, PATE 5.3) and
+  // the state each reports to.
+  std::map<std::string, std::string> observer_state;
   Turn last_turn;          // the latest turn any ship observed something in
   bool any = false;        // whether any ship has
 };

@@ -184,12 +184,12 @@ class Pate {
   }
   void Observe(const std::string& observer, fb::ObservationKind kind, const std::string& location,
                std::vector<std::string> seen, int count, bool windward, bool harbour, const std::string& text,
-               const std::string& rule) {
+               const std::string& rule, const std::string& state = "") {
     Emit([=](Fbb& f) -> Body {
       std::vector<flatbuffers::Offset<flatbuffers::String>> ids;
       for (const auto& id : seen) ids.push_back(f.CreateString(id));
       auto x = fb::CreateObserved(f, f.CreateString(observer), kind, f.CreateString(location), f.CreateVector(ids),
-                                  count, windward, harbour, S(f, text), f.CreateString(rule));
+                                  count, windward, harbour, S(f, text), f.CreateString(rule), S(f, state));
       return {fb::PateEventBody_Observed, x.Union()};
     });
   }
@@ -1247,7 +1247,10 @@ Status RunLanding(Pate& p) {
   return Status::Ok();
 }
 
-// 3.9: what was begun is finished if the transport is still in that port.
+Status PortBattles(Pate& p);
+
+// 3.9: what was begun is finished if the transport is still in that port;
+// then the battles for off-map ports (10).
 Status RunLanded(Pate& p) {
   for (const auto& [id, sh] : std::map<std::string, Ship>(p.s().ships)) {
     for (const CargoOp& op : sh.loading) {
@@ -1258,6 +1261,88 @@ Status RunLanded(Pate& p) {
       else if (!op.unit.empty() && !p.s().units.count(op.unit)) failed = op.unit + " is gone";
       else if (op.supplies > 0 && !op.unload && (!c || c->supplies < op.supplies)) failed = op.port + " no longer has the supplies";
       Cargo(p, id, op, true, failed);
+    }
+  }
+  return PortBattles(p);
+}
+
+// 3.9, 10: battles for off-map ports between their garrisons and the troops
+// landed against them.
+Status PortBattles(Pate& p) {
+  const Turn turn = p.at().turn;
+  for (const auto& [name, c] : std::map<std::string, City>(p.s().cities)) {
+    if (c.kind != projections::CityKind::OffMapPort) continue;
+    std::vector<projections::Unit> garrison, attackers;
+    for (const auto& [uid, u] : p.s().units) {
+      if (!u.active || !u.aboard.empty() || u.city != name) continue;
+      if (p.Friendly(u.state, c.controller)) garrison.push_back(u);
+      else if (p.Hostile(u.state, c.controller)) attackers.push_back(u);
+    }
+    if (attackers.empty()) continue;
+    std::string attacker = attackers.front().state;
+    auto men = [](const std::vector<projections::Unit>& us) {
+      int64_t n = 0;
+      for (const auto& u : us) n += u.men;
+      return n;
+    };
+    int64_t am = men(attackers), dm = men(garrison);
+    bool won = true;
+    std::string detail = "taken without a fight";
+    if (dm > 0) {
+      PATE_TRY(da, p.Die(name, "port battle: attacker", "PATE 10", 6));
+      PATE_TRY(dd, p.Die(name, "port battle: garrison", "PATE 10", 6));
+      int64_t as = am * (da + kPortBattleDieBase) * 100;
+      int64_t ds = dm * (dd + kPortBattleDieBase) * (100 + kGarrisonFortPct * c.fort_level);
+      won = as > ds;
+      detail = std::to_string(am) + " men × (" + std::to_string(da) + " + 3) against " + std::to_string(dm) + " × (" +
+               std::to_string(dd) + " + 3) × " + std::to_string(100 + kGarrisonFortPct * c.fort_level) + "% (fort " +
+               std::to_string(c.fort_level) + ")";
+    }
+    std::string defender = c.controller;
+    p.Emit([=](Fbb& f) -> Body {
+      auto x = fb::CreatePortBattleDirect(f, name.c_str(), attacker.c_str(), defender.c_str(), static_cast<int32_t>(am),
+                                          static_cast<int32_t>(dm), won, detail.c_str());
+      return {fb::PateEventBody_PortBattle, x.Union()};
+    });
+    const auto& losers = won ? garrison : attackers;
+    const auto& winners = won ? attackers : garrison;
+    auto losses = [&](const projections::Unit& u, int32_t lost, int32_t back, bool destroyed) {
+      std::string id = u.id;
+      p.Emit([=](Fbb& f) -> Body {
+        auto x = fb::CreateUnitLossesDirect(f, id.c_str(), lost, back, destroyed, "PATE 10");
+        return {fb::PateEventBody_UnitLosses, x.Union()};
+      });
+      if (lost > 0) p.sow().Lost(u.state, lost, "PATE 10", u.id);
+      if (back > 0) {
+        bool militia = u.type == projections::UnitType::MI && p.s().cities.count(u.raised_in);
+        p.sow().ReturnLater(u.state, militia ? "militia" : "national", militia ? u.raised_in : "", back, turn.major,
+                            turn.minor, "SOW 3.5", u.id);
+      }
+    };
+    for (const auto& u : losers) {
+      int32_t back = u.men * kBattleSurvivorsPct / 100;
+      losses(u, u.men - back, back, true);
+    }
+    int64_t wm = men(winners);
+    int64_t toll = std::min(men(losers) * kWinnerLossPct / 100, wm / 2);
+    for (const auto& u : winners) {
+      int32_t share = wm > 0 ? static_cast<int32_t>(toll * u.men / wm) : 0;
+      if (share > 0) losses(u, share, 0, false);
+    }
+    if (won) {
+      p.Emit([=](Fbb& f) -> Body {
+        return {fb::PateEventBody_PortTaken, fb::CreatePortTakenDirect(f, name.c_str(), attacker.c_str(), "PATE 10").Union()};
+      });
+      for (const auto& [key, so] : std::map<std::pair<std::string, std::string>, projections::StandingOrder>(p.s().standing)) {
+        if (key.second == name && key.first != attacker) p.sow().StandingCancelled(key.first, name, "SOW 6.5", name + " was captured");
+      }
+    }
+    // Ships in the port see it.
+    std::string text = "battle for " + name + ": " + attacker + " against " + defender + "'s garrison, " +
+                       (won ? "the port falls to " + attacker : "the garrison holds") + " (" + detail + ")";
+    for (const std::string& id : p.OnMap()) {
+      const Ship* sh = p.ship(id);
+      if (sh->location == name) p.Observe(id, fb::ObservationKind_Battle, name, {}, 0, false, false, text, "PATE 10");
     }
   }
   return Status::Ok();
@@ -1341,6 +1426,23 @@ Status RunIntelligence(Pate& p) {
                   "PATE 5.4");
       }
     }
+  }
+  // 5.3: the garrison of an off-map port reports the ships of other states in
+  // port at the start of the turn — a turn late — to its Naval Minister.
+  for (const auto& [name, c] : p.s().cities) {
+    if (c.kind != projections::CityKind::OffMapPort) continue;
+    bool garrisoned = false;
+    for (const auto& [uid, u] : p.s().units) {
+      garrisoned = garrisoned || (u.active && u.aboard.empty() && u.city == name && u.state == c.controller);
+    }
+    if (!garrisoned) continue;
+    std::vector<std::string> seen;
+    for (const auto& [oid, o] : p.s().ships) {
+      if (o.active && o.state != c.controller && o.StartOf(turn) == name) seen.push_back(oid);
+    }
+    if (seen.empty()) continue;
+    p.Observe("garrison of " + name, fb::ObservationKind_Garrison, name, seen, static_cast<int>(seen.size()), false,
+              false, "ships in port at the start of the turn", "PATE 5.3", c.controller);
   }
   // 2.2: a point of experience for a turn at sea or in coastal waters.
   if (p.kind() == SeasonKind::War) {

@@ -97,6 +97,17 @@ constexpr int StoresOnStation(int moves) {
   return stores < kStationStoresMin ? kStationStoresMin : stores;
 }
 
+// PATE 10 (cut off; ASSUMED): a battle for an off-map port. Each side's
+// score is its men × (d6 + 3), the garrison's raised 25% per level of the
+// port's fort; the higher wins, a tie holds the port. The loser's units are
+// destroyed, a quarter of their men coming back at the season's end (SOW
+// 3.5); the winner loses a quarter of the loser's men, never more than half
+// its own.
+inline constexpr int kPortBattleDieBase = 3;
+inline constexpr int kGarrisonFortPct = 25;
+inline constexpr int kBattleSurvivorsPct = 25;
+inline constexpr int kWinnerLossPct = 25;
+
 // PATE 7.8 (ASSUMED): the captor puts aboard a prize a quarter of the prize's
 // full crew, never leaving herself fewer than kCrewKeptShip.
 inline constexpr int kPrizeCrewPct = 25;

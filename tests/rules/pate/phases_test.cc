@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "ledger/ledger.h"
+#include "projections/roster.h"
+#include "projections/visibility.h"
 #include "replay/driver.h"
 #include "rules/pate/phases.h"
 #include "rules/pate/tables.h"
@@ -420,4 +422,105 @@ TEST_CASE("PATE 2.8: when a campaign opens, ships away from base are placed on s
   for (const auto& [id, sh] : after.ships) {
     if (!sh.attached_to.empty()) CHECK(after.ships.at(sh.attached_to).attached_to.empty());
   }
+}
+
+namespace {
+
+// The test scenario with a British garrison at Kingston (off the land map),
+// French troops landed there, and a French ship in its harbour.
+std::string KingstonScenario() {
+  std::string sc = PateScenario();
+  auto add_after = [&](const std::string& anchor, const std::string& text) {
+    auto at = sc.find(anchor);
+    REQUIRE(at != std::string::npos);
+    sc.insert(at + anchor.size(), text);
+  };
+  add_after(R"("units": [)", R"(
+      {"id": "BR2IN", "state": "BR", "type": "IN", "men": 500, "city": "Kingston"},
+      {"id": "FR2IN", "state": "FR", "type": "IN", "men": 3000, "city": "Kingston"},)");
+  add_after(R"("ships": [)", R"(
+      {"id": "FR5SL", "state": "FR", "type": "SL", "crew": 600, "marines": 150, "base": "Brest", "location": "Kingston", "in_port": true, "name": "Achille", "stores": 20},)");
+  return sc;
+}
+
+}  // namespace
+
+TEST_CASE("PATE 10: troops landed at an off-map port fight its garrison", "[pate][pate-phases]") {
+  TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  auto& db = **l;
+  auto st = CreateNwolGame(db, "g", KingstonScenario());
+  INFO(st.message());
+  REQUIRE(st.ok());
+  int64_t men = MenLedger(Treasury(db, "g"));
+  auto w = replay::Fold(db, "g", "main");
+  REQUIRE(w.ok());
+  rules::PhaseWriter pw("g", "main", w->head.seq, std::move(w->projections));
+  auto map = pate::NavalMap::Load(*pw.naval_map());
+  REQUIRE(map.ok());
+  FixedDice dice;  // every die a 1: 3000 × 4 against 500 × 4
+  REQUIRE(pate::RunPhase(pw, {pw.treasury().turn, sow::kLanded}, *map, dice, P::SeasonKind::War).ok());
+  const auto& s = pw.treasury();
+  CHECK(s.cities.at("Kingston").controller == "FR");
+  CHECK_FALSE(s.units.count("BR2IN"));
+  CHECK(s.units.at("FR2IN").men == 3000 - 125);  // a quarter of the 500 beaten
+  REQUIRE_FALSE(s.returns.empty());
+  CHECK(s.returns.back().men == 125);            // a quarter of the garrison comes back (SOW 3.5)
+  CHECK(MenLedger(s) == men);
+  bool told = false;
+  for (const auto& r : dice.made) told = told || r.request.rule == "PATE 10";
+  CHECK(told);
+}
+
+TEST_CASE("PATE 10: a garrison with the odds holds its port", "[pate][pate-phases]") {
+  TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  auto& db = **l;
+  std::string sc = KingstonScenario();
+  sc.replace(sc.find(R"("men": 3000, "city": "Kingston")"), 31, R"("men": 400, "city": "Kingston")");
+  REQUIRE(CreateNwolGame(db, "g", sc).ok());
+  auto w = replay::Fold(db, "g", "main");
+  REQUIRE(w.ok());
+  rules::PhaseWriter pw("g", "main", w->head.seq, std::move(w->projections));
+  auto map = pate::NavalMap::Load(*pw.naval_map());
+  REQUIRE(map.ok());
+  FixedDice dice;
+  REQUIRE(pate::RunPhase(pw, {pw.treasury().turn, sow::kLanded}, *map, dice, P::SeasonKind::War).ok());
+  CHECK(pw.treasury().cities.at("Kingston").controller == "BR");
+  CHECK_FALSE(pw.treasury().units.count("FR2IN"));
+  CHECK(pw.treasury().units.at("BR2IN").men == 400);  // 500 less a quarter of 400
+}
+
+TEST_CASE("PATE 5.3: an off-map port's garrison reports ships in port to its Naval Minister", "[pate][pate-phases]") {
+  TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  auto& db = **l;
+  REQUIRE(CreateNwolGame(db, "g", KingstonScenario()).ok());
+  auto w = replay::Fold(db, "g", "main");
+  REQUIRE(w.ok());
+  rules::PhaseWriter pw("g", "main", w->head.seq, std::move(w->projections));
+  auto map = pate::NavalMap::Load(*pw.naval_map());
+  REQUIRE(map.ok());
+  FixedDice dice;
+  REQUIRE(pate::RunPhase(pw, {pw.treasury().turn, sow::kIntelligence}, *map, dice, P::SeasonKind::War).ok());
+  const auto ships = pw.treasury().ships;
+  const auto roster = pw.roster().state();
+  P::VisibilityState vis;
+  for (const auto& proj : pw.TakeProjections()) {
+    if (auto* v = dynamic_cast<const P::Visibility*>(proj.get())) vis = v->state();
+  }
+  auto obs = vis.by_ship.find("garrison of Kingston");
+  REQUIRE(obs != vis.by_ship.end());
+  CHECK(obs->second.at(0).seen == std::vector<std::string>{"FR5SL"});
+  // Britain's Naval Minister hears of it; France's and Nelson do not.
+  auto seen_by = [&](const std::string& person) {
+    auto through = P::ShipsSeenThrough(roster, ships, vis, person);
+    return std::find(through.begin(), through.end(), "garrison of Kingston") != through.end();
+  };
+  CHECK(seen_by("barham"));
+  CHECK_FALSE(seen_by("decres"));
+  CHECK_FALSE(seen_by("nelson"));
 }
