@@ -1,5 +1,7 @@
 #include "projections/visibility.h"
 
+#include <algorithm>
+
 #include <cctype>
 
 #include "projections/archive.h"
@@ -97,7 +99,14 @@ PlayerView ViewOf(const RosterState& roster, const std::map<std::string, Ship>& 
   PlayerView v;
   v.person = person;
   v.turn = turn;
-  v.ships = ShipsSeenThrough(roster, ships, visibility, person);
+  // Ships no longer afloat (and garrisons) report only in turns they saw something.
+  for (const auto& id : ShipsSeenThrough(roster, ships, visibility, person)) {
+    bool afloat = ships.count(id) > 0;
+    auto it = visibility.by_ship.find(id);
+    bool saw = it != visibility.by_ship.end() &&
+               std::any_of(it->second.begin(), it->second.end(), [&](const Observation& o) { return o.turn == turn; });
+    if (afloat || saw) v.ships.push_back(id);
+  }
   for (const auto& id : v.ships) {
     v.known_ids.insert(id);
     if (auto sh = ships.find(id); sh != ships.end() && !sh->second.attached_to.empty()) {

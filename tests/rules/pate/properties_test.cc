@@ -5,7 +5,12 @@
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
+#include <regex>
+#include <set>
+
+#include "cli/report_common.h"
 #include "ledger/ledger.h"
+#include "projections/roster.h"
 #include "replay/driver.h"
 #include "rules/pate/map.h"
 #include "schema/event_generated.h"
@@ -146,6 +151,70 @@ TEST_CASE("PATE invariants hold over random games", "[pate][property]") {
     RC_CLASSIFY(moved, "a ship moved");
     RC_CLASSIFY(fought, "a battle was fought");
     RC_CLASSIFY(taken, "a ship was taken or sunk");
+    // A player's reports name no ship or unit outside what his ships saw
+    // (DESIGN inv. 8): every id in the text, JSON-free, and the SVG of every
+    // person, every turn, is one of his ships, an id his ships' observations
+    // of that turn name, or the ship one of his follows — worked out here
+    // from the log itself, not from the view the reports use.
+    const std::regex id_form("\\b[A-Z]{2}[1-9][0-9]*[A-Z]{2}\\b");
+    for (size_t k = 0; k < turns.size(); ++k) {
+      const Turn turn{1805, 1, static_cast<int32_t>(k + 1)};
+      auto end = cli::EndOfTurn(**a, "g", "main", turn);
+      RC_ASSERT(end.ok());
+      struct Seen { std::string observer, state; std::vector<std::string> ids; };
+      std::vector<Seen> seen;
+      RC_ASSERT((*a)->Read("g", "main", 1, *end, [&](const ledger::EventView& e) {
+                      const fb::Turn* t = e.event()->turn();
+                      auto* pe = e.event()->payload_as_PateEvent();
+                      auto* o = pe ? pe->body_as_Observed() : nullptr;
+                      if (!o || !t || Turn{t->major(), t->minor(), t->step()} != turn) return Status::Ok();
+                      Seen x{o->observer()->str(), o->state() ? o->state()->str() : "", {}};
+                      if (o->seen()) for (const auto* id : *o->seen()) x.ids.push_back(id->str());
+                      seen.push_back(std::move(x));
+                      return Status::Ok();
+                    }).ok());
+      auto then = replay::Fold(**a, "g", "main", *end);
+      RC_ASSERT(then.ok());
+      const P::TreasuryState ts = then->treasury().state();
+      const P::RosterState roster = then->roster().state();
+      for (const auto& [person, pr] : roster.persons) {
+        std::set<std::string> mine, allowed;
+        std::set<std::string> naval;
+        for (const auto& role : pr.roles) {
+          size_t dot = role.rfind('.');
+          std::string who = role.substr(0, dot), post = role.substr(dot + 1);
+          if (post == "commander" || post == "deputy") mine.insert(who);
+          if (post == "naval") naval.insert(who);
+        }
+        for (const auto& [id, sh] : ts.ships) if (naval.count(sh.state)) mine.insert(id);
+        for (const auto& x : seen) {
+          std::string prefix = x.observer.substr(0, 2);
+          if (naval.count(x.state) || (x.state.empty() && naval.count(prefix) && !ts.ships.count(x.observer))) {
+            mine.insert(x.observer);
+          }
+        }
+        allowed = mine;
+        for (const auto& x : seen) {
+          if (mine.count(x.observer)) allowed.insert(x.ids.begin(), x.ids.end());
+        }
+        for (const auto& id : mine) {
+          auto sh = ts.ships.find(id);
+          if (sh != ts.ships.end() && !sh->second.attached_to.empty()) allowed.insert(sh->second.attached_to);
+        }
+        auto fresh = replay::Fold(**a, "g", "main", *end);
+        RC_ASSERT(fresh.ok());
+        auto text = cli::RenderPlayerReports(std::move(fresh).value(), *end, "g", "main", person, turn);
+        RC_ASSERT(text.ok());
+        for (const std::string* doc : {&text->events, &text->positions, &text->svg}) {
+          for (std::sregex_iterator it(doc->begin(), doc->end(), id_form), stop; it != stop; ++it) {
+            if (!allowed.count(it->str())) {
+              RC_LOG() << person << " is shown " << it->str() << " in turn " << turn.ToString() << "\n";
+              RC_FAIL("a report names a ship or unit its reader's ships did not see");
+            }
+          }
+        }
+      }
+    }
     // The same game, orders and dice give the same events, byte for byte.
     auto b = ledger::Ledger::Open(dir.Sub("b"));
     RC_ASSERT(b.ok());
