@@ -197,21 +197,28 @@ std::vector<Command> PlayCommands() {
   return {
       {{"order", "GAME FILE --as PERSON [--branch B] [--password-file FILE] [--key K] [--json]",
         "Record PERSON's orders for the coming turn.\n"
-        "FILE is JSON in the schema's OrderFile form. The password comes from --password-file, $ADJUTANT_PASSWORD or a prompt. Each order is checked:\n"
-        "an order that breaks a rule is recorded as rejected, with the rule and the reason.",
+        "FILE is JSON in the schema's OrderFile form. The password comes from --password-file, $ADJUTANT_PASSWORD or a prompt.\n"
+        "Items are a minister's SowOrder (transfers, builds, supplies, repairs...) or a PateOrder: a ship's order form\n"
+        "(ShipOrders, from her commander or deputy; the commander's last stands), or the Naval Minister's AppointOrder,\n"
+        "ActivationOrder, MoveStoresOrder, and TransferCrewOrder. Each order is checked: an order that breaks a rule is\n"
+        "recorded as rejected, with the rule and the reason.",
         {{"as", "PERSON", "the person giving the orders"}, kBranch, kPasswordFile, kKey, kJson}, 2, 2},
        CmdOrder},
       {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--json]",
         "Adjudicate the rest of the current turn, N turns, or one phase.\n"
-        "A turn's phases are income, upkeep, the orders and construction; a season's end brings manpower\n"
-        "growth and attrition, men returning and repairs. Each phase is one batch of events.",
+        "A turn's phases are income, upkeep, the orders and construction; in a game with a naval map, then\n"
+        "repair, supply, the initial amphibious phase, combat, movement, the final amphibious phase and\n"
+        "intelligence (PATE 3.2). A season's end brings manpower growth and attrition, men returning and\n"
+        "repairs. Each phase is one batch of events, every die roll among them.",
         {kBranch, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"}, kJson},
         1, 1},
        CmdAdjudicate},
       {{"directive", "GAME FILE [--branch B] [--key K] [--json]",
         "Record a GA directive and its consequences.\n"
         "FILE is JSON in the schema's DirectiveFile form: a reason and a body. Declare war or peace, blockades and embargoes, capture a city, place, move or\n"
-        "destroy a unit, move or lose a ship, set a siege, correct a value. Nothing is rewritten.",
+        "destroy a unit, move or lose a ship, set a siege, correct a value (SowDirective); combine or divide transport\n"
+        "groups, seize inactive ships in a taken port (PateDirective). A directive that breaks a rule is refused and\n"
+        "nothing is recorded. Nothing is rewritten.",
         {kBranch, kKey, kJson}, 2, 2},
        CmdDirective},
       {{"password", "GAME --person P [--branch B] [--password-file FILE]",
