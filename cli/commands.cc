@@ -15,6 +15,7 @@
 #include "cli/render.h"
 #include "ledger/ledger.h"
 #include "projections/summary.h"
+#include "replay/audit.h"
 #include "replay/driver.h"
 #include "replay/rebuild.h"
 #include "rules/dice.h"
@@ -183,6 +184,55 @@ Status CmdVerify(Context& c) {
     }
   }
   if (!all_ok) return Status::Corruption(first_failure);
+  return Status::Ok();
+}
+
+// ---- audit -------------------------------------------------------------------
+Status CmdAudit(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  std::vector<Turn> turns;
+  if (c.args.Flag("all")) {
+    if (c.args.Value("turn")) return Status::InvalidArgument("adjutant audit: --all and --turn exclude each other");
+    auto all = replay::AdjudicatedTurns(**db, game, branch);
+    if (!all.ok()) return all.status();
+    turns = *all;
+    if (turns.empty()) return Status::NotFound("game '" + game + "/" + branch + "' has no adjudicated turn to audit");
+  } else if (auto t = c.args.Value("turn")) {
+    auto turn = Turn::Parse(*t);
+    if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
+    turns.push_back(*turn);
+  } else {
+    return Status::InvalidArgument("adjutant audit: give --turn T or --all");
+  }
+  std::string first_difference;
+  for (const Turn& t : turns) {
+    auto r = replay::AuditTurn(**db, game, branch, t);
+    if (!r.ok()) return r.status();
+    if (c.args.Flag("json")) {
+      flatbuffers::FlatBufferBuilder f;
+      fb::Turn ft(t.major, t.minor, t.step);
+      f.Finish(fb::CreateAuditTurnResultDirect(f, game.c_str(), branch.c_str(), &ft, static_cast<uint32_t>(r->phases),
+                                               static_cast<uint32_t>(r->events), r->identical, r->seq,
+                                               r->recorded.c_str(), r->produced.c_str(), r->rule.c_str(),
+                                               r->reason.c_str()));
+      ADJ_RETURN_IF_ERROR(PrintJson("AuditTurnResult", f));
+    } else if (r->identical) {
+      Line("turn " + t.ToString() + ": " + std::to_string(r->events) + " events, identical");
+    } else {
+      Line("turn " + t.ToString() + ": differs at seq " + std::to_string(r->seq) + ": " + r->reason +
+           (r->rule.empty() ? "" : " (" + r->rule + ")"));
+      Line("  recorded: " + (r->recorded.empty() ? std::string("(nothing)") : r->recorded));
+      Line("  produced: " + (r->produced.empty() ? std::string("(nothing)") : r->produced));
+    }
+    if (!r->identical && first_difference.empty()) {
+      first_difference = "audit " + game + "/" + branch + ": turn " + t.ToString() + " differs at seq " +
+                         std::to_string(r->seq);
+    }
+  }
+  if (!first_difference.empty()) return Status::Corruption(first_difference);
   return Status::Ok();
 }
 
@@ -524,6 +574,16 @@ std::vector<Command> Commands() {
         "the first bad sequence number otherwise.",
         {kBranch, {"all", "", "verify every branch of the game"}, kJson}, 1, 1},
        CmdVerify},
+      {{"audit", "GAME [--branch B] (--turn T | --all) [--json]",
+        "Re-adjudicate past turns and compare them with the log.\n"
+        "For each phase of turn T, the state before it is rebuilt, the phase is adjudicated again from the\n"
+        "orders and directives recorded before it with the branch's dice, and every event is compared byte\n"
+        "for byte with the one recorded (PhaseCompleted carries every view's digest, so the views are\n"
+        "compared too). Prints `turn T: N events, identical`, or where they part: the sequence number, the\n"
+        "recorded and the produced event as JSON, and the rule. Exit 0 if every turn matched, 3 otherwise.",
+        {kBranch, {"turn", "T", "the turn to audit (YEAR.SEASON.TURN)"}, {"all", "", "audit every adjudicated turn"}, kJson},
+        1, 1},
+       CmdAudit},
       {{"fork", "GAME --from BRANCH@SEQ --name NEW [--reseed]",
         "Start a branch that continues BRANCH's history after SEQ (or @head). Nothing is copied.\n"
         "The new branch rolls the same dice as its parent unless --reseed.",

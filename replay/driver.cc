@@ -67,6 +67,35 @@ Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view b
   return w;
 }
 
+Result<rules::CounterDice> BranchDice(ledger::Ledger& db, std::string_view game, std::string_view branch) {
+  auto info = db.Game(game);
+  if (!info.ok()) return info.status();
+  auto b = db.Branch(game, branch);
+  if (!b.ok()) return b.status();
+  return rules::CounterDice(info->seed, b->dice_salt);
+}
+
+Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, rules::DiceSource& dice) {
+  bool naval_phase = !sow::IsSeasonEnd(next.at.turn) && next.at.phase >= sow::kRepair;
+  Draft started = Tagged(rules::PhaseStartedDraft(next.at, next.name), naval_phase);
+  started.actor = kAdjudicator;
+  w.Emit(std::move(started));
+  if (naval_phase) {
+    // PATE 3.2: the naval phases, with the branch's dice.
+    const fb::NavalMap* doc = w.naval_map();
+    if (!doc) return Status::Corruption("a naval phase in a game without a naval map");
+    auto map = rules::pate::NavalMap::Load(*doc);
+    if (!map.ok()) return map.status();
+    ADJ_RETURN_IF_ERROR(rules::pate::RunPhase(w, next.at, *map, dice, next.season_kind));
+  } else {
+    sow::Outcomes out(w, next.at);
+    sow::RunPhase(out, next);
+  }
+  Draft done = Tagged(rules::PhaseCompletedDraft(next.at, next.name, w.Digests()), naval_phase);
+  w.Emit(std::move(done));
+  return Status::Ok();
+}
+
 namespace {
 
 Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::string_view branch) {
@@ -83,29 +112,10 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
   report.name = next.name;
   report.turn_name = sow::TurnName(next.at.turn, next.season_kind);
   report.last_of_turn = next.last_of_turn;
-  bool naval_phase = !sow::IsSeasonEnd(next.at.turn) && next.at.phase >= sow::kRepair;
+  auto dice = BranchDice(db, game, branch);
+  if (!dice.ok()) return dice.status();
   rules::PhaseWriter w(std::string(game), std::string(branch), world->head.seq, std::move(world->projections));
-  Draft started = Tagged(rules::PhaseStartedDraft(next.at, next.name), naval_phase);
-  started.actor = kAdjudicator;
-  w.Emit(std::move(started));
-  if (naval_phase) {
-    // PATE 3.2: the naval phases, with the branch's dice.
-    const fb::NavalMap* doc = w.naval_map();
-    if (!doc) return Status::Corruption("a naval phase in a game without a naval map");
-    auto map = rules::pate::NavalMap::Load(*doc);
-    if (!map.ok()) return map.status();
-    auto info = db.Game(game);
-    if (!info.ok()) return info.status();
-    auto b = db.Branch(game, branch);
-    if (!b.ok()) return b.status();
-    rules::CounterDice dice(info->seed, b->dice_salt);
-    ADJ_RETURN_IF_ERROR(rules::pate::RunPhase(w, next.at, *map, dice, next.season_kind));
-  } else {
-    sow::Outcomes out(w, next.at);
-    sow::RunPhase(out, next);
-  }
-  Draft done = Tagged(rules::PhaseCompletedDraft(next.at, next.name, w.Digests()), naval_phase);
-  w.Emit(std::move(done));
+  ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, *dice));
   auto drafts = w.TakeDrafts();
   auto r = db.Append(game, branch, world->head.seq, drafts);
   if (!r.ok()) return r.status();

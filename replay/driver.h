@@ -14,6 +14,9 @@
 
 #include "ledger/ledger.h"
 #include "projections/projection.h"
+#include "rules/dice.h"
+#include "rules/phase_writer.h"
+#include "rules/sow/calendar.h"
 
 namespace adjutant::projections { class Treasury; class Roster; }
 
@@ -43,6 +46,14 @@ struct PhaseReport {
 };
 
 enum class AdjudicateMode { kPhase, kTurn };
+
+// The branch's dice: counter-based from the game's seed and the branch's salt.
+Result<rules::CounterDice> BranchDice(ledger::Ledger& db, std::string_view game, std::string_view branch);
+
+// Emits phase `next` into `w` — PhaseStarted, the ruleset's outcomes (naval
+// phases roll `dice`), PhaseCompleted with every projection's digest —
+// without appending: adjudication appends them, an audit compares them.
+Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, rules::DiceSource& dice);
 
 // Runs one phase, or the rest of the current turn and `turns - 1` more
 // whole turns (a season's end, which takes no orders, runs with the turn

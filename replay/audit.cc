@@ -1,0 +1,130 @@
+#include "replay/audit.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "replay/driver.h"
+#include "rules/phase_writer.h"
+#include "rules/sow/calendar.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+
+namespace adjutant::replay {
+
+namespace sow = rules::sow;
+
+namespace {
+
+struct Recorded {
+  uint64_t seq = 0;
+  std::vector<uint8_t> bytes;
+};
+
+Turn TurnOf(const fb::Event& e) {
+  const fb::Turn* t = e.turn();
+  return t ? Turn{t->major(), t->minor(), t->step()} : Turn{};
+}
+
+std::string AsJson(const uint8_t* bytes) {
+  auto j = schema::ToJson("Event", bytes);
+  return j.ok() ? *j : std::string("(not readable: ") + j.status().message() + ")";
+}
+
+// The value of the first "rule" key of an event's JSON, if any.
+std::string RuleIn(const std::string& json) {
+  const std::string key = "\"rule\": \"";
+  size_t at = json.find(key);
+  if (at == std::string::npos) return "";
+  size_t end = json.find('"', at + key.size());
+  return json.substr(at + key.size(), end - at - key.size());
+}
+
+std::string WithoutSchemaHash(std::string json) {
+  const std::string key = "\"schema_hash\": ";
+  size_t at = json.find(key);
+  if (at == std::string::npos) return json;
+  size_t end = json.find_first_of(",}", at);
+  return json.erase(at, end - at);
+}
+
+}  // namespace
+
+Result<std::vector<Turn>> AdjudicatedTurns(ledger::Ledger& db, std::string_view game, std::string_view branch) {
+  std::vector<Turn> out;
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, 1, UINT64_MAX, [&](const ledger::EventView& e) {
+    if (e.event()->payload_type() == fb::Payload_PhaseStarted) {
+      Turn t = TurnOf(*e.event());
+      if (out.empty() || out.back() != t) out.push_back(t);
+    }
+    return Status::Ok();
+  }));
+  return out;
+}
+
+Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::string_view branch, const Turn& t) {
+  AuditResult res;
+  res.turn = t;
+  // The recorded events of the turn, grouped into phases.
+  auto first = db.SeekTurn(game, branch, TurnPhase{t, 0});
+  if (!first.ok()) return first.status();
+  if (!first->has_value()) return Status::NotFound("turn " + t.ToString() + " of " + std::string(game) + "/" +
+                                                   std::string(branch) + " has not begun");
+  // Events are ordered by turn: the next turn's first event ends this one.
+  auto next_turn = db.SeekTurn(game, branch, TurnPhase{Turn{t.major, t.minor, t.step + 1}, 0});
+  if (!next_turn.ok()) return next_turn.status();
+  const uint64_t last = next_turn->has_value() ? **next_turn - 1 : UINT64_MAX;
+  std::vector<std::vector<Recorded>> phases;
+  bool in_phase = false;
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, **first, last, [&](const ledger::EventView& e) {
+    const fb::Event& ev = *e.event();
+    if (TurnOf(ev) != t) return Status::Ok();
+    if (ev.payload_type() == fb::Payload_PhaseStarted) {
+      phases.emplace_back();
+      in_phase = true;
+    }
+    if (in_phase) phases.back().push_back({e.seq, std::vector<uint8_t>(e.bytes.begin(), e.bytes.end())});
+    if (ev.payload_type() == fb::Payload_PhaseCompleted) in_phase = false;
+    return Status::Ok();
+  }));
+  if (phases.empty()) return Status::NotFound("turn " + t.ToString() + " has no adjudicated phase to audit");
+  auto dice = BranchDice(db, game, branch);
+  if (!dice.ok()) return dice.status();
+  for (const auto& recorded : phases) {
+    const uint64_t before = recorded.front().seq - 1;
+    auto world = Fold(db, game, branch, before);
+    if (!world.ok()) return world.status();
+    sow::NextPhase next = sow::Next(world->treasury().state());
+    rules::PhaseWriter w(std::string(game), std::string(branch), before, std::move(world->projections));
+    ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, *dice));
+    const auto& drafts = w.drafts();
+    res.phases++;
+    for (size_t i = 0; i < std::max(drafts.size(), recorded.size()); ++i) {
+      const Recorded* rec = i < recorded.size() ? &recorded[i] : nullptr;
+      flatbuffers::FlatBufferBuilder fbb(512);
+      if (i < drafts.size()) BuildEventBuffer(fbb, game, branch, before + 1 + i, drafts[i]);
+      const uint8_t* made = i < drafts.size() ? fbb.GetBufferPointer() : nullptr;
+      size_t made_size = i < drafts.size() ? fbb.GetSize() : 0;
+      bool same = rec && made && rec->bytes.size() == made_size &&
+                  std::equal(rec->bytes.begin(), rec->bytes.end(), made);
+      if (!same && rec && made) {
+        // An event written under an older schema differs only in its
+        // schema_hash when nothing else changed: compare without it.
+        same = WithoutSchemaHash(AsJson(rec->bytes.data())) == WithoutSchemaHash(AsJson(made));
+      }
+      if (rec) res.events++;
+      if (same) continue;
+      res.identical = false;
+      res.seq = before + 1 + i;
+      res.recorded = rec ? AsJson(rec->bytes.data()) : "";
+      res.produced = made ? AsJson(made) : "";
+      res.rule = RuleIn(res.recorded.empty() ? res.produced : res.recorded);
+      if (res.rule.empty()) res.rule = RuleIn(res.produced);
+      res.reason = !rec   ? "re-adjudication produces an event the log does not hold"
+                   : !made ? "the log holds an event re-adjudication does not produce"
+                           : "the event differs";
+      return res;
+    }
+  }
+  return res;
+}
+
+}  // namespace adjutant::replay
