@@ -16,6 +16,7 @@
 #include "ledger/ledger.h"
 #include "projections/summary.h"
 #include "replay/audit.h"
+#include "replay/digest.h"
 #include "replay/driver.h"
 #include "replay/rebuild.h"
 #include "rules/dice.h"
@@ -147,10 +148,32 @@ Status CmdLog(Context& c) {
 }
 
 // ---- verify ------------------------------------------------------------------
+// A turn's digest, checked against the one the GA published (issue 5).
+Status VerifyDigest(Context& c, ledger::Ledger& db, const std::string& game, const std::string& digest) {
+  auto t = c.args.Value("turn");
+  if (!t) return Status::InvalidArgument("adjutant verify: --digest D needs --turn T, the turn it was taken after");
+  auto turn = Turn::Parse(*t);
+  if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto d = replay::DigestTurn(db, game, branch, *turn);
+  if (!d.ok()) return d.status();
+  bool same = sodium_memcmp(d->hex.data(), digest.data(), std::min(d->hex.size(), digest.size())) == 0 &&
+              d->hex.size() == digest.size();
+  if (!same) {
+    return Status::Corruption(game + "/" + branch + ": the log up to the end of turn " + t->c_str() +
+                              " (seq " + std::to_string(d->last_seq) + ") no longer matches digest " + digest);
+  }
+  Line("verify " + game + "/" + branch + ": turn " + turn->ToString() + " matches its digest (" +
+       std::to_string(d->events) + " events up to seq " + std::to_string(d->last_seq) + ")");
+  return Status::Ok();
+}
+
 Status CmdVerify(Context& c) {
   const std::string& game = c.args.positional[0];
   auto db = OpenDb(c, false);
   if (!db.ok()) return db.status();
+  if (auto digest = c.args.Value("digest")) return VerifyDigest(c, **db, game, *digest);
+  if (c.args.Value("turn")) return Status::InvalidArgument("adjutant verify: --turn goes with --digest D");
   std::vector<std::string> branches;
   if (c.args.Flag("all")) {
     if (c.args.Value("branch")) return Status::InvalidArgument("adjutant verify: --all and --branch exclude each other");
@@ -184,6 +207,31 @@ Status CmdVerify(Context& c) {
     }
   }
   if (!all_ok) return Status::Corruption(first_failure);
+  return Status::Ok();
+}
+
+// ---- digest ------------------------------------------------------------------
+Status CmdDigest(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto t = c.args.Value("turn");
+  if (!t) return Status::InvalidArgument("adjutant digest: --turn T is required");
+  auto turn = Turn::Parse(*t);
+  if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  auto d = replay::DigestTurn(**db, game, branch, *turn);
+  if (!d.ok()) return d.status();
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder f;
+    fb::Turn ft(turn->major, turn->minor, turn->step);
+    f.Finish(fb::CreateTurnDigestResultDirect(f, game.c_str(), branch.c_str(), &ft, d->last_seq, d->events, d->hex.c_str()));
+    return PrintJson("TurnDigestResult", f);
+  }
+  Line(d->hex);
+  Line("turn " + turn->ToString() + " of " + game + "/" + branch + ": BLAKE2b-256 of " + std::to_string(d->events) +
+       " events up to seq " + std::to_string(d->last_seq) + "; check it later with `adjutant verify " + game +
+       " --turn " + turn->ToString() + " --digest " + d->hex + "`");
   return Status::Ok();
 }
 
@@ -228,7 +276,7 @@ Status CmdAudit(Context& c) {
       Line("  produced: " + (r->produced.empty() ? std::string("(nothing)") : r->produced));
     }
     if (!r->identical && first_difference.empty()) {
-      first_difference = "audit " + game + "/" + branch + ": turn " + t.ToString() + " differs at seq " +
+      first_difference = game + "/" + branch + ": turn " + t.ToString() + " differs at seq " +
                          std::to_string(r->seq);
     }
   }
@@ -567,13 +615,22 @@ std::vector<Command> Commands() {
          {"kind", "K", "only events of kind K (e.g. DieRolled)"}, kJson},
         1, 1},
        CmdLog},
-      {{"verify", "GAME [--branch B | --all] [--json]",
+      {{"verify", "GAME [--branch B | --all] [--turn T --digest D] [--json]",
         "Check a branch's events: verifier, chain, gaps and fork points.\n"
         "Runs the FlatBuffers verifier on every event, recomputes every chain link, checks that sequence\n"
         "numbers have no gaps and that every fork point matches its parent. Exit 0 if sound; 3 naming\n"
-        "the first bad sequence number otherwise.",
-        {kBranch, {"all", "", "verify every branch of the game"}, kJson}, 1, 1},
+        "the first bad sequence number otherwise. With --turn T --digest D: checks that the log up to the\n"
+        "end of turn T still has the digest D the GA published (`adjutant digest`).",
+        {kBranch, {"all", "", "verify every branch of the game"}, {"turn", "T", "with --digest: the turn it was taken after"},
+         {"digest", "D", "a turn digest (64 hex digits) to check"}, kJson},
+        1, 1},
        CmdVerify},
+      {{"digest", "GAME --turn T [--branch B] [--json]",
+        "Print the digest of a branch's log up to the end of turn T, for the GA to publish.\n"
+        "BLAKE2b-256 (libsodium) of every event's sequence number and bytes up to the last event of T;\n"
+        "anyone who keeps it can check later that the history is unchanged with `adjutant verify --digest`.",
+        {kBranch, {"turn", "T", "the turn (it must be over)"}, kJson}, 1, 1},
+       CmdDigest},
       {{"audit", "GAME [--branch B] (--turn T | --all) [--json]",
         "Re-adjudicate past turns and compare them with the log.\n"
         "For each phase of turn T, the state before it is rebuilt, the phase is adjudicated again from the\n"
@@ -693,7 +750,10 @@ int Run(const std::vector<std::string>& argv) {
   Status st = cmd->run(ctx);
   std::fflush(stdout);
   if (!st.ok()) {
-    std::fprintf(stderr, "adjutant %s: %s\n", cmd->spec.name.c_str(), st.message().c_str());
+    // One prefix: messages that already name the command keep theirs.
+    const std::string prefix = "adjutant " + cmd->spec.name;
+    if (st.message().rfind(prefix, 0) == 0) std::fprintf(stderr, "%s\n", st.message().c_str());
+    else std::fprintf(stderr, "%s: %s\n", prefix.c_str(), st.message().c_str());
     return st.exit_code();
   }
   return 0;
