@@ -268,7 +268,10 @@ Status CmdAudit(Context& c) {
                                                r->reason.c_str()));
       ADJ_RETURN_IF_ERROR(PrintJson("AuditTurnResult", f));
     } else if (r->identical) {
-      Line("turn " + t.ToString() + ": " + std::to_string(r->events) + " events, identical");
+      Line("turn " + t.ToString() + ": " + std::to_string(r->events) + " events, identical" +
+           (r->views_not_compared ? " (" + std::to_string(r->views_not_compared) +
+                                        " view digests recorded by another version of a view not compared)"
+                                  : ""));
     } else {
       Line("turn " + t.ToString() + ": differs at seq " + std::to_string(r->seq) + ": " + r->reason +
            (r->rule.empty() ? "" : " (" + r->rule + ")"));

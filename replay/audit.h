@@ -19,6 +19,7 @@ struct AuditResult {
   Turn turn;
   size_t phases = 0;
   size_t events = 0;           // recorded events of the turn's phases compared
+  size_t views_not_compared = 0;  // digests recorded under another projection version
   bool identical = true;
   // At the first difference:
   uint64_t seq = 0;            // the sequence number where they part

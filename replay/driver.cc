@@ -91,7 +91,7 @@ Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, ru
     sow::Outcomes out(w, next.at);
     sow::RunPhase(out, next);
   }
-  Draft done = Tagged(rules::PhaseCompletedDraft(next.at, next.name, w.Digests()), naval_phase);
+  Draft done = Tagged(rules::PhaseCompletedDraft(next.at, next.name, w.Digests(), w.Versions()), naval_phase);
   w.Emit(std::move(done));
   return Status::Ok();
 }

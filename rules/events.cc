@@ -28,14 +28,16 @@ Draft PhaseStartedDraft(const TurnPhase& at, std::string name) {
 }
 
 Draft PhaseCompletedDraft(const TurnPhase& at, std::string name,
-                          std::vector<std::pair<std::string, Hash128>> digests) {
+                          std::vector<std::pair<std::string, Hash128>> digests, std::vector<uint32_t> versions) {
   Draft d;
   d.at = at;
-  d.payload = [name = std::move(name), digests = std::move(digests)](flatbuffers::FlatBufferBuilder& fbb) {
+  d.payload = [name = std::move(name), digests = std::move(digests),
+               versions = std::move(versions)](flatbuffers::FlatBufferBuilder& fbb) {
     std::vector<flatbuffers::Offset<fb::ProjectionDigest>> ds;
-    for (const auto& [proj, h] : digests) {
-      fb::Hash128 fh(h.hi, h.lo);
-      ds.push_back(fb::CreateProjectionDigest(fbb, fbb.CreateString(proj), &fh));
+    for (size_t i = 0; i < digests.size(); ++i) {
+      fb::Hash128 fh(digests[i].second.hi, digests[i].second.lo);
+      ds.push_back(fb::CreateProjectionDigest(fbb, fbb.CreateString(digests[i].first), &fh,
+                                              i < versions.size() ? versions[i] : 0));
     }
     auto p = fb::CreatePhaseCompleted(fbb, fbb.CreateString(name), fbb.CreateVector(ds));
     return PayloadRef{fb::Payload_PhaseCompleted, p.o};

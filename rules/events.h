@@ -16,8 +16,10 @@ Draft RulingDraft(const TurnPhase& at, const Actor& ga, std::string reason, std:
 
 Draft PhaseStartedDraft(const TurnPhase& at, std::string name);
 
-// Closes a phase with the digest of every projection, in order.
+// Closes a phase with the digest of every projection, in order, and the
+// version of each projection's encoding (0: unknown).
 Draft PhaseCompletedDraft(const TurnPhase& at, std::string name,
-                          std::vector<std::pair<std::string, Hash128>> digests);
+                          std::vector<std::pair<std::string, Hash128>> digests,
+                          std::vector<uint32_t> versions = {});
 
 }  // namespace adjutant::rules

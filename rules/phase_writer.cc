@@ -28,6 +28,12 @@ std::vector<std::pair<std::string, Hash128>> PhaseWriter::Digests() const {
   return out;
 }
 
+std::vector<uint32_t> PhaseWriter::Versions() const {
+  std::vector<uint32_t> out;
+  for (const auto& p : projections_) out.push_back(p->version());
+  return out;
+}
+
 const projections::TreasuryState& PhaseWriter::treasury() const {
   for (const auto& p : projections_) {
     if (auto* t = dynamic_cast<const projections::Treasury*>(p.get())) return t->state();

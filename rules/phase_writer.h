@@ -38,6 +38,8 @@ class PhaseWriter {
 
   // Every projection's digest now, in AllProjections() order.
   std::vector<std::pair<std::string, Hash128>> Digests() const;
+  // Every projection's encoding version, in the same order.
+  std::vector<uint32_t> Versions() const;
 
   const projections::TreasuryState& treasury() const;
   const projections::Roster& roster() const;
