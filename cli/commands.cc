@@ -17,6 +17,7 @@
 #include "projections/summary.h"
 #include "replay/audit.h"
 #include "replay/digest.h"
+#include "replay/fork.h"
 #include "replay/driver.h"
 #include "replay/rebuild.h"
 #include "rules/dice.h"
@@ -288,14 +289,43 @@ Status CmdAudit(Context& c) {
 }
 
 // ---- fork / branches ---------------------------------------------------------
+// "1805.1.3" (the start of turn 3: before its orders) or "1805.1.3.9"
+// (before phase 9 of it).
+std::optional<TurnPhase> ParseTurnPhase(const std::string& s) {
+  size_t dots = std::count(s.begin(), s.end(), '.');
+  if (dots == 2) {
+    auto t = Turn::Parse(s);
+    if (t) return TurnPhase{*t, 0};
+    return std::nullopt;
+  }
+  if (dots != 3) return std::nullopt;
+  size_t last = s.rfind('.');
+  auto t = Turn::Parse(s.substr(0, last));
+  auto p = ParseU64(s.substr(last + 1));
+  if (!t || !p || *p > 0xffff) return std::nullopt;
+  return TurnPhase{*t, static_cast<uint16_t>(*p)};
+}
+
 Status CmdFork(Context& c) {
   const std::string& game = c.args.positional[0];
   auto from = c.args.Value("from");
+  auto at_turn = c.args.Value("at");
   auto name = c.args.Value("name");
-  if (!from) return Status::InvalidArgument("adjutant fork: --from BRANCH@SEQ is required");
+  if (from.has_value() == at_turn.has_value()) {
+    return Status::InvalidArgument("adjutant fork: give --from BRANCH@SEQ or --at TURN[.PHASE] (with --branch B)");
+  }
   if (!name) return Status::InvalidArgument("adjutant fork: --name NEW is required");
-  std::string parent = *from;
+  if (from && (c.args.Value("branch") || c.args.Flag("with-orders"))) {
+    return Status::InvalidArgument("adjutant fork: --branch and --with-orders go with --at");
+  }
+  std::string parent = from ? *from : c.args.ValueOr("branch", "main");
   std::optional<uint64_t> at;
+  std::optional<TurnPhase> point;
+  if (at_turn) {
+    point = ParseTurnPhase(*at_turn);
+    if (!point) return Status::InvalidArgument("--at: '" + *at_turn + "' is not TURN or TURN.PHASE (e.g. 1805.1.3 or 1805.1.3.9)");
+  }
+  if (from) {
   if (auto pos = from->find('@'); pos != std::string::npos) {
     parent = from->substr(0, pos);
     std::string seq = from->substr(pos + 1);
@@ -304,8 +334,14 @@ Status CmdFork(Context& c) {
       if (!at) return Status::InvalidArgument("--from: '" + seq + "' is not a sequence number (BRANCH@SEQ or BRANCH@head)");
     }
   }
+  }
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
+  if (point) {
+    auto p = replay::ForkPoint(**db, game, parent, *point);
+    if (!p.ok()) return p.status();
+    at = *p;
+  }
   if (!at) {
     auto h = (*db)->HeadOf(game, parent);
     if (!h.ok()) return h.status();
@@ -319,6 +355,12 @@ Status CmdFork(Context& c) {
   }
   auto b = (*db)->Fork(game, parent, *at, *name, salt, kGa);
   if (!b.ok()) return b.status();
+  size_t carried = 0;
+  if (c.args.Flag("with-orders")) {
+    auto n = replay::CarryOrders(**db, game, parent, *name, *at, point->turn);
+    if (!n.ok()) return n.status();
+    carried = *n;
+  }
   if (c.args.Flag("json")) {
     auto h = (*db)->HeadOf(game, *name);
     if (!h.ok()) return h.status();
@@ -328,7 +370,11 @@ Status CmdFork(Context& c) {
     return PrintJson("AppendSummary", fbb);
   }
   Line("forked " + game + "/" + *name + " from " + parent + "@" + std::to_string(*at) +
-       (salt ? " with reseeded dice" : " with the same dice"));
+       (point ? " (before " + (point->phase ? "phase " + std::to_string(point->phase) + " of " : std::string()) +
+                    "turn " + point->turn.ToString() + ")"
+              : "") +
+       (salt ? " with reseeded dice" : " with the same dice") +
+       (c.args.Flag("with-orders") ? ", " + std::to_string(carried) + " order(s) of that turn carried over" : ""));
   return Status::Ok();
 }
 
@@ -644,11 +690,16 @@ std::vector<Command> Commands() {
         {kBranch, {"turn", "T", "the turn to audit (YEAR.SEASON.TURN)"}, {"all", "", "audit every adjudicated turn"}, kJson},
         1, 1},
        CmdAudit},
-      {{"fork", "GAME --from BRANCH@SEQ --name NEW [--reseed]",
-        "Start a branch that continues BRANCH's history after SEQ (or @head). Nothing is copied.\n"
-        "The new branch rolls the same dice as its parent unless --reseed.",
-        {{"from", "BRANCH@SEQ", "where the branch leaves its parent"}, {"name", "NEW", "the new branch's name"},
-         {"reseed", "", "give the branch a fresh random dice salt"}, kJson},
+      {{"fork", "GAME (--from BRANCH@SEQ | --at TURN[.PHASE] [--branch B] [--with-orders]) --name NEW [--reseed]",
+        "Start a branch that continues a branch's history after SEQ (or @head), or from the start of turn\n"
+        "TURN (before its orders) or of phase PHASE of it. Nothing is copied, except that --with-orders\n"
+        "records again on the new branch the orders the parent received for TURN after that point.\n"
+        "The new branch rolls the same dice as its parent (a counterfactual with the same luck) unless\n"
+        "--reseed.",
+        {{"from", "BRANCH@SEQ", "where the branch leaves its parent"},
+         {"at", "TURN[.PHASE]", "leave the parent (--branch, default main) before this turn or phase"}, kBranch,
+         {"with-orders", "", "with --at: carry over the parent's orders of that turn recorded after the point"},
+         {"name", "NEW", "the new branch's name"}, {"reseed", "", "give the branch a fresh random dice salt"}, kJson},
         1, 1},
        CmdFork},
       {{"branches", "GAME [--json]", "Show a game's branches as a tree with their fork points and heads.", {kJson}, 1, 1},

@@ -113,21 +113,24 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
     return Status::Ok();
   }));
   if (phases.empty()) return Status::NotFound("turn " + t.ToString() + " has no adjudicated phase to audit");
-  auto dice = BranchDice(db, game, branch);
-  if (!dice.ok()) return dice.status();
   for (const auto& recorded : phases) {
     const uint64_t before = recorded.front().seq - 1;
     auto world = Fold(db, game, branch, before);
     if (!world.ok()) return world.status();
     sow::NextPhase next = sow::Next(world->treasury().state());
-    rules::PhaseWriter w(std::string(game), std::string(branch), before, std::move(world->projections));
+    // Below a fork point the events are the parent's: written under its name
+    // and rolled with its dice.
+    const std::string writer = flatbuffers::GetRoot<fb::Event>(recorded.front().bytes.data())->branch()->str();
+    auto dice = BranchDice(db, game, writer);
+    if (!dice.ok()) return dice.status();
+    rules::PhaseWriter w(std::string(game), writer, before, std::move(world->projections));
     ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, *dice));
     const auto& drafts = w.drafts();
     res.phases++;
     for (size_t i = 0; i < std::max(drafts.size(), recorded.size()); ++i) {
       const Recorded* rec = i < recorded.size() ? &recorded[i] : nullptr;
       flatbuffers::FlatBufferBuilder fbb(512);
-      if (i < drafts.size()) BuildEventBuffer(fbb, game, branch, before + 1 + i, drafts[i]);
+      if (i < drafts.size()) BuildEventBuffer(fbb, game, writer, before + 1 + i, drafts[i]);
       const uint8_t* made = i < drafts.size() ? fbb.GetBufferPointer() : nullptr;
       size_t made_size = i < drafts.size() ? fbb.GetSize() : 0;
       bool same = rec && made && rec->bytes.size() == made_size &&

@@ -1,0 +1,56 @@
+#include "replay/fork.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "replay/driver.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "schema/inputs_generated.h"
+
+namespace adjutant::replay {
+
+Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::string_view branch, const TurnPhase& at) {
+  auto first = db.SeekTurn(game, branch, at);
+  if (!first.ok()) return first.status();
+  if (!first->has_value()) {
+    return Status::NotFound(std::string(game) + "/" + std::string(branch) + " has not reached turn " +
+                            at.turn.ToString() + (at.phase ? " phase " + std::to_string(at.phase) : ""));
+  }
+  return **first - 1;
+}
+
+Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::string_view from, std::string_view to,
+                           uint64_t after_seq, const Turn& t) {
+  // The parent's orders of T's window, as recorded (copied out: the
+  // submissions below append to the ledger).
+  struct Sent {
+    std::string person;
+    std::vector<uint8_t> file;
+  };
+  std::vector<Sent> sent;
+  auto end = db.SeekTurn(game, from, TurnPhase{t, 1});
+  if (!end.ok()) return end.status();
+  const uint64_t last = end->has_value() ? **end - 1 : UINT64_MAX;
+  ADJ_RETURN_IF_ERROR(db.Read(game, from, after_seq + 1, last, [&](const ledger::EventView& e) {
+    const fb::Event& ev = *e.event();
+    const fb::Turn* et = ev.turn();
+    const auto* o = ev.payload_as_OrderSubmitted();
+    if (!o || !et || Turn{et->major(), et->minor(), et->step()} != t || ev.phase() != 0) return Status::Ok();
+    flatbuffers::FlatBufferBuilder f;
+    flatbuffers::Offset<void> body;
+    if (o->body_type() != fb::OrderBody_NONE) {
+      body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameOrderBody(o->body_type()), o->body()));
+    }
+    auto item = fb::CreateOrderItem(f, o->role() ? f.CreateString(o->role()->str()) : 0, o->body_type(), body);
+    f.Finish(fb::CreateOrderFile(f, f.CreateVector(std::vector{item})));
+    sent.push_back({o->person()->str(), std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize())});
+    return Status::Ok();
+  }));
+  for (const auto& s : sent) {
+    auto r = SubmitOrders(db, game, to, s.person, s.file);
+    if (!r.ok()) return r.status();
+  }
+  return sent.size();
+}
+
+}  // namespace adjutant::replay
