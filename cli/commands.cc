@@ -12,12 +12,14 @@
 #include "base/limits.h"
 #include "cli/args.h"
 #include "cli/common.h"
+#include "cli/report_common.h"
 #include "cli/render.h"
 #include "ledger/ledger.h"
 #include "projections/summary.h"
 #include "replay/audit.h"
 #include "replay/digest.h"
 #include "replay/fork.h"
+#include "replay/views.h"
 #include "replay/driver.h"
 #include "replay/rebuild.h"
 #include "rules/dice.h"
@@ -233,6 +235,120 @@ Status CmdDigest(Context& c) {
   Line("turn " + turn->ToString() + " of " + game + "/" + branch + ": BLAKE2b-256 of " + std::to_string(d->events) +
        " events up to seq " + std::to_string(d->last_seq) + "; check it later with `adjutant verify " + game +
        " --turn " + turn->ToString() + " --digest " + d->hex + "`");
+  return Status::Ok();
+}
+
+// ---- replay / diff (views at a point) ------------------------------------------
+
+std::optional<TurnPhase> ParseTurnPhase(const std::string& s);  // below, with fork
+
+// The last event of turn T (or of phase P of it), or the head.
+Result<uint64_t> EndOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
+                       const std::optional<TurnPhase>& point) {
+  if (!point) return UINT64_MAX;
+  if (point->phase == 0) return EndOfTurn(db, game, branch, point->turn);
+  auto next = db.SeekTurn(game, branch, TurnPhase{point->turn, static_cast<uint16_t>(point->phase + 1)});
+  if (!next.ok()) return next.status();
+  auto end_of_turn = EndOfTurn(db, game, branch, point->turn);
+  if (!end_of_turn.ok()) return end_of_turn.status();
+  return next->has_value() ? std::min(**next - 1, *end_of_turn) : *end_of_turn;
+}
+
+Result<std::optional<std::string>> ViewFilter(Context& c) {
+  auto v = c.args.Value("view");
+  if (!v) return std::optional<std::string>();
+  const auto& names = replay::ViewNames();
+  if (std::find(names.begin(), names.end(), *v) == names.end()) {
+    std::string all;
+    for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+    return Status::InvalidArgument("--view: no view '" + *v + "' (views: " + all + ")");
+  }
+  return std::optional<std::string>(*v);
+}
+
+Status CmdReplay(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto to = c.args.Value("to");
+  if (!to) return Status::InvalidArgument("adjutant replay: --to TURN[.PHASE] is required");
+  auto point = ParseTurnPhase(*to);
+  if (!point) return Status::InvalidArgument("--to: '" + *to + "' is not TURN or TURN.PHASE (e.g. 1805.1.3 or 1805.1.3.9)");
+  auto only = ViewFilter(c);
+  if (!only.ok()) return only.status();
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  auto upto = EndOf(**db, game, branch, point);
+  if (!upto.ok()) return upto.status();
+  auto w = replay::Fold(**db, game, branch, *upto);
+  if (!w.ok()) return w.status();
+  auto rows = replay::Flatten(*w);
+  uint64_t as_of = std::min(*upto, w->head.seq);
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder f;
+    std::vector<flatbuffers::Offset<fb::ViewRow>> out;
+    for (const auto& [k, v] : rows) {
+      if (*only && std::get<0>(k) != **only) continue;
+      out.push_back(fb::CreateViewRowDirect(f, std::get<0>(k).c_str(), std::get<1>(k).c_str(), std::get<2>(k).c_str(),
+                                            v.c_str(), nullptr));
+    }
+    f.Finish(fb::CreateViewsReportDirect(f, game.c_str(), branch.c_str(), as_of, 0, &out));
+    return PrintJson("ViewsReport", f);
+  }
+  Line("views of " + game + "/" + branch + " at the end of " + (point->phase ? "phase " + std::to_string(point->phase) + " of " : "") +
+       "turn " + point->turn.ToString() + " (as of seq " + std::to_string(as_of) + ")");
+  for (const auto& [k, v] : rows) {
+    if (*only && std::get<0>(k) != **only) continue;
+    Line(std::get<0>(k) + "  " + std::get<1>(k) + "  " + std::get<2>(k) + ": " + v);
+  }
+  return Status::Ok();
+}
+
+Status CmdDiff(Context& c) {
+  const std::string& game = c.args.positional[0];
+  const std::string& a = c.args.positional[1];
+  const std::string& b = c.args.positional[2];
+  auto only = ViewFilter(c);
+  if (!only.ok()) return only.status();
+  std::optional<TurnPhase> point;
+  if (auto t = c.args.Value("turn")) {
+    point = ParseTurnPhase(*t);
+    if (!point) return Status::InvalidArgument("--turn: '" + *t + "' is not TURN or TURN.PHASE (e.g. 1805.1.3)");
+  }
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  std::map<replay::ViewKey, std::string> views[2];
+  const std::string names[2] = {a, b};
+  for (int i = 0; i < 2; ++i) {
+    auto upto = EndOf(**db, game, names[i], point);
+    if (!upto.ok()) return upto.status();
+    auto w = replay::Fold(**db, game, names[i], *upto);
+    if (!w.ok()) return w.status();
+    views[i] = replay::Flatten(*w);
+  }
+  auto parted = replay::FirstParting(**db, game, a, b);
+  if (!parted.ok()) return parted.status();
+  auto diffs = replay::Compare(views[0], views[1]);
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder f;
+    std::vector<flatbuffers::Offset<fb::ViewRow>> out;
+    for (const auto& d : diffs) {
+      if (*only && std::get<0>(d.key) != **only) continue;
+      out.push_back(fb::CreateViewRowDirect(f, std::get<0>(d.key).c_str(), std::get<1>(d.key).c_str(),
+                                            std::get<2>(d.key).c_str(), d.a.c_str(), d.b.c_str()));
+    }
+    f.Finish(fb::CreateViewsReportDirect(f, game.c_str(), (a + ".." + b).c_str(), 0, *parted, &out));
+    return PrintJson("ViewsReport", f);
+  }
+  Line(*parted ? game + ": " + a + " and " + b + " part at seq " + std::to_string(*parted)
+               : game + ": " + a + " and " + b + " hold the same events");
+  size_t shown = 0;
+  for (const auto& d : diffs) {
+    if (*only && std::get<0>(d.key) != **only) continue;
+    ++shown;
+    Line(std::get<0>(d.key) + "  " + std::get<1>(d.key) + "  " + std::get<2>(d.key) + ": " +
+         (d.a.empty() ? "(none)" : d.a) + "  |  " + (d.b.empty() ? "(none)" : d.b));
+  }
+  if (shown == 0) Line("the views are the same" + std::string(point ? " at the end of " + point->turn.ToString() : ""));
   return Status::Ok();
 }
 
@@ -690,6 +806,21 @@ std::vector<Command> Commands() {
         {kBranch, {"turn", "T", "the turn to audit (YEAR.SEASON.TURN)"}, {"all", "", "audit every adjudicated turn"}, kJson},
         1, 1},
        CmdAudit},
+      {{"replay", "GAME --to TURN[.PHASE] [--branch B] [--view V] [--json]",
+        "Print every view of a branch as it stood at the end of a turn, or of one phase of it.\n"
+        "Views: treasury (states), cities, units, fleet (ships), roster (persons and roles), visibility\n"
+        "(what each ship observed); one line per entity and field.",
+        {{"to", "TURN[.PHASE]", "the turn (YEAR.SEASON.TURN) or a phase of it"}, kBranch,
+         {"view", "V", "only this view"}, kJson},
+        1, 1},
+       CmdReplay},
+      {{"diff", "GAME A B [--turn T[.PHASE]] [--view V] [--json]",
+        "Where two branches differ: the first sequence number at which their logs part, and every field\n"
+        "of every view that differs at the end of turn T (default: at their heads), as `A | B`.",
+        {{"turn", "T[.PHASE]", "compare the views at the end of this turn or phase"}, {"view", "V", "only this view"},
+         kJson},
+        3, 3},
+       CmdDiff},
       {{"fork", "GAME (--from BRANCH@SEQ | --at TURN[.PHASE] [--branch B] [--with-orders]) --name NEW [--reseed]",
         "Start a branch that continues a branch's history after SEQ (or @head), or from the start of turn\n"
         "TURN (before its orders) or of phase PHASE of it. Nothing is copied, except that --with-orders\n"

@@ -3,6 +3,7 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "replay/driver.h"
+#include "rules/sow/calendar.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -13,6 +14,16 @@ Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::strin
   auto first = db.SeekTurn(game, branch, at);
   if (!first.ok()) return first.status();
   if (!first->has_value()) {
+    // The point the branch has reached but not begun: its head.
+    auto w = Fold(db, game, branch);
+    if (!w.ok()) return w.status();
+    const auto& ts = w->treasury().state();
+    if (ts.active) {
+      rules::sow::NextPhase next = rules::sow::Next(ts);
+      auto orders = rules::sow::OrderPosition(ts);
+      bool window = orders.ok() && orders->turn == at.turn && at.phase == 0;
+      if (window || next.at == at) return w->head.seq;
+    }
     return Status::NotFound(std::string(game) + "/" + std::string(branch) + " has not reached turn " +
                             at.turn.ToString() + (at.phase ? " phase " + std::to_string(at.phase) : ""));
   }

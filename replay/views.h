@@ -1,0 +1,39 @@
+// Every view of a game flattened to (view, entity, field) → value, as text:
+// what `adjutant replay` prints and what `adjutant diff` compares between
+// two branches (issue 5). Ordered: the same world gives the same lines.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "ledger/ledger.h"
+#include "replay/driver.h"
+
+namespace adjutant::replay {
+
+using ViewKey = std::tuple<std::string, std::string, std::string>;  // view, entity, field
+
+// Views: "treasury" (states), "cities", "units", "fleet" (ships), "roster",
+// "visibility" (observations per observer).
+std::map<ViewKey, std::string> Flatten(const World& w);
+
+inline const std::vector<std::string>& ViewNames() {
+  static const std::vector<std::string> kNames = {"treasury", "cities", "units", "fleet", "roster", "visibility"};
+  return kNames;
+}
+
+struct ViewDifference {
+  ViewKey key;
+  std::string a, b;  // "" where the entity is absent
+};
+
+std::vector<ViewDifference> Compare(const std::map<ViewKey, std::string>& a, const std::map<ViewKey, std::string>& b);
+
+// The first sequence number at which two branches' logs part (their events'
+// bytes differ, or one ends), or 0 when they hold the same events.
+Result<uint64_t> FirstParting(ledger::Ledger& db, std::string_view game, std::string_view a, std::string_view b);
+
+}  // namespace adjutant::replay
