@@ -12,6 +12,7 @@
 #include "base/limits.h"
 #include "cli/common.h"
 #include "projections/roster.h"
+#include "replay/correct.h"
 #include "replay/driver.h"
 #include "schema/reports_generated.h"
 
@@ -151,6 +152,63 @@ Status CmdDirective(Context& c) {
   return Status::Ok();
 }
 
+// ---- correct ----------------------------------------------------------------------
+Status CmdCorrect(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = c.args.ValueOr("branch", "main");
+  auto at = c.args.Value("at");
+  auto file = c.args.Value("directive");
+  if (!at || !file) return Status::InvalidArgument("adjutant correct: --at TURN[.PHASE] and --directive FILE are required");
+  std::optional<TurnPhase> point;
+  {
+    size_t dots = std::count(at->begin(), at->end(), '.');
+    size_t last = at->rfind('.');
+    auto t = Turn::Parse(dots == 3 ? at->substr(0, last) : *at);
+    auto p = dots == 3 ? ParseU64(at->substr(last + 1)) : std::optional<uint64_t>(0);
+    if (t && p && *p <= 0xffff && (dots == 2 || dots == 3)) point = TurnPhase{*t, static_cast<uint16_t>(*p)};
+  }
+  if (!point) return Status::InvalidArgument("--at: '" + *at + "' is not TURN or TURN.PHASE (e.g. 1805.1.3 or 1805.1.3.9)");
+  auto doc = ReadDocument(*file, "DirectiveFile", limits::kOrderFileBytesMax);
+  if (!doc.ok()) return doc.status();
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  std::string name = c.args.ValueOr("name", "");
+  if (name.empty()) {
+    auto bs = (*db)->Branches(game);
+    if (!bs.ok()) return bs.status();
+    for (int n = 1; name.empty(); ++n) {
+      std::string candidate = branch + "-corrected" + (n > 1 ? "-" + std::to_string(n) : "");
+      bool taken = false;
+      for (const auto& b : *bs) taken = taken || b.name == candidate;
+      if (!taken) name = candidate;
+    }
+  }
+  auto r = replay::Correct(**db, game, branch, *point, *doc, name);
+  if (!r.ok()) {
+    return r.status().code() == Status::Code::kInvalidArgument ? Status::InvalidArgument(*file + ": " + r.status().message())
+                                                               : r.status();
+  }
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto h = (*db)->HeadOf(game, name);
+    if (!h.ok()) return h.status();
+    fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), name.c_str(), r->fork_seq + 1, r->head,
+                                             h->hash.Hex().c_str(), false));
+    return PrintJson("AppendSummary", fbb);
+  }
+  Line("corrected " + game + ": branch " + name + " leaves " + branch + " after seq " + std::to_string(r->fork_seq) +
+       ", with the correction from " + *file + "; " + std::to_string(r->inputs) + " later order(s) and password(s) " +
+       "given again, " + std::to_string(r->phases) + " phase(s) adjudicated again; head " + std::to_string(r->head) +
+       ". " + branch + " is unchanged.");
+  if (!r->directives_left.empty()) {
+    std::string seqs;
+    for (uint64_t q : r->directives_left) seqs += (seqs.empty() ? "" : ", ") + std::to_string(q);
+    Line("not given again: the GA's later directives on " + branch + " (seq " + seqs + "); see `adjutant log " + game +
+         " --branch " + branch + " --kind Directive`");
+  }
+  return Status::Ok();
+}
+
 // ---- adjudicate ------------------------------------------------------------------
 Status CmdAdjudicate(Context& c) {
   const std::string& game = c.args.positional[0];
@@ -221,6 +279,17 @@ std::vector<Command> PlayCommands() {
         "nothing is recorded. Nothing is rewritten.",
         {kBranch, kKey, kJson}, 2, 2},
        CmdDirective},
+      {{"correct", "GAME --at TURN[.PHASE] --directive FILE [--branch B] [--name NEW] [--json]",
+        "Correct history without rewriting it.\n"
+        "Forks the branch just before TURN (or phase PHASE of it), records the GA's correction (a\n"
+        "DirectiveFile) there, then gives the new branch every later order and password of the old one at\n"
+        "the turn and phase it was given, adjudicating the turns again in between with the same dice, up to\n"
+        "where the old branch stands. The GA's later directives are listed, not given again. The old branch\n"
+        "stays as it was; `branches` shows both.",
+        {{"at", "TURN[.PHASE]", "the faulty point"}, {"directive", "FILE", "the correction (DirectiveFile JSON)"}, kBranch,
+         {"name", "NEW", "the corrected branch's name (default BRANCH-corrected)"}, kJson},
+        1, 1},
+       CmdCorrect},
       {{"password", "GAME --person P [--branch B] [--password-file FILE]",
         "Set a person's password (the GA's job). Only a libsodium hash of it is recorded.",
         {{"person", "P", "the person"}, kBranch, kPasswordFile}, 1, 1},

@@ -1,0 +1,157 @@
+#include "replay/correct.h"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "replay/driver.h"
+#include "replay/fork.h"
+#include "rules/pate/directives.h"
+#include "rules/sow/calendar.h"
+#include "rules/sow/directives.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "schema/inputs_generated.h"
+
+namespace adjutant::replay {
+
+namespace sow = rules::sow;
+
+namespace {
+
+// One input of the old branch, as it was given.
+struct Input {
+  TurnPhase at;
+  enum Kind { kOrder, kPassword } kind = kOrder;
+  std::string person;          // orders, passwords
+  std::string pwhash;          // passwords
+  std::vector<uint8_t> file;   // an OrderFile buffer
+};
+
+std::vector<uint8_t> Finish(flatbuffers::FlatBufferBuilder& f) {
+  return std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
+}
+
+// Has the branch reached the position an input was given at: the orders
+// window of its turn (phase 0), or the end of its phase?
+Result<bool> Reached(const projections::TreasuryState& ts, const TurnPhase& at, bool* past) {
+  *past = false;
+  if (at.phase == 0) {
+    auto window = sow::OrderPosition(ts);
+    if (window.ok() && window->turn == at.turn) return true;
+    if (ts.turn == at.turn && ts.phase_done == 0) return true;
+  } else if (ts.turn == at.turn && ts.phase_done == at.phase) {
+    return true;
+  }
+  *past = at.turn < ts.turn || (at.turn == ts.turn && at.phase < ts.phase_done);
+  return false;
+}
+
+}  // namespace
+
+Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::string_view branch, const TurnPhase& at,
+                              const std::vector<uint8_t>& directive_file, std::string_view new_branch) {
+  CorrectReport rep;
+  rep.branch = std::string(new_branch);
+  auto point = ForkPoint(db, game, branch, at);
+  if (!point.ok()) return point.status();
+  rep.fork_seq = *point;
+  // The old branch's inputs after the point, and where it stands.
+  std::vector<Input> inputs;
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, *point + 1, UINT64_MAX, [&](const ledger::EventView& e) {
+    const fb::Event& ev = *e.event();
+    Input in;
+    const fb::Turn* t = ev.turn();
+    in.at = TurnPhase{t ? Turn{t->major(), t->minor(), t->step()} : Turn{}, ev.phase()};
+    if (const auto* o = ev.payload_as_OrderSubmitted()) {
+      flatbuffers::FlatBufferBuilder f;
+      flatbuffers::Offset<void> body;
+      if (o->body_type() != fb::OrderBody_NONE) {
+        body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameOrderBody(o->body_type()), o->body()));
+      }
+      auto item = fb::CreateOrderItem(f, o->role() ? f.CreateString(o->role()->str()) : 0, o->body_type(), body);
+      f.Finish(fb::CreateOrderFile(f, f.CreateVector(std::vector{item})));
+      in.kind = Input::kOrder;
+      in.person = o->person()->str();
+      in.file = Finish(f);
+    } else if (const auto* d = ev.payload_as_Directive()) {
+      if (const auto* pw = d->body_as_SetPassword()) {
+        in.kind = Input::kPassword;
+        in.person = pw->person()->str();
+        in.pwhash = pw->pwhash()->str();
+      } else {
+        // The GA's later directives are not given again: the correction
+        // stands in for what went wrong; he gives again those he still wants.
+        rep.directives_left.push_back(e.seq);
+        return Status::Ok();
+      }
+    } else {
+      return Status::Ok();  // adjudication's own events are made again below
+    }
+    inputs.push_back(std::move(in));
+    return Status::Ok();
+  }));
+  // The correction must hold at the point: checked before anything is written.
+  {
+    auto then = Fold(db, game, branch, *point);
+    if (!then.ok()) return then.status();
+    const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
+    if (const auto* sd = file->body_as_SowDirective()) {
+      ADJ_RETURN_IF_ERROR(sow::CheckDirective(then->treasury().state(), *sd));
+    } else if (const auto* pd = file->body_as_PateDirective()) {
+      ADJ_RETURN_IF_ERROR(rules::pate::CheckDirective(then->treasury().state(), *pd));
+    } else if (file->body_type() == fb::DirectiveBody_SetPassword) {
+      return Status::InvalidArgument("a correction is a directive of the rules, not a password");
+    }
+  }
+  auto old = Fold(db, game, branch);
+  if (!old.ok()) return old.status();
+  const projections::TreasuryState old_state = old->treasury().state();
+  // The corrected branch: the same dice, the correction first.
+  ADJ_RETURN_IF_ERROR(db.Fork(game, branch, *point, new_branch, std::nullopt, Actor{ActorKind::kGameAdministrator, "", ""}).status());
+  auto fix = RecordDirective(db, game, new_branch, directive_file);
+  if (!fix.ok()) return fix.status();
+  // Every later input at its position, the phases between adjudicated again.
+  auto advance_to = [&](const TurnPhase& target, bool final) -> Status {
+    for (;;) {
+      auto w = Fold(db, game, new_branch);
+      if (!w.ok()) return w.status();
+      const auto& ts = w->treasury().state();
+      bool past = false;
+      if (final) {
+        if (ts.turn == old_state.turn && ts.phase_done == old_state.phase_done) return Status::Ok();
+        past = old_state.turn < ts.turn;
+      } else {
+        auto reached = Reached(ts, target, &past);
+        if (!reached.ok()) return reached.status();
+        if (*reached) return Status::Ok();
+      }
+      if (past) return Status::Conflict("the corrected branch went past turn " + target.turn.ToString() + " phase " +
+                                        std::to_string(target.phase) + " before its inputs were given");
+      auto r = Adjudicate(db, game, new_branch, AdjudicateMode::kPhase);
+      if (!r.ok()) return r.status();
+      rep.phases++;
+    }
+  };
+  for (const Input& in : inputs) {
+    ADJ_RETURN_IF_ERROR(advance_to(in.at, false));
+    switch (in.kind) {
+      case Input::kOrder: {
+        auto r = SubmitOrders(db, game, new_branch, in.person, in.file);
+        if (!r.ok()) return r.status();
+        break;
+      }
+      case Input::kPassword: {
+        auto r = SetPassword(db, game, new_branch, in.person, in.pwhash);
+        if (!r.ok()) return r.status();
+        break;
+      }
+    }
+    rep.inputs++;
+  }
+  ADJ_RETURN_IF_ERROR(advance_to(TurnPhase{old_state.turn, old_state.phase_done}, true));
+  auto head = db.HeadOf(game, new_branch);
+  if (!head.ok()) return head.status();
+  rep.head = head->seq;
+  return rep;
+}
+
+}  // namespace adjutant::replay
