@@ -102,7 +102,7 @@ Status CmdNew(Context& c) {
 // ---- log ---------------------------------------------------------------------
 Status CmdLog(Context& c) {
   const std::string& game = c.args.positional[0];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto from = U64Option(c.args, "from", 1);
   if (!from.ok()) return from.status();
   auto to = U64Option(c.args, "to", UINT64_MAX);
@@ -157,7 +157,7 @@ Status VerifyDigest(Context& c, ledger::Ledger& db, const std::string& game, con
   if (!t) return Status::InvalidArgument("adjutant verify: --digest D needs --turn T, the turn it was taken after");
   auto turn = Turn::Parse(*t);
   if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto d = replay::DigestTurn(db, game, branch, *turn);
   if (!d.ok()) return d.status();
   bool same = sodium_memcmp(d->hex.data(), digest.data(), std::min(d->hex.size(), digest.size())) == 0 &&
@@ -184,7 +184,7 @@ Status CmdVerify(Context& c) {
     if (!bs.ok()) return bs.status();
     for (const auto& b : *bs) branches.push_back(b.name);
   } else {
-    branches.push_back(c.args.ValueOr("branch", "main"));
+    branches.push_back(BranchArg(c, game));
   }
   bool all_ok = true;
   std::string first_failure;
@@ -216,7 +216,7 @@ Status CmdVerify(Context& c) {
 // ---- digest ------------------------------------------------------------------
 Status CmdDigest(Context& c) {
   const std::string& game = c.args.positional[0];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto t = c.args.Value("turn");
   if (!t) return Status::InvalidArgument("adjutant digest: --turn T is required");
   auto turn = Turn::Parse(*t);
@@ -268,7 +268,7 @@ Result<std::optional<std::string>> ViewFilter(Context& c) {
 
 Status CmdReplay(Context& c) {
   const std::string& game = c.args.positional[0];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto to = c.args.Value("to");
   if (!to) return Status::InvalidArgument("adjutant replay: --to TURN[.PHASE] is required");
   auto point = ParseTurnPhase(*to);
@@ -355,7 +355,7 @@ Status CmdDiff(Context& c) {
 // ---- audit -------------------------------------------------------------------
 Status CmdAudit(Context& c) {
   const std::string& game = c.args.positional[0];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto db = OpenDb(c, false);
   if (!db.ok()) return db.status();
   std::vector<Turn> turns;
@@ -434,7 +434,7 @@ Status CmdFork(Context& c) {
   if (from && (c.args.Value("branch") || c.args.Flag("with-orders"))) {
     return Status::InvalidArgument("adjutant fork: --branch and --with-orders go with --at");
   }
-  std::string parent = from ? *from : c.args.ValueOr("branch", "main");
+  std::string parent = from ? *from : BranchArg(c, game);
   std::optional<uint64_t> at;
   std::optional<TurnPhase> point;
   if (at_turn) {
@@ -496,8 +496,15 @@ Status CmdFork(Context& c) {
 
 Status CmdBranches(Context& c) {
   const std::string& game = c.args.positional[0];
-  auto db = OpenDb(c, false);
+  auto make_current = c.args.Value("make-current");
+  auto db = OpenDb(c, make_current.has_value());
   if (!db.ok()) return db.status();
+  if (make_current) {
+    ADJ_RETURN_IF_ERROR((*db)->SetCurrent(game, *make_current));
+    Line(game + ": commands now use branch " + *make_current + " when none is named");
+  }
+  auto current = (*db)->Current(game);
+  if (!current.ok()) return current.status();
   auto bs = (*db)->Branches(game);
   if (!bs.ok()) return bs.status();
   std::vector<ledger::Head> heads;
@@ -528,6 +535,7 @@ Status CmdBranches(Context& c) {
       std::string line = indent + (parent.empty() ? "" : (last ? "└─ " : "├─ ")) + b.name;
       if (!parent.empty()) line += "  from " + b.parent + "@" + std::to_string(b.fork_seq);
       line += "  head " + std::to_string(heads[kids[k]].seq) + " " + heads[kids[k]].hash.Short();
+      if (b.name == *current) line += "  (current)";
       Line(line);
       walk(b.name, parent.empty() ? indent : indent + (last ? "   " : "│  "));
     }
@@ -576,7 +584,7 @@ Status CmdGames(Context& c) {
 
 Status CmdStats(Context& c) {
   const std::string& game = c.args.positional[0];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto at = U64Option(c.args, "at", UINT64_MAX);
   if (!at.ok()) return at.status();
   auto db = OpenDb(c, false);
@@ -673,7 +681,7 @@ Result<bool> AnswerRetry(Context& c, ledger::Ledger& db, const std::string& game
 
 Status CmdRoll(Context& c) {
   const std::string& game = c.args.positional[0];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   rules::RollRequest req;
   req.purpose = c.args.ValueOr("purpose", "");
   req.rule = c.args.ValueOr("rule", "");
@@ -744,7 +752,7 @@ Status CmdRoll(Context& c) {
 
 Status CmdRuling(Context& c) {
   const std::string& game = c.args.positional[0];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto reason = c.args.Value("reason");
   auto text = c.args.Value("text");
   if (!reason || reason->empty()) return Status::InvalidArgument("adjutant ruling: --reason R is required");
@@ -833,7 +841,11 @@ std::vector<Command> Commands() {
          {"name", "NEW", "the new branch's name"}, {"reseed", "", "give the branch a fresh random dice salt"}, kJson},
         1, 1},
        CmdFork},
-      {{"branches", "GAME [--json]", "Show a game's branches as a tree with their fork points and heads.", {kJson}, 1, 1},
+      {{"branches", "GAME [--make-current B] [--json]",
+        "Show a game's branches as a tree with their fork points and heads, marking the current one\n"
+        "(the branch commands use when none is named: main, or a corrected branch). --make-current B makes\n"
+        "B the current branch; no branch is changed by it.",
+        {{"make-current", "B", "make B the game's current branch"}, kJson}, 1, 1},
        CmdBranches},
       {{"games", "[--json]", "List the games in the database.", {kJson}, 0, 0}, CmdGames},
       {{"stats", "GAME [--branch B] [--at SEQ] [--json]",

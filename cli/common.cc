@@ -53,4 +53,14 @@ Result<std::vector<uint8_t>> ReadDocument(const std::string& path, std::string_v
   return schema::ParseJson(table, *text, path);
 }
 
+std::string BranchArg(const Context& c, const std::string& game) {
+  if (auto b = c.args.Value("branch")) return *b;
+  auto db = OpenDb(c, false);
+  if (db.ok()) {
+    auto current = (*db)->Current(game);
+    if (current.ok()) return *current;
+  }
+  return "main";
+}
+
 }  // namespace adjutant::cli

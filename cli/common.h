@@ -37,6 +37,10 @@ Result<std::string> ReadFile(const std::string& path, size_t limit);
 
 Result<std::unique_ptr<ledger::Ledger>> OpenDb(const Context& c, bool write);
 
+// --branch B, else the game's current branch (main unless the GA made a
+// corrected branch current), else main.
+std::string BranchArg(const Context& c, const std::string& game);
+
 Result<uint64_t> U64Option(const Args& a, const std::string& name, uint64_t fallback);
 
 // Reads a JSON document of schema table `table` from FILE (limited to

@@ -66,7 +66,7 @@ const OptionSpec kKey{"key", "K", "idempotency key: a retry with the same key re
 Status CmdOrder(Context& c) {
   const std::string& game = c.args.positional[0];
   const std::string& file = c.args.positional[1];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto person = c.args.Value("as");
   if (!person) return Status::InvalidArgument("adjutant order: --as PERSON is required");
   auto doc = ReadDocument(file, "OrderFile", limits::kOrderFileBytesMax);
@@ -108,7 +108,7 @@ Status CmdOrder(Context& c) {
 // ---- password ------------------------------------------------------------------
 Status CmdPassword(Context& c) {
   const std::string& game = c.args.positional[0];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto person = c.args.Value("person");
   if (!person) return Status::InvalidArgument("adjutant password: --person P is required");
   auto pw = ReadPassword(c.args, "new password for " + *person + ": ");
@@ -132,7 +132,7 @@ Status CmdPassword(Context& c) {
 Status CmdDirective(Context& c) {
   const std::string& game = c.args.positional[0];
   const std::string& file = c.args.positional[1];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto doc = ReadDocument(file, "DirectiveFile", limits::kOrderFileBytesMax);
   if (!doc.ok()) return doc.status();
   auto db = OpenDb(c, true);
@@ -155,7 +155,7 @@ Status CmdDirective(Context& c) {
 // ---- correct ----------------------------------------------------------------------
 Status CmdCorrect(Context& c) {
   const std::string& game = c.args.positional[0];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto at = c.args.Value("at");
   auto file = c.args.Value("directive");
   if (!at || !file) return Status::InvalidArgument("adjutant correct: --at TURN[.PHASE] and --directive FILE are required");
@@ -212,7 +212,7 @@ Status CmdCorrect(Context& c) {
 // ---- adjudicate ------------------------------------------------------------------
 Status CmdAdjudicate(Context& c) {
   const std::string& game = c.args.positional[0];
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto turns = U64Option(c.args, "turns", 1);
   if (!turns.ok()) return turns.status();
   if (c.args.Flag("phase") && c.args.Value("turns")) {

@@ -107,7 +107,7 @@ namespace {
 
 // PATE 2.2–2.4: every ship, for the GA.
 Status FleetReport(Context& c, const std::string& game) {
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto folded = FoldForReport(c, game, branch, "ships");
   if (!folded.ok()) return folded.status();
   const replay::World* world = &folded->world;
@@ -197,7 +197,7 @@ Status CmdReport(Context& c) {
   if (kind == "events") return EventsReport(c, game);
   if (kind == "positions") return PositionsReport(c, game);
   if (kind == "fleet") return FleetReport(c, game);
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto state_id = c.args.Value("state");
   if (!state_id) return Status::InvalidArgument("adjutant report treasury: --state S is required");
   auto folded = FoldForReport(c, game, branch, "treasury");

@@ -244,7 +244,7 @@ std::vector<std::string> EventsLines(const ForPlayer& r, const std::string& game
 
 // Report 1 of PATE 3.11: every event the player's ships observed in the turn.
 Status EventsReport(Context& c, const std::string& game) {
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto r = PrepareForPlayer(c, game, branch, "events");
   if (!r.ok()) return r.status();
   const P::PlayerView& v = r->view;
@@ -578,7 +578,7 @@ std::vector<std::string> PositionsLines(const ForPlayer& r, const std::string& g
 // Report 2 of PATE 3.11: the player's ships at the end of the turn (the
 // start of the next), each with what it saw that turn; --svg draws the map.
 Status PositionsReport(Context& c, const std::string& game) {
-  std::string branch = c.args.ValueOr("branch", "main");
+  std::string branch = BranchArg(c, game);
   auto r = PrepareForPlayer(c, game, branch, "positions");
   if (!r.ok()) return r.status();
   const P::PlayerView& v = r->view;

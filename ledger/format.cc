@@ -26,6 +26,8 @@ uint32_t GetU32(const char* p) {
   return v;
 }
 
+std::string CurrentKey(std::string_view game) { return "current/" + std::string(game); }
+
 std::string EventKey(uint64_t branch_id, uint64_t seq) {
   std::string k;
   k.reserve(kEventKeyBytes);

@@ -3,6 +3,8 @@
 //
 //   default      "format"                  → u32 BE format version (1)
 //                "next_branch_id"          → u64 BE, the next id to hand out
+//                "current/" ‖ game         → the name of the game's current
+//                                            branch (absent: main)
 //   games        game name                 → GameRecord   (schema/records.fbs)
 //   branches     game ‖ 0x00 ‖ branch name → BranchRecord (schema/records.fbs)
 //   events       branch_id u64 ‖ seq u64   → record (below)
@@ -60,6 +62,7 @@ uint64_t GetU64(const char* p);
 uint32_t GetU32(const char* p);
 
 std::string EventKey(uint64_t branch_id, uint64_t seq);
+std::string CurrentKey(std::string_view game);
 std::string BranchKey(std::string_view game, std::string_view branch);
 std::string BranchPrefix(std::string_view game);  // game ‖ 0x00
 std::string TurnKey(uint64_t branch_id, const TurnPhase& at);

@@ -372,6 +372,25 @@ Result<BranchInfo> Ledger::Branch(std::string_view game, std::string_view branch
   return impl_->LoadBranch(game, branch);
 }
 
+Status Ledger::SetCurrent(std::string_view game, std::string_view branch) {
+  ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
+  auto b = Branch(game, branch);
+  if (!b.ok()) return b.status();
+  rocksdb::WriteBatch batch;
+  (void)batch.Put(fmt::CurrentKey(game), std::string(branch));
+  return impl_->Write(&batch);
+}
+
+Result<std::string> Ledger::Current(std::string_view game) const {
+  auto g = Game(game);
+  if (!g.ok()) return g.status();
+  std::string v;
+  auto s = impl_->db->Get(rocksdb::ReadOptions(), fmt::CurrentKey(game), &v);
+  if (s.IsNotFound()) return std::string("main");
+  ADJ_RETURN_IF_ERROR(FromRocks(s, "reading the current branch"));
+  return v;
+}
+
 Result<std::vector<BranchInfo>> Ledger::Branches(std::string_view game) const {
   auto g = Game(game);
   if (!g.ok()) return g.status();

@@ -116,6 +116,11 @@ class Ledger {
   Result<std::vector<GameInfo>> Games() const;
   Result<GameInfo> Game(std::string_view game) const;
   Result<BranchInfo> Branch(std::string_view game, std::string_view branch) const;
+  // The branch commands use when none is named: main, until the GA makes
+  // another current (a corrected branch). A pointer, not history: the
+  // branches themselves are never changed by it.
+  Status SetCurrent(std::string_view game, std::string_view branch);
+  Result<std::string> Current(std::string_view game) const;
   // Every branch of a game, main first, then in creation order.
   Result<std::vector<BranchInfo>> Branches(std::string_view game) const;
 

@@ -151,6 +151,8 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
   auto head = db.HeadOf(game, new_branch);
   if (!head.ok()) return head.status();
   rep.head = head->seq;
+  // The game goes on from the corrected branch.
+  ADJ_RETURN_IF_ERROR(db.SetCurrent(game, new_branch));
   return rep;
 }
 

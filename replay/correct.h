@@ -4,8 +4,9 @@
 // was given — recorded again on the new branch in order, with the turns
 // adjudicated again between them from the same dice. The GA's later
 // directives are not given again (the correction stands in for what went
-// wrong; he gives again those he still wants: they are listed). The old
-// branch stays as it was.
+// wrong; he gives again those he still wants: they are listed). The
+// corrected branch becomes the game's current one (commands use it when no
+// branch is named); the old branch stays as it was.
 #pragma once
 
 #include <string>

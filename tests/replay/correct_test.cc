@@ -115,6 +115,28 @@ TEST_CASE("adjutant correct", "[correct][cli]") {
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("corrected g: branch main-corrected leaves main") &&
                         Catch::Contains("not given again: the GA's later directives"));
-  CHECK_THAT(Adjutant({"--db", db, "branches", "g"}).out, Catch::Contains("main-corrected"));
+  // The corrected branch is the game's current one: commands use it unless told.
+  CHECK_THAT(Adjutant({"--db", db, "branches", "g"}).out, Catch::Contains("main-corrected") &&
+                                                             Catch::Contains("(current)"));
+  CHECK_THAT(Adjutant({"--db", db, "report", "fleet", "g"}).out, Catch::Contains("BR2SL"));
+  CHECK_THAT(Adjutant({"--db", db, "report", "fleet", "g", "--branch", "main"}).out, !Catch::Contains("BR2SL"));
+  CHECK_THAT(Adjutant({"--db", db, "log", "g", "--kind", "BranchForked"}).out, Catch::Contains("from main@"));
+  Run back = Adjutant({"--db", db, "branches", "g", "--make-current", "main"});
+  CHECK(back.code == 0);
+  CHECK_THAT(Adjutant({"--db", db, "report", "fleet", "g"}).out, !Catch::Contains("BR2SL"));
+  CHECK(Adjutant({"--db", db, "branches", "g", "--make-current", "nowhere"}).code == 2);
   CHECK(Adjutant({"--db", db, "correct", "g", "--at", "1805.1.2"}).code == 2);
+}
+
+TEST_CASE("ledger: the current branch is main until the GA names another", "[correct][ledger]") {
+  TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  REQUIRE(CreateNwolGame(**l, "g", PateScenario()).ok());
+  CHECK(*(*l)->Current("g") == "main");
+  CHECK_FALSE((*l)->SetCurrent("g", "other").ok());
+  REQUIRE((*l)->Fork("g", "main", 1, "other", std::nullopt, Actor{}).ok());
+  REQUIRE((*l)->SetCurrent("g", "other").ok());
+  CHECK(*(*l)->Current("g") == "other");
+  CHECK_FALSE((*l)->Current("nogame").ok());
 }
