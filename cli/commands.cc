@@ -17,6 +17,7 @@
 #include "ledger/ledger.h"
 #include "projections/summary.h"
 #include "replay/audit.h"
+#include "replay/dice_commit.h"
 #include "replay/digest.h"
 #include "replay/fork.h"
 #include "replay/views.h"
@@ -176,7 +177,22 @@ Status CmdVerify(Context& c) {
   auto db = OpenDb(c, false);
   if (!db.ok()) return db.status();
   if (auto digest = c.args.Value("digest")) return VerifyDigest(c, **db, game, *digest);
-  if (c.args.Value("turn")) return Status::InvalidArgument("adjutant verify: --turn goes with --digest D");
+  if (c.args.Flag("dice")) {
+    auto t = c.args.Value("turn");
+    auto turn = t ? Turn::Parse(*t) : std::nullopt;
+    if (!turn) return Status::InvalidArgument("adjutant verify: --dice needs --turn T");
+    std::string branch = BranchArg(c, game);
+    auto check = replay::VerifyTurnDice(**db, game, branch, *turn);
+    if (!check.ok()) return check.status();
+    if (!check->ok) {
+      return Status::Corruption(game + "/" + branch + ": turn " + turn->ToString() + "'s dice: " + check->reason +
+                                (check->bad_seq ? " (seq " + std::to_string(check->bad_seq) + ")" : ""));
+    }
+    Line("verify " + game + "/" + branch + ": turn " + turn->ToString() + "'s revealed salt matches its commitment, and " +
+         std::to_string(check->rolls) + " roll(s) of the turn are what the seed and salts give");
+    return Status::Ok();
+  }
+  if (c.args.Value("turn")) return Status::InvalidArgument("adjutant verify: --turn goes with --digest D or --dice");
   std::vector<std::string> branches;
   if (c.args.Flag("all")) {
     if (c.args.Value("branch")) return Status::InvalidArgument("adjutant verify: --all and --branch exclude each other");
@@ -793,9 +809,11 @@ std::vector<Command> Commands() {
         "Runs the FlatBuffers verifier on every event, recomputes every chain link, checks that sequence\n"
         "numbers have no gaps and that every fork point matches its parent. Exit 0 if sound; 3 naming\n"
         "the first bad sequence number otherwise. With --turn T --digest D: checks that the log up to the\n"
-        "end of turn T still has the digest D the GA published (`adjutant digest`).",
+        "end of turn T still has the digest D the GA published (`adjutant digest`). With --turn T --dice:\n"
+        "checks the revealed dice salt against the commitment and recomputes every roll of turn T.",
         {kBranch, {"all", "", "verify every branch of the game"}, {"turn", "T", "with --digest: the turn it was taken after"},
-         {"digest", "D", "a turn digest (64 hex digits) to check"}, kJson},
+         {"digest", "D", "a turn digest (64 hex digits) to check"},
+         {"dice", "", "with --turn: check the revealed dice salt and every roll of the turn"}, kJson},
         1, 1},
        CmdVerify},
       {{"digest", "GAME --turn T [--branch B] [--json]",

@@ -1,6 +1,7 @@
 // Playing a game: orders from players, the GA's directives and passwords,
 // and the adjudication of phases and turns.
 #include <sodium.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -13,7 +14,10 @@
 #include "cli/common.h"
 #include "projections/roster.h"
 #include "replay/correct.h"
+#include "replay/dice_commit.h"
 #include "replay/driver.h"
+#include "schema/event_generated.h"
+#include "schema/inputs_generated.h"
 #include "schema/reports_generated.h"
 
 namespace adjutant::cli {
@@ -209,6 +213,71 @@ Status CmdCorrect(Context& c) {
   return Status::Ok();
 }
 
+// ---- committed dice ---------------------------------------------------------------
+
+// A salt file's first line, hex.
+Result<std::string> ReadSaltFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::NotFound(path + ": cannot open the salt file");
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  if (!replay::CommitmentOf(line).ok()) return Status::InvalidArgument(path + ": line 1: a salt is 32 to 128 hex digits");
+  return line;
+}
+
+Status RecordDice(Context& c, bool reveal) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = BranchArg(c, game);
+  auto t = c.args.Value("turn");
+  auto file = c.args.Value("salt-file");
+  if (!t || !file) return Status::InvalidArgument("--turn T and --salt-file F are required");
+  auto turn = Turn::Parse(*t);
+  if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
+  bool fresh = false;
+  if (!reveal && !std::ifstream(*file)) {
+    // A new salt, kept by the GA alone until he reveals it.
+    std::ofstream out(*file, std::ios::trunc);
+    out << replay::NewSalt() << "\n";
+    out.close();
+    if (!out) return Status::IOError(*file + ": cannot write the salt");
+    ::chmod(file->c_str(), 0600);
+    fresh = true;
+  }
+  auto salt = ReadSaltFile(*file);
+  if (!salt.ok()) return salt.status();
+  auto commitment = replay::CommitmentOf(*salt);
+  if (!commitment.ok()) return commitment.status();
+  flatbuffers::FlatBufferBuilder f;
+  fb::Turn ft(turn->major, turn->minor, turn->step);
+  flatbuffers::Offset<void> body;
+  if (reveal) body = fb::CreateRevealDiceDirect(f, &ft, salt->c_str()).Union();
+  else body = fb::CreateCommitDiceDirect(f, &ft, commitment->c_str()).Union();
+  std::string reason = reveal ? "the dice salt of turn " + turn->ToString() + " revealed"
+                              : "the GA commits to the dice of turn " + turn->ToString();
+  f.Finish(fb::CreateDirectiveFile(f, f.CreateString(reason), reveal ? fb::DirectiveBody_RevealDice : fb::DirectiveBody_CommitDice,
+                                   body));
+  std::vector<uint8_t> doc(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  auto r = replay::RecordDirective(**db, game, branch, doc, c.args.ValueOr("key", ""));
+  if (!r.ok()) return r.status();
+  if (reveal) {
+    Line("revealed the dice salt of turn " + turn->ToString() + " on " + game + "/" + branch + "  [seq " +
+         std::to_string(r->first_seq) + "]; anyone can check it with `adjutant verify " + game + " --turn " +
+         turn->ToString() + " --dice`");
+  } else {
+    Line(*commitment);
+    Line("committed to the dice of turn " + turn->ToString() + " on " + game + "/" + branch + "  [seq " +
+         std::to_string(r->first_seq) + "]; the salt is in " + *file + (fresh ? " (new)" : "") +
+         ": keep it secret, adjudicate the turn with --dice-salt-file " + *file + ", then reveal it");
+  }
+  return Status::Ok();
+}
+
+Status CmdDiceCommit(Context& c) { return RecordDice(c, false); }
+Status CmdDiceReveal(Context& c) { return RecordDice(c, true); }
+
 // ---- adjudicate ------------------------------------------------------------------
 Status CmdAdjudicate(Context& c) {
   const std::string& game = c.args.positional[0];
@@ -219,11 +288,17 @@ Status CmdAdjudicate(Context& c) {
     return Status::InvalidArgument("adjutant adjudicate: --phase and --turns exclude each other");
   }
   if (*turns < 1 || *turns > 1000) return Status::InvalidArgument("--turns: must be 1..1000");
+  std::optional<std::string> salt;
+  if (auto f = c.args.Value("dice-salt-file")) {
+    auto text = ReadSaltFile(*f);
+    if (!text.ok()) return text.status();
+    salt = *text;
+  }
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   auto r = replay::Adjudicate(**db, game, branch,
                               c.args.Flag("phase") ? replay::AdjudicateMode::kPhase : replay::AdjudicateMode::kTurn,
-                              static_cast<int>(*turns));
+                              static_cast<int>(*turns), salt);
   if (!r.ok()) return r.status();
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;
@@ -268,7 +343,8 @@ std::vector<Command> PlayCommands() {
         "repair, supply, the initial amphibious phase, combat, movement, the final amphibious phase and\n"
         "intelligence (PATE 3.2). A season's end brings manpower growth and attrition, men returning and\n"
         "repairs. Each phase is one batch of events, every die roll among them.",
-        {kBranch, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"}, kJson},
+        {kBranch, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"},
+         {"dice-salt-file", "F", "the GA's secret salt for a turn whose dice he committed to"}, kJson},
         1, 1},
        CmdAdjudicate},
       {{"directive", "GAME FILE [--branch B] [--key K] [--json]",
@@ -279,6 +355,18 @@ std::vector<Command> PlayCommands() {
         "nothing is recorded. Nothing is rewritten.",
         {kBranch, kKey, kJson}, 2, 2},
        CmdDirective},
+      {{"dice-commit", "GAME --turn T --salt-file F [--branch B] [--key K]",
+        "Commit to the dice of a turn before it is adjudicated (the GA).\n"
+        "Records BLAKE2b-256 of the salt in F (a new random salt is written to F if it does not exist);\n"
+        "the turn's rolls then also derive from the salt, so the turn is adjudicated with\n"
+        "--dice-salt-file F. Publish the commitment; reveal the salt after the turn with dice-reveal.",
+        {kBranch, {"turn", "T", "the turn (not yet begun)"}, {"salt-file", "F", "the secret salt (hex)"}, kKey}, 1, 1},
+       CmdDiceCommit},
+      {{"dice-reveal", "GAME --turn T --salt-file F [--branch B] [--key K]",
+        "Reveal a turn's dice salt once the turn is over; `verify --turn T --dice` then checks the\n"
+        "commitment and recomputes every roll of the turn.",
+        {kBranch, {"turn", "T", "the turn (over)"}, {"salt-file", "F", "the salt committed to"}, kKey}, 1, 1},
+       CmdDiceReveal},
       {{"correct", "GAME --at TURN[.PHASE] --directive FILE [--branch B] [--name NEW] [--json]",
         "Correct history without rewriting it.\n"
         "Forks the branch just before TURN (or phase PHASE of it), records the GA's correction (a\n"

@@ -28,6 +28,16 @@ void Summary::Apply(const Input& in) {
       }
       break;
     }
+    case fb::Payload_Directive: {
+      const auto* d = e.payload_as_Directive();
+      if (const auto* c = d->body_as_CommitDice(); c && c->turn()) {
+        s_.dice_commitments[Turn{c->turn()->major(), c->turn()->minor(), c->turn()->step()}] = c->commitment()->str();
+      }
+      if (const auto* r = d->body_as_RevealDice(); r && r->turn()) {
+        s_.dice_revealed[Turn{r->turn()->major(), r->turn()->minor(), r->turn()->step()}] = r->salt()->str();
+      }
+      break;
+    }
     case fb::Payload_BranchForked:
       s_.dice_salt = e.payload_as_BranchForked()->dice_salt();
       break;
@@ -48,7 +58,7 @@ template <class A> void Visit(A& a, TurnPhase& t) { a(t.turn, t.phase); }
 template <class A> void Visit(A& a, Tally& t) { a(t.events, t.bytes); }
 template <class A> void Visit(A& a, SummaryState& s) {
   a(s.last_seq, s.last_at, s.seed, s.dice_salt, s.scenario_name, s.rulesets, s.total, s.by_kind, s.by_turn,
-    s.dice_rolled, s.dice_scripted);
+    s.dice_rolled, s.dice_scripted, s.dice_commitments, s.dice_revealed);
 }
 
 std::string Summary::Encode() const { return EncodeState(s_); }

@@ -31,13 +31,17 @@ struct SummaryState {
   std::map<Turn, Tally> by_turn;
   uint64_t dice_rolled = 0;   // dice, not DieRolled events
   uint64_t dice_scripted = 0;
+  // Issue 5: turns whose dice the GA committed to (commitment, hex), and the
+  // salts he revealed (hex).
+  std::map<Turn, std::string> dice_commitments;
+  std::map<Turn, std::string> dice_revealed;
   friend bool operator==(const SummaryState&, const SummaryState&) = default;
 };
 
 class Summary final : public Fold<SummaryState> {
  public:
   std::string_view name() const override { return "summary"; }
-  uint32_t version() const override { return 2; }
+  uint32_t version() const override { return 3; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "replay/dice_commit.h"
 #include "replay/driver.h"
 #include "rules/phase_writer.h"
 #include "rules/sow/calendar.h"
@@ -113,6 +114,21 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
     return Status::Ok();
   }));
   if (phases.empty()) return Status::NotFound("turn " + t.ToString() + " has no adjudicated phase to audit");
+  // A turn whose dice were committed to is audited with the revealed salt.
+  std::optional<std::string> salt;
+  {
+    auto now = Fold(db, game, branch);
+    if (!now.ok()) return now.status();
+    const auto& sum = SummaryOf(*now);
+    if (sum.dice_commitments.count(t)) {
+      auto revealed = sum.dice_revealed.find(t);
+      if (revealed == sum.dice_revealed.end()) {
+        return Status::Conflict("turn " + t.ToString() + "'s dice are committed and not yet revealed: audit it once the "
+                                "GA reveals the salt");
+      }
+      salt = revealed->second;
+    }
+  }
   for (const auto& recorded : phases) {
     const uint64_t before = recorded.front().seq - 1;
     auto world = Fold(db, game, branch, before);
@@ -121,7 +137,7 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
     // Below a fork point the events are the parent's: written under its name
     // and rolled with its dice.
     const std::string writer = flatbuffers::GetRoot<fb::Event>(recorded.front().bytes.data())->branch()->str();
-    auto dice = BranchDice(db, game, writer);
+    auto dice = TurnDice(db, game, writer, SummaryOf(*world), next.at.turn, salt);
     if (!dice.ok()) return dice.status();
     rules::PhaseWriter w(std::string(game), writer, before, std::move(world->projections));
     ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, *dice));

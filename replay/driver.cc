@@ -4,6 +4,8 @@
 
 #include "base/hash.h"
 #include "projections/roster.h"
+#include "projections/summary.h"
+#include "replay/dice_commit.h"
 #include "projections/treasury.h"
 #include "replay/rebuild.h"
 #include "rules/events.h"
@@ -48,6 +50,8 @@ Draft Tagged(Draft d, bool pate = false) {
 }
 
 }  // namespace
+
+const projections::SummaryState& SummaryOf(const World& w) { return Find<projections::Summary>(w.projections).state(); }
 
 const projections::Treasury& World::treasury() const { return Find<projections::Treasury>(projections); }
 const projections::Roster& World::roster() const { return Find<projections::Roster>(projections); }
@@ -98,7 +102,8 @@ Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, ru
 
 namespace {
 
-Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::string_view branch) {
+Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                const std::optional<std::string>& dice_salt) {
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
   const auto& ts = world->treasury().state();
@@ -112,7 +117,7 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
   report.name = next.name;
   report.turn_name = sow::TurnName(next.at.turn, next.season_kind);
   report.last_of_turn = next.last_of_turn;
-  auto dice = BranchDice(db, game, branch);
+  auto dice = TurnDice(db, game, branch, SummaryOf(*world), next.at.turn, dice_salt);
   if (!dice.ok()) return dice.status();
   rules::PhaseWriter w(std::string(game), std::string(branch), world->head.seq, std::move(world->projections));
   ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, *dice));
@@ -132,17 +137,17 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
 }  // namespace
 
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
-                                            AdjudicateMode mode, int turns) {
+                                            AdjudicateMode mode, int turns, const std::optional<std::string>& dice_salt) {
   std::vector<PhaseReport> out;
   if (mode == AdjudicateMode::kPhase) {
-    auto r = RunOnePhase(db, game, branch);
+    auto r = RunOnePhase(db, game, branch, dice_salt);
     if (!r.ok()) return r.status();
     out.push_back(*r);
     return out;
   }
   for (int t = 0; t < turns; ++t) {
     while (true) {
-      auto r = RunOnePhase(db, game, branch);
+      auto r = RunOnePhase(db, game, branch, dice_salt);
       if (!r.ok()) return r.status();
       out.push_back(*r);
       if (r->last_of_turn) break;
@@ -153,7 +158,7 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
     const auto& ts = world->treasury().state();
     sow::NextPhase n = sow::Next(ts);
     if (sow::IsSeasonEnd(n.at.turn) && !sow::IsSeasonEnd(ts.turn)) {
-      auto r = RunOnePhase(db, game, branch);
+      auto r = RunOnePhase(db, game, branch, dice_salt);
       if (!r.ok()) return r.status();
       out.push_back(*r);
     }
@@ -286,6 +291,19 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   }
   const fb::PateDirective* pd = file->body_as_PateDirective();
   if (sd) ADJ_RETURN_IF_ERROR(sow::CheckDirective(ts, *sd));
+  const fb::CommitDice* commit = file->body_as_CommitDice();
+  const fb::RevealDice* reveal = file->body_as_RevealDice();
+  if (commit || reveal) {
+    if (!ts.active) return Status::InvalidArgument("dice are committed to in games with turns (a sow scenario)");
+    bool done = ts.phase_done >= sow::LastPhaseOf(ts, ts.turn);
+    Turn next_turn = done ? sow::Next(ts).at.turn : ts.turn;
+    bool next_begun = !done && ts.phase_done > 0;
+    const fb::Turn* ft = commit ? commit->turn() : reveal->turn();
+    if (!ft) return Status::InvalidArgument("turn: which turn's dice?");
+    Turn t{ft->major(), ft->minor(), ft->step()};
+    ADJ_RETURN_IF_ERROR(CheckDiceDirective(SummaryOf(*world), next_turn, next_begun, ts.turn, done, t, reveal != nullptr,
+                                           commit ? commit->commitment()->str() : reveal->salt()->str()));
+  }
   if (pd) ADJ_RETURN_IF_ERROR(rules::pate::CheckDirective(ts, *pd));
   TurnPhase at = ts.active ? sow::DirectivePosition(ts) : world->head.at;
   const projections::TreasuryState before = ts;

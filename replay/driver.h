@@ -18,7 +18,7 @@
 #include "rules/phase_writer.h"
 #include "rules/sow/calendar.h"
 
-namespace adjutant::projections { class Treasury; class Roster; }
+namespace adjutant::projections { class Treasury; class Roster; struct SummaryState; }
 
 namespace adjutant::replay {
 
@@ -29,6 +29,9 @@ struct World {
   const projections::Treasury& treasury() const;
   const projections::Roster& roster() const;
 };
+
+// The ledger summary of a folded world (seed, salts, dice commitments).
+const projections::SummaryState& SummaryOf(const World& w);
 
 // Snapshots are written every this many events by writable callers.
 inline constexpr uint64_t kSnapshotEvery = 1000;
@@ -58,8 +61,11 @@ Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, ru
 // Runs one phase, or the rest of the current turn and `turns - 1` more
 // whole turns (a season's end, which takes no orders, runs with the turn
 // before it).
+// `dice_salt` (hex) is the GA's secret salt for turns whose dice he
+// committed to (replay/dice_commit.h).
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
-                                            AdjudicateMode mode, int turns = 1);
+                                            AdjudicateMode mode, int turns = 1,
+                                            const std::optional<std::string>& dice_salt = std::nullopt);
 
 struct OrderOutcome {
   uint64_t seq = 0;

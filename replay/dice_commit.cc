@@ -1,0 +1,160 @@
+#include "replay/dice_commit.h"
+
+#include <sodium.h>
+
+#include <array>
+#include <vector>
+
+#include "base/hash.h"
+#include "replay/driver.h"
+#include "schema/event_generated.h"
+
+namespace adjutant::replay {
+
+namespace {
+
+Result<std::vector<unsigned char>> Bytes(std::string_view hex) {
+  std::vector<unsigned char> out(hex.size() / 2 + 1);
+  size_t len = 0;
+  if (hex.size() % 2 != 0 ||
+      sodium_hex2bin(out.data(), out.size(), hex.data(), hex.size(), nullptr, &len, nullptr) != 0 ||
+      len < 16 || len > 64) {
+    return Status::InvalidArgument("a dice salt is 32 to 128 hex digits");
+  }
+  out.resize(len);
+  return out;
+}
+
+}  // namespace
+
+std::string NewSalt() {
+  if (sodium_init() < 0) return "";
+  std::array<unsigned char, 32> salt{};
+  randombytes_buf(salt.data(), salt.size());
+  std::array<char, 65> hex{};
+  sodium_bin2hex(hex.data(), hex.size(), salt.data(), salt.size());
+  return hex.data();
+}
+
+Result<std::string> CommitmentOf(std::string_view salt_hex) {
+  if (sodium_init() < 0) return Status::IOError("libsodium failed to initialise");
+  auto bytes = Bytes(salt_hex);
+  if (!bytes.ok()) return bytes.status();
+  std::array<unsigned char, crypto_generichash_BYTES> h{};
+  crypto_generichash(h.data(), h.size(), bytes->data(), bytes->size(), nullptr, 0);
+  std::array<char, crypto_generichash_BYTES * 2 + 1> hex{};
+  sodium_bin2hex(hex.data(), hex.size(), h.data(), h.size());
+  return std::string(hex.data());
+}
+
+Result<rules::CounterDice> TurnDice(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                    const projections::SummaryState& summary, const Turn& t,
+                                    const std::optional<std::string>& salt_hex) {
+  auto info = db.Game(game);
+  if (!info.ok()) return info.status();
+  auto b = db.Branch(game, branch);
+  if (!b.ok()) return b.status();
+  auto committed = summary.dice_commitments.find(t);
+  if (committed == summary.dice_commitments.end()) return rules::CounterDice(info->seed, b->dice_salt);
+  std::optional<std::string> salt = salt_hex;
+  if (!salt) {
+    auto revealed = summary.dice_revealed.find(t);
+    if (revealed != summary.dice_revealed.end()) salt = revealed->second;
+  }
+  if (!salt) {
+    return Status::InvalidArgument("turn " + t.ToString() + "'s dice are committed: give the salt (--dice-salt-file)");
+  }
+  auto c = CommitmentOf(*salt);
+  if (!c.ok()) return c.status();
+  if (*c != committed->second) {
+    return Status::InvalidArgument("that salt does not match turn " + t.ToString() + "'s dice commitment " +
+                                   committed->second);
+  }
+  return rules::CounterDice(info->seed, b->dice_salt ^ Hash64(*salt));
+}
+
+Status CheckDiceDirective(const projections::SummaryState& summary, const Turn& next_turn, bool next_begun,
+                          const Turn& current, bool current_done, const Turn& turn, bool reveal,
+                          const std::string& value) {
+  auto committed = summary.dice_commitments.find(turn);
+  if (!reveal) {
+    if (committed != summary.dice_commitments.end()) {
+      return Status::InvalidArgument("turn " + turn.ToString() + "'s dice are already committed");
+    }
+    if (turn < next_turn || (turn == next_turn && next_begun)) {
+      return Status::InvalidArgument("turn " + turn.ToString() + " has begun: dice are committed to before a turn");
+    }
+    if (value.size() != crypto_generichash_BYTES * 2 || value.find_first_not_of("0123456789abcdef") != std::string::npos) {
+      return Status::InvalidArgument("a commitment is 64 lower-case hex digits");
+    }
+    return Status::Ok();
+  }
+  if (committed == summary.dice_commitments.end()) {
+    return Status::InvalidArgument("turn " + turn.ToString() + "'s dice were never committed to");
+  }
+  if (summary.dice_revealed.count(turn)) return Status::InvalidArgument("turn " + turn.ToString() + "'s salt is already revealed");
+  if (turn > current || (turn == current && !current_done)) {
+    return Status::InvalidArgument("turn " + turn.ToString() + " is not over: its salt is revealed after it");
+  }
+  auto c = CommitmentOf(value);
+  if (!c.ok()) return c.status();
+  if (*c != committed->second) return Status::InvalidArgument("the salt does not match the commitment " + committed->second);
+  return Status::Ok();
+}
+
+Result<DiceCheck> VerifyTurnDice(ledger::Ledger& db, std::string_view game, std::string_view branch, const Turn& t) {
+  auto w = Fold(db, game, branch);
+  if (!w.ok()) return w.status();
+  const projections::SummaryState* sum = nullptr;
+  for (const auto& p : w->projections) {
+    if (auto* s = dynamic_cast<const projections::Summary*>(p.get())) sum = &s->state();
+  }
+  if (!sum) return Status::Corruption("no summary projection");
+  if (!sum->dice_commitments.count(t)) return Status::NotFound("turn " + t.ToString() + "'s dice were never committed to");
+  if (!sum->dice_revealed.count(t)) return Status::NotFound("turn " + t.ToString() + "'s salt is not revealed yet");
+  DiceCheck check;
+  check.turn = t;
+  auto c = CommitmentOf(sum->dice_revealed.at(t));
+  if (!c.ok()) return c.status();
+  if (*c != sum->dice_commitments.at(t)) {
+    check.ok = false;
+    check.reason = "the revealed salt does not match the commitment";
+    return check;
+  }
+  auto info = db.Game(game);
+  if (!info.ok()) return info.status();
+  auto first = db.SeekTurn(game, branch, TurnPhase{t, 0});
+  if (!first.ok()) return first.status();
+  if (!first->has_value()) return check;
+  auto next = db.SeekTurn(game, branch, TurnPhase{Turn{t.major, t.minor, t.step + 1}, 0});
+  if (!next.ok()) return next.status();
+  const uint64_t last = next->has_value() ? **next - 1 : UINT64_MAX;
+  const uint64_t turn_salt = Hash64(sum->dice_revealed.at(t));
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, **first, last, [&](const ledger::EventView& e) {
+    const fb::Event& ev = *e.event();
+    const auto* d = ev.payload_as_DieRolled();
+    const fb::Turn* et = ev.turn();
+    if (!d || d->scripted() || !check.ok || !et || Turn{et->major(), et->minor(), et->step()} != t) return Status::Ok();
+    if (ev.actor() && ev.actor()->kind() != fb::ActorKind_Adjudicator) return Status::Ok();  // the GA's own rolls
+    auto b = db.Branch(game, ev.branch()->string_view());
+    if (!b.ok()) return b.status();
+    TurnPhase at{t, ev.phase()};
+    std::string subject = d->subject() ? d->subject()->str() : "";
+    for (uint32_t i = 0; d->results() && i < d->results()->size(); ++i) {
+      uint32_t want = rules::CounterDie(info->seed, b->dice_salt ^ turn_salt, at, subject, d->purpose()->str(),
+                                        d->index() + i, d->sides());
+      if (want != d->results()->Get(i)) {
+        check.ok = false;
+        check.bad_seq = e.seq;
+        check.reason = "the roll for " + d->purpose()->str() + (subject.empty() ? "" : " of " + subject) + " is " +
+                       std::to_string(d->results()->Get(i)) + "; the salt gives " + std::to_string(want);
+        return Status::Ok();
+      }
+    }
+    check.rolls++;
+    return Status::Ok();
+  }));
+  return check;
+}
+
+}  // namespace adjutant::replay
