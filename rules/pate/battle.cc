@@ -1,0 +1,203 @@
+// PATE 3.7, 7: the battles of the combat phase — who is in contact, the
+// battle calculator (combat.h), and what follows: damage, sinkings, prizes,
+// escapes, what each ship saw.
+#include "rules/pate/phase_internal.h"
+
+#include <algorithm>
+
+#include "rules/pate/combat.h"
+#include "rules/sow/economy.h"
+
+namespace adjutant::rules::pate::internal {
+
+// ---- 3.7, 7 combat ---------------------------------------------------------------
+
+Kind KindOf(ShipType t) { return static_cast<Kind>(t); }
+
+Status RunCombat(Pate& p) {
+  auto orders = CarriedOut(p.s(), StandingShipOrders(p.s()));
+  // The places where hostile ships are in contact, in order.
+  std::map<std::string, std::vector<std::string>> places;  // key: location / tactical
+  for (const std::string& id : p.OnMap()) {
+    const Ship& sh = *p.ship(id);
+    std::string key = sh.location + (sh.at_sea() ? "/" + std::to_string(sh.tactical) : "");
+    places[key].push_back(id);
+  }
+  int battle_no = 0;
+  for (const auto& [key, ids] : places) {
+    // Sides: the first ship's friends against her enemies (ships neutral to
+    // both stay out).
+    const Ship first = *p.ship(ids.front());  // a copy: she may be taken or sunk
+    std::vector<std::string> side0, side1;
+    for (const auto& id : ids) {
+      const Ship& sh = *p.ship(id);
+      if (p.Friendly(sh.state, first.state)) side0.push_back(id);
+      else if (p.Hostile(sh.state, first.state)) side1.push_back(id);
+    }
+    if (side1.empty()) continue;
+    Battle b;
+    b.id = "battle " + std::to_string(++battle_no) + " at " + first.location;
+    b.at = p.at();
+    const Port* port = p.map().PortNamed(first.location);
+    // 7.1: in a port, ships in harbour come out when they seek battle, else
+    // ships offshore ordered into the harbour go in; otherwise each part fights
+    // only those in it.
+    b.where = first.at_sea() ? Where::Sea : Where::Coastal;
+    if (port) {
+      bool harbour_any = false, coastal_any = false, come_out = false, go_in = false;
+      for (const auto& id : ids) {
+        const Ship& sh = *p.ship(id);
+        const ShipOrders& o = orders[id];
+        if (sh.in_port) {
+          harbour_any = true;
+          come_out = come_out || o.engage == Engage::Close || o.contact == Contact::Pursue;
+        } else {
+          coastal_any = true;
+          go_in = go_in || (o.harbour && o.port == first.location && o.engage != Engage::Evade);
+        }
+      }
+      if (harbour_any && !coastal_any) b.where = Where::Harbour;
+      else if (harbour_any && coastal_any && !come_out && go_in) b.where = Where::Harbour;
+      else b.where = Where::Coastal;
+      auto wind = p.WindAt(first.location);
+      b.onshore_wind = static_cast<Compass>(wind.from) == port->exit;
+    }
+    auto in_battle = [&](const Ship& sh) {
+      if (b.where == Where::Sea) return true;
+      if (b.where == Where::Harbour) return true;  // those offshore came in, or all were in
+      return sh.coastal || orders[sh.id].engage == Engage::Close || orders[sh.id].contact == Contact::Pursue;
+    };
+    int ww0 = 0, ww1 = 0;
+    for (int side = 0; side < 2; ++side) {
+      for (const auto& id : side == 0 ? side0 : side1) {
+        const Ship& sh = *p.ship(id);
+        if (!in_battle(sh)) continue;
+        const ShipOrders& o = orders[id];
+        Combatant c;
+        c.id = id;
+        c.side = side;
+        c.kind = KindOf(sh.type);
+        c.frigates = sh.frigates;
+        c.crew = sh.crew;
+        c.full_crew = static_cast<int32_t>(sow::FullComplement(FbType(sh.type), sh.frigates, sh.capacity).crew);
+        c.marines = sh.marines;
+        c.quality = sh.quality;
+        c.experience = sh.experience;
+        c.hull = std::min<uint8_t>(sh.hull, 4);
+        c.rigging = sh.rigging;
+        int enemies = static_cast<int>((side == 0 ? side1 : side0).size());
+        c.evade = o.engage == Engage::Evade || (o.contact == Contact::Evade && ContactApplies(o.min_ships, o.max_ships, enemies));
+        c.close = o.engage == Engage::Close;
+        c.break_line = o.break_line;
+        c.aim_rigging = !o.aim_hull;
+        (side == 0 ? ww0 : ww1) += sh.windward ? 1 : 0;
+        b.ships.push_back(c);
+      }
+    }
+    bool both = std::any_of(b.ships.begin(), b.ships.end(), [](const Combatant& c) { return c.side == 0; }) &&
+                std::any_of(b.ships.begin(), b.ships.end(), [](const Combatant& c) { return c.side == 1; });
+    if (!both) continue;
+    if (b.where == Where::Sea) b.windward_side = ww0 > ww1 ? 0 : ww1 > ww0 ? 1 : -1;
+    if (b.where == Where::Harbour && port) {
+      const City* c = p.city(first.location);
+      for (int side = 0; side < 2 && c; ++side) {
+        const auto& list = side == 0 ? side0 : side1;
+        for (const auto& id : list) {
+          if (p.Friendly(c->controller, p.ship(id)->state)) b.battery_side = side;
+        }
+      }
+      if (b.battery_side >= 0 && c) {
+        b.defence = port->defence;
+        b.batteries = c->batteries;
+        b.batteries_damaged = std::min(c->batteries_damaged, c->batteries);
+      }
+      if (b.batteries == 0) b.battery_side = -1;
+    }
+    auto r = ResolveBattle(b, p.DiceRef());
+    if (!r.ok()) return r.status();
+    for (const Roll& roll : r->rolls) p.Record(roll);
+    if (!r->fought) continue;
+    // What every ship in the battle saw.
+    std::vector<std::string> all;
+    for (const auto& c : b.ships) all.push_back(c.id);
+    std::string winner;
+    for (const auto& c : b.ships) {
+      if (c.side == r->winner && winner.empty()) winner = p.ship(c.id)->state;
+    }
+    std::string summary = b.id + ": " + (winner.empty() ? std::string("no decision") : "won by " + winner);
+    for (const auto& line : r->log) summary += "; " + line;
+    for (const auto& c : b.ships) {
+      p.Observe(c.id, fb::ObservationKind_Battle, first.location, all, static_cast<int>(all.size()), false,
+                b.where == Where::Harbour, summary, "PATE 7");
+    }
+    // Outcomes, ship by ship.
+    for (const ShipResult& res : r->ships) {
+      if (!p.ship(res.id)) continue;
+      const Ship before = *p.ship(res.id);  // a copy: the events below change the state
+      const Ship* now = &before;
+      Ship after = before;
+      after.hull = std::min<uint8_t>(res.hull, 5);
+      after.rigging = res.rigging;
+      after.crew = std::max(0, now->crew - res.crew_lost);
+      after.marines = std::max(0, now->marines - res.marines_lost);
+      after.experience = static_cast<uint16_t>(now->experience + res.experience_gained);
+      if (res.sunk) {
+        p.Sunk(res.id, "PATE 7.7", "sunk in " + b.id);
+        continue;
+      }
+      if (after.hull != now->hull || after.rigging != now->rigging || after.crew != now->crew ||
+          after.marines != now->marines || after.experience != now->experience) {
+        p.Rated(after, "PATE 7.7", "after " + b.id);
+        int lost = (now->crew - after.crew) + (now->marines - after.marines);
+        if (lost > 0) p.sow().Lost(now->state, lost, "PATE 7.7", res.id);
+      }
+      if (res.escaped || (res.evaded && b.where != Where::Harbour)) {
+        // 7.8, 7.4: to another tactical area at sea; out to sea from a port.
+        PATE_TRY(t, p.Die(res.id, "escape: tactical area", "PATE 7.8", kTacticalAreas));
+        Place to;
+        if (now->at_sea()) {
+          to = {now->location, fb::PortPart_Sea, static_cast<uint8_t>(t == now->tactical ? (t % kTacticalAreas) + 1 : t)};
+        } else {
+          to = {port ? port->sea_area : now->location, fb::PortPart_Sea, static_cast<uint8_t>(t)};
+        }
+        p.Moved(res.id, to, res.escaped ? "PATE 7.8" : "PATE 7.4", res.escaped ? "escaped the battle" : "evaded the battle", 0, false);
+      } else if (res.captured) {
+        const Ship* captor = p.ship(res.captor);
+        if (!captor) continue;
+        // 7.8: the lowest free number of her type in the captor's state.
+        std::string type = fb::EnumNameSowShipType(FbType(now->type));
+        std::string new_id;
+        for (int n = 1;; ++n) {
+          new_id = captor->state + std::to_string(n) + type;
+          if (!p.s().ships.count(new_id) && !p.s().builds.count(new_id)) break;
+        }
+        auto full = sow::FullComplement(FbType(now->type), now->frigates, now->capacity);
+        int32_t prize = std::min<int32_t>(static_cast<int32_t>(full.crew * kPrizeCrewPct / 100),
+                                          std::max(0, captor->crew - kCrewKeptShip));
+        int32_t men = static_cast<int32_t>(after.men());
+        std::string old_state = now->state, id = res.id, cid = captor->id, cstate = captor->state;
+        p.LoseCargo(id, "PATE 7.8");
+        p.Emit([=](Fbb& f) -> Body {
+          auto x = fb::CreateShipCapturedDirect(f, id.c_str(), new_id.c_str(), cstate.c_str(), cid.c_str(), prize, men);
+          return {fb::PateEventBody_ShipCaptured, x.Union()};
+        });
+        if (men > 0) p.sow().Lost(old_state, men, "PATE 7.8", id);
+        // The captor's commander and deputy take the prize.
+        std::string commander, deputy;
+        for (const auto& [person, pr] : p.Writer().roster().persons()) {
+          if (pr.roles.count(cid + ".commander")) commander = person;
+          if (pr.roles.count(cid + ".deputy")) deputy = person;
+        }
+        if (!commander.empty() || !deputy.empty()) {
+          p.Emit([=](Fbb& f) -> Body {
+            auto x = fb::CreateCommandAssignedDirect(f, new_id.c_str(), commander.c_str(), deputy.c_str(), 0);
+            return {fb::PateEventBody_CommandAssigned, x.Union()};
+          });
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace adjutant::rules::pate::internal
