@@ -2,8 +2,10 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -17,6 +19,7 @@
 #include "ledger/ledger.h"
 #include "projections/summary.h"
 #include "replay/audit.h"
+#include "replay/conform.h"
 #include "replay/dice_commit.h"
 #include "replay/digest.h"
 #include "replay/fork.h"
@@ -30,6 +33,7 @@
 #include "schema/pate_generated.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
+#include "schema/inputs_generated.h"
 #include "schema/reports_generated.h"
 
 namespace adjutant::cli {
@@ -365,6 +369,49 @@ Status CmdDiff(Context& c) {
          (d.a.empty() ? "(none)" : d.a) + "  |  " + (d.b.empty() ? "(none)" : d.b));
   }
   if (shown == 0) Line("the views are the same" + std::string(point ? " at the end of " + point->turn.ToString() : ""));
+  return Status::Ok();
+}
+
+// ---- conform -----------------------------------------------------------------
+Status CmdConform(Context& c) {
+  std::vector<std::string> files;
+  for (const auto& arg : c.args.positional) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(arg, ec)) {
+      std::vector<std::string> found;
+      for (const auto& e : std::filesystem::recursive_directory_iterator(arg, ec)) {
+        if (e.is_regular_file() && e.path().extension() == ".json") found.push_back(e.path().string());
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else {
+      files.push_back(arg);
+    }
+  }
+  if (files.empty()) return Status::InvalidArgument("adjutant conform: no case files found");
+  size_t passed = 0, failed = 0;
+  for (const auto& file : files) {
+    auto doc = ReadDocument(file, "ConformanceCase", limits::kScenarioFileBytesMax);
+    if (!doc.ok()) return doc.status();
+    std::string tmpl = (std::filesystem::temp_directory_path() / "adjutant-conform-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) return Status::IOError("cannot make a scratch directory for " + file);
+    auto r = replay::RunCase(*flatbuffers::GetRoot<fb::ConformanceCase>(doc->data()), tmpl + "/db");
+    std::error_code ec;
+    std::filesystem::remove_all(tmpl, ec);
+    if (!r.ok()) return Status::InvalidArgument(file + ": " + r.status().message());
+    std::string rules;
+    for (const auto& rule : r->rules) rules += (rules.empty() ? "" : ", ") + rule;
+    if (r->passed()) {
+      ++passed;
+      Line("passed  " + r->name + (rules.empty() ? "" : "  [" + rules + "]"));
+    } else {
+      ++failed;
+      Line("FAILED  " + r->name + (rules.empty() ? "" : "  [" + rules + "]") + "  (" + file + ")");
+      for (const auto& d : r->differences) Line("          " + d);
+    }
+  }
+  Line(std::to_string(passed) + " passed, " + std::to_string(failed) + " failed");
+  if (failed) return Status::Corruption(std::to_string(failed) + " case(s) failed");
   return Status::Ok();
 }
 
@@ -822,6 +869,13 @@ std::vector<Command> Commands() {
         "anyone who keeps it can check later that the history is unchanged with `adjutant verify --digest`.",
         {kBranch, {"turn", "T", "the turn (it must be over)"}, kJson}, 1, 1},
        CmdDigest},
+      {{"conform", "FILE|DIR...",
+        "Run conformance cases (JSON ConformanceCase documents; fixtures/conformance/README.md).\n"
+        "Each case is a small game played from nothing in a scratch database — its scenario, orders,\n"
+        "directives and adjudications, with scripted dice where rolls matter — and its views compared with\n"
+        "the values it expects. Ends with `N passed, N failed`; exit 3 if any failed.",
+        {}, 1, 1000},
+       CmdConform},
       {{"audit", "GAME [--branch B] (--turn T | --all) [--json]",
         "Re-adjudicate past turns and compare them with the log.\n"
         "For each phase of turn T, the state before it is rebuilt, the phase is adjudicated again from the\n"

@@ -103,7 +103,7 @@ Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, ru
 namespace {
 
 Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::string_view branch,
-                                const std::optional<std::string>& dice_salt) {
+                                const std::optional<std::string>& dice_salt, rules::DiceSource* given) {
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
   const auto& ts = world->treasury().state();
@@ -120,7 +120,7 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
   auto dice = TurnDice(db, game, branch, SummaryOf(*world), next.at.turn, dice_salt);
   if (!dice.ok()) return dice.status();
   rules::PhaseWriter w(std::string(game), std::string(branch), world->head.seq, std::move(world->projections));
-  ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, *dice));
+  ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, given ? *given : static_cast<rules::DiceSource&>(*dice)));
   auto drafts = w.TakeDrafts();
   auto r = db.Append(game, branch, world->head.seq, drafts);
   if (!r.ok()) return r.status();
@@ -137,17 +137,18 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
 }  // namespace
 
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
-                                            AdjudicateMode mode, int turns, const std::optional<std::string>& dice_salt) {
+                                            AdjudicateMode mode, int turns, const std::optional<std::string>& dice_salt,
+                                            rules::DiceSource* dice) {
   std::vector<PhaseReport> out;
   if (mode == AdjudicateMode::kPhase) {
-    auto r = RunOnePhase(db, game, branch, dice_salt);
+    auto r = RunOnePhase(db, game, branch, dice_salt, dice);
     if (!r.ok()) return r.status();
     out.push_back(*r);
     return out;
   }
   for (int t = 0; t < turns; ++t) {
     while (true) {
-      auto r = RunOnePhase(db, game, branch, dice_salt);
+      auto r = RunOnePhase(db, game, branch, dice_salt, dice);
       if (!r.ok()) return r.status();
       out.push_back(*r);
       if (r->last_of_turn) break;
@@ -158,7 +159,7 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
     const auto& ts = world->treasury().state();
     sow::NextPhase n = sow::Next(ts);
     if (sow::IsSeasonEnd(n.at.turn) && !sow::IsSeasonEnd(ts.turn)) {
-      auto r = RunOnePhase(db, game, branch, dice_salt);
+      auto r = RunOnePhase(db, game, branch, dice_salt, dice);
       if (!r.ok()) return r.status();
       out.push_back(*r);
     }

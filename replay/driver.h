@@ -62,10 +62,12 @@ Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, ru
 // whole turns (a season's end, which takes no orders, runs with the turn
 // before it).
 // `dice_salt` (hex) is the GA's secret salt for turns whose dice he
-// committed to (replay/dice_commit.h).
+// committed to (replay/dice_commit.h). `dice`, when given, replaces the
+// branch's dice (scripted dice for conformance cases).
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             AdjudicateMode mode, int turns = 1,
-                                            const std::optional<std::string>& dice_salt = std::nullopt);
+                                            const std::optional<std::string>& dice_salt = std::nullopt,
+                                            rules::DiceSource* dice = nullptr);
 
 struct OrderOutcome {
   uint64_t seq = 0;
