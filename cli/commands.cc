@@ -373,6 +373,22 @@ Status CmdDiff(Context& c) {
 }
 
 // ---- conform -----------------------------------------------------------------
+
+// A new, empty directory under the system's temporary directory, named
+// `prefix` and 16 random hex digits (created exclusively: never reused).
+Result<std::string> ScratchDir(const std::string& prefix) {
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    unsigned char r[8];
+    randombytes_buf(r, sizeof r);
+    char hex[17];
+    sodium_bin2hex(hex, sizeof hex, r, sizeof r);
+    auto path = std::filesystem::temp_directory_path() / (prefix + hex);
+    std::error_code ec;
+    if (std::filesystem::create_directory(path, ec)) return path.string();
+    if (ec) return Status::IOError("cannot make a scratch directory " + path.string() + ": " + ec.message());
+  }
+  return Status::IOError("cannot make a scratch directory under " + std::filesystem::temp_directory_path().string());
+}
 Status CmdConform(Context& c) {
   std::vector<std::string> files;
   for (const auto& arg : c.args.positional) {
@@ -393,11 +409,11 @@ Status CmdConform(Context& c) {
   for (const auto& file : files) {
     auto doc = ReadDocument(file, "ConformanceCase", limits::kScenarioFileBytesMax);
     if (!doc.ok()) return doc.status();
-    std::string tmpl = (std::filesystem::temp_directory_path() / "adjutant-conform-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) return Status::IOError("cannot make a scratch directory for " + file);
-    auto r = replay::RunCase(*flatbuffers::GetRoot<fb::ConformanceCase>(doc->data()), tmpl + "/db");
+    auto scratch = ScratchDir("adjutant-conform-");
+    if (!scratch.ok()) return Status::IOError(file + ": " + scratch.status().message());
+    auto r = replay::RunCase(*flatbuffers::GetRoot<fb::ConformanceCase>(doc->data()), *scratch + "/db");
     std::error_code ec;
-    std::filesystem::remove_all(tmpl, ec);
+    std::filesystem::remove_all(*scratch, ec);
     if (!r.ok()) return Status::InvalidArgument(file + ": " + r.status().message());
     std::string rules;
     for (const auto& rule : r->rules) rules += (rules.empty() ? "" : ", ") + rule;
