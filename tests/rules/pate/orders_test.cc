@@ -269,3 +269,11 @@ TEST_CASE("PATE 4.4: attachment never forms a chain, whatever the order of the o
   lead[7].attach_to = "SP1SL";
   CHECK(pate::AttachmentRefusals(s, lead).count(7));
 }
+
+TEST_CASE("NWOL intake: written orders are recorded for the GA and refused as orders", "[pate][pate-orders]") {
+  Game g;
+  auto r = g.Orders("nelson", {R"({"body_type": "WrittenOrder", "body": {"text": "Engage the enemy more closely"}})"});
+  CHECK(r.orders.at(0).status == "rejected");
+  CHECK(r.orders.at(0).rule == "SOW 2.1");
+  CHECK(r.orders.at(0).reason.find("for the GA to read") != std::string::npos);
+}
