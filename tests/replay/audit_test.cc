@@ -31,14 +31,8 @@ class HighDice final : public rules::DiceSource {
   }
 };
 
-struct Game {
-  TempDir dir;
-  std::unique_ptr<ledger::Ledger> db;
-  Game() {
-    auto l = ledger::Ledger::Open(dir.Sub("db"));
-    REQUIRE(l.ok());
-    db = std::move(l).value();
-    REQUIRE(CreateNwolGame(*db, "g", PateScenario(), 77).ok());
+struct Game : NwolDb {
+  Game() : NwolDb(77) {
     auto r = Order(*db, "g", "nelson", OrderFile({PateItem("ShipOrders", R"({"ship": "BR2SL", "sea1": "NOS", "port": "London"})")}));
     REQUIRE(r.ok());
   }

@@ -25,14 +25,8 @@ namespace {
 const char* kRuling =
     R"({"reason": "BR2SL was struck off in error", "body_type": "Ruling", "body": {"text": "BR2SL was never lost"}})";
 
-struct Game {
-  TempDir dir;
-  std::unique_ptr<ledger::Ledger> db;
-  Game() {
-    auto l = ledger::Ledger::Open(dir.Sub("db"));
-    REQUIRE(l.ok());
-    db = std::move(l).value();
-    REQUIRE(CreateNwolGame(*db, "g", PateScenario(), 21).ok());
+struct Game : NwolDb {
+  Game() : NwolDb(21) {
     REQUIRE(Turns(*db, "g", 1).ok());
     // Turn 2: the error — BR2SL struck off — and the players' orders.
     REQUIRE(Directive(*db, "g", "LoseShip", R"({"ship": "BR2SL", "crew_returning": 0, "storm": true})").ok());

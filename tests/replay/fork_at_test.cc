@@ -20,14 +20,8 @@ namespace P = adjutant::projections;
 
 namespace {
 
-struct Game {
-  TempDir dir;
-  std::unique_ptr<ledger::Ledger> db;
-  Game() {
-    auto l = ledger::Ledger::Open(dir.Sub("db"));
-    REQUIRE(l.ok());
-    db = std::move(l).value();
-    REQUIRE(CreateNwolGame(*db, "g", PateScenario(), 11).ok());
+struct Game : NwolDb {
+  Game() : NwolDb(11) {
     Ship("BR2SL", R"("sea1": "NOS")");
     REQUIRE(Turns(*db, "g", 1).ok());
     Ship("BR2SL", R"("sea1": "ECH", "sea2": "BIS")");

@@ -1,6 +1,7 @@
 #include "support/pate_game.h"
 
 #include <fstream>
+#include <stdexcept>
 #include <sstream>
 
 #include "replay/driver.h"
@@ -97,6 +98,14 @@ Result<ledger::AppendResult> PateDirective(ledger::Ledger& db, const std::string
   auto buf = schema::ParseJson("DirectiveFile", json, "directive");
   if (!buf.ok()) return buf.status();
   return replay::RecordDirective(db, game, "main", *buf);
+}
+
+NwolDb::NwolDb(uint64_t seed, const std::string& scenario) {
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  if (!l.ok()) throw std::runtime_error(l.status().message());
+  db = std::move(l).value();
+  Status st = CreateNwolGame(*db, "g", scenario, seed);
+  if (!st.ok()) throw std::runtime_error("the test scenario: " + st.message());
 }
 
 std::string PateItem(const std::string& kind, const std::string& body, const std::string& role) {

@@ -5,7 +5,10 @@
 
 #include <string>
 
+#include <memory>
+
 #include "ledger/ledger.h"
+#include "support/temp_dir.h"
 
 namespace adjutant::testing {
 
@@ -20,6 +23,14 @@ Status CreateNwolGame(ledger::Ledger& db, const std::string& game, const std::st
 // Records a GA's PateDirective of `kind` (CombineTransports, ...).
 Result<ledger::AppendResult> PateDirective(ledger::Ledger& db, const std::string& game, const std::string& kind,
                                            const std::string& body_json);
+
+// A scratch database holding game "g", made from `scenario` on the bundled
+// naval map with dice seed `seed`.
+struct NwolDb {
+  explicit NwolDb(uint64_t seed = 1805, const std::string& scenario = PateScenario());
+  TempDir dir;
+  std::unique_ptr<ledger::Ledger> db;
+};
 
 // A PateOrder item: {"body_type":"PateOrder","body":{"body_type":KIND,"body":BODY}}.
 std::string PateItem(const std::string& kind, const std::string& body_json, const std::string& role = "");

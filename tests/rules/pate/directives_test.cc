@@ -16,15 +16,7 @@ namespace P = adjutant::projections;
 
 namespace {
 
-struct Game {
-  TempDir dir;
-  std::unique_ptr<ledger::Ledger> db;
-  Game() {
-    auto l = ledger::Ledger::Open(dir.Sub("db"));
-    REQUIRE(l.ok());
-    db = std::move(l).value();
-    REQUIRE(CreateNwolGame(*db, "g", PateScenario()).ok());
-  }
+struct Game : NwolDb {
   // The refusal's message, after checking that nothing was appended.
   std::string Refused(const std::string& kind, const std::string& body) {
     uint64_t head = db->HeadOf("g", "main")->seq;
