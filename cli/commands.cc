@@ -451,9 +451,21 @@ Status CmdAudit(Context& c) {
   } else {
     return Status::InvalidArgument("adjutant audit: give --turn T or --all");
   }
+  // --rules-version: re-adjudicate under other versions than those recorded.
+  rules::RulesVersions under;
+  std::string under_text;
+  if (auto v = c.args.Value("rules-version")) {
+    auto parsed = rules::ParseRulesVersions(*v, rules::RulesVersions{});
+    if (!parsed.ok()) return Status::InvalidArgument("--rules-version: " + parsed.status().message());
+    under = *parsed;
+    for (std::string_view r : {"sow", "pate"}) {
+      if (under.Of(r)) under_text += (under_text.empty() ? "" : ",") + std::string(r) + "=" + std::to_string(under.Of(r));
+    }
+  }
+  const std::string suffix = under_text.empty() ? "" : " under " + under_text;
   std::string first_difference;
   for (const Turn& t : turns) {
-    auto r = replay::AuditTurn(**db, game, branch, t);
+    auto r = replay::AuditTurn(**db, game, branch, t, under);
     if (!r.ok()) return r.status();
     if (c.args.Flag("json")) {
       flatbuffers::FlatBufferBuilder f;
@@ -461,21 +473,21 @@ Status CmdAudit(Context& c) {
       f.Finish(fb::CreateAuditTurnResultDirect(f, game.c_str(), branch.c_str(), &ft, static_cast<uint32_t>(r->phases),
                                                static_cast<uint32_t>(r->events), r->identical, r->seq,
                                                r->recorded.c_str(), r->produced.c_str(), r->rule.c_str(),
-                                               r->reason.c_str()));
+                                               r->reason.c_str(), under_text.empty() ? nullptr : under_text.c_str()));
       ADJ_RETURN_IF_ERROR(PrintJson("AuditTurnResult", f));
     } else if (r->identical) {
-      Line("turn " + t.ToString() + ": " + std::to_string(r->events) + " events, identical" +
+      Line("turn " + t.ToString() + ": " + std::to_string(r->events) + " events, identical" + suffix +
            (r->views_not_compared ? " (" + std::to_string(r->views_not_compared) +
                                         " view digests recorded by another version of a view not compared)"
                                   : ""));
     } else {
-      Line("turn " + t.ToString() + ": differs at seq " + std::to_string(r->seq) + ": " + r->reason +
+      Line("turn " + t.ToString() + ": differs" + suffix + " at seq " + std::to_string(r->seq) + ": " + r->reason +
            (r->rule.empty() ? "" : " (" + r->rule + ")"));
       Line("  recorded: " + (r->recorded.empty() ? std::string("(nothing)") : r->recorded));
       Line("  produced: " + (r->produced.empty() ? std::string("(nothing)") : r->produced));
     }
     if (!r->identical && first_difference.empty()) {
-      first_difference = game + "/" + branch + ": turn " + t.ToString() + " differs at seq " +
+      first_difference = game + "/" + branch + ": turn " + t.ToString() + " differs" + suffix + " at seq " +
                          std::to_string(r->seq);
     }
   }
@@ -620,6 +632,41 @@ Status CmdBranches(Context& c) {
     }
   };
   walk("", "");
+  return Status::Ok();
+}
+
+// ---- rules-versions ----------------------------------------------------------
+Status CmdRulesVersions(Context& c) {
+  std::string game, branch;
+  rules::RulesVersions in_use;
+  if (!c.args.positional.empty()) {
+    game = c.args.positional[0];
+    branch = BranchArg(c, game);
+    auto db = OpenDb(c, false);
+    if (!db.ok()) return db.status();
+    auto world = replay::Fold(**db, game, branch);
+    if (!world.ok()) return world.status();
+    in_use = replay::GameVersions(replay::SummaryOf(*world));
+  }
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<fb::RulesVersionRow>> rows;
+  for (const auto& v : rules::KnownVersions()) {
+    const std::string ruleset(v.ruleset), rules(v.rules), change(v.change);
+    const bool latest = rules::LatestVersion(v.ruleset) == v.version;
+    const bool used = !game.empty() && in_use.Of(v.ruleset) == v.version;
+    if (c.args.Flag("json")) {
+      rows.push_back(fb::CreateRulesVersionRowDirect(fbb, ruleset.c_str(), v.version, rules.c_str(), change.c_str(),
+                                                     latest, used));
+    } else {
+      Line(ruleset + "=" + std::to_string(v.version) + (latest ? "  newest" : "") + (used ? "  in use by " + game + "/" + branch : "") +
+           "\n    " + rules + ": " + change);
+    }
+  }
+  if (c.args.Flag("json")) {
+    fbb.Finish(fb::CreateRulesVersionsReportDirect(fbb, game.empty() ? nullptr : game.c_str(),
+                                                   branch.empty() ? nullptr : branch.c_str(), &rows));
+    return PrintJson("RulesVersionsReport", fbb);
+  }
   return Status::Ok();
 }
 
@@ -892,14 +939,23 @@ std::vector<Command> Commands() {
         "the values it expects. Ends with `N passed, N failed`; exit 3 if any failed.",
         {}, 1, 1000},
        CmdConform},
-      {{"audit", "GAME [--branch B] (--turn T | --all) [--json]",
+      {{"rules-versions", "[GAME [--branch B]] [--json]",
+        "Every version of every ruleset, what each changed, and the ones GAME runs under.\n"
+        "Events record the version they were adjudicated under; a game keeps its versions until the GA adopts\n"
+        "others with `adjudicate --rules-version`, and `audit --rules-version` shows what another would change.",
+        {kBranch, kJson}, 0, 1},
+       CmdRulesVersions},
+      {{"audit", "GAME [--branch B] (--turn T | --all) [--rules-version V] [--json]",
         "Re-adjudicate past turns and compare them with the log.\n"
         "For each phase of turn T, the state before it is rebuilt, the phase is adjudicated again from the\n"
         "orders and directives recorded before it with the branch's dice, and every event is compared byte\n"
         "for byte with the one recorded (PhaseCompleted carries every view's digest, so the views are\n"
         "compared too). Prints `turn T: N events, identical`, or where they part: the sequence number, the\n"
-        "recorded and the produced event as JSON, and the rule. Exit 0 if every turn matched, 3 otherwise.",
-        {kBranch, {"turn", "T", "the turn to audit (YEAR.SEASON.TURN)"}, {"all", "", "audit every adjudicated turn"}, kJson},
+        "recorded and the produced event as JSON, and the rule. Exit 0 if every turn matched, 3 otherwise.\n"
+        "Each phase runs under the rules versions it recorded; with --rules-version V, under V instead: the\n"
+        "first difference is the first event version V would adjudicate differently.",
+        {kBranch, {"turn", "T", "the turn to audit (YEAR.SEASON.TURN)"}, {"all", "", "audit every adjudicated turn"},
+         {"rules-version", "V", "re-adjudicate under RULESET=N[,RULESET=N] (or N: every ruleset that has it)"}, kJson},
         1, 1},
        CmdAudit},
       {{"replay", "GAME --to TURN[.PHASE] [--branch B] [--view V] [--json]",

@@ -296,9 +296,18 @@ Status CmdAdjudicate(Context& c) {
   }
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
+  // --rules-version: the GA adopts other rules versions from this phase on.
+  std::optional<rules::RulesVersions> adopt;
+  if (auto v = c.args.Value("rules-version")) {
+    auto world = replay::Fold(**db, game, branch);
+    if (!world.ok()) return world.status();
+    auto parsed = rules::ParseRulesVersions(*v, replay::GameVersions(replay::SummaryOf(*world)));
+    if (!parsed.ok()) return Status::InvalidArgument("--rules-version: " + parsed.status().message());
+    adopt = *parsed;
+  }
   auto r = replay::Adjudicate(**db, game, branch,
                               c.args.Flag("phase") ? replay::AdjudicateMode::kPhase : replay::AdjudicateMode::kTurn,
-                              static_cast<int>(*turns), salt);
+                              static_cast<int>(*turns), salt, nullptr, adopt ? &*adopt : nullptr);
   if (!r.ok()) return r.status();
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;
@@ -337,14 +346,18 @@ std::vector<Command> PlayCommands() {
         "recorded as rejected, with the rule and the reason.",
         {{"as", "PERSON", "the person giving the orders"}, kBranch, kPasswordFile, kKey, kJson}, 2, 2},
        CmdOrder},
-      {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--json]",
+      {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--rules-version V] [--json]",
         "Adjudicate the rest of the current turn, N turns, or one phase.\n"
         "A turn's phases are income, upkeep, the orders and construction; in a game with a naval map, then\n"
         "repair, supply, the initial amphibious phase, combat, movement, the final amphibious phase and\n"
         "intelligence (PATE 3.2). A season's end brings manpower growth and attrition, men returning and\n"
-        "repairs. Each phase is one batch of events, every die roll among them.",
+        "repairs. Each phase is one batch of events, every die roll among them.\n"
+        "A game runs under the rules versions its last phase ran under (new games: the newest; see\n"
+        "`adjutant rules-versions`); --rules-version adopts others from this phase on.",
         {kBranch, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"},
-         {"dice-salt-file", "F", "the GA's secret salt for a turn whose dice he committed to"}, kJson},
+         {"dice-salt-file", "F", "the GA's secret salt for a turn whose dice he committed to"},
+         {"rules-version", "V", "adopt rules versions from now on: RULESET=N[,RULESET=N] or N (every ruleset that has it)"},
+         kJson},
         1, 1},
        CmdAdjudicate},
       {{"directive", "GAME FILE [--branch B] [--key K] [--json]",

@@ -227,13 +227,9 @@ std::string PayloadText(const ledger::EventView& view) {
 
 }  // namespace
 
-std::string KindName(const ledger::EventView& e) { return fb::EnumNamePayload(e.event()->payload_type()); }
+std::string KindName(const ledger::EventView& e) { return schema::PayloadKind(*e.event()); }
 
-std::string DisplayKind(const ledger::EventView& e) {
-  if (auto* s = e.event()->payload_as_SowEvent()) return fb::EnumNameSowEventBody(s->body_type());
-  if (auto* p = e.event()->payload_as_PateEvent()) return fb::EnumNamePateEventBody(p->body_type());
-  return KindName(e);
-}
+std::string DisplayKind(const ledger::EventView& e) { return schema::EventKind(*e.event()); }
 
 std::string EventLine(const ledger::EventView& e) {
   const fb::Event& ev = *e.event();

@@ -15,6 +15,10 @@ void Summary::Apply(const Input& in) {
   bump(s_.total);
   bump(s_.by_kind[fb::EnumNamePayload(e.payload_type())]);
   bump(s_.by_turn[s_.last_at.turn]);
+  // Every event a ruleset writes names the version it was written under.
+  if (e.ruleset() && e.ruleset()->size() > 0 && e.rules_version() > 0) {
+    s_.rules_versions[e.ruleset()->str()] = e.rules_version();
+  }
   switch (e.payload_type()) {
     case fb::Payload_GameCreated: {
       auto* g = e.payload_as_GameCreated();
@@ -58,7 +62,7 @@ template <class A> void Visit(A& a, TurnPhase& t) { a(t.turn, t.phase); }
 template <class A> void Visit(A& a, Tally& t) { a(t.events, t.bytes); }
 template <class A> void Visit(A& a, SummaryState& s) {
   a(s.last_seq, s.last_at, s.seed, s.dice_salt, s.scenario_name, s.rulesets, s.total, s.by_kind, s.by_turn,
-    s.dice_rolled, s.dice_scripted, s.dice_commitments, s.dice_revealed);
+    s.dice_rolled, s.dice_scripted, s.dice_commitments, s.dice_revealed, s.rules_versions);
 }
 
 std::string Summary::Encode() const { return EncodeState(s_); }

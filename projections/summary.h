@@ -35,13 +35,16 @@ struct SummaryState {
   // salts he revealed (hex).
   std::map<Turn, std::string> dice_commitments;
   std::map<Turn, std::string> dice_revealed;
+  // Issue 5: the rules version of each ruleset's last event (rules/versions.h);
+  // a game goes on under them.
+  std::map<std::string, uint32_t> rules_versions;
   friend bool operator==(const SummaryState&, const SummaryState&) = default;
 };
 
 class Summary final : public Fold<SummaryState> {
  public:
   std::string_view name() const override { return "summary"; }
-  uint32_t version() const override { return 3; }
+  uint32_t version() const override { return 4; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;

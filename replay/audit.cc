@@ -88,7 +88,8 @@ Result<std::vector<Turn>> AdjudicatedTurns(ledger::Ledger& db, std::string_view 
   return out;
 }
 
-Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::string_view branch, const Turn& t) {
+Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::string_view branch, const Turn& t,
+                              const rules::RulesVersions& under) {
   AuditResult res;
   res.turn = t;
   // The recorded events of the turn, grouped into phases.
@@ -139,7 +140,21 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
     const std::string writer = flatbuffers::GetRoot<fb::Event>(recorded.front().bytes.data())->branch()->str();
     auto dice = TurnDice(db, game, writer, SummaryOf(*world), next.at.turn, salt);
     if (!dice.ok()) return dice.status();
+    // The versions the phase recorded (its PhaseStarted names its
+    // ruleset's; the other ruleset's events follow the game's), and those
+    // the audit asks about instead.
+    const fb::Event* started = flatbuffers::GetRoot<fb::Event>(recorded.front().bytes.data());
+    rules::RulesVersions recorded_versions = GameVersions(SummaryOf(*world));
+    if (started->ruleset() && started->rules_version() > 0) {
+      recorded_versions.Set(started->ruleset()->str(), started->rules_version());
+    }
+    rules::RulesVersions run = recorded_versions;
+    for (std::string_view r : {"sow", "pate"}) {
+      if (under.Of(r) != 0) run.Set(r, under.Of(r));
+    }
     rules::PhaseWriter w(std::string(game), writer, before, std::move(world->projections));
+    w.set_rules_versions(run);
+    w.set_tag_versions(recorded_versions);
     ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, *dice));
     const auto& drafts = w.drafts();
     res.phases++;

@@ -12,6 +12,7 @@
 
 #include "base/turn.h"
 #include "ledger/ledger.h"
+#include "rules/versions.h"
 
 namespace adjutant::replay {
 
@@ -29,7 +30,12 @@ struct AuditResult {
 };
 
 // Audits turn `t` of a branch. NotFound when the turn has no adjudicated phase.
-Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::string_view branch, const Turn& t);
+// Each phase runs under the rules versions it recorded — or, for each
+// ruleset `under` names (a version other than 0), under that version: the
+// events keep their recorded version tags, so the first difference is the
+// first event that version would adjudicate differently.
+Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::string_view branch, const Turn& t,
+                              const rules::RulesVersions& under = {});
 
 // The turns of a branch with at least one adjudicated phase, in order.
 Result<std::vector<Turn>> AdjudicatedTurns(ledger::Ledger& db, std::string_view game, std::string_view branch);

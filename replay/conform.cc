@@ -73,23 +73,46 @@ Result<CaseResult> RunCase(const fb::ConformanceCase& c, const std::string& scra
   }
   auto created = db.CreateGame(game, c.seed(), scenario, at, Actor{ActorKind::kGameAdministrator, "", ""}, more);
   if (!created.ok()) return Status::InvalidArgument("scenario: " + created.status().message());
+  // The rules versions the case is played under (the newest by default).
+  std::optional<rules::RulesVersions> versions;
+  if (c.rules_version()) {
+    auto v = rules::ParseRulesVersions(c.rules_version()->str(), rules::LatestVersions());
+    if (!v.ok()) return Status::InvalidArgument("rules_version: " + v.status().message());
+    versions = *v;
+  }
   std::optional<CaseDice> dice;
   if (c.dice()) dice.emplace(std::vector<uint32_t>(c.dice()->begin(), c.dice()->end()));
   for (flatbuffers::uoffset_t i = 0; c.steps() && i < c.steps()->size(); ++i) {
     const auto* step = c.steps()->Get(i);
     const std::string where = "steps[" + std::to_string(i) + "]";
+    // A step the case says is refused must be refused naming its rule, and
+    // append nothing.
+    auto refused = [&](const Status& st, const std::string& what) -> Status {
+      if (!step->refused()) {
+        return st.ok() ? Status::Ok() : Status::InvalidArgument(where + "." + what + ": " + st.message());
+      }
+      if (st.ok()) {
+        return Status::InvalidArgument(where + ".refused: the step was accepted; the case expects it refused under " +
+                                       step->refused()->str());
+      }
+      if (st.message().find(step->refused()->str()) == std::string::npos) {
+        return Status::InvalidArgument(where + ".refused: refused, but not under " + step->refused()->str() + ": " +
+                                       st.message());
+      }
+      return Status::Ok();
+    };
     if (step->orders()) {
       if (!step->person()) return Status::InvalidArgument(where + ".person: who sends the orders?");
       auto r = SubmitOrders(db, game, "main", step->person()->str(), AsRoot("OrderFile", step->orders()));
-      if (!r.ok()) return Status::InvalidArgument(where + ".orders: " + r.status().message());
+      ADJ_RETURN_IF_ERROR(refused(r.ok() ? Status::Ok() : r.status(), "orders"));
     } else if (step->directive()) {
       auto r = RecordDirective(db, game, "main", AsRoot("DirectiveFile", step->directive()));
-      if (!r.ok()) return Status::InvalidArgument(where + ".directive: " + r.status().message());
+      ADJ_RETURN_IF_ERROR(refused(r.ok() ? Status::Ok() : r.status(), "directive"));
     } else if (step->adjudicate()) {
       std::string what = step->adjudicate()->str();
       if (what != "phase" && what != "turn") return Status::InvalidArgument(where + ".adjudicate: \"phase\" or \"turn\"");
       auto r = Adjudicate(db, game, "main", what == "phase" ? AdjudicateMode::kPhase : AdjudicateMode::kTurn, 1,
-                          std::nullopt, dice ? &*dice : nullptr);
+                          std::nullopt, dice ? &*dice : nullptr, versions ? &*versions : nullptr);
       if (!r.ok()) return Status::InvalidArgument(where + ".adjudicate: " + r.status().message());
     } else {
       return Status::InvalidArgument(where + ": orders, a directive or an adjudication");
@@ -106,6 +129,37 @@ Result<CaseResult> RunCase(const fb::ConformanceCase& c, const std::string& scra
     if (got != e->value()->str()) {
       res.differences.push_back(std::get<0>(key) + " " + std::get<1>(key) + " " + std::get<2>(key) + ": expected \"" +
                                 e->value()->str() + "\", got \"" + got + "\"");
+    }
+  }
+  // The events the case expects.
+  if (c.expect_events() && c.expect_events()->size() > 0) {
+    std::vector<std::pair<std::string, std::string>> events;  // kind(s), JSON
+    ADJ_RETURN_IF_ERROR(db.Read(game, "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+      auto json = schema::ToJson("Event", e.bytes.data());
+      if (!json.ok()) return json.status();
+      events.emplace_back(" " + schema::PayloadKind(*e.event()) + " " + schema::EventKind(*e.event()) + " ", *json);
+      return Status::Ok();
+    }));
+    for (flatbuffers::uoffset_t i = 0; i < c.expect_events()->size(); ++i) {
+      const auto* x = c.expect_events()->Get(i);
+      const std::string kind = x->kind()->str();
+      int found = 0;
+      for (const auto& [kinds, json] : events) {
+        if (kinds.find(" " + kind + " ") == std::string::npos) continue;
+        bool all = true;
+        for (flatbuffers::uoffset_t k = 0; x->contains() && k < x->contains()->size() && all; ++k) {
+          all = json.find(x->contains()->Get(k)->str()) != std::string::npos;
+        }
+        found += all;
+      }
+      std::string what = "expect_events[" + std::to_string(i) + "] " + kind;
+      for (flatbuffers::uoffset_t k = 0; x->contains() && k < x->contains()->size(); ++k) {
+        what += (k ? ", " : " containing ") + std::string("\"") + x->contains()->Get(k)->str() + "\"";
+      }
+      if (x->count() < 0 && found == 0) res.differences.push_back(what + ": expected at least one, got none");
+      if (x->count() >= 0 && found != x->count()) {
+        res.differences.push_back(what + ": expected " + std::to_string(x->count()) + ", got " + std::to_string(found));
+      }
     }
   }
   return res;

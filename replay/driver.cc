@@ -43,15 +43,21 @@ const T& Find(const std::vector<std::unique_ptr<projections::Projection>>& ps) {
 const Actor kAdjudicator{ActorKind::kAdjudicator, "", ""};
 const Actor kGa{ActorKind::kGameAdministrator, "", ""};
 
-Draft Tagged(Draft d, bool pate = false) {
+Draft Tagged(Draft d, const rules::RulesVersions& v, bool pate = false) {
   d.ruleset = pate ? rules::pate::kRuleset : sow::kRuleset;
-  d.rules_version = pate ? rules::pate::kRulesVersion : sow::kRulesVersion;
+  d.rules_version = v.Of(d.ruleset);
   return d;
 }
 
 }  // namespace
 
 const projections::SummaryState& SummaryOf(const World& w) { return Find<projections::Summary>(w.projections).state(); }
+
+rules::RulesVersions GameVersions(const projections::SummaryState& s) {
+  rules::RulesVersions v = rules::LatestVersions();
+  for (const auto& [ruleset, version] : s.rules_versions) v.Set(ruleset, version);
+  return v;
+}
 
 const projections::Treasury& World::treasury() const { return Find<projections::Treasury>(projections); }
 const projections::Roster& World::roster() const { return Find<projections::Roster>(projections); }
@@ -81,7 +87,7 @@ Result<rules::CounterDice> BranchDice(ledger::Ledger& db, std::string_view game,
 
 Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, rules::DiceSource& dice) {
   bool naval_phase = !sow::IsSeasonEnd(next.at.turn) && next.at.phase >= sow::kRepair;
-  Draft started = Tagged(rules::PhaseStartedDraft(next.at, next.name), naval_phase);
+  Draft started = Tagged(rules::PhaseStartedDraft(next.at, next.name), w.tag_versions(), naval_phase);
   started.actor = kAdjudicator;
   w.Emit(std::move(started));
   if (naval_phase) {
@@ -95,7 +101,8 @@ Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, ru
     sow::Outcomes out(w, next.at);
     sow::RunPhase(out, next);
   }
-  Draft done = Tagged(rules::PhaseCompletedDraft(next.at, next.name, w.Digests(), w.Versions()), naval_phase);
+  Draft done = Tagged(rules::PhaseCompletedDraft(next.at, next.name, w.Digests(), w.Versions()), w.tag_versions(),
+                      naval_phase);
   w.Emit(std::move(done));
   return Status::Ok();
 }
@@ -103,7 +110,8 @@ Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, ru
 namespace {
 
 Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::string_view branch,
-                                const std::optional<std::string>& dice_salt, rules::DiceSource* given) {
+                                const std::optional<std::string>& dice_salt, rules::DiceSource* given,
+                                const rules::RulesVersions* adopt) {
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
   const auto& ts = world->treasury().state();
@@ -119,7 +127,9 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
   report.last_of_turn = next.last_of_turn;
   auto dice = TurnDice(db, game, branch, SummaryOf(*world), next.at.turn, dice_salt);
   if (!dice.ok()) return dice.status();
+  const rules::RulesVersions versions = adopt ? *adopt : GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), world->head.seq, std::move(world->projections));
+  w.set_rules_versions(versions);
   ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, given ? *given : static_cast<rules::DiceSource&>(*dice)));
   auto drafts = w.TakeDrafts();
   auto r = db.Append(game, branch, world->head.seq, drafts);
@@ -138,17 +148,17 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
 
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             AdjudicateMode mode, int turns, const std::optional<std::string>& dice_salt,
-                                            rules::DiceSource* dice) {
+                                            rules::DiceSource* dice, const rules::RulesVersions* versions) {
   std::vector<PhaseReport> out;
   if (mode == AdjudicateMode::kPhase) {
-    auto r = RunOnePhase(db, game, branch, dice_salt, dice);
+    auto r = RunOnePhase(db, game, branch, dice_salt, dice, versions);
     if (!r.ok()) return r.status();
     out.push_back(*r);
     return out;
   }
   for (int t = 0; t < turns; ++t) {
     while (true) {
-      auto r = RunOnePhase(db, game, branch, dice_salt, dice);
+      auto r = RunOnePhase(db, game, branch, dice_salt, dice, versions);
       if (!r.ok()) return r.status();
       out.push_back(*r);
       if (r->last_of_turn) break;
@@ -159,7 +169,7 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
     const auto& ts = world->treasury().state();
     sow::NextPhase n = sow::Next(ts);
     if (sow::IsSeasonEnd(n.at.turn) && !sow::IsSeasonEnd(ts.turn)) {
-      auto r = RunOnePhase(db, game, branch, dice_salt, dice);
+      auto r = RunOnePhase(db, game, branch, dice_salt, dice, versions);
       if (!r.ok()) return r.status();
       out.push_back(*r);
     }
@@ -258,7 +268,9 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   if (items.empty()) return Status::InvalidArgument("the order file holds no orders");
   const projections::Roster roster = world->roster();
   uint64_t head = world->head.seq;
+  const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
+  w.set_rules_versions(versions);
   std::optional<rules::pate::NavalMap> map;
   if (const fb::NavalMap* doc = w.naval_map()) {
     auto loaded = rules::pate::NavalMap::Load(*doc);
@@ -309,11 +321,13 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   TurnPhase at = ts.active ? sow::DirectivePosition(ts) : world->head.at;
   const projections::TreasuryState before = ts;
   uint64_t head = world->head.seq;
+  const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
+  w.set_rules_versions(versions);
   Draft d;
   d.at = at;
   d.actor = kGa;
-  if (sd || pd) d = Tagged(std::move(d), pd != nullptr);
+  if (sd || pd) d = Tagged(std::move(d), w.tag_versions(), pd != nullptr);
   const std::vector<uint8_t>* buf = &directive_file;
   d.payload = [buf](flatbuffers::FlatBufferBuilder& f) {
     const auto* df = flatbuffers::GetRoot<fb::DirectiveFile>(buf->data());

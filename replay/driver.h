@@ -17,6 +17,7 @@
 #include "rules/dice.h"
 #include "rules/phase_writer.h"
 #include "rules/sow/calendar.h"
+#include "rules/versions.h"
 
 namespace adjutant::projections { class Treasury; class Roster; struct SummaryState; }
 
@@ -32,6 +33,10 @@ struct World {
 
 // The ledger summary of a folded world (seed, salts, dice commitments).
 const projections::SummaryState& SummaryOf(const World& w);
+
+// The rules versions a game goes on under: each ruleset's last recorded
+// version, the newest for a ruleset with none yet (rules/versions.h).
+rules::RulesVersions GameVersions(const projections::SummaryState& s);
 
 // Snapshots are written every this many events by writable callers.
 inline constexpr uint64_t kSnapshotEvery = 1000;
@@ -63,11 +68,14 @@ Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, ru
 // before it).
 // `dice_salt` (hex) is the GA's secret salt for turns whose dice he
 // committed to (replay/dice_commit.h). `dice`, when given, replaces the
-// branch's dice (scripted dice for conformance cases).
+// branch's dice (scripted dice for conformance cases). `versions`, when
+// given, are rules versions the GA adopts from this phase on (recorded in
+// every event, so later phases keep them); else the game's own.
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             AdjudicateMode mode, int turns = 1,
                                             const std::optional<std::string>& dice_salt = std::nullopt,
-                                            rules::DiceSource* dice = nullptr);
+                                            rules::DiceSource* dice = nullptr,
+                                            const rules::RulesVersions* versions = nullptr);
 
 struct OrderOutcome {
   uint64_t seq = 0;

@@ -16,6 +16,7 @@
 #include "projections/projection.h"
 #include "projections/roster.h"
 #include "projections/treasury.h"
+#include "rules/versions.h"
 #include "schema/draft.h"
 
 namespace adjutant::fb { struct NavalMap; }
@@ -47,11 +48,21 @@ class PhaseWriter {
   const fb::NavalMap* naval_map() const;
   std::vector<std::unique_ptr<projections::Projection>> TakeProjections() { return std::move(projections_); }
 
+  // The rules versions the rules run under (rules/versions.h) — the newest
+  // unless the caller sets the game's — and the versions each event records,
+  // the same but in an audit asking what other versions would have done.
+  const RulesVersions& rules_versions() const { return versions_; }
+  const RulesVersions& tag_versions() const { return tags_; }
+  void set_rules_versions(const RulesVersions& v) { versions_ = tags_ = v; }
+  void set_tag_versions(const RulesVersions& v) { tags_ = v; }
+
  private:
   std::string game_, branch_;
   uint64_t head_seq_;
   std::vector<std::unique_ptr<projections::Projection>> projections_;
   std::vector<Draft> drafts_;
+  RulesVersions versions_ = LatestVersions();
+  RulesVersions tags_ = versions_;
 };
 
 }  // namespace adjutant::rules

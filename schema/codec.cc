@@ -121,4 +121,12 @@ bool VerifyTableBuffer(std::string_view table, const uint8_t* data, size_t size)
   return flatbuffers::Verify(schema, *obj, data, size);
 }
 
+std::string PayloadKind(const fb::Event& e) { return fb::EnumNamePayload(e.payload_type()); }
+
+std::string EventKind(const fb::Event& e) {
+  if (auto* s = e.payload_as_SowEvent()) return fb::EnumNameSowEventBody(s->body_type());
+  if (auto* p = e.payload_as_PateEvent()) return fb::EnumNamePateEventBody(p->body_type());
+  return PayloadKind(e);
+}
+
 }  // namespace adjutant::schema

@@ -13,6 +13,7 @@
 #include "base/status.h"
 
 namespace flatbuffers { class FlatBufferBuilder; }
+namespace adjutant::fb { struct Event; }
 
 namespace adjutant::schema {
 
@@ -45,5 +46,10 @@ bool VerifyEventBuffer(const uint8_t* data, size_t size);
 
 // Verifies a buffer whose root is `table` (e.g. a parsed scenario).
 bool VerifyTableBuffer(std::string_view table, const uint8_t* data, size_t size);
+
+// An event's kind: its payload's name ("OrderRejected", "SowEvent"), and
+// for sow and pate events the body's ("IncomeCredited", "ShipSunk").
+std::string PayloadKind(const fb::Event& e);
+std::string EventKind(const fb::Event& e);
 
 }  // namespace adjutant::schema

@@ -24,16 +24,16 @@ struct Claim {
   bool immediate = false;
 };
 
-Claim SowClaim(const projections::TreasuryState& s, const fb::SowOrder& o) {
-  Claim c{sow::kRuleset, sow::kRulesVersion, o.state()->str(), sow::SlotOf(s, o), {}, "SOW 2.1", false};
+Claim SowClaim(const projections::TreasuryState& s, const fb::SowOrder& o, const RulesVersions& v) {
+  Claim c{sow::kRuleset, v.sow, o.state()->str(), sow::SlotOf(s, o), {}, "SOW 2.1", false};
   for (const auto& suffix : sow::EntitledRoles(o)) c.roles.emplace_back(c.state + "." + suffix, sow::RoleRank(suffix));
   return c;
 }
 
-Claim PateClaim(const projections::TreasuryState& s, const fb::PateOrder& o) {
+Claim PateClaim(const projections::TreasuryState& s, const fb::PateOrder& o, const RulesVersions& v) {
   pate::Claim pc = pate::ClaimOf(s, o);
   bool ship_orders = o.body_type() == fb::PateOrderBody_ShipOrders || o.body_type() == fb::PateOrderBody_TransferCrewOrder;
-  return Claim{pate::kRuleset, pate::kRulesVersion, pc.state, pc.slot, pc.roles, ship_orders ? "PATE 4.1" : "PATE 2.3",
+  return Claim{pate::kRuleset, v.pate, pc.state, pc.slot, pc.roles, ship_orders ? "PATE 4.1" : "PATE 2.3",
                pc.immediate};
 }
 
@@ -43,7 +43,7 @@ void Appoint(PhaseWriter& w, const TurnPhase& at, const fb::AppointOrder& a, uin
   Draft d;
   d.at = at;
   d.ruleset = pate::kRuleset;
-  d.rules_version = pate::kRulesVersion;
+  d.rules_version = w.tag_versions().pate;
   std::string ship = a.ship()->str();
   std::string commander = a.commander() ? a.commander()->str() : "";
   std::string deputy = a.deputy() ? a.deputy()->str() : "";
@@ -67,8 +67,8 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
     const auto& s = w.treasury();
     std::optional<Claim> claim;
     std::optional<std::pair<std::string, std::string>> refusal;  // rule, reason
-    if (so) claim = SowClaim(s, *so);
-    if (po) claim = PateClaim(s, *po);
+    if (so) claim = SowClaim(s, *so, w.tag_versions());
+    if (po) claim = PateClaim(s, *po, w.tag_versions());
     // The role: as named, else the person's most senior entitled role.
     std::string role;
     if (claim) {

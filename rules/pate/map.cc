@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "rules/versions.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/pate_generated.h"
@@ -248,7 +249,7 @@ Draft MapDefinedDraft(const TurnPhase& at, std::vector<uint8_t> map_buffer) {
   d.at = at;
   d.actor = Actor{ActorKind::kGameAdministrator, "", ""};
   d.ruleset = "pate";
-  d.rules_version = 1;
+  d.rules_version = LatestVersion("pate");
   d.payload = [map = std::move(map_buffer)](flatbuffers::FlatBufferBuilder& f) {
     auto m = flatbuffers::Offset<fb::NavalMap>(schema::CopyRootTable(f, "NavalMap", map.data()));
     auto body = fb::CreateMapDefined(f, m);

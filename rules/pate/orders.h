@@ -19,7 +19,6 @@ namespace adjutant::fb { struct PateOrder; struct ShipOrders; }
 namespace adjutant::rules::pate {
 
 inline constexpr const char* kRuleset = "pate";
-inline constexpr uint32_t kRulesVersion = 1;
 inline constexpr int kStoresMax = 24;  // PATE 3.4: the most stores a ship carries
 
 enum class Contact : uint8_t { Accept, Pursue, Evade };

@@ -11,7 +11,6 @@
 namespace adjutant::rules::sow {
 
 inline constexpr const char* kRuleset = "sow";
-inline constexpr uint32_t kRulesVersion = 1;
 
 enum class ManItem : uint8_t { Growth, Attrition, Build, Reinforce, Return, Correction, Lost };
 

@@ -126,6 +126,13 @@ void RunIncome(Outcomes& out) {
       cc = OccupiedIncomeCc(cc, K(c.kind));
       detail += "; occupied (2.3) " + FormatCc(cc);
     }
+    // The reductions of 2.4-2.7. Rules version 1: each takes its share of
+    // what the ones before left. Version 2: each takes its share of the
+    // income after 2.3, and they add (rules/versions.cc).
+    const int64_t after_occupation = cc;
+    auto cut = [&, compound = out.writer().rules_versions().sow < 2](int bp) {
+      return std::min(cc, ApplyBp(compound ? cc : after_occupation, bp));
+    };
     if (c.kind != P::CityKind::OffMapPort) {
       // SOW 2.4: hostile brigades within 4 squares (line of contact assumed,
       // see RULES.md) and cities of embargoed powers within 8.
@@ -140,7 +147,7 @@ void RunIncome(Outcomes& out) {
       }
       int bp = ContactReductionBp(brigades, embargoed);
       if (bp > 0) {
-        int64_t lost = ApplyBp(cc, bp);
+        int64_t lost = cut(bp);
         cc -= lost;
         detail += "; hostile brigades near " + std::to_string(std::min(brigades, 4)) + ", embargoed cities near " +
                   std::to_string(std::min(embargoed, 4)) + " (2.4: at most four of each) -" + FormatCc(lost);
@@ -156,7 +163,7 @@ void RunIncome(Outcomes& out) {
           auto np = nation_ports[owner->nation];
           bp = BlockadeLossBp(np.first, np.second);
         }
-        int64_t lost = ApplyBp(cc, bp);
+        int64_t lost = cut(bp);
         cc -= lost;
         trade_lost += lost;
         detail += "; blockaded (2.5) -" + FormatCc(lost);
@@ -176,7 +183,7 @@ void RunIncome(Outcomes& out) {
           if (c2.controller == other) ports_other++;
         }
         int port_share = ports_all == 0 ? kBpWhole : static_cast<int>(int64_t{ports_other} * kBpWhole / ports_all);
-        int64_t lost = ApplyBp(cc, EmbargoLossBp(trade, port_share));
+        int64_t lost = cut(EmbargoLossBp(trade, port_share));
         if (lost > 0) {
           cc -= lost;
           trade_lost += lost;
@@ -185,7 +192,7 @@ void RunIncome(Outcomes& out) {
       }
       auto [raid, convoy] = RaidAndConvoy(s0, c);  // SOW 2.7
       if (raid > 0) {
-        int64_t lost = ApplyBp(cc, RaidingLossBp(raid, convoy));
+        int64_t lost = cut(RaidingLossBp(raid, convoy));
         cc -= lost;
         detail += "; raiders " + std::to_string(raid) + " v convoy " + std::to_string(convoy) + " (2.7) -" + FormatCc(lost);
       }

@@ -199,9 +199,9 @@ TEST_CASE("the bundled 1805 scenario plays its first three turns as PLAY.md says
     REQUIRE(adj({"adjudicate", "nwol"}).code == 0);
   }
   // PLAY.md's balances after turn 3.
-  CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "BR", "--json"}).out, Catch::Contains("\"balance_cc\": 3017025,"));
-  CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "FR", "--json"}).out, Catch::Contains("\"balance_cc\": 2096695,"));
-  CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "SP", "--json"}).out, Catch::Contains("\"balance_cc\": 833519,"));
+  CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "BR", "--json"}).out, Catch::Contains("\"balance_cc\": 3017048,"));
+  CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "FR", "--json"}).out, Catch::Contains("\"balance_cc\": 2096510,"));
+  CHECK_THAT(adj({"report", "treasury", "nwol", "--state", "SP", "--json"}).out, Catch::Contains("\"balance_cc\": 833410,"));
   CHECK(Lines(adj({"log", "nwol", "--kind", "OrderRejected"}).out).size() == 5);
   CHECK(adj({"verify", "nwol"}).code == 0);
   // PLAY.md's "At sea": Nelson's squadron, copied orders and all, and the storms.

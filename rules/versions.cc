@@ -1,0 +1,116 @@
+#include "rules/versions.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+
+namespace adjutant::rules {
+
+namespace {
+
+// The table of versions: data, in one place.
+constexpr std::array kVersions{
+    VersionNote{"pate", 1, "PATE 1-10", "the first version"},
+    VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
+                                     "what the ones before left"},
+    VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",
+                "the reductions of a city's income (contact and embargoed neighbours, blockade, each embargo, raiding) "
+                "are each a share of its income after occupation (2.3) and add up, as 2.4's own two reductions do; "
+                "together they take at most the whole income"},
+};
+
+std::string Known(std::string_view ruleset) {
+  std::string out;
+  for (const auto& v : kVersions) {
+    if (!ruleset.empty() && v.ruleset != ruleset) continue;
+    out += (out.empty() ? "" : ", ") + std::string(v.ruleset) + "=" + std::to_string(v.version);
+  }
+  return out;
+}
+
+Result<uint32_t> Number(std::string_view s, std::string_view whole) {
+  uint32_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) {
+    return Status::InvalidArgument("rules version '" + std::string(whole) + "': '" + std::string(s) +
+                                   "' is not a version number");
+  }
+  return v;
+}
+
+}  // namespace
+
+std::span<const VersionNote> KnownVersions() { return kVersions; }
+
+uint32_t LatestVersion(std::string_view ruleset) {
+  uint32_t latest = 0;
+  for (const auto& v : kVersions) {
+    if (v.ruleset == ruleset) latest = std::max(latest, v.version);
+  }
+  return latest;
+}
+
+bool KnownVersion(std::string_view ruleset, uint32_t version) {
+  return std::any_of(kVersions.begin(), kVersions.end(),
+                     [&](const VersionNote& v) { return v.ruleset == ruleset && v.version == version; });
+}
+
+uint32_t RulesVersions::Of(std::string_view ruleset) const {
+  if (ruleset == "sow") return sow;
+  if (ruleset == "pate") return pate;
+  return 0;
+}
+
+bool RulesVersions::Set(std::string_view ruleset, uint32_t version) {
+  if (ruleset == "sow") {
+    sow = version;
+  } else if (ruleset == "pate") {
+    pate = version;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::string RulesVersions::ToString() const { return "sow=" + std::to_string(sow) + ",pate=" + std::to_string(pate); }
+
+RulesVersions LatestVersions() { return RulesVersions{LatestVersion("sow"), LatestVersion("pate")}; }
+
+Result<RulesVersions> ParseRulesVersions(std::string_view text, RulesVersions base) {
+  if (text.find('=') == std::string_view::npos) {
+    auto v = Number(text, text);
+    if (!v.ok()) return v.status();
+    bool any = false;
+    for (std::string_view r : {"sow", "pate"}) {
+      if (KnownVersion(r, *v)) any = base.Set(r, *v);
+    }
+    if (!any) {
+      return Status::InvalidArgument("rules version " + std::string(text) + ": no ruleset has it (there are " +
+                                     Known("") + ")");
+    }
+    return base;
+  }
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t comma = text.find(',', at);
+    std::string_view item = text.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at);
+    size_t eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      return Status::InvalidArgument("rules version '" + std::string(text) + "': '" + std::string(item) +
+                                     "' is not RULESET=VERSION");
+    }
+    std::string_view ruleset = item.substr(0, eq);
+    auto v = Number(item.substr(eq + 1), text);
+    if (!v.ok()) return v.status();
+    if (!KnownVersion(ruleset, *v)) {
+      return Status::InvalidArgument("rules version '" + std::string(item) + "' is not known (there are " + Known("") +
+                                     ")");
+    }
+    base.Set(ruleset, *v);
+    if (comma == std::string_view::npos) break;
+    at = comma + 1;
+  }
+  return base;
+}
+
+}  // namespace adjutant::rules

@@ -1,0 +1,209 @@
+// Rules versions (issue 5): each version stays callable; a game keeps the
+// versions it was adjudicated under until the GA adopts others; an audit
+// re-runs a turn under the versions it recorded (identical) or under
+// another, showing the first event that version adjudicates differently.
+#include <catch2/catch.hpp>
+
+#include <flatbuffers/flatbuffers.h>
+
+#include <fstream>
+
+#include "ledger/ledger.h"
+#include "replay/audit.h"
+#include "replay/driver.h"
+#include "rules/versions.h"
+#include "schema/event_generated.h"
+#include "support/run.h"
+#include "support/sow_game.h"
+#include "support/temp_dir.h"
+
+using namespace adjutant;
+using namespace adjutant::testing;
+namespace P = adjutant::projections;
+
+namespace {
+
+// Brest, France's one on-map port, is blockaded by BR2SL and under a
+// British embargo: two reductions of one city's income (SOW 2.5, 2.6).
+const char* kScenario = R"({
+  "name": "versions", "rulesets": ["sow"], "start": {"major": 1805, "minor": 1, "step": 1},
+  "players": [{"person": "george", "roles": ["BR.monarch"]}, {"person": "napoleon", "roles": ["FR.monarch"]}],
+  "sow": {
+    "season_kind": "War",
+    "states": [
+      {"id": "BR", "name": "Great Britain", "nation": "Britain", "treasury_cc": 2000000, "manpower": 60000},
+      {"id": "FR", "name": "France", "nation": "France", "treasury_cc": 3000000, "manpower": 150000}
+    ],
+    "cities": [
+      {"name": "London", "nation": "Britain", "controller": "BR", "level": 5, "kind": "Port", "square": {"x": 10, "y": 10}, "sea_area": "ECH", "dockyards": 2},
+      {"name": "Paris", "nation": "France", "controller": "FR", "level": 5, "kind": "Inland", "square": {"x": 20, "y": 20}},
+      {"name": "Brest", "nation": "France", "controller": "FR", "level": 3, "kind": "Port", "square": {"x": 12, "y": 22}, "sea_area": "BIS", "dockyards": 2}
+    ],
+    "ships": [
+      {"id": "BR2SL", "state": "BR", "type": "SL", "crew": 600, "marines": 150, "base": "London", "location": "Brest", "coastal": true, "mission": "IgnoreCommerce"}
+    ],
+    "relations": [{"a": "BR", "b": "FR", "relation": "War"}],
+    "trade": [{"nation": "France", "partner": "Britain", "share_bp": 2000}]
+  }
+})";
+
+struct Game {
+  TempDir dir;
+  std::unique_ptr<ledger::Ledger> db;
+  Game() {
+    auto l = ledger::Ledger::Open(dir.Sub("db"));
+    REQUIRE(l.ok());
+    db = std::move(l).value();
+    REQUIRE(CreateSowGame(*db, "g", kScenario).ok());
+    REQUIRE(Directive(*db, "g", "DeclareBlockade", R"({"by": "BR", "against": "FR"})").ok());
+    REQUIRE(Directive(*db, "g", "DeclareEmbargo", R"({"by": "BR", "against": "FR"})").ok());
+  }
+  void Turn(const rules::RulesVersions* adopt = nullptr) {
+    REQUIRE(replay::Adjudicate(*db, "g", "main", replay::AdjudicateMode::kTurn, 1, std::nullopt, nullptr, adopt).ok());
+  }
+  int64_t BrestIncome() {
+    auto s = Treasury(*db, "g");
+    for (const auto& l : s.states.at("FR").statement) {
+      if (l.item == "income" && l.subject == "Brest") return l.amount_cc;
+    }
+    FAIL("no income line for Brest");
+    return 0;
+  }
+  // The rules version every PhaseStarted of the sow ruleset names, in order.
+  std::vector<uint32_t> SowPhaseVersions() {
+    std::vector<uint32_t> out;
+    REQUIRE(db->Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                if (e.event()->payload_type() == fb::Payload_PhaseStarted && e.event()->ruleset() &&
+                    e.event()->ruleset()->str() == "sow") {
+                  out.push_back(e.event()->rules_version());
+                }
+                return Status::Ok();
+              }).ok());
+    return out;
+  }
+};
+
+// Brest: 18 Cr × level 3 = 54 Cr. The blockade takes 50% (France's only
+// on-map port, 2.5); the embargo 10% (20% of France's trade is with
+// Britain, whose every port the embargoing state holds: 2.6).
+constexpr int64_t kBrestBase = 18 * 3 * 100;
+constexpr int64_t kBrestUnderV1 = kBrestBase / 2 - kBrestBase / 2 / 10;  // 10% of what the blockade left
+constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% of the whole
+
+}  // namespace
+
+TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
+  CHECK(rules::LatestVersion("sow") == 2);
+  CHECK(rules::LatestVersion("pate") == 1);
+  CHECK(rules::LatestVersion("y1820") == 0);
+  CHECK(rules::KnownVersion("sow", 1));
+  CHECK_FALSE(rules::KnownVersion("pate", 2));
+  CHECK(rules::LatestVersions() == rules::RulesVersions{2, 1});
+  const rules::RulesVersions base{1, 1};
+  CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{2, 1});  // only sow has a version 2
+  CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{2, 1}) == rules::RulesVersions{1, 1});
+  CHECK(*rules::ParseRulesVersions("sow=1,pate=1", rules::RulesVersions{2, 1}) == rules::RulesVersions{1, 1});
+  CHECK(*rules::ParseRulesVersions("sow=2", base) == rules::RulesVersions{2, 1});
+  auto bad = rules::ParseRulesVersions("pate=2", base);
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.status().message(), Catch::Contains("'pate=2' is not known") && Catch::Contains("sow=2"));
+  CHECK_FALSE(rules::ParseRulesVersions("7", base).ok());
+  CHECK_FALSE(rules::ParseRulesVersions("sow=", base).ok());
+  CHECK_FALSE(rules::ParseRulesVersions("sow=1,", base).ok());
+  CHECK_FALSE(rules::ParseRulesVersions("dog=1", base).ok());
+  CHECK_FALSE(rules::ParseRulesVersions("sow", base).ok());
+}
+
+TEST_CASE("SOW 2.5, 2.6 under rules versions 1 and 2: the reductions compound, or add", "[versions][sow][income]") {
+  Game newest;
+  newest.Turn();
+  CHECK(newest.BrestIncome() == kBrestUnderV2);
+  CHECK(newest.SowPhaseVersions() == std::vector<uint32_t>{2, 2, 2, 2});
+
+  Game old;
+  const rules::RulesVersions v1{1, 1};
+  old.Turn(&v1);
+  CHECK(old.BrestIncome() == kBrestUnderV1);
+  CHECK(old.SowPhaseVersions() == std::vector<uint32_t>{1, 1, 1, 1});
+}
+
+TEST_CASE("rules versions: a game keeps the versions it ran under until the GA adopts others", "[versions]") {
+  Game g;
+  const rules::RulesVersions v1{1, 1};
+  g.Turn(&v1);
+  g.Turn();  // no --rules-version: the game goes on under sow=1
+  CHECK(g.BrestIncome() == kBrestUnderV1);
+  const rules::RulesVersions v2{2, 1};
+  g.Turn(&v2);  // the GA adopts sow=2
+  CHECK(g.BrestIncome() == kBrestUnderV2);
+  g.Turn();
+  CHECK(g.BrestIncome() == kBrestUnderV2);
+  CHECK(g.SowPhaseVersions() == std::vector<uint32_t>{1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2});
+}
+
+TEST_CASE("audit: each turn under the version it recorded is identical; under another, the first event it changes",
+          "[versions][audit]") {
+  Game g;
+  const rules::RulesVersions v1{1, 1};
+  g.Turn(&v1);
+  const Turn t1{1805, 1, 1};
+  auto same = replay::AuditTurn(*g.db, "g", "main", t1);
+  REQUIRE(same.ok());
+  CHECK(same->identical);
+  // The same versions named explicitly: still identical.
+  auto named = replay::AuditTurn(*g.db, "g", "main", t1, rules::RulesVersions{1, 0});
+  REQUIRE(named.ok());
+  CHECK(named->identical);
+  // Under sow=2: Brest's income is the first event to differ.
+  auto other = replay::AuditTurn(*g.db, "g", "main", t1, rules::RulesVersions{2, 0});
+  REQUIRE(other.ok());
+  CHECK_FALSE(other->identical);
+  CHECK(other->rule == "SOW 2.2");
+  CHECK_THAT(other->recorded, Catch::Contains("Brest") && Catch::Contains(std::to_string(kBrestUnderV1)));
+  CHECK_THAT(other->produced, Catch::Contains("Brest") && Catch::Contains(std::to_string(kBrestUnderV2)));
+  // The version tags are the recorded ones: only the rule's outcome differs.
+  CHECK_THAT(other->produced, Catch::Contains("\"rules_version\": 1"));
+  bool found = false;
+  REQUIRE(g.db->Read("g", "main", other->seq, other->seq, [&](const ledger::EventView& e) {
+                found = true;
+                CHECK(e.event()->payload_type() == fb::Payload_SowEvent);
+                return Status::Ok();
+              }).ok());
+  CHECK(found);
+}
+
+TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rules-version", "[versions][cli]") {
+  TempDir dir;
+  const std::string db = dir.Sub("db");
+  const std::string scenario = dir.Sub("scenario.json");
+  {
+    std::ofstream(scenario) << kScenario;
+  }
+  REQUIRE(Adjutant({"--db", db, "new", "g", "--scenario", scenario}).code == 0);
+  for (const char* kind : {"DeclareBlockade", "DeclareEmbargo"}) {
+    const std::string file = dir.Sub(std::string(kind) + ".json");
+    std::ofstream(file) << R"({"reason": "HMG", "body_type": "SowDirective", "body": {"body_type": ")" << kind
+                        << R"(", "body": {"by": "BR", "against": "FR"}}})";
+    REQUIRE(Adjutant({"--db", db, "directive", "g", file}).code == 0);
+  }
+  Run list = Adjutant({"--db", db, "rules-versions", "g"});
+  CHECK(list.code == 0);
+  CHECK_THAT(list.out, Catch::Contains("sow=2  newest  in use by g/main") && Catch::Contains("sow=1\n"));
+  // An unknown version is refused, and nothing is adjudicated.
+  Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", "sow=9"});
+  CHECK(bad.code != 0);
+  CHECK_THAT(bad.err, Catch::Contains("--rules-version") && Catch::Contains("'sow=9' is not known"));
+  CHECK_THAT(Adjutant({"--db", db, "stats", "g"}).out, !Catch::Contains("PhaseStarted"));
+  REQUIRE(Adjutant({"--db", db, "adjudicate", "g", "--rules-version", "sow=1"}).code == 0);
+  REQUIRE(Adjutant({"--db", db, "adjudicate", "g"}).code == 0);
+  CHECK_THAT(Adjutant({"--db", db, "rules-versions", "g"}).out, Catch::Contains("sow=1  in use by g/main"));
+  Run audit = Adjutant({"--db", db, "audit", "g", "--all"});
+  CHECK(audit.code == 0);
+  CHECK_THAT(audit.out, Catch::Contains("turn 1805.1.1: ") && Catch::Contains("identical"));
+  Run under = Adjutant({"--db", db, "audit", "g", "--all", "--rules-version", "2"});
+  CHECK(under.code == 3);
+  CHECK_THAT(under.out, Catch::Contains("turn 1805.1.1: differs under sow=2 at seq ") && Catch::Contains("(SOW 2.2)"));
+  Run json = Adjutant({"--db", db, "audit", "g", "--turn", "1805.1.2", "--rules-version", "sow=2", "--json"});
+  CHECK(json.code == 3);
+  CHECK_THAT(json.out, Catch::Contains("\"identical\": false") && Catch::Contains("\"rules_versions\": \"sow=2\""));
+}
