@@ -49,3 +49,85 @@ TEST_CASE("conform: scripted dice that run out stop the case with the roll named
   REQUIRE_FALSE(r.ok());
   CHECK_THAT(r.status().message(), Catch::Contains("used up by the roll for wind"));
 }
+
+namespace {
+
+// The inland-city case with `extra` JSON fields added before its "expect".
+replay::CaseResult RunWith(const std::string& steps, const std::string& extra, bool* ran, std::string* error) {
+  std::string json = Slurp(std::string(ADJUTANT_FIXTURES) + "/conformance/sow/income-2.2.json");
+  auto s = json.find("\"steps\"");
+  auto e = json.find("\"expect\"");
+  REQUIRE((s != std::string::npos && e != std::string::npos));
+  json.replace(s, e - s, steps + ",\n  " + extra + (extra.empty() ? "" : ",\n  "));
+  auto buf = schema::ParseJson("ConformanceCase", json, "case.json");
+  INFO(json);
+  REQUIRE(buf.ok());
+  TempDir dir;
+  auto r = replay::RunCase(*flatbuffers::GetRoot<fb::ConformanceCase>(buf->data()), dir.Sub("db"));
+  *ran = r.ok();
+  if (!r.ok()) {
+    *error = r.status().message();
+    return {};
+  }
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("conform: expect_events counts the events of a kind holding every string", "[conform]") {
+  const std::string steps = R"("steps": [{"adjudicate": "phase"}])";
+  bool ran = false;
+  std::string error;
+  auto ok = RunWith(steps,
+                    R"("expect_events": [{"kind": "TreasuryLine", "contains": ["Strelsau", "SOW 2.2"], "count": 1},
+                                         {"kind": "PhaseCompleted"}, {"kind": "DieRolled", "count": 0}])",
+                    &ran, &error);
+  REQUIRE(ran);
+  CHECK(ok.passed());
+  auto bad = RunWith(steps,
+                     R"("expect_events": [{"kind": "TreasuryLine", "contains": ["Strelsau"], "count": 2},
+                                          {"kind": "OrderRejected"}])",
+                     &ran, &error);
+  REQUIRE(ran);
+  REQUIRE(bad.differences.size() == 2);
+  CHECK(bad.differences[0] == "expect_events[0] TreasuryLine containing \"Strelsau\": expected 2, got 1");
+  CHECK(bad.differences[1] == "expect_events[1] OrderRejected: expected at least one, got none");
+}
+
+TEST_CASE("conform: a step marked refused must be refused under its rule", "[conform]") {
+  // Treasury corrections need a state the game has: this one is refused.
+  const std::string refused_step = R"("steps": [{"directive": {"reason": "r", "body_type": "SowDirective",
+      "body": {"body_type": "CorrectTreasury", "body": {"state": "YY", "amount_cc": 5}}}, "refused": "YY"},
+      {"adjudicate": "phase"}])";
+  bool ran = false;
+  std::string error;
+  auto ok = RunWith(refused_step, "", &ran, &error);
+  INFO(error);
+  REQUIRE(ran);
+  CHECK(ok.passed());  // nothing appended: the balance is the same 1045 Cr
+  // Marked refused under another rule: the case cannot be played.
+  std::string other = refused_step;
+  other.replace(other.find("\"refused\": \"YY\""), 15, "\"refused\": \"SOW 9.9\"");
+  RunWith(other, "", &ran, &error);
+  CHECK_FALSE(ran);
+  CHECK_THAT(error, Catch::Contains("steps[0].refused: refused, but not under SOW 9.9"));
+  // An accepted step marked refused: the case cannot be played either.
+  const std::string accepted = R"("steps": [{"adjudicate": "phase"}, {"directive": {"reason": "r", "body_type": "SowDirective",
+      "body": {"body_type": "CorrectTreasury", "body": {"state": "XX", "amount_cc": 5}}}, "refused": "SOW"}])";
+  RunWith(accepted, "", &ran, &error);
+  CHECK_FALSE(ran);
+  CHECK_THAT(error, Catch::Contains("steps[1].refused: the step was accepted"));
+}
+
+TEST_CASE("conform: a case names the rules version it is played under", "[conform][versions]") {
+  bool ran = false;
+  std::string error;
+  auto v1 = RunWith(R"("steps": [{"adjudicate": "phase"}])", R"("rules_version": "sow=1", "expect_events": [{"kind": "PhaseStarted", "contains": ["\"rules_version\": 1"], "count": 1}])", &ran, &error);
+  REQUIRE(ran);
+  CHECK(v1.passed());
+  auto latest = RunWith(R"("steps": [{"adjudicate": "phase"}])", R"("expect_events": [{"kind": "PhaseStarted", "contains": ["\"rules_version\": 2"], "count": 1}])", &ran, &error);
+  CHECK(latest.passed());
+  RunWith(R"("steps": [{"adjudicate": "phase"}])", R"("rules_version": "sow=7")", &ran, &error);
+  CHECK_FALSE(ran);
+  CHECK_THAT(error, Catch::Contains("rules_version: rules version 'sow=7' is not known"));
+}
