@@ -63,5 +63,6 @@ fi
 
 echo; echo "== branches"; adj branches "$GAME"
 echo; echo "== verify"; adj verify "$GAME" --all
+echo; echo "== audit: every turn adjudicated again from its orders and dice"; adj audit "$GAME" --all
 echo; echo "== Britain's Treasury Ministry report"; adj report treasury "$GAME" --state BR
 echo; echo "== Nelson's position report (PATE 3.11)"; adj report positions "$GAME" --player nelson
