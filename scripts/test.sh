@@ -14,8 +14,8 @@ if [ "${1:-}" = "--sanitize" ]; then
     ADJUTANT_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     bash scripts/setup.sh
   cd build-asan
-  # The benchmark smoke run is left to the normal build: it measures nothing here.
-  ctest --output-on-failure -j "${ADJUTANT_JOBS:-2}" -E bench_smoke "$@"
+  # The benchmarks' smoke runs are left to the normal build: they measure nothing here.
+  ctest --output-on-failure -j "${ADJUTANT_JOBS:-2}" -E 'bench_smoke|bench_game_smoke' "$@"
 else
   bash scripts/setup.sh
   cd build
