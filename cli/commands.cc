@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "base/limits.h"
@@ -71,7 +72,6 @@ Status CmdNew(Context& c) {
       if (!st.ok()) return Status::InvalidArgument(*path + ": players[" + std::to_string(i) + "].person: " + st.message());
     }
   }
-  if (auto st = rules::sow::CheckScenario(*sc); !st.ok()) return Status::InvalidArgument(*path + ": " + st.message());
   auto seed = U64Option(c.args, "seed", 0);
   if (!seed.ok()) return seed.status();
   uint64_t s = *seed;
@@ -80,6 +80,7 @@ Status CmdNew(Context& c) {
   if (auto* st = sc->start()) at.turn = {st->major(), st->minor(), st->step()};
   // The naval map, recorded with the game (PATE 1).
   std::vector<Draft> more;
+  std::set<std::string> map_areas;
   if (auto map_path = c.args.Value("map")) {
     auto map_doc = ReadDocument(*map_path, "NavalMap", limits::kScenarioFileBytesMax);
     if (!map_doc.ok()) return map_doc.status();
@@ -88,8 +89,10 @@ Status CmdNew(Context& c) {
     if (auto st = rules::pate::CheckScenarioAgainstMap(*sc, *map); !st.ok()) {
       return Status::InvalidArgument(*path + ": " + st.message() + " (" + *map_path + ")");
     }
+    for (const auto& [code, area] : map->areas()) map_areas.insert(code);
     more.push_back(rules::pate::MapDefinedDraft(at, std::move(map_doc).value()));
   }
+  if (auto st = rules::sow::CheckScenario(*sc, map_areas); !st.ok()) return Status::InvalidArgument(*path + ": " + st.message());
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   auto head = (*db)->CreateGame(game, s, *buf, at, kGa, more);

@@ -2,11 +2,14 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <set>
+
 #include "ledger/ledger.h"
 #include "replay/driver.h"
 #include "replay/views.h"
 #include "rules/dice.h"
 #include "rules/pate/map.h"
+#include "rules/sow/scenario.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
 
@@ -63,13 +66,19 @@ Result<CaseResult> RunCase(const fb::ConformanceCase& c, const std::string& scra
   const auto* sc = flatbuffers::GetRoot<fb::Scenario>(scenario.data());
   TurnPhase at;
   if (sc->start()) at.turn = {sc->start()->major(), sc->start()->minor(), sc->start()->step()};
+  // The checks `adjutant new` applies.
   std::vector<Draft> more;
+  std::set<std::string> map_areas;
   if (c.map()) {
     auto map = AsRoot("NavalMap", c.map());
     auto loaded = rules::pate::NavalMap::Load(*flatbuffers::GetRoot<fb::NavalMap>(map.data()));
     if (!loaded.ok()) return Status::InvalidArgument("map: " + loaded.status().message());
     ADJ_RETURN_IF_ERROR(rules::pate::CheckScenarioAgainstMap(*sc, *loaded));
+    for (const auto& [code, area] : loaded->areas()) map_areas.insert(code);
     more.push_back(rules::pate::MapDefinedDraft(at, std::move(map)));
+  }
+  if (auto st = rules::sow::CheckScenario(*sc, map_areas); !st.ok()) {
+    return Status::InvalidArgument("scenario: " + st.message());
   }
   auto created = db.CreateGame(game, c.seed(), scenario, at, Actor{ActorKind::kGameAdministrator, "", ""}, more);
   if (!created.ok()) return Status::InvalidArgument("scenario: " + created.status().message());

@@ -17,6 +17,9 @@ constexpr std::array kVersions{
                 "the reductions of a city's income (contact and embargoed neighbours, blockade, each embargo, raiding) "
                 "are each a share of its income after occupation (2.3) and add up, as 2.4's own two reductions do; "
                 "together they take at most the whole income"},
+    VersionNote{"sow", 3, "SOW 4.10",
+                "a ship at sea may be removed when enemy ships share her sea area but not her tactical area "
+                "(PATE 1.2): only enemies in the same tactical location stop a removal"},
 };
 
 std::string Known(std::string_view ruleset) {

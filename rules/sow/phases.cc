@@ -501,9 +501,15 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       // A copy: the ShipRemoved event below erases the ship from the state.
       const P::Ship sh = s.ships.at(o.body_as_RemoveShipOrder()->ship()->str());
       bool with_enemy = false, friend_at_sea = false;
+      // Rules version 3: at sea, only enemies in the ship's own tactical area
+      // (PATE 1.2) stop it; version 1-2 counted the whole sea area.
+      const bool by_tactical_area = out.writer().rules_versions().sow >= 3;
       for (const auto& [id, other] : s.ships) {
         if (id == sh.id || other.location != sh.location) continue;
-        if (AtWar(s, other.state, st) && other.in_port == sh.in_port && other.coastal == sh.coastal) with_enemy = true;
+        const bool same_area = !by_tactical_area || sh.tactical == 0 || other.tactical == 0 || other.tactical == sh.tactical;
+        if (AtWar(s, other.state, st) && other.in_port == sh.in_port && other.coastal == sh.coastal && same_area) {
+          with_enemy = true;
+        }
         if (Friendly(s, other.state, st)) friend_at_sea = true;
       }
       if (with_enemy) return Refusal{"SOW 4.10", sh.id + " is in the same place as enemy ships"};

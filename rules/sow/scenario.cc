@@ -17,10 +17,10 @@ Status Bad(const std::string& field, size_t i, const std::string& sub, const std
 
 }  // namespace
 
-Status CheckSow(const fb::SowScenario& sc);
+Status CheckSow(const fb::SowScenario& sc, const std::set<std::string>& map_sea_areas);
 
-Status CheckScenario(const fb::Scenario& scenario) {
-  if (scenario.sow()) ADJ_RETURN_IF_ERROR(CheckSow(*scenario.sow()));
+Status CheckScenario(const fb::Scenario& scenario, const std::set<std::string>& map_sea_areas) {
+  if (scenario.sow()) ADJ_RETURN_IF_ERROR(CheckSow(*scenario.sow(), map_sea_areas));
   std::set<std::string> ids, persons;
   if (const auto* sow = scenario.sow()) {
     if (sow->states()) for (const auto* s : *sow->states()) ids.insert(s->id()->str());
@@ -47,11 +47,11 @@ Status CheckScenario(const fb::Scenario& scenario) {
   return Status::Ok();
 }
 
-Status CheckSow(const fb::SowScenario& sc) {
+Status CheckSow(const fb::SowScenario& sc, const std::set<std::string>& map_sea_areas) {
   if (sc.piracy()) {
     return Status::InvalidArgument("sow.piracy: SOW 2.9 leaves piracy out of play, so a scenario may not switch it on");
   }
-  std::set<std::string> states, nations, cities, sea_areas, ids;
+  std::set<std::string> states, nations, cities, sea_areas = map_sea_areas, ids;
   std::map<std::string, std::pair<int, int>> city_square;
   if (sc.states()) {
     for (size_t i = 0; i < sc.states()->size(); ++i) {
@@ -152,7 +152,8 @@ Status CheckSow(const fb::SowScenario& sc) {
       if (s->base() && s->base()->size() && !cities.count(s->base()->str())) return Bad("ships", i, "base", "no port '" + s->base()->str() + "'");
       if (s->location() && s->location()->size() && !cities.count(s->location()->str()) &&
           !sea_areas.count(s->location()->str())) {
-        return Bad("ships", i, "location", "'" + s->location()->str() + "' is neither a city nor a sea area of one");
+        return Bad("ships", i, "location", "'" + s->location()->str() + "' is neither a city nor a sea area of one" +
+                                                 std::string(map_sea_areas.empty() ? " (no naval map given)" : " nor of the map"));
       }
     }
   }

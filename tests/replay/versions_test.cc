@@ -93,15 +93,16 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 }  // namespace
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
-  CHECK(rules::LatestVersion("sow") == 2);
+  CHECK(rules::LatestVersion("sow") == 3);
   CHECK(rules::LatestVersion("pate") == 1);
   CHECK(rules::LatestVersion("y1820") == 0);
   CHECK(rules::KnownVersion("sow", 1));
   CHECK_FALSE(rules::KnownVersion("pate", 2));
-  CHECK(rules::LatestVersions() == rules::RulesVersions{2, 1});
+  CHECK(rules::LatestVersions() == rules::RulesVersions{3, 1});
   const rules::RulesVersions base{1, 1};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{2, 1});  // only sow has a version 2
-  CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{2, 1}) == rules::RulesVersions{1, 1});
+  CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{3, 1}) == rules::RulesVersions{1, 1});
+  CHECK(*rules::ParseRulesVersions("3", base) == rules::RulesVersions{3, 1});
   CHECK(*rules::ParseRulesVersions("sow=1,pate=1", rules::RulesVersions{2, 1}) == rules::RulesVersions{1, 1});
   CHECK(*rules::ParseRulesVersions("sow=2", base) == rules::RulesVersions{2, 1});
   auto bad = rules::ParseRulesVersions("pate=2", base);
@@ -117,8 +118,8 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
 TEST_CASE("SOW 2.5, 2.6 under rules versions 1 and 2: the reductions compound, or add", "[versions][sow][income]") {
   Game newest;
   newest.Turn();
-  CHECK(newest.BrestIncome() == kBrestUnderV2);
-  CHECK(newest.SowPhaseVersions() == std::vector<uint32_t>{2, 2, 2, 2});
+  CHECK(newest.BrestIncome() == kBrestUnderV2);  // sow=3 keeps 2's reading
+  CHECK(newest.SowPhaseVersions() == std::vector<uint32_t>{3, 3, 3, 3});
 
   Game old;
   const rules::RulesVersions v1{1, 1};
@@ -188,7 +189,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   }
   Run list = Adjutant({"--db", db, "rules-versions", "g"});
   CHECK(list.code == 0);
-  CHECK_THAT(list.out, Catch::Contains("sow=2  newest  in use by g/main") && Catch::Contains("sow=1\n"));
+  CHECK_THAT(list.out, Catch::Contains("sow=3  newest  in use by g/main") && Catch::Contains("sow=1\n"));
   // An unknown version is refused, and nothing is adjudicated.
   Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", "sow=9"});
   CHECK(bad.code != 0);
