@@ -165,8 +165,9 @@ void DirectiveConsequences(Outcomes& out, const P::TreasuryState& before, const 
       break;
     }
     case fb::SowDirectiveBody_PlaceUnit: {
-      // A unit the GA places comes out of its state's pool like any other
-      // (SOW 3.1): the land module raised it.
+      // A unit the GA places (the land module's, or a correction) takes no
+      // men from its state's pool: the fold adds it as it stands; the GA
+      // corrects the pool with CorrectManpower where it should (RULES.md).
       break;
     }
     default:
