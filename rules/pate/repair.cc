@@ -24,7 +24,12 @@ Status PlaceForCampaign(Pate& p) {
     PATE_TRY(on_station, p.Chance(id, "campaign start: on station", "PATE 2.8", OnStationPct(moves)));
     Ship after = sh;
     if (on_station) {
-      after.stores = static_cast<uint16_t>(std::min<int>(sh.stores, StoresOnStation(moves)));
+      // Rules version 2: she is loaded with the stores of a ship on station
+      // (the book: "less than full stores loaded"); version 1 kept fewer
+      // when she had fewer.
+      after.stores = static_cast<uint16_t>(p.Writer().rules_versions().pate >= 2
+                                               ? StoresOnStation(moves)
+                                               : std::min<int>(sh.stores, StoresOnStation(moves)));
       if (after.stores != sh.stores) p.Rated(after, "PATE 2.8", "on station as the campaign opens");
     } else {
       p.Moved(id, {sh.base, fb::PortPart_Harbour, 0}, "PATE 2.8", "at her base as the campaign opens", 0, false);

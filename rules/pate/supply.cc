@@ -15,7 +15,10 @@ bool AreasTouch(const NavalMap& map, const std::string& a, const std::string& b)
 
 Status RunSupply(Pate& p) {
   // PATE 3.5: the Naval Minister's stores, port to port.
-  std::map<std::string, int> sent;
+  std::map<std::string, int> sent, received;
+  // Rules version 2: stores move only from the port they began the turn in
+  // (no second move the same turn); version 1 let them move on.
+  const bool began_here_only = p.Writer().rules_versions().pate >= 2;
   for (const auto& [seq, m] : Pending<fb::MoveStoresOrder>(p.s(), fb::PateOrderBody_MoveStoresOrder)) {
     std::string from = m->from()->str(), to = m->to()->str();
     int n = m->stores();
@@ -35,6 +38,9 @@ Status RunSupply(Pate& p) {
       why = from + " may send at most " + std::to_string(kStoresMovedMax) + " stores a turn";
     } else if (a->stores < n) {
       why = from + " has only " + std::to_string(a->stores) + " stores";
+    } else if (began_here_only && a->stores - received[from] < n) {
+      why = from + " has only " + std::to_string(a->stores - received[from]) +
+            " stores that began the turn there (stores make one move a turn)";
     } else {
       for (const auto& [id, o] : p.s().ships) {
         bool there = o.location == from || o.location == to || o.location == pa->sea_area || o.location == pb->sea_area;
@@ -46,6 +52,7 @@ Status RunSupply(Pate& p) {
       continue;
     }
     sent[from] += n;
+    received[to] += n;
     p.Emit([=](Fbb& f) -> Body {
       return {fb::PateEventBody_StoresMoved, fb::CreateStoresMovedDirect(f, from.c_str(), to.c_str(), n, seq).Union()};
     });

@@ -94,20 +94,20 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
   CHECK(rules::LatestVersion("sow") == 3);
-  CHECK(rules::LatestVersion("pate") == 1);
+  CHECK(rules::LatestVersion("pate") == 2);
   CHECK(rules::LatestVersion("y1820") == 0);
   CHECK(rules::KnownVersion("sow", 1));
-  CHECK_FALSE(rules::KnownVersion("pate", 2));
-  CHECK(rules::LatestVersions() == rules::RulesVersions{3, 1});
+  CHECK_FALSE(rules::KnownVersion("pate", 3));
+  CHECK(rules::LatestVersions() == rules::RulesVersions{3, 2});
   const rules::RulesVersions base{1, 1};
-  CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{2, 1});  // only sow has a version 2
-  CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{3, 1}) == rules::RulesVersions{1, 1});
-  CHECK(*rules::ParseRulesVersions("3", base) == rules::RulesVersions{3, 1});
+  CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{2, 2});
+  CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{3, 2}) == rules::RulesVersions{1, 1});
+  CHECK(*rules::ParseRulesVersions("3", base) == rules::RulesVersions{3, 1});  // only sow has a version 3
   CHECK(*rules::ParseRulesVersions("sow=1,pate=1", rules::RulesVersions{2, 1}) == rules::RulesVersions{1, 1});
   CHECK(*rules::ParseRulesVersions("sow=2", base) == rules::RulesVersions{2, 1});
-  auto bad = rules::ParseRulesVersions("pate=2", base);
+  auto bad = rules::ParseRulesVersions("pate=9", base);
   REQUIRE_FALSE(bad.ok());
-  CHECK_THAT(bad.status().message(), Catch::Contains("'pate=2' is not known") && Catch::Contains("sow=2"));
+  CHECK_THAT(bad.status().message(), Catch::Contains("'pate=9' is not known") && Catch::Contains("sow=2"));
   CHECK_FALSE(rules::ParseRulesVersions("7", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow=", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow=1,", base).ok());
@@ -201,7 +201,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   Run audit = Adjutant({"--db", db, "audit", "g", "--all"});
   CHECK(audit.code == 0);
   CHECK_THAT(audit.out, Catch::Contains("turn 1805.1.1: ") && Catch::Contains("identical"));
-  Run under = Adjutant({"--db", db, "audit", "g", "--all", "--rules-version", "2"});
+  Run under = Adjutant({"--db", db, "audit", "g", "--all", "--rules-version", "sow=2"});
   CHECK(under.code == 3);
   CHECK_THAT(under.out, Catch::Contains("turn 1805.1.1: differs under sow=2 at seq ") && Catch::Contains("(SOW 2.2)"));
   Run json = Adjutant({"--db", db, "audit", "g", "--turn", "1805.1.2", "--rules-version", "sow=2", "--json"});
