@@ -298,14 +298,12 @@ Result<NwolScenario> GenerateScenario(const NwolOptions& o, std::string_view map
     city.I("fort_level", fort).I("fort_start", fort_start).I("supplies", r.Int(10, 50));
     cities.push_back(city.str());
   }
-  std::set<std::string> port_areas;
   for (const auto& [name, port] : map->ports()) {
     if (!listed.count(name)) return Status::InvalidArgument("the naval map's port " + name + " has no row in kCities");
-    port_areas.insert(port.sea_area);
   }
   out.cities = cities.size();
 
-  // Land units, spread over each state's cities by level.
+  // Land units, spread over the cities each state holds.
   std::vector<GenUnit> units;
   std::map<std::string, int> next_number;  // state+type → next
   auto number = [&](const std::string& state, const std::string& type) {
@@ -378,12 +376,8 @@ Result<NwolScenario> GenerateScenario(const NwolOptions& o, std::string_view map
       if (where > 70) {
         area = bp->sea_area;
         const auto* a = map->Area(area);
-        // rules::sow::CheckScenario places a ship at sea only in an area
-        // some city of the scenario opens on.
         std::vector<std::string> near = {area};
-        for (const auto& dir : a->neighbours) {
-          for (const auto& n : dir) if (port_areas.count(n)) near.push_back(n);
-        }
+        for (const auto& dir : a->neighbours) near.insert(near.end(), dir.begin(), dir.end());
         location = r.Pick(near);
         tactical = r.Int(1, 4);
       }
@@ -554,10 +548,12 @@ Status CheckAsNew(const NwolScenario& s) {
       if (!st.ok()) return Status::InvalidArgument("players[" + std::to_string(i) + "].person: " + st.message());
     }
   }
-  ADJ_RETURN_IF_ERROR(sow::CheckScenario(*sc));
   auto map = NavalMap::Load(*flatbuffers::GetRoot<fb::NavalMap>(s.map.data()));
   if (!map.ok()) return map.status();
-  return rules::pate::CheckScenarioAgainstMap(*sc, *map);
+  ADJ_RETURN_IF_ERROR(rules::pate::CheckScenarioAgainstMap(*sc, *map));
+  std::set<std::string> map_areas;  // ships may lie in any sea area of the game's map
+  for (const auto& [code, area] : map->areas()) map_areas.insert(code);
+  return sow::CheckScenario(*sc, map_areas);
 }
 
 Result<ledger::Head> CreateGame(ledger::Ledger& db, std::string_view game, const NwolScenario& s, uint64_t seed) {

@@ -49,8 +49,8 @@ Result<NwolScenario> GenerateScenario(const NwolOptions& options, std::string_vi
 
 // The checks `adjutant new GAME --scenario F --map M` makes before it
 // creates anything (cli/commands.cc, CmdNew): a name, known rulesets, valid
-// person ids, rules::sow::CheckScenario, the map's own checks and
-// rules::pate::CheckScenarioAgainstMap.
+// person ids, the map's own checks, rules::pate::CheckScenarioAgainstMap and
+// rules::sow::CheckScenario with the map's sea areas.
 Status CheckAsNew(const NwolScenario& scenario);
 
 // Creates `game` from the scenario with its naval map, as `adjutant new
