@@ -9,7 +9,12 @@ namespace adjutant::rules {
 
 PhaseWriter::PhaseWriter(std::string game, std::string branch, uint64_t head_seq,
                          std::vector<std::unique_ptr<projections::Projection>> projections)
-    : game_(std::move(game)), branch_(std::move(branch)), head_seq_(head_seq), projections_(std::move(projections)) {}
+    : game_(std::move(game)), branch_(std::move(branch)), head_seq_(head_seq), projections_(std::move(projections)) {
+  for (const auto& p : projections_) {
+    if (auto* t = dynamic_cast<const projections::Treasury*>(p.get())) treasury_ = t;
+    if (auto* r = dynamic_cast<const projections::Roster*>(p.get())) roster_ = r;
+  }
+}
 
 void PhaseWriter::Emit(Draft draft) {
   flatbuffers::FlatBufferBuilder fbb(512);
@@ -35,18 +40,14 @@ std::vector<uint32_t> PhaseWriter::Versions() const {
 }
 
 const projections::TreasuryState& PhaseWriter::treasury() const {
-  for (const auto& p : projections_) {
-    if (auto* t = dynamic_cast<const projections::Treasury*>(p.get())) return t->state();
-  }
+  if (treasury_) return treasury_->state();
   assert(false && "PhaseWriter needs the treasury projection");
   static const projections::TreasuryState kEmpty;
   return kEmpty;
 }
 
 const projections::Roster& PhaseWriter::roster() const {
-  for (const auto& p : projections_) {
-    if (auto* r = dynamic_cast<const projections::Roster*>(p.get())) return *r;
-  }
+  if (roster_) return *roster_;
   assert(false && "PhaseWriter needs the roster projection");
   static const projections::Roster kEmpty;
   return kEmpty;

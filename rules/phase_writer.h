@@ -46,7 +46,11 @@ class PhaseWriter {
   const projections::Roster& roster() const;
   // The naval map recorded with the game, if any (projections/navalmap).
   const fb::NavalMap* naval_map() const;
-  std::vector<std::unique_ptr<projections::Projection>> TakeProjections() { return std::move(projections_); }
+  std::vector<std::unique_ptr<projections::Projection>> TakeProjections() {
+    treasury_ = nullptr;
+    roster_ = nullptr;
+    return std::move(projections_);
+  }
 
   // The rules versions the rules run under (rules/versions.h) — the newest
   // unless the caller sets the game's — and the versions each event records,
@@ -60,6 +64,9 @@ class PhaseWriter {
   std::string game_, branch_;
   uint64_t head_seq_;
   std::vector<std::unique_ptr<projections::Projection>> projections_;
+  // Found once: the rules ask for them on every look at the state.
+  const projections::Treasury* treasury_ = nullptr;
+  const projections::Roster* roster_ = nullptr;
   std::vector<Draft> drafts_;
   RulesVersions versions_ = LatestVersions();
   RulesVersions tags_ = versions_;
