@@ -16,6 +16,11 @@ Kind KindOf(ShipType t) { return static_cast<Kind>(t); }
 
 Status RunCombat(Pate& p) {
   auto orders = CarriedOut(p.s(), StandingShipOrders(p.s()));
+  // Rules version 2 (PATE 3.7, 7.1, 7.4): ships in a port that go into the
+  // harbour or come out of it to fight are moved there, and a side that
+  // wholly evades and gets away leaves contact though no battle is fought.
+  // Version 1 did neither: the ships stayed where they were recorded.
+  const bool moves_to_fight = p.Writer().rules_versions().pate >= 2;
   // The places where hostile ships are in contact, in order.
   std::map<std::string, std::vector<std::string>> places;  // key: location / tactical
   for (const std::string& id : p.OnMap()) {
@@ -116,21 +121,41 @@ Status RunCombat(Pate& p) {
     auto r = ResolveBattle(b, p.DiceRef());
     if (!r.ok()) return r.status();
     for (const Roll& roll : r->rolls) p.Record(roll);
-    if (!r->fought) continue;
-    // What every ship in the battle saw.
-    std::vector<std::string> all;
-    for (const auto& c : b.ships) all.push_back(c.id);
-    std::string winner;
-    for (const auto& c : b.ships) {
-      if (c.side == r->winner && winner.empty()) winner = p.ship(c.id)->state;
+    if (!moves_to_fight && !r->fought) continue;
+    // The battle began when it was fought or someone evaded it (7.4: when
+    // both sides evade, no ship moves).
+    bool evaded = std::any_of(r->ships.begin(), r->ships.end(), [](const ShipResult& s) { return s.evaded; });
+    if (!r->fought && !evaded) continue;
+    if (moves_to_fight && b.where != Where::Sea) {
+      // 3.7, 7.1: in a port, the ships of the battle go into the harbour or
+      // come out to the coastal waters to fight there (the wind is not
+      // checked, as before).
+      const bool in = b.where == Where::Harbour;
+      for (const auto& c : b.ships) {
+        const Ship& sh = *p.ship(c.id);
+        if (sh.in_port == in) continue;
+        Place to{sh.location, in ? fb::PortPart_Harbour : fb::PortPart_Coastal, 0};
+        p.Moved(c.id, to, "PATE 7.1",
+                in ? "into the harbour to fight " + b.id : "out to the coastal waters to fight " + b.id, 0, false);
+      }
     }
-    std::string summary = b.id + ": " + (winner.empty() ? std::string("no decision") : "won by " + winner);
-    for (const auto& line : r->log) summary += "; " + line;
-    for (const auto& c : b.ships) {
-      p.Observe(c.id, fb::ObservationKind_Battle, first.location, all, static_cast<int>(all.size()), false,
-                b.where == Where::Harbour, summary, "PATE 7");
+    if (r->fought) {
+      // What every ship in the battle saw.
+      std::vector<std::string> all;
+      for (const auto& c : b.ships) all.push_back(c.id);
+      std::string winner;
+      for (const auto& c : b.ships) {
+        if (c.side == r->winner && winner.empty()) winner = p.ship(c.id)->state;
+      }
+      std::string summary = b.id + ": " + (winner.empty() ? std::string("no decision") : "won by " + winner);
+      for (const auto& line : r->log) summary += "; " + line;
+      for (const auto& c : b.ships) {
+        p.Observe(c.id, fb::ObservationKind_Battle, first.location, all, static_cast<int>(all.size()), false,
+                  b.where == Where::Harbour, summary, "PATE 7");
+      }
     }
-    // Outcomes, ship by ship.
+    // Outcomes, ship by ship (when no battle was fought, 7.4's evaders only
+    // have one: they get away).
     for (const ShipResult& res : r->ships) {
       if (!p.ship(res.id)) continue;
       const Ship before = *p.ship(res.id);  // a copy: the events below change the state
