@@ -23,12 +23,8 @@ struct Input {
   enum Kind { kOrder, kPassword } kind = kOrder;
   std::string person;          // orders, passwords
   std::string pwhash;          // passwords
-  std::vector<uint8_t> file;   // an OrderFile buffer
+  std::vector<std::vector<uint8_t>> items;  // orders: one-item OrderFiles, in order
 };
-
-std::vector<uint8_t> Finish(flatbuffers::FlatBufferBuilder& f) {
-  return std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
-}
 
 // Has the branch reached the position an input was given at: the orders
 // window of its turn (phase 0), or the end of its phase?
@@ -56,23 +52,32 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
   rep.fork_seq = *point;
   // The old branch's inputs after the point, and where it stands.
   std::vector<Input> inputs;
+  bool continues = false;  // the last event was part of the last order input
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, *point + 1, UINT64_MAX, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
     Input in;
     const fb::Turn* t = ev.turn();
     in.at = TurnPhase{t ? Turn{t->major(), t->minor(), t->step()} : Turn{}, ev.phase()};
+    if (ev.payload_type() == fb::Payload_OrderRejected || ev.payload_type() == fb::Payload_OrderSuperseded) {
+      return Status::Ok();  // an order's outcome: made again with it
+    }
     if (const auto* o = ev.payload_as_OrderSubmitted()) {
-      flatbuffers::FlatBufferBuilder f;
-      flatbuffers::Offset<void> body;
-      if (o->body_type() != fb::OrderBody_NONE) {
-        body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameOrderBody(o->body_type()), o->body()));
+      // Consecutive orders of one person at one position are given again
+      // as one file: the same events, one batch.
+      if (continues && !inputs.empty() && inputs.back().kind == Input::kOrder &&
+          inputs.back().person == o->person()->str() && inputs.back().at == in.at) {
+        inputs.back().items.push_back(OrderFileOf(*o));
+        return Status::Ok();
       }
-      auto item = fb::CreateOrderItem(f, o->role() ? f.CreateString(o->role()->str()) : 0, o->body_type(), body);
-      f.Finish(fb::CreateOrderFile(f, f.CreateVector(std::vector{item})));
+      continues = true;
       in.kind = Input::kOrder;
       in.person = o->person()->str();
-      in.file = Finish(f);
-    } else if (const auto* d = ev.payload_as_Directive()) {
+      in.items.push_back(OrderFileOf(*o));
+      inputs.push_back(std::move(in));
+      return Status::Ok();
+    }
+    continues = false;
+    if (const auto* d = ev.payload_as_Directive()) {
       if (const auto* pw = d->body_as_SetPassword()) {
         in.kind = Input::kPassword;
         in.person = pw->person()->str();
@@ -135,7 +140,7 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
     ADJ_RETURN_IF_ERROR(advance_to(in.at, false));
     switch (in.kind) {
       case Input::kOrder: {
-        auto r = SubmitOrders(db, game, new_branch, in.person, in.file);
+        auto r = SubmitOrders(db, game, new_branch, in.person, JoinOrderFiles(in.items));
         if (!r.ok()) return r.status();
         break;
       }
@@ -145,7 +150,7 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
         break;
       }
     }
-    rep.inputs++;
+    rep.inputs += in.kind == Input::kOrder ? in.items.size() : 1;
   }
   ADJ_RETURN_IF_ERROR(advance_to(TurnPhase{old_state.turn, old_state.phase_done}, true));
   auto head = db.HeadOf(game, new_branch);

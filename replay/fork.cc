@@ -30,38 +30,69 @@ Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::strin
   return **first - 1;
 }
 
+std::vector<uint8_t> OrderFileOf(const fb::OrderSubmitted& o) {
+  flatbuffers::FlatBufferBuilder f;
+  flatbuffers::Offset<void> body;
+  if (o.body_type() != fb::OrderBody_NONE) {
+    body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameOrderBody(o.body_type()), o.body()));
+  }
+  auto item = fb::CreateOrderItem(f, o.role() ? f.CreateString(o.role()->str()) : 0, o.body_type(), body);
+  f.Finish(fb::CreateOrderFile(f, f.CreateVector(std::vector{item})));
+  return std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
+}
+
+std::vector<uint8_t> JoinOrderFiles(const std::vector<std::vector<uint8_t>>& one_item_files) {
+  if (one_item_files.size() == 1) return one_item_files.front();
+  flatbuffers::FlatBufferBuilder f;
+  std::vector<flatbuffers::Offset<fb::OrderItem>> items;
+  for (const auto& one : one_item_files) {
+    const auto* item = flatbuffers::GetRoot<fb::OrderFile>(one.data())->orders()->Get(0);
+    items.push_back(flatbuffers::Offset<fb::OrderItem>(schema::CopyTable(f, "OrderItem", item)));
+  }
+  f.Finish(fb::CreateOrderFile(f, f.CreateVector(items)));
+  return std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
+}
+
 Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::string_view from, std::string_view to,
                            uint64_t after_seq, const Turn& t) {
   // The parent's orders of T's window, as recorded (copied out: the
   // submissions below append to the ledger).
+  // Consecutive submissions of one person are carried as one (the intake
+  // emits each item's events in turn, so the events are the same; one
+  // synced batch instead of one per order).
   struct Sent {
     std::string person;
-    std::vector<uint8_t> file;
+    std::vector<std::vector<uint8_t>> items;  // each an OrderFile of one item
   };
   std::vector<Sent> sent;
+  size_t orders = 0;
+  bool continues = false;  // the last event was part of the last person's submission
   auto end = db.SeekTurn(game, from, TurnPhase{t, 1});
   if (!end.ok()) return end.status();
   const uint64_t last = end->has_value() ? **end - 1 : UINT64_MAX;
   ADJ_RETURN_IF_ERROR(db.Read(game, from, after_seq + 1, last, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
     const fb::Turn* et = ev.turn();
+    const auto type = ev.payload_type();
+    if (type == fb::Payload_OrderRejected || type == fb::Payload_OrderSuperseded) return Status::Ok();
     const auto* o = ev.payload_as_OrderSubmitted();
-    if (!o || !et || Turn{et->major(), et->minor(), et->step()} != t || ev.phase() != 0) return Status::Ok();
-    flatbuffers::FlatBufferBuilder f;
-    flatbuffers::Offset<void> body;
-    if (o->body_type() != fb::OrderBody_NONE) {
-      body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameOrderBody(o->body_type()), o->body()));
+    if (!o || !et || Turn{et->major(), et->minor(), et->step()} != t || ev.phase() != 0) {
+      continues = false;
+      return Status::Ok();
     }
-    auto item = fb::CreateOrderItem(f, o->role() ? f.CreateString(o->role()->str()) : 0, o->body_type(), body);
-    f.Finish(fb::CreateOrderFile(f, f.CreateVector(std::vector{item})));
-    sent.push_back({o->person()->str(), std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize())});
+    std::vector<uint8_t> one = OrderFileOf(*o);
+    const std::string person = o->person()->str();
+    if (!continues || sent.empty() || sent.back().person != person) sent.push_back({person, {}});
+    sent.back().items.push_back(std::move(one));
+    ++orders;
+    continues = true;
     return Status::Ok();
   }));
   for (const auto& s : sent) {
-    auto r = SubmitOrders(db, game, to, s.person, s.file);
+    auto r = SubmitOrders(db, game, to, s.person, JoinOrderFiles(s.items));
     if (!r.ok()) return r.status();
   }
-  return sent.size();
+  return orders;
 }
 
 }  // namespace adjutant::replay
