@@ -134,7 +134,9 @@ void LoadScenario(TreasuryState& s, const fb::SowScenario& sc) {
   }
 }
 
-void ApplyDirective(TreasuryState& s, const fb::SowDirective& d) {
+// `version`: the sow rules version the directive was recorded under (its
+// consequences for a lost or moved ship changed in version 4).
+void ApplyDirective(TreasuryState& s, const fb::SowDirective& d, uint32_t version) {
   switch (d.body_type()) {
     case fb::SowDirectiveBody_SetSeasonKind: {
       auto* x = d.body_as_SetSeasonKind();
@@ -201,12 +203,22 @@ void ApplyDirective(TreasuryState& s, const fb::SowDirective& d) {
         it->second.coastal = x->coastal();
         it->second.mission = static_cast<Mission>(x->mission());
         it->second.active = x->active();
+        // Version 4: a ship the GA puts somewhere has ended any crossing.
+        if (version >= 4) it->second.crossing_turns = 0;
       }
       break;
     }
-    case fb::SowDirectiveBody_LoseShip:
-      s.ships.erase(d.body_as_LoseShip()->ship()->str());
+    case fb::SowDirectiveBody_LoseShip: {
+      std::string id = d.body_as_LoseShip()->ship()->str();
+      s.ships.erase(id);
+      if (version >= 4) {  // as a ship sunk (PATE 9, 4.4): troops lost with her, followers follow none
+        std::erase_if(s.units, [&](const auto& kv) { return kv.second.aboard == id; });
+        for (auto& [oid, o] : s.ships) {
+          if (o.attached_to == id) o.attached_to.clear();
+        }
+      }
       break;
+    }
     case fb::SowDirectiveBody_SetFortState: {
       auto* x = d.body_as_SetFortState();
       auto it = s.cities.find(x->city()->str());
@@ -728,7 +740,7 @@ void Treasury::Apply(const Input& in) {
       s_.phase_done = e.phase();
       break;
     case fb::Payload_Directive:
-      if (auto* d = e.payload_as_Directive()->body_as_SowDirective()) ApplyDirective(s_, *d);
+      if (auto* d = e.payload_as_Directive()->body_as_SowDirective()) ApplyDirective(s_, *d, e.rules_version());
       break;
     case fb::Payload_SowEvent:
       ApplyOutcome(s_, *e.payload_as_SowEvent(), turn, e.phase());

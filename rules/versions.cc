@@ -26,6 +26,11 @@ constexpr std::array kVersions{
     VersionNote{"sow", 3, "SOW 4.10",
                 "a ship at sea may be removed when enemy ships share her sea area but not her tactical area "
                 "(PATE 1.2): only enemies in the same tactical location stop a removal"},
+    VersionNote{"sow", 4, "SOW 3.5 (GA LoseShip, MoveShip); PATE 9, 4.4",
+                "a ship the GA strikes off takes the troops aboard with her (their men lost) and those that "
+                "followed her follow none, as when she sinks; a ship the GA moves has ended any Atlantic crossing "
+                "(versions 1-3 left followers and troops naming a ship no longer there, and a moved crosser "
+                "still crossing)"},
 };
 
 std::string Known(std::string_view ruleset) {

@@ -93,15 +93,15 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 }  // namespace
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
-  CHECK(rules::LatestVersion("sow") == 3);
+  CHECK(rules::LatestVersion("sow") == 4);
   CHECK(rules::LatestVersion("pate") == 2);
   CHECK(rules::LatestVersion("y1820") == 0);
   CHECK(rules::KnownVersion("sow", 1));
   CHECK_FALSE(rules::KnownVersion("pate", 3));
-  CHECK(rules::LatestVersions() == rules::RulesVersions{3, 2});
+  CHECK(rules::LatestVersions() == rules::RulesVersions{4, 2});
   const rules::RulesVersions base{1, 1};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{2, 2});
-  CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{3, 2}) == rules::RulesVersions{1, 1});
+  CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{4, 2}) == rules::RulesVersions{1, 1});
   CHECK(*rules::ParseRulesVersions("3", base) == rules::RulesVersions{3, 1});  // only sow has a version 3
   CHECK(*rules::ParseRulesVersions("sow=1,pate=1", rules::RulesVersions{2, 1}) == rules::RulesVersions{1, 1});
   CHECK(*rules::ParseRulesVersions("sow=2", base) == rules::RulesVersions{2, 1});
@@ -118,8 +118,8 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
 TEST_CASE("SOW 2.5, 2.6 under rules versions 1 and 2: the reductions compound, or add", "[versions][sow][income]") {
   Game newest;
   newest.Turn();
-  CHECK(newest.BrestIncome() == kBrestUnderV2);  // sow=3 keeps 2's reading
-  CHECK(newest.SowPhaseVersions() == std::vector<uint32_t>{3, 3, 3, 3});
+  CHECK(newest.BrestIncome() == kBrestUnderV2);  // later versions keep 2's reading
+  CHECK(newest.SowPhaseVersions() == std::vector<uint32_t>{4, 4, 4, 4});
 
   Game old;
   const rules::RulesVersions v1{1, 1};
@@ -189,7 +189,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   }
   Run list = Adjutant({"--db", db, "rules-versions", "g"});
   CHECK(list.code == 0);
-  CHECK_THAT(list.out, Catch::Contains("sow=3  newest  in use by g/main") && Catch::Contains("sow=1\n"));
+  CHECK_THAT(list.out, Catch::Contains("sow=4  newest  in use by g/main") && Catch::Contains("sow=1\n"));
   // An unknown version is refused, and nothing is adjudicated.
   Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", "sow=9"});
   CHECK(bad.code != 0);
@@ -207,4 +207,30 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   Run json = Adjutant({"--db", db, "audit", "g", "--turn", "1805.1.2", "--rules-version", "sow=2", "--json"});
   CHECK(json.code == 3);
   CHECK_THAT(json.out, Catch::Contains("\"identical\": false") && Catch::Contains("\"rules_versions\": \"sow=2\""));
+}
+
+TEST_CASE("sow=4: a ship the GA strikes off takes her troops and leaves her followers free; sow=3 did not",
+          "[versions][cli]") {
+  TempDir dir;
+  const std::string fixtures = ADJUTANT_FIXTURES;
+  const std::string lose = dir.Sub("lose.json");
+  std::ofstream(lose) << R"({"reason": "Trafalgar", "body_type": "SowDirective", "body": {"body_type": "LoseShip",
+                             "body": {"ship": "BR1FL", "crew_returning": 0}}})";
+  for (const char* version : {"sow=3", "sow=4"}) {
+    const std::string db = dir.Sub(std::string("db-") + version);
+    REQUIRE(Adjutant({"--db", db, "new", "nwol", "--scenario", fixtures + "/scenarios/nwol-1805.json", "--map",
+                      fixtures + "/maps/nwol-waters.json", "--seed", "1805"}).code == 0);
+    // One phase under the version, so the directive is recorded under it.
+    REQUIRE(Adjutant({"--db", db, "adjudicate", "nwol", "--phase", "--rules-version", version}).code == 0);
+    REQUIRE(Adjutant({"--db", db, "directive", "nwol", lose}).code == 0);
+    Run fleet = Adjutant({"--db", db, "report", "fleet", "nwol", "--json"});
+    REQUIRE(fleet.code == 0);
+    CHECK_THAT(fleet.out, !Catch::Contains("\"id\": \"BR1FL\""));
+    if (std::string(version) == "sow=4") {
+      CHECK_THAT(fleet.out, !Catch::Contains("\"attached_to\": \"BR1FL\""));
+    } else {
+      CHECK_THAT(fleet.out, Catch::Contains("\"attached_to\": \"BR1FL\""));  // the old behaviour, kept callable
+    }
+    CHECK(Adjutant({"--db", db, "audit", "nwol", "--all"}).code == 0);
+  }
 }
