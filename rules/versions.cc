@@ -11,12 +11,13 @@ namespace {
 // The table of versions: data, in one place.
 constexpr std::array kVersions{
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
-    VersionNote{"pate", 2, "PATE 2.8, 3.5, 3.7, 7.1, 7.4",
+    VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "
                 "even when she had fewer (2.8); stores moved into a port cannot be moved on the same turn (3.5); "
                 "ships in a port that go into the harbour or come out to the coastal waters to fight are moved there "
                 "(3.7, 7.1); a side that wholly evades a battle and gets away moves to another tactical area, or out "
-                "to sea from a port, though no battle is fought (7.4)"},
+                "to sea from a port, though no battle is fought (7.4); each order of a file is checked against the "
+                "roster as the orders before it left it: an appointment takes effect when received (2.3)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

@@ -60,8 +60,15 @@ void Appoint(PhaseWriter& w, const TurnPhase& at, const fb::AppointOrder& a, uin
 void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& roster, const pate::NavalMap* map,
             const std::string& person, const std::vector<const fb::OrderItem*>& items) {
   sow::Outcomes out(w, at);
-  const projections::Person* who = roster.Find(person);
+  // Rules version pate=2: each item is checked against the roster as the
+  // items before it left it (an appointment takes effect when received,
+  // PATE 2.3, so a file reads as the same orders sent one by one); version
+  // 1 read the roster once per file.
+  const bool live_roster = w.rules_versions().pate >= 2;
   for (const fb::OrderItem* item : items) {
+    const projections::Person* found = (live_roster ? w.roster() : roster).Find(person);
+    const std::optional<projections::Person> sender = found ? std::optional(*found) : std::nullopt;
+    const projections::Person* who = sender ? &*sender : nullptr;
     const fb::SowOrder* so = item->body_as_SowOrder();
     const fb::PateOrder* po = item->body_as_PateOrder();
     const auto& s = w.treasury();

@@ -13,6 +13,7 @@
 #include "replay/driver.h"
 #include "rules/versions.h"
 #include "schema/event_generated.h"
+#include "support/pate_game.h"
 #include "support/run.h"
 #include "support/sow_game.h"
 #include "support/temp_dir.h"
@@ -232,5 +233,28 @@ TEST_CASE("sow=4: a ship the GA strikes off takes her troops and leaves her foll
       CHECK_THAT(fleet.out, Catch::Contains("\"attached_to\": \"BR1FL\""));  // the old behaviour, kept callable
     }
     CHECK(Adjutant({"--db", db, "audit", "nwol", "--all"}).code == 0);
+  }
+}
+
+TEST_CASE("pate=2, PATE 2.3: an appointment takes effect for the orders after it in the same file; pate=1 read the "
+          "roster once per file", "[versions][pate]") {
+  const std::string file = OrderFile({PateItem("AppointOrder", R"({"ship": "BR2SL", "commander": "barham"})"),
+                                      PateItem("ShipOrders", R"({"ship": "BR2SL", "sea1": "NOS"})")});
+  for (uint32_t pate : {1u, 2u}) {
+    NwolDb g;
+    if (pate == 1) {  // the game adopts pate=1 by a turn adjudicated under it
+      const rules::RulesVersions v{rules::LatestVersion("sow"), 1};
+      REQUIRE(replay::Adjudicate(*g.db, "g", "main", replay::AdjudicateMode::kTurn, 1, std::nullopt, nullptr, &v).ok());
+    }
+    auto r = Order(*g.db, "g", "barham", file);
+    REQUIRE(r.ok());
+    REQUIRE(r->orders.size() == 2);
+    CHECK(r->orders[0].status == "stands");
+    if (pate == 2) {
+      CHECK(r->orders[1].status == "stands");
+    } else {
+      CHECK(r->orders[1].status == "rejected");
+      CHECK(r->orders[1].rule == "PATE 4.1");
+    }
   }
 }
