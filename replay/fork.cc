@@ -27,7 +27,20 @@ Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::strin
     return Status::NotFound(std::string(game) + "/" + std::string(branch) + " has not reached turn " +
                             at.turn.ToString() + (at.phase ? " phase " + std::to_string(at.phase) : ""));
   }
-  return **first - 1;
+  if (**first > 1) return **first - 1;
+  // The first turn's start: after the game's creation (GameCreated and the
+  // naval map recorded with it), before anything given at that turn.
+  uint64_t created = 0;
+  bool past = false;
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, 1, **first + 7, [&](const ledger::EventView& e) {
+    const fb::Event& ev = *e.event();
+    const auto* pe = ev.payload_as_PateEvent();
+    past = past || (ev.payload_type() != fb::Payload_GameCreated && !(pe && pe->body_type() == fb::PateEventBody_MapDefined));
+    if (!past) created = e.seq;
+    return Status::Ok();
+  }));
+  if (created == 0) return Status::Corruption(std::string(game) + "/" + std::string(branch) + " does not begin with GameCreated");
+  return created;
 }
 
 std::vector<uint8_t> OrderFileOf(const fb::OrderSubmitted& o) {

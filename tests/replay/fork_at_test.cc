@@ -8,6 +8,7 @@
 #include "replay/audit.h"
 #include "replay/driver.h"
 #include "replay/fork.h"
+#include "replay/views.h"
 #include "rules/sow/calendar.h"
 #include "support/pate_game.h"
 #include "support/run.h"
@@ -102,4 +103,23 @@ TEST_CASE("adjutant fork --at TURN[.PHASE] [--with-orders]", "[fork][cli]") {
   CHECK(Adjutant({"--db", db, "fork", "g", "--from", "main@3", "--name", "bad", "--with-orders"}).code == 2);
   CHECK(Adjutant({"--db", db, "fork", "g", "--from", "main@3", "--at", "1805.1.2", "--name", "bad"}).code == 2);
   CHECK(Adjutant({"--db", db, "audit", "g", "--branch", "again", "--turn", "1805.1.1"}).code == 0);
+}
+
+TEST_CASE("fork at the first turn: the point is just after the game's creation (GameCreated, the map)", "[fork]") {
+  NwolDb g;
+  auto p = replay::ForkPoint(*g.db, "g", "main", TurnPhase{Turn{1805, 1, 1}, 0});
+  REQUIRE(p.ok());
+  CHECK(*p == 2);  // GameCreated, MapDefined
+  REQUIRE(Order(*g.db, "g", "nelson", OrderFile({PateItem("ShipOrders", R"({"ship": "BR2SL", "sea1": "NOS"})")})).ok());
+  REQUIRE(Turns(*g.db, "g", 1).ok());
+  auto again = replay::ForkPoint(*g.db, "g", "main", TurnPhase{Turn{1805, 1, 1}, 0});
+  REQUIRE(again.ok());
+  CHECK(*again == 2);  // before the turn's orders
+  REQUIRE(g.db->Fork("g", "main", *again, "start", std::nullopt, Actor{ActorKind::kGameAdministrator, "", ""}).ok());
+  REQUIRE(replay::CarryOrders(*g.db, "g", "main", "start", *again, Turn{1805, 1, 1}).ok());
+  REQUIRE(Turns(*g.db, "g", 1, "start").ok());
+  auto a = replay::Fold(*g.db, "g", "main");
+  auto b = replay::Fold(*g.db, "g", "start");
+  REQUIRE((a.ok() && b.ok()));
+  CHECK(replay::Compare(replay::Flatten(*a), replay::Flatten(*b)).empty());  // the same orders and dice
 }
