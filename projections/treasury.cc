@@ -203,8 +203,12 @@ void ApplyDirective(TreasuryState& s, const fb::SowDirective& d, uint32_t versio
         it->second.coastal = x->coastal();
         it->second.mission = static_cast<Mission>(x->mission());
         it->second.active = x->active();
-        // Version 4: a ship the GA puts somewhere has ended any crossing.
-        if (version >= 4) it->second.crossing_turns = 0;
+        // Version 4: a ship the GA puts somewhere has ended any crossing,
+        // and one put at sea is in a tactical area there (PATE 1.2).
+        if (version >= 4) {
+          it->second.crossing_turns = 0;
+          it->second.tactical = s.cities.count(it->second.location) ? 0 : 1;
+        }
       }
       break;
     }

@@ -324,6 +324,17 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
   w.set_rules_versions(versions);
+  // A ship the GA puts at sea goes to a sea area of the game's naval map.
+  if (const auto* mv = sd ? sd->body_as_MoveShip() : nullptr; mv && !before.cities.count(mv->location()->str())) {
+    if (const fb::NavalMap* doc = w.naval_map()) {
+      auto map = rules::pate::NavalMap::Load(*doc);
+      if (!map.ok()) return map.status();
+      if (!map->Area(mv->location()->str())) {
+        return Status::InvalidArgument("location: '" + mv->location()->str() + "' is neither a port nor a sea area of the "
+                                       "game's naval map");
+      }
+    }
+  }
   Draft d;
   d.at = at;
   d.actor = kGa;

@@ -29,7 +29,8 @@ constexpr std::array kVersions{
                 "(PATE 1.2): only enemies in the same tactical location stop a removal"},
     VersionNote{"sow", 4, "SOW 3.5 (GA LoseShip, MoveShip); PATE 9, 4.4",
                 "a ship the GA strikes off takes the troops aboard with her (their men lost) and those that "
-                "followed her follow none, as when she sinks; a ship the GA moves has ended any Atlantic crossing "
+                "followed her follow none, as when she sinks; a ship the GA moves has ended any Atlantic crossing, and "
+                "is in tactical area 1 when put at sea (0 in a port) "
                 "(versions 1-3 left followers and troops naming a ship no longer there, and a moved crosser "
                 "still crossing)"},
 };

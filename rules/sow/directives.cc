@@ -90,9 +90,22 @@ Status CheckDirective(const P::TreasuryState& s, const fb::SowDirective& d) {
       }
       return Status::Ok();
     }
-    case fb::SowDirectiveBody_MoveShip:
-      if (!s.ships.count(d.body_as_MoveShip()->ship()->str())) return Bad("ship: no ship '" + d.body_as_MoveShip()->ship()->str() + "'");
+    case fb::SowDirectiveBody_MoveShip: {
+      auto* x = d.body_as_MoveShip();
+      if (!s.ships.count(x->ship()->str())) return Bad("ship: no ship '" + x->ship()->str() + "'");
+      const std::string to = x->location() ? x->location()->str() : "";
+      if (to.empty()) return Bad("location: where to?");
+      if (x->in_port() && x->coastal()) return Bad("in_port, coastal: a ship in a port is in its harbour or its coastal waters, not both");
+      auto city = s.cities.find(to);
+      if (city == s.cities.end()) {
+        if (x->in_port() || x->coastal()) return Bad("location: '" + to + "' is no city of the game: at sea, neither in_port nor coastal");
+      } else if (city->second.kind == P::CityKind::Inland) {
+        return Bad("location: " + to + " is an inland city");
+      } else if (!x->in_port() && !x->coastal()) {
+        return Bad("in_port, coastal: in " + to + ", the harbour (in_port) or the coastal waters (coastal)");
+      }
       return Status::Ok();
+    }
     case fb::SowDirectiveBody_LoseShip: {
       auto* x = d.body_as_LoseShip();
       auto sh = s.ships.find(x->ship()->str());

@@ -378,3 +378,26 @@ TEST_CASE("SOW 3.1 and PATE 2.7: a new ship of the line takes 750 men, 600 crew 
   REQUIRE(s.states.at("BR").refused.size() == 1);
   CHECK_THAT(s.states.at("BR").refused[0].reason, Catch::Contains("at most 0 more crew (PATE 2.7)"));
 }
+
+TEST_CASE("SOW 3.5, PATE 1.2: a ship the GA moves goes to a port's harbour or coastal waters, or to sea", "[sow][directive]") {
+  Game g;
+  auto move = [&](const std::string& body) { return Directive(*g.db, "g", "MoveShip", body); };
+  auto both = move(R"({"ship": "BR1SL", "location": "Portsmouth", "in_port": true, "coastal": true})");
+  REQUIRE_FALSE(both.ok());
+  CHECK_THAT(both.status().message(), Catch::Contains("not both"));
+  auto neither = move(R"({"ship": "BR1SL", "location": "Portsmouth"})");
+  REQUIRE_FALSE(neither.ok());
+  CHECK_THAT(neither.status().message(), Catch::Contains("the harbour (in_port) or the coastal waters"));
+  auto inland = move(R"({"ship": "BR1SL", "location": "Paris", "in_port": true})");
+  REQUIRE_FALSE(inland.ok());
+  CHECK_THAT(inland.status().message(), Catch::Contains("inland city"));
+  auto at_sea_in_port = move(R"({"ship": "BR1SL", "location": "ECH", "coastal": true})");
+  REQUIRE_FALSE(at_sea_in_port.ok());
+  CHECK_THAT(at_sea_in_port.status().message(), Catch::Contains("at sea, neither in_port nor coastal"));
+  REQUIRE(move(R"({"ship": "BR1SL", "location": "ECH"})").ok());
+  auto s = g.State();
+  CHECK(s.ships.at("BR1SL").location == "ECH");
+  CHECK(s.ships.at("BR1SL").tactical == 1);  // at sea: in a tactical area (rules version 4)
+  REQUIRE(move(R"({"ship": "BR1SL", "location": "Portsmouth", "coastal": true})").ok());
+  CHECK(g.State().ships.at("BR1SL").tactical == 0);
+}
