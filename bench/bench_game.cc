@@ -39,6 +39,8 @@
 #include <thread>
 #include <vector>
 
+#include "base/scratch.h"
+#include "bench/common.h"
 #include "bench/nwol_generator.h"
 #include "ledger/format.h"
 #include "ledger/ledger.h"
@@ -59,10 +61,12 @@
 #endif
 
 namespace adjutant::bench {
+
+const char* const kProgram = "adjutant_bench_game";
+
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 constexpr int kCampaignTurnsMax = 15;   // SOW 4.2: a war season
 constexpr int kMinTurns = 2;            // the audit compares turn 2 with the last
@@ -82,43 +86,6 @@ constexpr std::string_view kMain = ledger::kMainBranch;
 constexpr std::string_view kFork = "whatif";
 const Actor kGa{ActorKind::kGameAdministrator, "", ""};
 
-[[noreturn]] void Die(std::string_view what, const Status& s) {
-  std::fprintf(stderr, "adjutant_bench_game: %.*s: %s\n", static_cast<int>(what.size()), what.data(),
-               s.message().c_str());
-  std::exit(1);
-}
-[[noreturn]] void Die(std::string_view what, const rocksdb::Status& s) { Die(what, Status::IOError(s.ToString())); }
-
-template <typename T>
-T Must(Result<T> r, std::string_view what) {
-  if (!r.ok()) Die(what, r.status());
-  return std::move(r).value();
-}
-void Must(const Status& s, std::string_view what) {
-  if (!s.ok()) Die(what, s);
-}
-
-void Progress(const char* format, ...) __attribute__((format(printf, 1, 2)));
-void Progress(const char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  std::fputs("[bench_game] ", stderr);
-  std::vfprintf(stderr, format, args);
-  std::fputc('\n', stderr);
-  va_end(args);
-}
-
-double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// User + system CPU of this process: near the wall time, the work ran on one
-// core unhindered; well below it, the machine was busy with other work.
-double CpuSeconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return secs(ru.ru_utime) + secs(ru.ru_stime);
-}
-
 // A wall and CPU stopwatch.
 struct Timer {
   Clock::time_point t0 = Clock::now();
@@ -127,53 +94,6 @@ struct Timer {
   double cpu() const { return CpuSeconds() - cpu0; }
 };
 
-// ---- output -------------------------------------------------------------------
-
-// One figure: a flat JSON object written on one line of stdout.
-class JsonLine {
- public:
-  explicit JsonLine(std::string_view bench) { Str("bench", bench); }
-  JsonLine& Str(std::string_view key, std::string_view value) {
-    Key(key);
-    out_ += '"';
-    for (char c : value) {
-      if (c == '"' || c == '\\') out_ += '\\';
-      out_ += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
-    }
-    out_ += '"';
-    return *this;
-  }
-  JsonLine& Int(std::string_view key, uint64_t value) {
-    Key(key);
-    out_ += std::to_string(value);
-    return *this;
-  }
-  JsonLine& Num(std::string_view key, double value, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-    Key(key);
-    out_ += buf;
-    return *this;
-  }
-  JsonLine& Bool(std::string_view key, bool value) {
-    Key(key);
-    out_ += value ? "true" : "false";
-    return *this;
-  }
-  void Print() {
-    std::printf("%s}\n", out_.c_str());
-    std::fflush(stdout);  // each figure shows as soon as it is measured, even into a pipe
-  }
-
- private:
-  void Key(std::string_view key) {
-    out_ += out_.empty() ? '{' : ',';
-    out_ += '"';
-    out_ += key;
-    out_ += "\":";
-  }
-  std::string out_;
-};
 
 // ---- configuration ------------------------------------------------------------
 
@@ -257,9 +177,7 @@ class WorkDir {
  public:
   explicit WorkDir(Config& cfg) : cfg_(cfg) {
     if (cfg.dir.empty()) {
-      std::string tmpl = "/tmp/adjutant-bench-game-XXXXXX";
-      if (!mkdtemp(tmpl.data())) Die("mkdtemp", Status::IOError(std::strerror(errno)));
-      cfg.dir = tmpl;
+      cfg.dir = Must(ScratchDir("adjutant-bench-game-"), "a scratch directory");
     }
     std::error_code ec;
     fs::create_directories(cfg.dir, ec);

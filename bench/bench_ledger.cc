@@ -36,8 +36,10 @@
 #include <vector>
 
 #include "base/hash.h"
+#include "base/scratch.h"
 #include "base/status.h"
 #include "base/turn.h"
+#include "bench/common.h"
 #include "ledger/format.h"
 #include "ledger/ledger.h"
 #include "projections/summary.h"
@@ -47,10 +49,12 @@
 #include "schema/draft.h"
 
 namespace adjutant::bench {
+
+const char* const kProgram = "adjutant_bench";
+
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 constexpr uint64_t kDefaultEvents = 10'000'000;
 constexpr uint64_t kQuickEvents = 200'000;
@@ -72,98 +76,6 @@ constexpr double kMemoryRatioMax = 1.1; // "no growth": 10x the events, at most 
 constexpr std::string_view kBigGame = "bench";
 constexpr std::string_view kSmallGame = "small";
 constexpr uint64_t kSeed = 1805;
-
-[[noreturn]] void Die(std::string_view what, const Status& s) {
-  std::fprintf(stderr, "adjutant_bench: %.*s: %s\n", static_cast<int>(what.size()), what.data(),
-               s.message().c_str());
-  std::exit(1);
-}
-
-[[noreturn]] void Die(std::string_view what, const rocksdb::Status& s) {
-  Die(what, Status::IOError(s.ToString()));
-}
-
-template <typename T>
-T Must(Result<T> r, std::string_view what) {
-  if (!r.ok()) Die(what, r.status());
-  return std::move(r).value();
-}
-
-void Must(const Status& s, std::string_view what) {
-  if (!s.ok()) Die(what, s);
-}
-
-void Progress(const char* format, ...) __attribute__((format(printf, 1, 2)));
-void Progress(const char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  std::fputs("[bench] ", stderr);
-  std::vfprintf(stderr, format, args);
-  std::fputc('\n', stderr);
-  va_end(args);
-}
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// User + system CPU of this process: on a machine shared with other work
-// it tells load from slowness, which wall time alone cannot.
-double CpuSeconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
-  return secs(ru.ru_utime) + secs(ru.ru_stime);
-}
-
-// ---- output -------------------------------------------------------------------
-
-// One figure: a flat JSON object written on one line of stdout.
-class JsonLine {
- public:
-  explicit JsonLine(std::string_view bench) { Str("bench", bench); }
-
-  JsonLine& Str(std::string_view key, std::string_view value) {
-    Key(key);
-    out_ += '"';
-    for (char c : value) {
-      if (c == '"' || c == '\\') out_ += '\\';
-      out_ += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
-    }
-    out_ += '"';
-    return *this;
-  }
-  JsonLine& Int(std::string_view key, uint64_t value) {
-    Key(key);
-    out_ += std::to_string(value);
-    return *this;
-  }
-  JsonLine& Num(std::string_view key, double value, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-    Key(key);
-    out_ += buf;
-    return *this;
-  }
-  JsonLine& Bool(std::string_view key, bool value) {
-    Key(key);
-    out_ += value ? "true" : "false";
-    return *this;
-  }
-  void Print() {
-    std::printf("%s}\n", out_.c_str());
-    std::fflush(stdout);  // each figure shows as soon as it is measured, even into a pipe
-  }
-
- private:
-  void Key(std::string_view key) {
-    out_ += out_.empty() ? '{' : ',';
-    out_ += '"';
-    out_ += key;
-    out_ += "\":";
-  }
-  std::string out_;
-};
 
 // ---- configuration ------------------------------------------------------------
 
@@ -221,9 +133,7 @@ class WorkDir {
  public:
   explicit WorkDir(Config& cfg) : cfg_(cfg) {
     if (cfg.dir.empty()) {
-      std::string tmpl = "/tmp/adjutant-bench-XXXXXX";
-      if (!mkdtemp(tmpl.data())) Die("mkdtemp", Status::IOError(std::strerror(errno)));
-      cfg.dir = tmpl;
+      cfg.dir = Must(ScratchDir("adjutant-bench-"), "a scratch directory");
     }
     std::error_code ec;
     fs::create_directories(cfg.dir, ec);

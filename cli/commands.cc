@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "base/limits.h"
+#include "base/scratch.h"
 #include "cli/args.h"
 #include "cli/common.h"
 #include "cli/report_common.h"
@@ -377,21 +378,6 @@ Status CmdDiff(Context& c) {
 
 // ---- conform -----------------------------------------------------------------
 
-// A new, empty directory under the system's temporary directory, named
-// `prefix` and 16 random hex digits (created exclusively: never reused).
-Result<std::string> ScratchDir(const std::string& prefix) {
-  for (int attempt = 0; attempt < 8; ++attempt) {
-    unsigned char r[8];
-    randombytes_buf(r, sizeof r);
-    char hex[17];
-    sodium_bin2hex(hex, sizeof hex, r, sizeof r);
-    auto path = std::filesystem::temp_directory_path() / (prefix + hex);
-    std::error_code ec;
-    if (std::filesystem::create_directory(path, ec)) return path.string();
-    if (ec) return Status::IOError("cannot make a scratch directory " + path.string() + ": " + ec.message());
-  }
-  return Status::IOError("cannot make a scratch directory under " + std::filesystem::temp_directory_path().string());
-}
 Status CmdConform(Context& c) {
   std::vector<std::string> files;
   for (const auto& arg : c.args.positional) {

@@ -4,12 +4,14 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "base/scratch.h"
+
 namespace adjutant::testing {
 
 TempDir::TempDir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "adjutant-test-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
+  auto dir = ScratchDir("adjutant-test-");
+  if (!dir.ok()) throw std::runtime_error(dir.status().message());
+  path_ = *dir;
 }
 
 TempDir::~TempDir() {
