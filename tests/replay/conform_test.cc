@@ -135,3 +135,16 @@ TEST_CASE("conform: a case names the rules version it is played under", "[confor
   CHECK_FALSE(ran);
   CHECK_THAT(error, Catch::Contains("rules_version: rules version 'sow=7' is not known"));
 }
+
+TEST_CASE("conform: a case's scenario meets the checks of adjutant new (SOW 2.9: no piracy)", "[conform]") {
+  std::string json = Slurp(std::string(ADJUTANT_FIXTURES) + "/conformance/sow/income-2.2.json");
+  auto at = json.find("\"season_kind\": \"War\",");
+  REQUIRE(at != std::string::npos);
+  json.insert(at, "\"piracy\": true, ");
+  auto buf = schema::ParseJson("ConformanceCase", json, "case.json");
+  REQUIRE(buf.ok());
+  TempDir dir;
+  auto r = replay::RunCase(*flatbuffers::GetRoot<fb::ConformanceCase>(buf->data()), dir.Sub("db"));
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.status().message(), Catch::Contains("scenario: sow.piracy: SOW 2.9"));
+}
