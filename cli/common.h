@@ -49,7 +49,7 @@ Result<std::vector<uint8_t>> ReadDocument(const std::string& path, std::string_v
 
 inline const Actor kGa{ActorKind::kGameAdministrator, "", ""};
 inline const OptionSpec kJson{"json", "", "print JSON (one line) instead of text"};
-inline const OptionSpec kBranch{"branch", "B", "the branch (default: main)"};
+inline const OptionSpec kBranch{"branch", "B", "the branch (default: the game's current branch: main, until a correction makes another current)"};
 inline const OptionSpec kPasswordFile{"password-file", "FILE", "read the password from the first line of FILE"};
 
 // A person's password (cli/play.cc): --password-file, else

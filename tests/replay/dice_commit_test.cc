@@ -32,11 +32,8 @@ Result<ledger::AppendResult> DiceDirective(ledger::Ledger& db, const std::string
 }  // namespace
 
 TEST_CASE("committed dice: commit, adjudicate with the salt, reveal, verify every roll", "[dice-commit]") {
-  TempDir dir;
-  auto l = ledger::Ledger::Open(dir.Sub("db"));
-  REQUIRE(l.ok());
-  auto& db = **l;
-  REQUIRE(CreateNwolGame(db, "g", PateScenario(), 9).ok());
+  NwolDb game(9);  // game g on the bundled map
+  auto& db = *game.db;
   const Turn t{1805, 1, 1};
   const std::string salt = replay::NewSalt();
   auto commitment = replay::CommitmentOf(salt);
@@ -69,11 +66,8 @@ TEST_CASE("committed dice: commit, adjudicate with the salt, reveal, verify ever
 }
 
 TEST_CASE("committed dice: rolls made with another salt are found", "[dice-commit]") {
-  TempDir dir;
-  auto l = ledger::Ledger::Open(dir.Sub("db"));
-  REQUIRE(l.ok());
-  auto& db = **l;
-  REQUIRE(CreateNwolGame(db, "g", PateScenario(), 9).ok());
+  NwolDb game(9);  // game g on the bundled map
+  auto& db = *game.db;
   const Turn t{1805, 1, 1};
   const std::string salt = replay::NewSalt();
   REQUIRE(DiceDirective(db, "CommitDice", t, "commitment", *replay::CommitmentOf(salt)).ok());
