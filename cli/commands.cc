@@ -32,6 +32,8 @@
 #include "rules/events.h"
 #include "rules/pate/map.h"
 #include "rules/sow/scenario.h"
+#include "rules/y1820/y1820.h"
+#include "projections/y1820.h"
 #include "schema/pate_generated.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -82,7 +84,26 @@ Status CmdNew(Context& c) {
   // The naval map, recorded with the game (PATE 1).
   std::vector<Draft> more;
   std::set<std::string> map_areas;
-  if (auto map_path = c.args.Value("map")) {
+  bool y1820 = false;
+  if (sc->rulesets()) for (const auto* r : *sc->rulesets()) y1820 |= r->str() == "y1820";
+  if (y1820) {
+    // Y0: the province map, recorded with the game; the calendar starts at turn 0 (Y1.1).
+    at = TurnPhase{projections::Y1820Turn(0), 0};
+    std::optional<std::vector<uint8_t>> map_buf;
+    auto map_path = c.args.Value("map");
+    if (map_path) {
+      auto map_doc = ReadDocument(*map_path, "Y1820Map", limits::kScenarioFileBytesMax);
+      if (!map_doc.ok()) return map_doc.status();
+      const auto* m = flatbuffers::GetRoot<fb::Y1820Map>(map_doc->data());
+      if (auto st = rules::y1820::CheckMap(*m); !st.ok()) return Status::InvalidArgument(*map_path + ": " + st.message());
+      map_buf = std::move(map_doc).value();
+    }
+    const fb::Y1820Map* m = map_buf ? flatbuffers::GetRoot<fb::Y1820Map>(map_buf->data()) : nullptr;
+    if (auto st = rules::y1820::CheckScenario(*sc, m); !st.ok()) {
+      return Status::InvalidArgument(*path + ": " + st.message() + (map_path ? " (" + *map_path + ")" : ""));
+    }
+    more.push_back(rules::y1820::MapDefinedDraft(at, std::move(*map_buf)));
+  } else if (auto map_path = c.args.Value("map")) {
     auto map_doc = ReadDocument(*map_path, "NavalMap", limits::kScenarioFileBytesMax);
     if (!map_doc.ok()) return map_doc.status();
     auto map = rules::pate::NavalMap::Load(*flatbuffers::GetRoot<fb::NavalMap>(map_doc->data()));
@@ -93,7 +114,11 @@ Status CmdNew(Context& c) {
     for (const auto& [code, area] : map->areas()) map_areas.insert(code);
     more.push_back(rules::pate::MapDefinedDraft(at, std::move(map_doc).value()));
   }
-  if (auto st = rules::sow::CheckScenario(*sc, map_areas); !st.ok()) return Status::InvalidArgument(*path + ": " + st.message());
+  if (!y1820) {
+    if (auto st = rules::sow::CheckScenario(*sc, map_areas); !st.ok()) {
+      return Status::InvalidArgument(*path + ": " + st.message());
+    }
+  }
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   auto head = (*db)->CreateGame(game, s, *buf, at, kGa, more);
@@ -104,7 +129,8 @@ Status CmdNew(Context& c) {
     return PrintJson("AppendSummary", fbb);
   }
   Line("created game " + game + " (" + sc->name()->str() + "), seed " + std::to_string(s) +
-       (more.empty() ? "" : ", with the naval map " + *c.args.Value("map")) + ", in " + c.db);
+       (more.empty() ? "" : std::string(y1820 ? ", with the province map " : ", with the naval map ") + *c.args.Value("map")) +
+       ", in " + c.db);
   return Status::Ok();
 }
 

@@ -107,7 +107,8 @@ std::string PayloadText(const ledger::EventView& view) {
       auto* d = e.payload_as_Directive();
       std::string t;
       if (auto* r = d->body_as_Ruling()) t = Quote(Str(r->text()));
-      else if (d->body_type() == fb::DirectiveBody_SowDirective || d->body_type() == fb::DirectiveBody_PateDirective) {
+      else if (d->body_type() == fb::DirectiveBody_SowDirective || d->body_type() == fb::DirectiveBody_PateDirective ||
+               d->body_type() == fb::DirectiveBody_Y1820Directive) {
         t = NestedText(view, "payload");
       }
       else t = fb::EnumNameDirectiveBody(d->body_type());
@@ -119,7 +120,8 @@ std::string PayloadText(const ledger::EventView& view) {
       if (o->role() && o->role()->size()) t += " as " + o->role()->str();
       if (o->slot() && o->slot()->size()) t += " for " + o->slot()->str();
       if (auto* w = o->body_as_WrittenOrder()) t += ": " + Quote(Str(w->text()));
-      if (o->body_type() == fb::OrderBody_SowOrder || o->body_type() == fb::OrderBody_PateOrder) {
+      if (o->body_type() == fb::OrderBody_SowOrder || o->body_type() == fb::OrderBody_PateOrder ||
+          o->body_type() == fb::OrderBody_Y1820Order) {
         auto j = schema::ToJson("Event", view.bytes.data());
         if (j.ok()) {
           std::string order = JsonValue(JsonValue(*j, "payload"), "body");
@@ -216,6 +218,16 @@ std::string PayloadText(const ledger::EventView& view) {
       auto j = schema::ToJson("Event", view.bytes.data());
       return j.ok() ? JsonValue(JsonValue(*j, "payload"), "body") : "";
     }
+    case fb::Payload_Y1820Event: {
+      if (const auto* md = e.payload_as_Y1820Event()->body_as_Y1820MapDefined()) {
+        const auto* m = md->map();
+        return "province map \"" + Str(m->name()) + "\": " + std::to_string(m->provinces() ? m->provinces()->size() : 0) +
+               " provinces, " + std::to_string(m->borders() ? m->borders()->size() : 0) + " borders, " +
+               std::to_string(m->seas() ? m->seas()->size() : 0) + " sea zones";
+      }
+      auto j = schema::ToJson("Event", view.bytes.data());
+      return j.ok() ? JsonValue(JsonValue(*j, "payload"), "body") : "";
+    }
     case fb::Payload_SowEvent: {
       auto j = schema::ToJson("Event", view.bytes.data());
       return j.ok() ? JsonValue(JsonValue(*j, "payload"), "body") : "";
@@ -251,6 +263,7 @@ bool KnownKind(std::string_view name, std::string* canonical) {
   for (int i = fb::Payload_MIN + 1; i <= fb::Payload_MAX; ++i) kinds.push_back(fb::EnumNamesPayload()[i]);
   for (int i = fb::SowEventBody_MIN + 1; i <= fb::SowEventBody_MAX; ++i) kinds.push_back(fb::EnumNamesSowEventBody()[i]);
   for (int i = fb::PateEventBody_MIN + 1; i <= fb::PateEventBody_MAX; ++i) kinds.push_back(fb::EnumNamesPateEventBody()[i]);
+  for (int i = fb::Y1820EventBody_MIN + 1; i <= fb::Y1820EventBody_MAX; ++i) kinds.push_back(fb::EnumNamesY1820EventBody()[i]);
   for (std::string_view k : kinds) {
     if (k.size() != name.size()) continue;
     bool eq = true;
@@ -275,6 +288,11 @@ std::string KnownKinds() {
   for (int i = fb::PateEventBody_MIN + 1; i <= fb::PateEventBody_MAX; ++i) {
     if (i > fb::PateEventBody_MIN + 1) s += ", ";
     s += fb::EnumNamesPateEventBody()[i];
+  }
+  s += "; y1820: ";
+  for (int i = fb::Y1820EventBody_MIN + 1; i <= fb::Y1820EventBody_MAX; ++i) {
+    if (i > fb::Y1820EventBody_MIN + 1) s += ", ";
+    s += fb::EnumNamesY1820EventBody()[i];
   }
   return s;
 }

@@ -184,9 +184,23 @@ Status CmdReport(Context& c) {
   const std::string& kind = c.args.positional[0];
   const std::string& game = c.args.positional[1];
   bool player = kind == "events" || kind == "positions";
-  if (!player && kind != "treasury" && kind != "fleet") {
-    return Status::InvalidArgument("adjutant report: no report '" + kind + "' (reports: treasury, fleet, events, positions)");
+  bool y1820 = kind == "map" || kind == "nation";
+  if (!player && !y1820 && kind != "treasury" && kind != "fleet") {
+    return Status::InvalidArgument("adjutant report: no report '" + kind +
+                                   "' (reports: treasury, fleet, events, positions; y1820: map, nation)");
   }
+  if (y1820) {
+    std::vector<std::string> not_here = {"state", "player", "as", "password-file"};
+    if (kind == "nation") not_here.push_back("svg");
+    if (kind == "map") not_here.insert(not_here.end(), {"nation"});
+    for (const auto& o : not_here) {
+      if (c.args.Value(o)) return Status::InvalidArgument("report " + kind + ": --" + o + " does not apply to it");
+    }
+    if (kind == "map" && c.args.Flag("public")) return Status::InvalidArgument("report map: --public does not apply to it (the map is public)");
+    return Y1820Report(c, kind, game);
+  }
+  if (c.args.Flag("public")) return Status::InvalidArgument("report " + kind + ": --public does not apply to it");
+  if (c.args.Value("nation")) return Status::InvalidArgument("report " + kind + ": --nation does not apply to it");
   // Each report's own options; another's is refused rather than ignored.
   std::vector<std::string> foreign = {"state"};
   if (!player) foreign = {"player", "as", "password-file", "svg"};
@@ -353,7 +367,7 @@ Status CmdReport(Context& c) {
 
 std::vector<Command> ReportCommands() {
   return {
-      {{"report", "treasury|fleet|events|positions GAME [--state S | --player P | --as P] [--turn T] [--branch B] [--json] [--svg FILE]",
+      {{"report", "treasury|fleet|events|positions|map|nation GAME [--state S | --player P | --as P | --nation N] [--turn T] [--branch B] [--json] [--svg FILE]",
         "Print a report, now or as it stood at the end of a turn.\n"
         "treasury: a state's Treasury Ministry report (--state required): balance, the turn's statement\n"
         "line by line, manpower, militia and transport pools, men returning, builds in progress, standing\n"
@@ -364,11 +378,18 @@ std::vector<Command> ReportCommands() {
         "Naval Minister. events: everything his ships observed in turn T (default: the last turn anything\n"
         "was observed in). positions: his ships at the end of the turn with what each saw; --svg FILE\n"
         "also draws them on the naval map. --player P is the GA's view of P's reports; --as P is P\n"
-        "himself, with his password (--password-file, $ADJUTANT_PASSWORD or a prompt, as for orders).",
+        "himself, with his password (--password-file, $ADJUTANT_PASSWORD or a prompt, as for orders).\n"
+        "map and nation (y1820 games): map: every province's owner, capital, improvements, armies and\n"
+        "fleets, and the fleets at sea; --svg FILE draws it (provinces coloured by owner). nation: --nation\n"
+        "N's government, capital, provinces, army limit and spawn points, reforms, technologies, wars and\n"
+        "treaties, announcements; and what only its ruler sees (research, the reform pursued, its orders\n"
+        "standing for the coming turn) unless --public.",
         {{"state", "S", "the state (e.g. BR)"}, {"player", "P", "events, positions: the GA reads P's reports"},
          {"as", "P", "events, positions: P reads his own reports (password needed)"}, kPasswordFile,
          {"turn", "T", "as it stood at the end of this turn (YEAR.SEASON.TURN)"},
-         {"svg", "FILE", "positions: also write the map of the positions to FILE (SVG)"}, kBranch, kJson},
+         {"svg", "FILE", "positions, map: also write the map to FILE (SVG)"},
+         {"nation", "N", "nation: the nation (y1820), e.g. FRA"},
+         {"public", "", "nation: only what every player may see"}, kBranch, kJson},
         2, 2},
        CmdReport},
   };

@@ -5,6 +5,7 @@
 #include "projections/summary.h"
 #include "projections/treasury.h"
 #include "projections/visibility.h"
+#include "projections/y1820.h"
 
 namespace adjutant::projections {
 
@@ -19,6 +20,7 @@ std::vector<std::unique_ptr<Projection>> AllProjections() {
   out.push_back(std::make_unique<Roster>());
   out.push_back(std::make_unique<NavalMapView>());
   out.push_back(std::make_unique<Visibility>());
+  out.push_back(std::make_unique<Y1820>());
   return out;
 }
 

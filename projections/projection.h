@@ -40,6 +40,10 @@ class Projection {
   virtual Status Decode(std::string_view bytes) = 0;
   // The sequence number of the last event folded (0: none).
   virtual uint64_t last_seq() const = 0;
+  // Whether the game has what this projection folds (a y1820 projection in
+  // an NWOL game does not): those that do not are left out of every
+  // PhaseCompleted's digests, so adding a ruleset changes no recorded game.
+  virtual bool applies() const { return true; }
 
   Hash128 Digest() const { return Digest128(Encode()); }
   // Snapshot key: name ‖ "@" ‖ version.

@@ -134,11 +134,12 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
     const uint64_t before = recorded.front().seq - 1;
     auto world = Fold(db, game, branch, before);
     if (!world.ok()) return world.status();
-    sow::NextPhase next = sow::Next(world->treasury().state());
+    auto next = NextPhaseOf(*world);
+    if (!next.ok()) return next.status();
     // Below a fork point the events are the parent's: written under its name
     // and rolled with its dice.
     const std::string writer = flatbuffers::GetRoot<fb::Event>(recorded.front().bytes.data())->branch()->str();
-    auto dice = TurnDice(db, game, writer, SummaryOf(*world), next.at.turn, salt);
+    auto dice = TurnDice(db, game, writer, SummaryOf(*world), next->at.turn, salt);
     if (!dice.ok()) return dice.status();
     // The versions the phase recorded (its PhaseStarted names its
     // ruleset's; the other ruleset's events follow the game's), and those
@@ -149,13 +150,13 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
       recorded_versions.Set(started->ruleset()->str(), started->rules_version());
     }
     rules::RulesVersions run = recorded_versions;
-    for (std::string_view r : {"sow", "pate"}) {
+    for (std::string_view r : {"sow", "pate", "y1820"}) {
       if (under.Of(r) != 0) run.Set(r, under.Of(r));
     }
     rules::PhaseWriter w(std::string(game), writer, before, std::move(world->projections));
     w.set_rules_versions(run);
     w.set_tag_versions(recorded_versions);
-    ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, *dice));
+    ADJ_RETURN_IF_ERROR(RunPhaseInto(w, *next, *dice));
     const auto& drafts = w.drafts();
     res.phases++;
     for (size_t i = 0; i < std::max(drafts.size(), recorded.size()); ++i) {

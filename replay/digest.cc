@@ -1,5 +1,7 @@
 #include "replay/digest.h"
 
+#include "projections/y1820.h"
+
 #include <sodium.h>
 
 #include <array>
@@ -36,7 +38,9 @@ Result<TurnDigest> DigestTurn(ledger::Ledger& db, std::string_view game, std::st
     auto w = Fold(db, game, branch);
     if (!w.ok()) return w.status();
     const auto& ts = w->treasury().state();
-    if (!(ts.turn == t && ts.phase_done >= rules::sow::LastPhaseOf(ts, t))) {
+    bool over = w->is_y1820() ? w->y1820().turns_done > 0 && projections::Y1820Turn(w->y1820().turns_done - 1) == t
+                              : ts.turn == t && ts.phase_done >= rules::sow::LastPhaseOf(ts, t);
+    if (!over) {
       return Status::Conflict("turn " + t.ToString() + " is not over: its digest is taken once every phase is adjudicated");
     }
     d.last_seq = w->head.seq;

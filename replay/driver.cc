@@ -7,6 +7,7 @@
 #include "projections/summary.h"
 #include "replay/dice_commit.h"
 #include "projections/treasury.h"
+#include "projections/y1820.h"
 #include "replay/rebuild.h"
 #include "rules/events.h"
 #include "rules/phase_writer.h"
@@ -20,6 +21,7 @@
 #include "rules/sow/directives.h"
 #include "rules/sow/orders.h"
 #include "rules/sow/phases.h"
+#include "rules/y1820/y1820.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -61,6 +63,49 @@ rules::RulesVersions GameVersions(const projections::SummaryState& s) {
 
 const projections::Treasury& World::treasury() const { return Find<projections::Treasury>(projections); }
 const projections::Roster& World::roster() const { return Find<projections::Roster>(projections); }
+const projections::Y1820State& World::y1820() const { return Find<projections::Y1820>(projections).state(); }
+bool World::is_y1820() const { return y1820().active; }
+
+Result<GamePhase> NextPhaseOf(const World& w) {
+  GamePhase g;
+  if (w.is_y1820()) {
+    const auto& ys = w.y1820();
+    auto next = rules::y1820::Next(ys);
+    if (!next) {
+      return Status::InvalidArgument("the game has ended (" + (ys.end_reason.empty() ? std::string("no turns left")
+                                                                                      : ys.end_reason) +
+                                     (ys.winner.empty() ? std::string() : ", " + ys.winner + " wins") +
+                                     "): there is nothing left to adjudicate");
+    }
+    if (!ys.has_map) return Status::Corruption("a y1820 game without its province map");
+    g.y1820 = true;
+    g.y = *next;
+    g.at = next->at;
+    g.name = next->name;
+    g.turn_name = next->turn_name;
+    return g;
+  }
+  const auto& ts = w.treasury().state();
+  if (!ts.active) {
+    return Status::InvalidArgument("the game has no ruleset to adjudicate yet (its scenario has no sow or y1820 section)");
+  }
+  g.sow = sow::Next(ts);
+  g.at = g.sow.at;
+  g.name = g.sow.name;
+  g.turn_name = sow::TurnName(g.sow.at.turn, g.sow.season_kind);
+  g.last_of_turn = g.sow.last_of_turn;
+  return g;
+}
+
+Result<TurnPhase> OrderPositionOf(const World& w) {
+  if (w.is_y1820()) {
+    if (w.y1820().ended) return Status::InvalidArgument("the game has ended: it takes no more orders");
+    return rules::y1820::OrderPosition(w.y1820());
+  }
+  const auto& ts = w.treasury().state();
+  if (!ts.active) return Status::InvalidArgument("the game takes no orders yet");
+  return sow::OrderPosition(ts);
+}
 
 Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view branch, uint64_t upto) {
   World w;
@@ -83,6 +128,20 @@ Result<rules::CounterDice> BranchDice(ledger::Ledger& db, std::string_view game,
   auto b = db.Branch(game, branch);
   if (!b.ok()) return b.status();
   return rules::CounterDice(info->seed, b->dice_salt);
+}
+
+Status RunPhaseInto(rules::PhaseWriter& w, const GamePhase& next, rules::DiceSource& dice) {
+  if (!next.y1820) return RunPhaseInto(w, next.sow, dice);
+  auto tag = [&](Draft d) {
+    d.ruleset = std::string(rules::y1820::kRuleset);
+    d.rules_version = w.tag_versions().y1820;
+    d.actor = kAdjudicator;
+    return d;
+  };
+  w.Emit(tag(rules::PhaseStartedDraft(next.at, next.name)));
+  ADJ_RETURN_IF_ERROR(rules::y1820::RunPhase(w, next.y, dice));
+  w.Emit(tag(rules::PhaseCompletedDraft(next.at, next.name, w.Digests(), w.Versions())));
+  return Status::Ok();
 }
 
 Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, rules::DiceSource& dice) {
@@ -114,23 +173,19 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
                                 const rules::RulesVersions* adopt) {
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
-  const auto& ts = world->treasury().state();
-  if (!ts.active) {
-    return Status::InvalidArgument("game '" + std::string(game) + "' has no ruleset to adjudicate yet (its scenario "
-                                   "has no sow section)");
-  }
-  sow::NextPhase next = sow::Next(ts);
+  auto next = NextPhaseOf(*world);
+  if (!next.ok()) return next.status();
   PhaseReport report;
-  report.at = next.at;
-  report.name = next.name;
-  report.turn_name = sow::TurnName(next.at.turn, next.season_kind);
-  report.last_of_turn = next.last_of_turn;
-  auto dice = TurnDice(db, game, branch, SummaryOf(*world), next.at.turn, dice_salt);
+  report.at = next->at;
+  report.name = next->name;
+  report.turn_name = next->turn_name;
+  report.last_of_turn = next->last_of_turn;
+  auto dice = TurnDice(db, game, branch, SummaryOf(*world), next->at.turn, dice_salt);
   if (!dice.ok()) return dice.status();
   const rules::RulesVersions versions = adopt ? *adopt : GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), world->head.seq, std::move(world->projections));
   w.set_rules_versions(versions);
-  ADJ_RETURN_IF_ERROR(RunPhaseInto(w, next, given ? *given : static_cast<rules::DiceSource&>(*dice)));
+  ADJ_RETURN_IF_ERROR(RunPhaseInto(w, *next, given ? *given : static_cast<rules::DiceSource&>(*dice)));
   auto drafts = w.TakeDrafts();
   auto r = db.Append(game, branch, world->head.seq, drafts);
   if (!r.ok()) return r.status();
@@ -166,6 +221,10 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
     // A season's end takes no orders: it runs with the turn before it.
     auto world = Fold(db, game, branch);
     if (!world.ok()) return world.status();
+    if (world->is_y1820()) {
+      if (world->y1820().ended) break;  // Y1.4: nothing after the end
+      continue;
+    }
     const auto& ts = world->treasury().state();
     sow::NextPhase n = sow::Next(ts);
     if (sow::IsSeasonEnd(n.at.turn) && !sow::IsSeasonEnd(ts.turn)) {
@@ -255,17 +314,38 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   }
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
-  const auto& ts = world->treasury().state();
-  if (!ts.active) return Status::InvalidArgument("game '" + std::string(game) + "' takes no orders yet");
   if (!world->roster().Find(person)) {
     return Status::InvalidArgument("there is no person '" + person + "' in game '" + std::string(game) + "'");
   }
-  auto at = sow::OrderPosition(ts);
+  auto at = OrderPositionOf(*world);
   if (!at.ok()) return at.status();
   const auto* file = flatbuffers::GetRoot<fb::OrderFile>(order_file.data());
   std::vector<const fb::OrderItem*> items;
   if (file->orders()) for (const auto* i : *file->orders()) items.push_back(i);
   if (items.empty()) return Status::InvalidArgument("the order file holds no orders");
+  if (world->is_y1820()) {
+    // Y1.3: a nation's ruler orders for it.
+    std::string asked = items.front()->role() ? items.front()->role()->str() : "";
+    auto nation = rules::y1820::NationOf(world->y1820(), world->roster().Find(person)->roles, asked);
+    if (!nation) {
+      return Status::InvalidArgument(person + " is the ruler of no nation of game '" + std::string(game) + "'" +
+                                     (asked.empty() ? "" : " as " + asked) + " (Y1.3: a nation's orders come from "
+                                     "its ruler, role NATION.ruler)");
+    }
+    std::string role = *nation + ".ruler";
+    uint64_t head = world->head.seq;
+    const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
+    rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
+    w.set_rules_versions(versions);
+    rules::y1820::Submit(w, *at, person, role, *nation, items);
+    auto drafts = w.TakeDrafts();
+    auto r = db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
+    if (!r.ok()) return r.status();
+    SubmitReport rep;
+    rep.append = *r;
+    ADJ_RETURN_IF_ERROR(ReadOutcomes(db, game, branch, &rep));
+    return rep;
+  }
   const projections::Roster roster = world->roster();
   uint64_t head = world->head.seq;
   const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
@@ -287,6 +367,75 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   return rep;
 }
 
+namespace {
+
+// The directive itself, as the GA gave it.
+Draft DirectiveDraft(const std::vector<uint8_t>* buf, const TurnPhase& at) {
+  Draft d;
+  d.at = at;
+  d.actor = kGa;
+  d.payload = [buf](flatbuffers::FlatBufferBuilder& f) {
+    const auto* df = flatbuffers::GetRoot<fb::DirectiveFile>(buf->data());
+    flatbuffers::Offset<void> body;
+    if (df->body_type() != fb::DirectiveBody_NONE) {
+      const char* table = fb::EnumNameDirectiveBody(df->body_type());
+      body = flatbuffers::Offset<void>(schema::CopyTable(f, table, df->body()));
+    }
+    auto x = fb::CreateDirective(f, f.CreateString(df->reason()->str()), df->body_type(), body);
+    return PayloadRef{fb::Payload_Directive, x.o};
+  };
+  return d;
+}
+
+// A y1820 game's directives: rulings, dice commitments and the y1820 ones.
+Result<ledger::AppendResult> RecordY1820Directive(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                                  World& world, const std::vector<uint8_t>& directive_file,
+                                                  std::string_view idempotency_key, uint64_t fingerprint) {
+  const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
+  const auto& ys = world.y1820();
+  switch (file->body_type()) {
+    case fb::DirectiveBody_SetPassword:
+      return Status::InvalidArgument("passwords are set with `adjutant password`, which records only their hash");
+    case fb::DirectiveBody_SowDirective:
+    case fb::DirectiveBody_PateDirective:
+      return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) + ": game '" +
+                                     std::string(game) + "' plays y1820, not sow and pate");
+    default:
+      break;
+  }
+  const fb::Y1820Directive* yd = file->body_as_Y1820Directive();
+  if (yd) ADJ_RETURN_IF_ERROR(rules::y1820::CheckDirective(ys, *yd));
+  const fb::CommitDice* commit = file->body_as_CommitDice();
+  const fb::RevealDice* reveal = file->body_as_RevealDice();
+  if (commit || reveal) {
+    // One phase a turn: the coming turn has not begun; the last is done.
+    Turn next_turn = projections::Y1820Turn(ys.turns_done);
+    Turn current = projections::Y1820Turn(std::max(0, ys.turns_done - 1));
+    const fb::Turn* ft = commit ? commit->turn() : reveal->turn();
+    if (!ft) return Status::InvalidArgument("turn: which turn's dice?");
+    Turn t{ft->major(), ft->minor(), ft->step()};
+    ADJ_RETURN_IF_ERROR(CheckDiceDirective(SummaryOf(world), next_turn, false, current, ys.turns_done > 0, t,
+                                           reveal != nullptr,
+                                           commit ? commit->commitment()->str() : reveal->salt()->str()));
+  }
+  TurnPhase at = rules::y1820::OrderPosition(ys);
+  uint64_t head = world.head.seq;
+  const rules::RulesVersions versions = GameVersions(SummaryOf(world));
+  rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world.projections));
+  w.set_rules_versions(versions);
+  Draft d = DirectiveDraft(&directive_file, at);
+  if (yd) {
+    d.ruleset = std::string(rules::y1820::kRuleset);
+    d.rules_version = versions.y1820;
+  }
+  w.Emit(std::move(d));
+  if (yd) rules::y1820::DirectiveConsequences(w, at, *yd);
+  auto drafts = w.TakeDrafts();
+  return db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
+}
+
+}  // namespace
+
 Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                              const std::vector<uint8_t>& directive_file,
                                              std::string_view idempotency_key) {
@@ -296,8 +445,12 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   if (prior->has_value()) return **prior;
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
-  const auto& ts = world->treasury().state();
   const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
+  if (world->is_y1820()) return RecordY1820Directive(db, game, branch, *world, directive_file, idempotency_key, fingerprint);
+  const auto& ts = world->treasury().state();
+  if (file->body_as_Y1820Directive()) {
+    return Status::InvalidArgument("Y1820Directive: game '" + std::string(game) + "' does not play the y1820 ruleset");
+  }
   const fb::SowDirective* sd = file->body_as_SowDirective();
   if (file->body_type() == fb::DirectiveBody_SetPassword) {
     return Status::InvalidArgument("passwords are set with `adjutant password`, which records only their hash");
@@ -335,21 +488,8 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
       }
     }
   }
-  Draft d;
-  d.at = at;
-  d.actor = kGa;
+  Draft d = DirectiveDraft(&directive_file, at);
   if (sd || pd) d = Tagged(std::move(d), w.tag_versions(), pd != nullptr);
-  const std::vector<uint8_t>* buf = &directive_file;
-  d.payload = [buf](flatbuffers::FlatBufferBuilder& f) {
-    const auto* df = flatbuffers::GetRoot<fb::DirectiveFile>(buf->data());
-    flatbuffers::Offset<void> body;
-    if (df->body_type() != fb::DirectiveBody_NONE) {
-      const char* table = fb::EnumNameDirectiveBody(df->body_type());
-      body = flatbuffers::Offset<void>(schema::CopyTable(f, table, df->body()));
-    }
-    auto x = fb::CreateDirective(f, f.CreateString(df->reason()->str()), df->body_type(), body);
-    return PayloadRef{fb::Payload_Directive, x.o};
-  };
   w.Emit(std::move(d));
   if (sd) {
     sow::Outcomes out(w, at);
@@ -369,7 +509,9 @@ Result<ledger::AppendResult> SetPassword(ledger::Ledger& db, std::string_view ga
   }
   const auto& ts = world->treasury().state();
   Draft d;
-  d.at = ts.active ? sow::DirectivePosition(ts) : world->head.at;
+  d.at = world->is_y1820() ? rules::y1820::OrderPosition(world->y1820())
+         : ts.active       ? sow::DirectivePosition(ts)
+                           : world->head.at;
   d.actor = kGa;
   d.payload = [person, pwhash](flatbuffers::FlatBufferBuilder& f) {
     auto body = fb::CreateSetPasswordDirect(f, person.c_str(), pwhash.c_str());

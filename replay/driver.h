@@ -18,8 +18,9 @@
 #include "rules/phase_writer.h"
 #include "rules/sow/calendar.h"
 #include "rules/versions.h"
+#include "rules/y1820/y1820.h"
 
-namespace adjutant::projections { class Treasury; class Roster; struct SummaryState; }
+namespace adjutant::projections { class Treasury; class Roster; struct SummaryState; struct Y1820State; }
 
 namespace adjutant::replay {
 
@@ -29,7 +30,28 @@ struct World {
   ledger::Head head;
   const projections::Treasury& treasury() const;
   const projections::Roster& roster() const;
+  const projections::Y1820State& y1820() const;
+  // The game plays y1820 (else sow and pate, when its scenario has them).
+  bool is_y1820() const;
 };
+
+// The next phase of a game, whatever its rulesets: the driver asks the
+// game's ruleset for its calendar (DESIGN: "a game names its rulesets").
+struct GamePhase {
+  TurnPhase at;
+  std::string name, turn_name;
+  bool last_of_turn = true;
+  bool y1820 = false;
+  rules::sow::NextPhase sow;      // an NWOL game's
+  rules::y1820::NextPhase y;      // a y1820 game's
+};
+
+// The phase to adjudicate next; an error naming why there is none (a game
+// without a ruleset to adjudicate, or one that has ended).
+Result<GamePhase> NextPhaseOf(const World& w);
+// Where orders and directives given now are recorded (the coming turn's
+// orders window), when the game takes them.
+Result<TurnPhase> OrderPositionOf(const World& w);
 
 // The ledger summary of a folded world (seed, salts, dice commitments).
 const projections::SummaryState& SummaryOf(const World& w);
@@ -62,6 +84,7 @@ Result<rules::CounterDice> BranchDice(ledger::Ledger& db, std::string_view game,
 // phases roll `dice`), PhaseCompleted with every projection's digest —
 // without appending: adjudication appends them, an audit compares them.
 Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, rules::DiceSource& dice);
+Status RunPhaseInto(rules::PhaseWriter& w, const GamePhase& next, rules::DiceSource& dice);
 
 // Runs one phase, or the rest of the current turn and `turns - 1` more
 // whole turns (a season's end, which takes no orders, runs with the turn

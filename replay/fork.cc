@@ -17,6 +17,11 @@ Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::strin
     // The point the branch has reached but not begun: its head.
     auto w = Fold(db, game, branch);
     if (!w.ok()) return w.status();
+    if (w->is_y1820()) {
+      // One phase a turn: the coming turn's orders window, or its phase.
+      TurnPhase window = rules::y1820::OrderPosition(w->y1820());
+      if (window.turn == at.turn && (at.phase == 0 || at.phase == rules::y1820::kTurnPhase)) return w->head.seq;
+    }
     const auto& ts = w->treasury().state();
     if (ts.active) {
       rules::sow::NextPhase next = rules::sow::Next(ts);
@@ -35,7 +40,10 @@ Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::strin
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, 1, **first + 7, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
     const auto* pe = ev.payload_as_PateEvent();
-    past = past || (ev.payload_type() != fb::Payload_GameCreated && !(pe && pe->body_type() == fb::PateEventBody_MapDefined));
+    const auto* ye = ev.payload_as_Y1820Event();
+    bool map = (pe && pe->body_type() == fb::PateEventBody_MapDefined) ||
+               (ye && ye->body_type() == fb::Y1820EventBody_Y1820MapDefined);
+    past = past || (ev.payload_type() != fb::Payload_GameCreated && !map);
     if (!past) created = e.seq;
     return Status::Ok();
   }));

@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "projections/navalmap.h"
+#include "projections/y1820.h"
 #include "schema/event_generated.h"
 
 namespace adjutant::rules {
@@ -13,6 +14,7 @@ PhaseWriter::PhaseWriter(std::string game, std::string branch, uint64_t head_seq
   for (const auto& p : projections_) {
     if (auto* t = dynamic_cast<const projections::Treasury*>(p.get())) treasury_ = t;
     if (auto* r = dynamic_cast<const projections::Roster*>(p.get())) roster_ = r;
+    if (auto* y = dynamic_cast<const projections::Y1820*>(p.get())) y1820_ = y;
   }
 }
 
@@ -29,13 +31,17 @@ void PhaseWriter::Emit(Draft draft) {
 
 std::vector<std::pair<std::string, Hash128>> PhaseWriter::Digests() const {
   std::vector<std::pair<std::string, Hash128>> out;
-  for (const auto& p : projections_) out.emplace_back(std::string(p->name()), p->Digest());
+  for (const auto& p : projections_) {
+    if (p->applies()) out.emplace_back(std::string(p->name()), p->Digest());
+  }
   return out;
 }
 
 std::vector<uint32_t> PhaseWriter::Versions() const {
   std::vector<uint32_t> out;
-  for (const auto& p : projections_) out.push_back(p->version());
+  for (const auto& p : projections_) {
+    if (p->applies()) out.push_back(p->version());
+  }
   return out;
 }
 
@@ -50,6 +56,13 @@ const projections::Roster& PhaseWriter::roster() const {
   if (roster_) return *roster_;
   assert(false && "PhaseWriter needs the roster projection");
   static const projections::Roster kEmpty;
+  return kEmpty;
+}
+
+const projections::Y1820State& PhaseWriter::y1820() const {
+  if (y1820_) return y1820_->state();
+  assert(false && "PhaseWriter needs the y1820 projection");
+  static const projections::Y1820State kEmpty;
   return kEmpty;
 }
 

@@ -20,6 +20,7 @@
 #include "schema/draft.h"
 
 namespace adjutant::fb { struct NavalMap; }
+namespace adjutant::projections { class Y1820; struct Y1820State; }
 
 namespace adjutant::rules {
 
@@ -44,11 +45,14 @@ class PhaseWriter {
 
   const projections::TreasuryState& treasury() const;
   const projections::Roster& roster() const;
+  // The y1820 game's state (projections/y1820).
+  const projections::Y1820State& y1820() const;
   // The naval map recorded with the game, if any (projections/navalmap).
   const fb::NavalMap* naval_map() const;
   std::vector<std::unique_ptr<projections::Projection>> TakeProjections() {
     treasury_ = nullptr;
     roster_ = nullptr;
+    y1820_ = nullptr;
     return std::move(projections_);
   }
 
@@ -67,6 +71,7 @@ class PhaseWriter {
   // Found once: the rules ask for them on every look at the state.
   const projections::Treasury* treasury_ = nullptr;
   const projections::Roster* roster_ = nullptr;
+  const projections::Y1820* y1820_ = nullptr;
   std::vector<Draft> drafts_;
   RulesVersions versions_ = LatestVersions();
   RulesVersions tags_ = versions_;

@@ -33,6 +33,7 @@ constexpr std::array kVersions{
                 "is in tactical area 1 when put at sea (0 in a port) "
                 "(versions 1-3 left followers and troops naming a ship no longer there, and a moved crosser "
                 "still crossing)"},
+    VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
 };
 
 std::string Known(std::string_view ruleset) {
@@ -74,6 +75,7 @@ bool KnownVersion(std::string_view ruleset, uint32_t version) {
 uint32_t RulesVersions::Of(std::string_view ruleset) const {
   if (ruleset == "sow") return sow;
   if (ruleset == "pate") return pate;
+  if (ruleset == "y1820") return y1820;
   return 0;
 }
 
@@ -82,22 +84,28 @@ bool RulesVersions::Set(std::string_view ruleset, uint32_t version) {
     sow = version;
   } else if (ruleset == "pate") {
     pate = version;
+  } else if (ruleset == "y1820") {
+    y1820 = version;
   } else {
     return false;
   }
   return true;
 }
 
-std::string RulesVersions::ToString() const { return "sow=" + std::to_string(sow) + ",pate=" + std::to_string(pate); }
+std::string RulesVersions::ToString() const {
+  return "sow=" + std::to_string(sow) + ",pate=" + std::to_string(pate) + ",y1820=" + std::to_string(y1820);
+}
 
-RulesVersions LatestVersions() { return RulesVersions{LatestVersion("sow"), LatestVersion("pate")}; }
+RulesVersions LatestVersions() {
+  return RulesVersions{LatestVersion("sow"), LatestVersion("pate"), LatestVersion("y1820")};
+}
 
 Result<RulesVersions> ParseRulesVersions(std::string_view text, RulesVersions base) {
   if (text.find('=') == std::string_view::npos) {
     auto v = Number(text, text);
     if (!v.ok()) return v.status();
     bool any = false;
-    for (std::string_view r : {"sow", "pate"}) {
+    for (std::string_view r : {"sow", "pate", "y1820"}) {
       if (KnownVersion(r, *v)) any = base.Set(r, *v);
     }
     if (!any) {

@@ -34,10 +34,11 @@ std::span<const VersionNote> KnownVersions();
 uint32_t LatestVersion(std::string_view ruleset);
 bool KnownVersion(std::string_view ruleset, uint32_t version);
 
-// The versions a phase runs under, one per ruleset of an NWOL game.
+// The versions a phase runs under, one per ruleset with versions.
 struct RulesVersions {
   uint32_t sow = 0;
   uint32_t pate = 0;
+  uint32_t y1820 = 0;
   uint32_t Of(std::string_view ruleset) const;
   // Sets the ruleset's version; false for a ruleset without versions.
   bool Set(std::string_view ruleset, uint32_t version);

@@ -187,12 +187,15 @@ struct Game {
   // the commands and checks that follow start from them too).
   void CheckRebuild() {
     auto zero = P::AllProjections();
-    std::vector<P::Projection*> ps;
-    for (auto& p : zero) ps.push_back(p.get());
-    for (auto* p : ps) p->Reset();
+    std::vector<P::Projection*> all;
+    for (auto& p : zero) all.push_back(p.get());
+    for (auto* p : all) p->Reset();
     std::string bad;
     Status read = db->Read(kGame, current, 1, UINT64_MAX, [&](const ledger::EventView& e) {
       if (auto* pc = e.event()->payload_as_PhaseCompleted()) {
+        // The projections this game has (a y1820 one has no part in an NWOL game).
+        std::vector<P::Projection*> ps;
+        for (auto* p : all) if (p->applies()) ps.push_back(p);
         if (!pc->digests() || pc->digests()->size() != ps.size()) {
           bad = "PhaseCompleted at seq " + std::to_string(e.seq) + " of " + current +
                 " records another number of digests";
@@ -209,10 +212,11 @@ struct Game {
         }
       }
       P::Input in{e.seq, e.event(), e.bytes};
-      for (auto* p : ps) p->Apply(in);
+      for (auto* p : all) p->Apply(in);
       return Status::Ok();
     });
     if (!bad.empty()) RC_FAIL(bad);
+    const std::vector<P::Projection*>& ps = all;
     RC_ASSERT(read.ok());
     auto with_snapshots = P::AllProjections();
     std::vector<P::Projection*> qs;

@@ -282,10 +282,12 @@ TEST_CASE("sow invariants hold over random games", "[sow][property]") {
     std::vector<P::Projection*> ps;
     for (auto& p : fresh) ps.push_back(p.get());
     RC_ASSERT(replay::Rebuild(db, "g", "main", completed_at - 1, ps, {.use_snapshots = false}).ok());
-    RC_ASSERT(recorded.size() == fresh.size());
-    for (size_t i = 0; i < fresh.size(); ++i) {
-      RC_ASSERT(recorded[i].first == std::string(fresh[i]->name()));
-      RC_ASSERT(recorded[i].second == fresh[i]->Digest());
+    // The projections this game has (the y1820 one has no part in it).
+    std::erase_if(ps, [](const P::Projection* p) { return !p->applies(); });
+    RC_ASSERT(recorded.size() == ps.size());
+    for (size_t i = 0; i < ps.size(); ++i) {
+      RC_ASSERT(recorded[i].first == std::string(ps[i]->name()));
+      RC_ASSERT(recorded[i].second == ps[i]->Digest());
     }
   });
 }

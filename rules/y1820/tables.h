@@ -1,0 +1,152 @@
+// The y1820 ruleset's numbers, in one place (rules are data). Section
+// numbers Y1…Y15 are rules/y1820/RULES.md's: the book has none. Rows marked
+// ASSUMED are not in the book (it names technologies without listing them
+// and leaves random events open); RULES.md says so for each.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace adjutant::rules::y1820 {
+
+// ---- Y1: the calendar -------------------------------------------------------
+inline constexpr int kFirstYear = 1820;
+inline constexpr int kTurnsPerYear = 12;
+inline constexpr int kLastTurn = 240;           // 1840.12 (Y1.4 stagnation)
+inline constexpr int kDominationTurns = 6;      // Y1.4: 50% + 1 for this many turns
+
+// ---- Y6: governments --------------------------------------------------------
+struct Government {
+  std::string_view id;            // as scenarios and events spell it
+  std::string_view name;
+  int populous_armies;            // Y4.4: a populous province adds this to the army limit
+  int capital_armies;             // Y4.4: the capital adds this
+  int extra_armies;               // Y6.1 Levies: a flat addition
+  int extra_spawn_points;         // Y6.1: selectable spawn points beyond the two rally points
+  int academy_rp_capital;         // Y10.1: an academy in the capital
+  int academy_rp_elsewhere;       // Y10.1: an academy elsewhere
+  int flat_rp;                    // Y6.2: Skeletons in the Closet
+  int revolt_bonus_pct;           // Y6.1 Traditionalism: added to a reform's revolt chance
+};
+inline constexpr Government kGovernments[] = {
+    {"feudal", "Feudal Monarchy", 3, 3, 3, 1, 2, 1, 0, 10},
+    {"constitutional", "Constitutional Monarchy", 3, 3, 0, 0, 2, 2, -3, 0},
+    {"republic", "Republic", 2, 3, 0, 0, 3, 2, 0, 0},
+};
+const Government* FindGovernment(std::string_view id);
+
+// ---- Y4: armies ----------------------------------------------------------------
+inline constexpr int kArmiesPerProvince = 1;     // Y4.4 ASSUMED: an ordinary province adds 1
+inline constexpr int kArmiesPerExchangeTreaty = 1;  // Y12.3
+inline constexpr int kRallyPoints = 2;           // Y4.2
+inline constexpr int kRallyPointDefence = 1;     // Y4.2
+inline constexpr int kSpawnPerPointPerTurn = 1;  // Y4.1
+inline constexpr int kLostOverLimitPerTurn = 1;  // Y4.5
+inline constexpr int kHqDisbandedArmies = 2;     // Y11.5
+
+// ---- Y9: combat ------------------------------------------------------------------
+inline constexpr int kCombatDie = 8;
+inline constexpr int kNeutralDefence = 2;        // Y7.1
+inline constexpr int kFortificationDefence = 1;  // Y11.2
+inline constexpr int kNationalismCapitalDefence = 1;  // Y2.1 / Y14.4
+inline constexpr int kCrossingPenalty = 1;       // Y9.2: mountain pass, water crossing, by fleet
+inline constexpr int kOutnumberStep = 3;         // Y9.3: +1 per 3 armies more
+
+// ---- Y3: loyalists -----------------------------------------------------------------
+inline constexpr int kLoyalPct = 25;
+inline constexpr int kLoyalPctNationalism = 50;
+
+// ---- Y10: research ------------------------------------------------------------------
+inline constexpr int kAtomicTheoryPerAcademy = 1;
+inline constexpr int kElectrochemistryRp = 7;
+inline constexpr int kNewPhilosophiesRp = 7;
+inline constexpr int kExchangeRp = 2;
+inline constexpr int kExchangeRpTelegraphs = 6;
+
+// ---- Y11: provincial improvements -----------------------------------------------------
+inline constexpr int kImprovementsPerTurn = 2;
+inline constexpr int kFactoriesPerExtraImprovement = 4;
+struct Improvement {
+  std::string_view id;
+  std::string_view needs_tech;    // "" for none
+  std::string_view needs_reform;  // "" for none
+  std::string_view rule;
+};
+inline constexpr Improvement kImprovements[] = {
+    {"Academy", "", "", "Y11.2"},        {"Fortifications", "", "", "Y11.3"},
+    {"Port", "", "", "Y11.4"},           {"Railroad", "Railroads", "", "Y11.5"},
+    {"Military HQ", "", "Army Modernization", "Y11.6"}, {"Factory", "Industrialization", "", "Y11.7"},
+};
+const Improvement* FindImprovement(std::string_view id);
+
+// ---- Y12: diplomacy -----------------------------------------------------------------
+inline constexpr int kMaxExchangeTreaties = 2;
+inline constexpr std::string_view kTreatyKinds[] = {"non-aggression", "exchange", "pact"};
+
+// ---- Y13: epidemics (percent) -----------------------------------------------------------
+inline constexpr int kEpidemicKillPct = 40;
+inline constexpr int kEpidemicEndPct = 20;
+inline constexpr std::string_view kEpidemicTechs[] = {"Epidemiology", "Sanitation"};  // each halves kill, doubles end
+
+// ---- Y14: social reforms ------------------------------------------------------------------
+struct Reform {
+  std::string_view id;
+  int chance_pct;                  // success chance = revolt chance (before modifiers)
+  std::string_view government;     // the government it installs ("" for none)
+  std::string_view from[2];        // governments it may be pursued from ("" : any)
+};
+inline constexpr Reform kReforms[] = {
+    {"Absolutism", 25, "feudal", {"constitutional", ""}},
+    {"Enlightened Monarchy", 25, "constitutional", {"feudal", "republic"}},
+    {"Liberalism", 15, "republic", {"constitutional", ""}},
+    {"Nationalism", 25, "", {"", ""}},
+    {"Army Modernization", 15, "", {"", ""}},
+    {"New Philosophies", 15, "", {"", ""}},
+};
+inline constexpr int kNewPhilosophiesSuccessPct = 10;
+const Reform* FindReform(std::string_view id);
+
+// ---- Y15.1: technologies (ASSUMED: the book names some, lists none) ----------------------
+struct Tech {
+  std::string_view id;
+  int cost;                        // research points
+  std::string_view needs;          // a prerequisite technology, "" for none
+  int army_attack = 0;             // Y9.1 bonuses it gives
+  int army_defence = 0;
+  int fleet_attack = 0;
+  int fleet_defence = 0;
+  std::string_view effect;         // what it does, for reports and RULES.md
+};
+inline constexpr Tech kTechs[] = {
+    {"Railroads", 40, "", 0, 0, 0, 0, "Railroad improvements (Y5.2, Y11.5)"},
+    {"Industrialization", 50, "", 0, 0, 0, 0, "Factory improvements (Y11.7)"},
+    {"Atomic Theory", 60, "Electrochemistry", 0, 0, 0, 0, "+1 RP per academy (Y10.1)"},
+    {"Electrochemistry", 45, "", 0, 0, 0, 0, "+7 RP a turn (Y10.2)"},
+    {"Epidemiology", 30, "", 0, 0, 0, 0, "epidemics: kill chance halved, end chance doubled (Y13)"},
+    {"Sanitation", 40, "Epidemiology", 0, 0, 0, 0, "epidemics: kill chance halved, end chance doubled (Y13)"},
+    {"Electrical Telegraphs", 50, "Electrochemistry", 0, 0, 0, 0, "exchange treaties give +6 RP instead of +2 (Y12.3)"},
+    {"Rifled Muskets", 35, "", 0, 1, 0, 0, "+1 to armies' defence rolls"},
+    {"Breech-Loading Rifles", 55, "Rifled Muskets", 1, 0, 0, 0, "+1 to armies' attack rolls"},
+    {"Rocketry", 45, "", 1, 0, 1, 0, "Aeronautics: +1 to armies' and fleets' attack rolls (Y8.4)"},
+    {"Steam Navigation", 35, "", 0, 0, 1, 0, "Nautical: +1 to fleets' attack rolls"},
+    {"Naval Gunnery", 40, "", 0, 0, 1, 1, "Nautical: +1 to fleets' attack and defence rolls"},
+    {"Ironclads", 60, "Steam Navigation", 0, 0, 0, 1, "Nautical: +1 to fleets' defence rolls"},
+};
+const Tech* FindTech(std::string_view id);
+
+// ---- Y15.2: random events (ASSUMED) ---------------------------------------------------------
+// One d100 a turn when the scenario has random events: the first row whose
+// `upto` is at least the roll happens.
+struct RandomEventRow {
+  int upto;
+  std::string_view kind;   // "epidemic", "fire", "none"
+  std::string_view effect;
+};
+inline constexpr RandomEventRow kRandomEvents[] = {
+    {6, "epidemic", "an epidemic breaks out in a random province held by a nation (Y13)"},
+    {9, "fire", "a random academy burns down"},
+    {100, "none", "nothing happens"},
+};
+
+}  // namespace adjutant::rules::y1820

@@ -1,0 +1,472 @@
+#include "rules/y1820/war.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "rules/y1820/formulas.h"
+#include "rules/y1820/tables.h"
+
+namespace adjutant::rules::y1820 {
+
+using projections::Y1820StandingOrder;
+
+namespace {
+
+std::string P(int32_t id) { return "province " + std::to_string(id); }
+
+bool Touches(const projections::Y1820State& s, int32_t province, const std::string& sea) {
+  auto it = s.defs.find(province);
+  return it != s.defs.end() && std::find(it->second.seas.begin(), it->second.seas.end(), sea) != it->second.seas.end();
+}
+
+bool SeasAdjacent(const projections::Y1820State& s, const std::string& a, const std::string& b) {
+  auto it = s.seas.find(a);
+  return it != s.seas.end() &&
+         std::find(it->second.neighbours.begin(), it->second.neighbours.end(), b) != it->second.neighbours.end();
+}
+
+int TechBonus(const projections::Y1820State& s, const std::string& nation, int Tech::*field) {
+  const auto* n = s.Nation(nation);
+  if (!n) return 0;
+  int b = 0;
+  for (const auto& t : kTechs) {
+    if (n->techs.count(std::string(t.id))) b += t.*field;
+  }
+  return b;
+}
+
+void Mod(std::string& out, int n, const std::string& what) {
+  if (n == 0) return;
+  if (!out.empty()) out += ", ";
+  out += (n > 0 ? "+" : "") + std::to_string(n) + " " + what;
+}
+
+int Get(const std::map<std::string, int32_t>& m, const std::string& k) {
+  auto it = m.find(k);
+  return it == m.end() ? 0 : it->second;
+}
+
+}  // namespace
+
+// ---- armies (Y5, Y8.3) -----------------------------------------------------------
+
+Status Moves::Army(const Y1820StandingOrder& o) {
+  const auto& s = c_.s();
+  auto reject = [&](const std::string& rule, const std::string& why) {
+    c_.Reject(o.seq, rule, why);
+    return Status::Ok();
+  };
+  const auto* from = s.Province(o.a);
+  const auto* to = s.Province(o.b);
+  if (!from || !s.defs.count(o.a)) return reject("Y5.1", "there is no " + P(o.a));
+  if (!to || !s.defs.count(o.b)) return reject("Y5.1", "there is no " + P(o.b));
+  if (o.a == o.b) return reject("Y5.1", "an army moves to another province");
+  int available = Get(from->armies, nation_) - (arrived_.count(o.a) ? arrived_[o.a] : 0);
+  if (o.n < 1) return reject("Y5.1", "move at least one army");
+  if (o.n > available) {
+    return reject("Y5.1", nation_ + " has " + std::to_string(available) + " armies in " + P(o.a) +
+                              " free to move this turn, not " + std::to_string(o.n));
+  }
+  int penalty = 0;
+  std::string penalty_name;
+  std::vector<int32_t> via = o.ints;
+  std::vector<std::string> seas = o.strs;
+  if (!seas.empty()) {
+    // Y8.3: across sea zones, one fleet a zone for each army, own or a pact partner's.
+    if (!via.empty()) return reject("Y8.3", "an army crosses the sea or goes by railroad in a turn, not both");
+    if (!Touches(s, o.a, seas.front())) return reject("Y8.3", P(o.a) + " does not touch sea zone " + seas.front());
+    if (!Touches(s, o.b, seas.back())) return reject("Y8.3", P(o.b) + " does not touch sea zone " + seas.back());
+    for (size_t i = 0; i < seas.size(); ++i) {
+      if (!s.seas.count(seas[i])) return reject("Y8.3", "there is no sea zone " + seas[i]);
+      if (i > 0 && !SeasAdjacent(s, seas[i - 1], seas[i])) {
+        return reject("Y8.3", "sea zones " + seas[i - 1] + " and " + seas[i] + " do not touch");
+      }
+      int fleets = 0;
+      auto sf = s.sea_fleets.find(seas[i]);
+      if (sf != s.sea_fleets.end()) {
+        for (const auto& [owner, k] : sf->second) {
+          if (owner == nation_ || s.HasTreaty(nation_, owner, "pact")) fleets += k;  // Y12.2: a partner's fleets
+        }
+      }
+      int free = fleets - escorts_used_[seas[i]];
+      if (free < o.n) {
+        return reject("Y8.3", "escorting " + std::to_string(o.n) + " armies across " + seas[i] + " takes " +
+                                  std::to_string(o.n) + " fleets there; " + std::to_string(free) + " are free");
+      }
+    }
+    for (const auto& z : seas) escorts_used_[z] += o.n;
+    penalty = kCrossingPenalty;
+    penalty_name = "by fleet";
+  } else if (!via.empty()) {
+    // Y5.2: by railroad, up to three provinces, every one with a railroad.
+    if (via.size() > 2) return reject("Y5.2", "by railroad an army moves at most three provinces a turn");
+    std::vector<int32_t> path{o.a};
+    path.insert(path.end(), via.begin(), via.end());
+    path.push_back(o.b);
+    for (size_t i = 0; i < path.size(); ++i) {
+      const auto* p = s.Province(path[i]);
+      if (!p || !s.defs.count(path[i])) return reject("Y5.2", "there is no " + P(path[i]));
+      if (!p->improvements.count("Railroad")) return reject("Y5.2", P(path[i]) + " has no railroad");
+      if (i > 0) {
+        std::string kind = s.Border(path[i - 1], path[i]);
+        if (kind.empty()) return reject("Y5.2", P(path[i - 1]) + " and " + P(path[i]) + " do not border");
+        if (kind != "land") {
+          return reject("Y5.3", "a " + kind + " crossing takes a whole turn, railroads or not (" + P(path[i - 1]) +
+                                    " to " + P(path[i]) + ")");
+        }
+      }
+      if (i > 0 && i + 1 < path.size()) {
+        bool ours = p->owner == nation_ || (!p->owner.empty() && s.HasTreaty(nation_, p->owner, "pact"));
+        if (!ours) return reject("Y5.2", "railroads pass through own or pact partners' provinces; " + P(path[i]) + " is not");
+        for (const auto& [other, k] : p->armies) {
+          if (s.AtWar(nation_, other)) return reject("Y5.2", P(path[i]) + " holds enemy armies");
+        }
+      }
+    }
+  } else {
+    std::string kind = s.Border(o.a, o.b);
+    if (kind.empty()) return reject("Y5.1", P(o.a) + " and " + P(o.b) + " do not border (one province a turn)");
+    if (kind != "land") {
+      penalty = kCrossingPenalty;  // Y9.2
+      penalty_name = kind + " crossing";
+    }
+  }
+  // Where it goes (Y12.2): own or a pact partner's ground; an enemy's at
+  // war; a neutral or NPC state's (Y7).
+  const std::string owner = to->owner;
+  if (owner != nation_ && !owner.empty()) {
+    if (!s.AtWar(nation_, owner) && !s.HasTreaty(nation_, owner, "pact")) {
+      return reject("Y12.2", nation_ + " is not at war with " + owner + ": its borders are closed");
+    }
+  }
+  bool hostile = owner.empty() ? to->garrison > 0 || true : s.AtWar(nation_, owner);
+  if (owner == nation_ || (!owner.empty() && !hostile)) {
+    int32_t a = o.a, b = o.b, k = o.n;
+    std::string nat = nation_;
+    c_.Emit([=](Fbb& f) {
+      return Body(fb::CreateY1820ArmiesMovedDirect(f, nat.c_str(), a, b, k, &via, nullptr, "Y5.1"));
+    });
+    arrived_[o.b] += o.n;
+    return Status::Ok();
+  }
+  return Battle(o.a, o.b, o.n, penalty, penalty_name);
+}
+
+// Y9: the attackers (counted in `from` until they win) against the
+// province's defenders, a 1d8 each a round.
+Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, const std::string& penalty_name) {
+  const std::string defender = c_.s().Province(to)->owner;
+  auto defenders = [&] {
+    const auto* p = c_.s().Province(to);
+    return defender.empty() ? p->garrison : Get(p->armies, defender);
+  };
+  int32_t attackers = armies;
+  bool fought = false;
+  while (attackers > 0 && defenders() > 0) {
+    fought = true;
+    const auto& s = c_.s();
+    const auto* p = s.Province(to);
+    int32_t d = defenders();
+    std::string am, dm;
+    int a_bonus = TechBonus(s, nation_, &Tech::army_attack);
+    Mod(am, a_bonus, "technologies");
+    int out_a = OutnumberBonus(attackers, d);
+    Mod(am, out_a, "outnumbering");
+    Mod(am, -penalty, penalty_name);
+    int d_bonus = 0;
+    if (defender.empty()) {
+      d_bonus += kNeutralDefence;
+      Mod(dm, kNeutralDefence, "neutral");
+    } else {
+      const auto* dn = s.Nation(defender);
+      int tech = TechBonus(s, defender, &Tech::army_defence);
+      Mod(dm, tech, "technologies");
+      d_bonus += tech;
+      if (std::find(dn->rally_points.begin(), dn->rally_points.end(), to) != dn->rally_points.end()) {
+        d_bonus += kRallyPointDefence;
+        Mod(dm, kRallyPointDefence, "rally point");
+      }
+      if (dn->reforms.count("Nationalism") && dn->capital == to) {
+        d_bonus += kNationalismCapitalDefence;
+        Mod(dm, kNationalismCapitalDefence, "Nationalism in the capital");
+      }
+    }
+    if (p->improvements.count("Fortifications")) {
+      d_bonus += kFortificationDefence;
+      Mod(dm, kFortificationDefence, "fortifications");
+    }
+    int out_d = OutnumberBonus(d, attackers);
+    Mod(dm, out_d, "outnumbering");
+    d_bonus += out_d;
+    auto ar = c_.Die(P(to), "attack", "Y9.4", kCombatDie);
+    if (!ar.ok()) return ar.status();
+    auto dr = c_.Die(P(to), "defence", "Y9.4", kCombatDie);
+    if (!dr.ok()) return dr.status();
+    int at = *ar + a_bonus + out_a - penalty, dt = *dr + d_bonus;
+    std::string result = at > dt ? "defender lost" : at < dt ? "attacker lost" : "draw";
+    int32_t a_left = attackers - (result == "defender lost" ? 0 : 1);
+    int32_t d_left = d - (result == "defender lost" ? 1 : 0);
+    std::string nat = nation_;
+    int arv = *ar, drv = *dr;
+    c_.Emit([=](Fbb& f) {
+      return Body(fb::CreateY1820CombatRoundDirect(f, to, "", from, nat.c_str(), defender.c_str(), arv, at, am.c_str(),
+                                                   drv, dt, dm.c_str(), result.c_str(), a_left, d_left));
+    });
+    if (result == "draw") {
+      // Y9.5: the attacking army falls back to where it came from, and stops.
+      c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesRetreatedDirect(f, nat.c_str(), to, from, 1)); });
+      arrived_[from] += 1;
+    }
+    attackers = a_left;
+  }
+  if (attackers == 0) return Status::Ok();
+  int32_t k = attackers;
+  std::string nat = nation_;
+  c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesMovedDirect(f, nat.c_str(), from, to, k, nullptr, nullptr, "Y9.6")); });
+  arrived_[to] += k;
+  return Capture(to, fought);
+}
+
+// Y9.7, Y8.5, Y7.2, Y3: a province changes hands by conquest.
+Status Moves::Capture(int32_t province, bool fought) {
+  const std::string loser = c_.s().Province(province)->owner;
+  std::string razed;
+  if (fought) {
+    std::vector<std::string> imps(c_.s().Province(province)->improvements.begin(),
+                                  c_.s().Province(province)->improvements.end());
+    if (imps.size() == 1) razed = imps[0];
+    if (imps.size() > 1) {
+      auto r = c_.Die(P(province), "improvement razed", "Y9.7", static_cast<uint32_t>(imps.size()));
+      if (!r.ok()) return r.status();
+      razed = imps[*r - 1];
+    }
+  }
+  if (!loser.empty()) ADJ_RETURN_IF_ERROR(FleeFleets(province, loser));
+  std::string nat = nation_;
+  c_.Emit([=](Fbb& f) {
+    return Body(fb::CreateY1820ProvinceCapturedDirect(f, province, loser.c_str(), nat.c_str(), fought, razed.c_str()));
+  });
+  if (!loser.empty()) {
+    const auto* ln = c_.s().Nation(loser);
+    if (ln && !ln->eliminated && ln->capital == province) ADJ_RETURN_IF_ERROR(FallOfCapital(loser, province));
+  }
+  // Y3.3: retaking the old capital restores it.
+  const auto* me = c_.s().Nation(nation_);
+  if (me->original_capital == province) {
+    int32_t from = me->capital;
+    c_.Emit([=](Fbb& f) {
+      return Body(fb::CreateY1820CapitalMovedDirect(f, nat.c_str(), from, province, "restored", "Y3.3"));
+    });
+  }
+  return Status::Ok();
+}
+
+// Y8.5: a taken port's fleets flee to a random neighbouring sea zone,
+// fighting the enemy fleets there.
+Status Moves::FleeFleets(int32_t port, const std::string& owner) {
+  int32_t k = Get(c_.s().Province(port)->fleets, owner);
+  const std::vector<std::string> seas = c_.s().defs.at(port).seas;
+  for (int32_t i = 0; i < k; ++i) {
+    if (seas.empty()) break;
+    std::string sea = seas.front();
+    if (seas.size() > 1) {
+      auto r = c_.Die(owner + "@" + P(port), "fleet flees", "Y8.5", static_cast<uint32_t>(seas.size()));
+      if (!r.ok()) return r.status();
+      sea = seas[*r - 1];
+    }
+    int32_t one = 1;
+    ADJ_RETURN_IF_ERROR(NavalBattle(sea, owner, port, "", &one));
+    if (one > 0) {
+      c_.Emit([=](Fbb& f) {
+        return Body(fb::CreateY1820FleetsMovedDirect(f, owner.c_str(), port, "", 0, sea.c_str(), 1, "fled"));
+      });
+    }
+  }
+  return Status::Ok();
+}
+
+// Y8, Y9: `*fleets` of `attacker` (at from_port or from_sea) fight every
+// enemy fleet in `sea`, enemy by enemy; on return `*fleets` is what is left
+// free to enter (0 when beaten or stopped by a draw).
+Status Moves::NavalBattle(const std::string& sea, const std::string& attacker, int32_t from_port,
+                          const std::string& from_sea, int32_t* fleets) {
+  while (*fleets > 0) {
+    std::string enemy;
+    auto sf = c_.s().sea_fleets.find(sea);
+    if (sf != c_.s().sea_fleets.end()) {
+      for (const auto& [other, k] : sf->second) {
+        if (other != attacker && c_.s().AtWar(attacker, other) && k > 0) { enemy = other; break; }
+      }
+    }
+    if (enemy.empty()) return Status::Ok();
+    int32_t d = Get(c_.s().sea_fleets.at(sea), enemy);
+    std::string am, dm;
+    int a_bonus = TechBonus(c_.s(), attacker, &Tech::fleet_attack);
+    Mod(am, a_bonus, "technologies");
+    int out_a = OutnumberBonus(*fleets, d);
+    Mod(am, out_a, "outnumbering");
+    int d_bonus = TechBonus(c_.s(), enemy, &Tech::fleet_defence);
+    Mod(dm, d_bonus, "technologies");
+    int out_d = OutnumberBonus(d, *fleets);
+    Mod(dm, out_d, "outnumbering");
+    auto ar = c_.Die(sea, "fleet attack", "Y9.4", kCombatDie);
+    if (!ar.ok()) return ar.status();
+    auto dr = c_.Die(sea, "fleet defence", "Y9.4", kCombatDie);
+    if (!dr.ok()) return dr.status();
+    int at = *ar + a_bonus + out_a, dt = *dr + d_bonus + out_d;
+    std::string result = at > dt ? "defender lost" : at < dt ? "attacker lost" : "draw";
+    int32_t a_left = *fleets - (result == "defender lost" ? 0 : 1);
+    int32_t d_left = d - (result == "defender lost" ? 1 : 0);
+    int arv = *ar, drv = *dr;
+    c_.Emit([=](Fbb& f) {
+      return Body(fb::CreateY1820CombatRoundDirect(f, 0, sea.c_str(), from_port, attacker.c_str(), enemy.c_str(), arv,
+                                                   at, am.c_str(), drv, dt, dm.c_str(), result.c_str(), a_left, d_left));
+    });
+    if (result == "defender lost") {
+      c_.Emit([=](Fbb& f) {
+        return Body(fb::CreateY1820FleetsLostDirect(f, enemy.c_str(), 0, sea.c_str(), 1, "battle", "Y9.4"));
+      });
+    } else if (result == "attacker lost") {
+      c_.Emit([=](Fbb& f) {
+        return Body(fb::CreateY1820FleetsLostDirect(f, attacker.c_str(), from_port, from_sea.c_str(), 1, "battle", "Y9.4"));
+      });
+      *fleets -= 1;
+    } else {
+      return Status::Ok();  // a draw: the rest stay where they were (Y9.5 for fleets)
+    }
+  }
+  return Status::Ok();
+}
+
+// Y3.1, Y3.2: a capital falls.
+Status Moves::FallOfCapital(const std::string& loser, int32_t province) {
+  const auto* ln = c_.s().Nation(loser);
+  if (ln->original_capital != 0) return Eliminate(loser);  // the new capital fell (Y3.2)
+  std::vector<int32_t> left;
+  for (const auto& [id, p] : c_.s().provinces) if (p.owner == loser) left.push_back(id);
+  if (left.empty()) return Eliminate(loser);
+  int32_t cap = left.front();
+  if (left.size() > 1) {
+    auto r = c_.Die(loser, "new capital", "Y3.1", static_cast<uint32_t>(left.size()));
+    if (!r.ok()) return r.status();
+    cap = left[*r - 1];
+  }
+  c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820CapitalMovedDirect(f, loser.c_str(), province, cap, "fell", "Y3.1")); });
+  int loyal = c_.s().Nation(loser)->reforms.count("Nationalism") ? kLoyalPctNationalism : kLoyalPct;
+  std::string nat = nation_;
+  for (int32_t id : left) {
+    if (id == cap) continue;
+    auto r = c_.Die(P(id), "loyalists", "Y3.1", 100);
+    if (!r.ok()) return r.status();
+    if (*r <= loyal) continue;  // stays with the legitimate government
+    const auto* p = c_.s().Province(id);
+    if (int32_t k = Get(p->armies, loser); k > 0) {
+      c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesLostDirect(f, loser.c_str(), id, k, "surrender", "Y3.1")); });
+    }
+    if (int32_t k = Get(p->fleets, loser); k > 0) {
+      c_.Emit([=](Fbb& f) {
+        return Body(fb::CreateY1820FleetsLostDirect(f, loser.c_str(), id, "", k, "surrender", "Y3.1"));
+      });
+    }
+    int roll = *r;
+    c_.Emit([=](Fbb& f) {
+      return Body(fb::CreateY1820ProvinceSurrenderedDirect(f, id, loser.c_str(), nat.c_str(), roll));
+    });
+  }
+  return Status::Ok();
+}
+
+// Y3.2: a nation whose second capital falls is gone: what it still held
+// surrenders to the conqueror; its armies and fleets are lost.
+Status Moves::Eliminate(const std::string& loser) {
+  std::string nat = nation_;
+  std::vector<int32_t> ids;
+  for (const auto& [id, p] : c_.s().provinces) ids.push_back(id);
+  for (int32_t id : ids) {
+    const auto* p = c_.s().Province(id);
+    if (int32_t k = Get(p->armies, loser); k > 0) {
+      c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesLostDirect(f, loser.c_str(), id, k, "eliminated", "Y3.2")); });
+    }
+    if (int32_t k = Get(c_.s().Province(id)->fleets, loser); k > 0) {
+      c_.Emit([=](Fbb& f) {
+        return Body(fb::CreateY1820FleetsLostDirect(f, loser.c_str(), id, "", k, "eliminated", "Y3.2"));
+      });
+    }
+    if (c_.s().Province(id)->owner == loser) {
+      c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ProvinceSurrenderedDirect(f, id, loser.c_str(), nat.c_str(), 0)); });
+    }
+  }
+  std::vector<std::pair<std::string, int32_t>> at_sea;
+  for (const auto& [sea, by] : c_.s().sea_fleets) {
+    if (int32_t k = Get(by, loser); k > 0) at_sea.emplace_back(sea, k);
+  }
+  for (const auto& [sea, k] : at_sea) {
+    std::string z = sea;
+    int32_t n = k;
+    c_.Emit([=](Fbb& f) {
+      return Body(fb::CreateY1820FleetsLostDirect(f, loser.c_str(), 0, z.c_str(), n, "eliminated", "Y3.2"));
+    });
+  }
+  c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820NationEliminatedDirect(f, loser.c_str(), nat.c_str())); });
+  return Status::Ok();
+}
+
+// ---- fleets (Y8.2) -----------------------------------------------------------------
+
+Status Moves::Fleet(const Y1820StandingOrder& o) {
+  const auto& s = c_.s();
+  auto reject = [&](const std::string& rule, const std::string& why) {
+    c_.Reject(o.seq, rule, why);
+    return Status::Ok();
+  };
+  int32_t from_port = o.a, to_port = o.b;
+  std::string from_sea = o.s1, to_sea = o.s2;
+  if ((from_port != 0) == !from_sea.empty()) return reject("Y8.2", "a fleet moves from a port or from a sea zone");
+  if ((to_port != 0) == !to_sea.empty()) return reject("Y8.2", "a fleet moves to a port or to a sea zone");
+  if (from_port && to_port) return reject("Y8.2", "a fleet goes out to sea before it enters another port");
+  std::string origin = from_port ? "port:" + std::to_string(from_port) : from_sea;
+  int have = 0;
+  if (from_port) {
+    const auto* p = s.Province(from_port);
+    if (!p) return reject("Y8.2", "there is no " + P(from_port));
+    have = Get(p->fleets, nation_);
+  } else {
+    if (!s.seas.count(from_sea)) return reject("Y8.2", "there is no sea zone " + from_sea);
+    auto sf = s.sea_fleets.find(from_sea);
+    have = sf == s.sea_fleets.end() ? 0 : Get(sf->second, nation_);
+  }
+  have -= fleets_arrived_[origin];
+  if (o.n < 1 || o.n > have) {
+    return reject("Y8.2", nation_ + " has " + std::to_string(std::max(0, have)) + " fleets free to move at " +
+                              (from_port ? P(from_port) : from_sea) + ", not " + std::to_string(o.n));
+  }
+  if (to_port) {
+    const auto* p = s.Province(to_port);
+    if (!p) return reject("Y8.2", "there is no " + P(to_port));
+    if (!Touches(s, to_port, from_sea)) return reject("Y8.2", P(to_port) + " does not touch " + from_sea);
+    bool friendly = p->owner == nation_ ||
+                    (!p->owner.empty() && (s.HasTreaty(nation_, p->owner, "pact") ||
+                                           s.HasTreaty(nation_, p->owner, "exchange") ||
+                                           s.HasTreaty(nation_, p->owner, "non-aggression")));
+    if (!friendly) return reject("Y8.2", "fleets enter friendly ports only; " + P(to_port) + " is not");
+    if (!p->improvements.count("Port")) return reject("Y8.2", P(to_port) + " has no Port");
+  } else {
+    if (!s.seas.count(to_sea)) return reject("Y8.2", "there is no sea zone " + to_sea);
+    if (from_port && !Touches(s, from_port, to_sea)) return reject("Y8.2", P(from_port) + " does not touch " + to_sea);
+    if (!from_port && !SeasAdjacent(s, from_sea, to_sea)) {
+      return reject("Y8.2", "sea zones " + from_sea + " and " + to_sea + " do not touch");
+    }
+  }
+  int32_t k = o.n;
+  if (!to_sea.empty()) ADJ_RETURN_IF_ERROR(NavalBattle(to_sea, nation_, from_port, from_sea, &k));
+  if (k <= 0) return Status::Ok();
+  std::string nat = nation_;
+  c_.Emit([=](Fbb& f) {
+    return Body(fb::CreateY1820FleetsMovedDirect(f, nat.c_str(), from_port, from_sea.c_str(), to_port, to_sea.c_str(),
+                                                 k, "ordered"));
+  });
+  fleets_arrived_[to_port ? "port:" + std::to_string(to_port) : to_sea] += k;
+  return Status::Ok();
+}
+
+}  // namespace adjutant::rules::y1820

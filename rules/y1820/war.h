@@ -1,0 +1,36 @@
+// Y5, Y8, Y9, Y3: one nation's moves in a turn — armies by land, by
+// railroad and under escort across sea zones, fleets at sea — with the
+// battles they bring, captures, fleeing fleets, fallen capitals and
+// loyalists. Internal to rules/y1820.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "rules/y1820/context.h"
+
+namespace adjutant::rules::y1820 {
+
+class Moves {
+ public:
+  Moves(Ctx& c, std::string nation) : c_(c), nation_(std::move(nation)) {}
+  Status Army(const projections::Y1820StandingOrder& o);
+  Status Fleet(const projections::Y1820StandingOrder& o);
+
+ private:
+  Status Battle(int32_t from, int32_t to, int32_t armies, int penalty, const std::string& penalty_name);
+  Status Capture(int32_t province, bool fought);
+  Status FleeFleets(int32_t port, const std::string& owner);
+  Status NavalBattle(const std::string& sea, const std::string& attacker, int32_t from_port,
+                     const std::string& from_sea, int32_t* fleets);
+  Status FallOfCapital(const std::string& loser, int32_t province);
+  Status Eliminate(const std::string& loser);
+
+  Ctx& c_;
+  std::string nation_;
+  std::map<int32_t, int32_t> arrived_;           // armies that moved into a province this turn
+  std::map<std::string, int32_t> escorts_used_;  // Y8.3: fleet escorts used in a sea zone
+  std::map<std::string, int32_t> fleets_arrived_;  // fleets that moved this turn, by "port:N" or sea
+};
+
+}  // namespace adjutant::rules::y1820
