@@ -27,13 +27,12 @@
 #include "replay/fork.h"
 #include "replay/views.h"
 #include "replay/driver.h"
+#include "replay/create.h"
 #include "replay/rebuild.h"
 #include "rules/dice.h"
 #include "rules/events.h"
 #include "rules/pate/map.h"
 #include "rules/sow/scenario.h"
-#include "rules/y1820/y1820.h"
-#include "projections/y1820.h"
 #include "schema/pate_generated.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -79,46 +78,23 @@ Status CmdNew(Context& c) {
   if (!seed.ok()) return seed.status();
   uint64_t s = *seed;
   if (!c.args.Value("seed")) randombytes_buf(&s, sizeof s);
-  TurnPhase at;
-  if (auto* st = sc->start()) at.turn = {st->major(), st->minor(), st->step()};
-  // The naval map, recorded with the game (PATE 1).
-  std::vector<Draft> more;
-  std::set<std::string> map_areas;
-  bool y1820 = false;
-  if (sc->rulesets()) for (const auto* r : *sc->rulesets()) y1820 |= r->str() == "y1820";
-  if (y1820) {
-    // Y0: the province map, recorded with the game; the calendar starts at turn 0 (Y1.1).
-    at = TurnPhase{projections::Y1820Turn(0), 0};
-    std::optional<std::vector<uint8_t>> map_buf;
-    auto map_path = c.args.Value("map");
-    if (map_path) {
-      auto map_doc = ReadDocument(*map_path, "Y1820Map", limits::kScenarioFileBytesMax);
-      if (!map_doc.ok()) return map_doc.status();
-      const auto* m = flatbuffers::GetRoot<fb::Y1820Map>(map_doc->data());
-      if (auto st = rules::y1820::CheckMap(*m); !st.ok()) return Status::InvalidArgument(*map_path + ": " + st.message());
-      map_buf = std::move(map_doc).value();
-    }
-    const fb::Y1820Map* m = map_buf ? flatbuffers::GetRoot<fb::Y1820Map>(map_buf->data()) : nullptr;
-    if (auto st = rules::y1820::CheckScenario(*sc, m); !st.ok()) {
-      return Status::InvalidArgument(*path + ": " + st.message() + (map_path ? " (" + *map_path + ")" : ""));
-    }
-    more.push_back(rules::y1820::MapDefinedDraft(at, std::move(*map_buf)));
-  } else if (auto map_path = c.args.Value("map")) {
-    auto map_doc = ReadDocument(*map_path, "NavalMap", limits::kScenarioFileBytesMax);
-    if (!map_doc.ok()) return map_doc.status();
-    auto map = rules::pate::NavalMap::Load(*flatbuffers::GetRoot<fb::NavalMap>(map_doc->data()));
-    if (!map.ok()) return Status::InvalidArgument(*map_path + ": " + map.status().message());
-    if (auto st = rules::pate::CheckScenarioAgainstMap(*sc, *map); !st.ok()) {
-      return Status::InvalidArgument(*path + ": " + st.message() + " (" + *map_path + ")");
-    }
-    for (const auto& [code, area] : map->areas()) map_areas.insert(code);
-    more.push_back(rules::pate::MapDefinedDraft(at, std::move(map_doc).value()));
+  // The checks, the start of the calendar and the map recorded with the game.
+  bool y1820 = replay::IsY1820Scenario(*sc);
+  auto map_path = c.args.Value("map");
+  std::optional<std::vector<uint8_t>> map_doc;
+  if (map_path) {
+    auto doc = ReadDocument(*map_path, y1820 ? "Y1820Map" : "NavalMap", limits::kScenarioFileBytesMax);
+    if (!doc.ok()) return doc.status();
+    map_doc = std::move(doc).value();
   }
-  if (!y1820) {
-    if (auto st = rules::sow::CheckScenario(*sc, map_areas); !st.ok()) {
-      return Status::InvalidArgument(*path + ": " + st.message());
-    }
+  bool map_error = false;
+  auto start = replay::PrepareGame(*sc, std::move(map_doc), &map_error);
+  if (!start.ok()) {
+    if (map_error) return Status::InvalidArgument(*map_path + ": " + start.status().message());
+    return Status::InvalidArgument(*path + ": " + start.status().message() + (map_path ? " (" + *map_path + ")" : ""));
   }
+  TurnPhase at = start->at;
+  std::vector<Draft> more = std::move(start->more);
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   auto head = (*db)->CreateGame(game, s, *buf, at, kGa, more);
@@ -290,7 +266,6 @@ Status CmdDigest(Context& c) {
 
 // ---- replay / diff (views at a point) ------------------------------------------
 
-std::optional<TurnPhase> ParseTurnPhase(const std::string& s);  // below, with fork
 
 // The last event of turn T (or of phase P of it), or the head.
 Result<uint64_t> EndOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
@@ -322,7 +297,7 @@ Status CmdReplay(Context& c) {
   auto to = c.args.Value("to");
   if (!to) return Status::InvalidArgument("adjutant replay: --to TURN[.PHASE] is required");
   auto point = ParseTurnPhase(*to);
-  if (!point) return Status::InvalidArgument("--to: '" + *to + "' is not TURN or TURN.PHASE (e.g. 1805.1.3 or 1805.1.3.9)");
+  if (!point) return Status::InvalidArgument("--to: '" + *to + "' is not " + kTurnPhaseForms);
   auto only = ViewFilter(c);
   if (!only.ok()) return only.status();
   auto db = OpenDb(c, false);
@@ -362,7 +337,7 @@ Status CmdDiff(Context& c) {
   std::optional<TurnPhase> point;
   if (auto t = c.args.Value("turn")) {
     point = ParseTurnPhase(*t);
-    if (!point) return Status::InvalidArgument("--turn: '" + *t + "' is not TURN or TURN.PHASE (e.g. 1805.1.3)");
+    if (!point) return Status::InvalidArgument("--turn: '" + *t + "' is not " + kTurnPhaseForms);
   }
   auto db = OpenDb(c, false);
   if (!db.ok()) return db.status();
@@ -473,7 +448,7 @@ Status CmdAudit(Context& c) {
     auto parsed = rules::ParseRulesVersions(*v, rules::RulesVersions{});
     if (!parsed.ok()) return Status::InvalidArgument("--rules-version: " + parsed.status().message());
     under = *parsed;
-    for (std::string_view r : {"sow", "pate"}) {
+    for (std::string_view r : rules::kVersionedRulesets) {
       if (under.Of(r)) under_text += (under_text.empty() ? "" : ",") + std::string(r) + "=" + std::to_string(under.Of(r));
     }
   }
@@ -511,23 +486,6 @@ Status CmdAudit(Context& c) {
 }
 
 // ---- fork / branches ---------------------------------------------------------
-// "1805.1.3" (the start of turn 3: before its orders) or "1805.1.3.9"
-// (before phase 9 of it).
-std::optional<TurnPhase> ParseTurnPhase(const std::string& s) {
-  size_t dots = std::count(s.begin(), s.end(), '.');
-  if (dots == 2) {
-    auto t = Turn::Parse(s);
-    if (t) return TurnPhase{*t, 0};
-    return std::nullopt;
-  }
-  if (dots != 3) return std::nullopt;
-  size_t last = s.rfind('.');
-  auto t = Turn::Parse(s.substr(0, last));
-  auto p = ParseU64(s.substr(last + 1));
-  if (!t || !p || *p > 0xffff) return std::nullopt;
-  return TurnPhase{*t, static_cast<uint16_t>(*p)};
-}
-
 Status CmdFork(Context& c) {
   const std::string& game = c.args.positional[0];
   auto from = c.args.Value("from");
@@ -545,7 +503,7 @@ Status CmdFork(Context& c) {
   std::optional<TurnPhase> point;
   if (at_turn) {
     point = ParseTurnPhase(*at_turn);
-    if (!point) return Status::InvalidArgument("--at: '" + *at_turn + "' is not TURN or TURN.PHASE (e.g. 1805.1.3 or 1805.1.3.9)");
+    if (!point) return Status::InvalidArgument("--at: '" + *at_turn + "' is not " + kTurnPhaseForms);
   }
   if (from) {
   if (auto pos = from->find('@'); pos != std::string::npos) {
@@ -662,6 +620,11 @@ Status CmdRulesVersions(Context& c) {
     auto world = replay::Fold(**db, game, branch);
     if (!world.ok()) return world.status();
     in_use = replay::GameVersions(replay::SummaryOf(*world));
+    // Only the rulesets the game plays are in use by it.
+    const auto& plays = replay::SummaryOf(*world).rulesets;
+    for (std::string_view r : rules::kVersionedRulesets) {
+      if (std::find(plays.begin(), plays.end(), r) == plays.end()) in_use.Set(r, 0);
+    }
   }
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<flatbuffers::Offset<fb::RulesVersionRow>> rows;

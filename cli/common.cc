@@ -1,5 +1,7 @@
 #include "cli/common.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <fstream>
 
@@ -61,6 +63,21 @@ std::string BranchArg(const Context& c, const std::string& game) {
     if (current.ok()) return *current;
   }
   return "main";
+}
+
+std::optional<TurnPhase> ParseTurnPhase(const std::string& s) {
+  size_t dots = std::count(s.begin(), s.end(), '.');
+  if (dots == 1 || dots == 2) {
+    auto t = Turn::Parse(s);
+    if (t) return TurnPhase{*t, 0};
+    return std::nullopt;
+  }
+  if (dots != 3) return std::nullopt;
+  size_t last = s.rfind('.');
+  auto t = Turn::Parse(s.substr(0, last));
+  auto p = ParseU64(s.substr(last + 1));
+  if (!t || !p || *p > 0xffff) return std::nullopt;
+  return TurnPhase{*t, static_cast<uint16_t>(*p)};
 }
 
 }  // namespace adjutant::cli

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "base/turn.h"
 #include "cli/args.h"
 #include "ledger/ledger.h"
 
@@ -42,6 +44,12 @@ Result<std::unique_ptr<ledger::Ledger>> OpenDb(const Context& c, bool write);
 std::string BranchArg(const Context& c, const std::string& game);
 
 Result<uint64_t> U64Option(const Args& a, const std::string& name, uint64_t fallback);
+
+// "1805.1.3" (the start of turn 3: before its orders) or "1805.1.3.9"
+// (before phase 9 of it); a y1820 turn is "1820.3" (1820.3.0).
+std::optional<TurnPhase> ParseTurnPhase(const std::string& s);
+inline const char* kTurnPhaseForms =
+    "TURN or TURN.PHASE (e.g. 1805.1.3 or 1805.1.3.9; 1820.3 or 1820.3.0.1 in a y1820 game)";
 
 // Reads a JSON document of schema table `table` from FILE (limited to
 // `limit` bytes); errors name the file, line and column.

@@ -163,15 +163,8 @@ Status CmdCorrect(Context& c) {
   auto at = c.args.Value("at");
   auto file = c.args.Value("directive");
   if (!at || !file) return Status::InvalidArgument("adjutant correct: --at TURN[.PHASE] and --directive FILE are required");
-  std::optional<TurnPhase> point;
-  {
-    size_t dots = std::count(at->begin(), at->end(), '.');
-    size_t last = at->rfind('.');
-    auto t = Turn::Parse(dots == 3 ? at->substr(0, last) : *at);
-    auto p = dots == 3 ? ParseU64(at->substr(last + 1)) : std::optional<uint64_t>(0);
-    if (t && p && *p <= 0xffff && (dots == 2 || dots == 3)) point = TurnPhase{*t, static_cast<uint16_t>(*p)};
-  }
-  if (!point) return Status::InvalidArgument("--at: '" + *at + "' is not TURN or TURN.PHASE (e.g. 1805.1.3 or 1805.1.3.9)");
+  std::optional<TurnPhase> point = ParseTurnPhase(*at);
+  if (!point) return Status::InvalidArgument("--at: '" + *at + "' is not " + kTurnPhaseForms);
   auto doc = ReadDocument(*file, "DirectiveFile", limits::kOrderFileBytesMax);
   if (!doc.ok()) return doc.status();
   auto db = OpenDb(c, true);

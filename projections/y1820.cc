@@ -91,10 +91,11 @@ namespace {
 
 std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
 
+// Counts that reach 0 go; a negative one stays, for the properties to find.
 void Add(std::map<std::string, int32_t>& m, const std::string& k, int32_t n) {
   int32_t& v = m[k];
   v += n;
-  if (v <= 0) m.erase(k);
+  if (v == 0) m.erase(k);
 }
 
 std::vector<int32_t> Ints(const flatbuffers::Vector<int32_t>* v) {

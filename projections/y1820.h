@@ -25,12 +25,14 @@ struct Y1820ProvinceDef {
   bool populous = false, coastal = false;
   std::vector<std::string> seas;
   int32_t x = 0, y = 0;
+  friend bool operator==(const Y1820ProvinceDef&, const Y1820ProvinceDef&) = default;
 };
 
 struct Y1820SeaDef {
   std::string name;
   std::vector<std::string> neighbours;
   int32_t x = 0, y = 0;
+  friend bool operator==(const Y1820SeaDef&, const Y1820SeaDef&) = default;
 };
 
 struct Y1820Province {

@@ -1,5 +1,7 @@
 #include "replay/conform.h"
 
+#include "replay/create.h"
+
 #include <flatbuffers/flatbuffers.h>
 
 #include <set>
@@ -64,22 +66,20 @@ Result<CaseResult> RunCase(const fb::ConformanceCase& c, const std::string& scra
   const std::string game = "case";
   auto scenario = AsRoot("Scenario", c.scenario());
   const auto* sc = flatbuffers::GetRoot<fb::Scenario>(scenario.data());
-  TurnPhase at;
-  if (sc->start()) at.turn = {sc->start()->major(), sc->start()->minor(), sc->start()->step()};
   // The checks `adjutant new` applies.
-  std::vector<Draft> more;
-  std::set<std::string> map_areas;
-  if (c.map()) {
-    auto map = AsRoot("NavalMap", c.map());
-    auto loaded = rules::pate::NavalMap::Load(*flatbuffers::GetRoot<fb::NavalMap>(map.data()));
-    if (!loaded.ok()) return Status::InvalidArgument("map: " + loaded.status().message());
-    ADJ_RETURN_IF_ERROR(rules::pate::CheckScenarioAgainstMap(*sc, *loaded));
-    for (const auto& [code, area] : loaded->areas()) map_areas.insert(code);
-    more.push_back(rules::pate::MapDefinedDraft(at, std::move(map)));
+  std::optional<std::vector<uint8_t>> map;
+  if (IsY1820Scenario(*sc)) {
+    if (c.y1820_map()) map = AsRoot("Y1820Map", c.y1820_map());
+  } else if (c.map()) {
+    map = AsRoot("NavalMap", c.map());
   }
-  if (auto st = rules::sow::CheckScenario(*sc, map_areas); !st.ok()) {
-    return Status::InvalidArgument("scenario: " + st.message());
+  bool map_error = false;
+  auto start = PrepareGame(*sc, std::move(map), &map_error);
+  if (!start.ok()) {
+    return Status::InvalidArgument(std::string(map_error ? "map: " : "scenario: ") + start.status().message());
   }
+  TurnPhase at = start->at;
+  std::vector<Draft> more = std::move(start->more);
   auto created = db.CreateGame(game, c.seed(), scenario, at, Actor{ActorKind::kGameAdministrator, "", ""}, more);
   if (!created.ok()) return Status::InvalidArgument("scenario: " + created.status().message());
   // The rules versions the case is played under (the newest by default).

@@ -2,6 +2,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include "projections/y1820.h"
 #include "replay/driver.h"
 #include "replay/fork.h"
 #include "rules/pate/directives.h"
@@ -26,18 +27,36 @@ struct Input {
   std::vector<std::vector<uint8_t>> items;  // orders: one-item OrderFiles, in order
 };
 
+// Where a branch stands: the last turn begun and the phases of it done.
+struct Progress {
+  Turn turn;
+  uint16_t phase_done = 0;
+};
+
+Progress ProgressOf(const World& w) {
+  if (w.is_y1820()) {
+    const auto& ys = w.y1820();
+    // Y1.3: one phase a turn.
+    if (ys.turns_done == 0) return {projections::Y1820Turn(0), 0};
+    return {projections::Y1820Turn(ys.turns_done - 1), rules::y1820::kTurnPhase};
+  }
+  const auto& ts = w.treasury().state();
+  return {ts.turn, ts.phase_done};
+}
+
 // Has the branch reached the position an input was given at: the orders
 // window of its turn (phase 0), or the end of its phase?
-Result<bool> Reached(const projections::TreasuryState& ts, const TurnPhase& at, bool* past) {
+Result<bool> Reached(const World& w, const TurnPhase& at, bool* past) {
   *past = false;
+  const Progress p = ProgressOf(w);
   if (at.phase == 0) {
-    auto window = sow::OrderPosition(ts);
+    auto window = OrderPositionOf(w);
     if (window.ok() && window->turn == at.turn) return true;
-    if (ts.turn == at.turn && ts.phase_done == 0) return true;
-  } else if (ts.turn == at.turn && ts.phase_done == at.phase) {
+    if (p.turn == at.turn && p.phase_done == 0) return true;
+  } else if (p.turn == at.turn && p.phase_done == at.phase) {
     return true;
   }
-  *past = at.turn < ts.turn || (at.turn == ts.turn && at.phase < ts.phase_done);
+  *past = at.turn < p.turn || (at.turn == p.turn && at.phase < p.phase_done);
   return false;
 }
 
@@ -103,13 +122,15 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
       ADJ_RETURN_IF_ERROR(sow::CheckDirective(then->treasury().state(), *sd));
     } else if (const auto* pd = file->body_as_PateDirective()) {
       ADJ_RETURN_IF_ERROR(rules::pate::CheckDirective(then->treasury().state(), *pd));
+    } else if (const auto* yd = file->body_as_Y1820Directive()) {
+      ADJ_RETURN_IF_ERROR(rules::y1820::CheckDirective(then->y1820(), *yd));
     } else if (file->body_type() == fb::DirectiveBody_SetPassword) {
       return Status::InvalidArgument("a correction is a directive of the rules, not a password");
     }
   }
   auto old = Fold(db, game, branch);
   if (!old.ok()) return old.status();
-  const projections::TreasuryState old_state = old->treasury().state();
+  const Progress old_state = ProgressOf(*old);
   // The corrected branch: the same dice, the correction first.
   ADJ_RETURN_IF_ERROR(db.Fork(game, branch, *point, new_branch, std::nullopt, Actor{ActorKind::kGameAdministrator, "", ""}).status());
   auto fix = RecordDirective(db, game, new_branch, directive_file);
@@ -119,13 +140,13 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
     for (;;) {
       auto w = Fold(db, game, new_branch);
       if (!w.ok()) return w.status();
-      const auto& ts = w->treasury().state();
+      const Progress now = ProgressOf(*w);
       bool past = false;
       if (final) {
-        if (ts.turn == old_state.turn && ts.phase_done == old_state.phase_done) return Status::Ok();
-        past = old_state.turn < ts.turn;
+        if (now.turn == old_state.turn && now.phase_done == old_state.phase_done) return Status::Ok();
+        past = old_state.turn < now.turn;
       } else {
-        auto reached = Reached(ts, target, &past);
+        auto reached = Reached(*w, target, &past);
         if (!reached.ok()) return reached.status();
         if (*reached) return Status::Ok();
       }

@@ -6,6 +6,8 @@
 #include "projections/roster.h"
 #include "projections/treasury.h"
 #include "projections/visibility.h"
+#include "projections/y1820.h"
+#include "rules/y1820/formulas.h"
 #include "schema/sow_generated.h"
 
 namespace adjutant::replay {
@@ -20,6 +22,63 @@ std::string Join(const std::vector<std::string>& xs) {
   return s;
 }
 
+std::string Counts(const std::map<std::string, int32_t>& m) {
+  std::string out;
+  for (const auto& [n, k] : m) out += (out.empty() ? "" : ",") + n + ":" + std::to_string(k);
+  return out;
+}
+
+std::string Ints(const std::vector<int32_t>& v) {
+  std::string out;
+  for (int32_t x : v) out += (out.empty() ? "" : ",") + std::to_string(x);
+  return out;
+}
+
+// The y1820 views: game (calendar, end), provinces, seas, nations.
+template <class Put>
+void FlattenY1820(const P::Y1820State& s, Put put) {
+  put("game", "y1820", "turns_done", std::to_string(s.turns_done));
+  put("game", "y1820", "ended", s.ended ? s.end_reason + (s.winner.empty() ? "" : " " + s.winner) : "no");
+  for (const auto& [id, d] : s.defs) {
+    const P::Y1820Province* p = s.Province(id);
+    const std::string e = std::to_string(id);
+    put("provinces", e, "owner", p->owner.empty() ? (p->npc.empty() ? "-" : "npc " + p->npc) : p->owner);
+    std::string armies = Counts(p->armies);
+    if (p->garrison) armies += (armies.empty() ? "" : ",") + std::string("neutral:") + std::to_string(p->garrison);
+    put("provinces", e, "armies", armies);
+    put("provinces", e, "fleets", Counts(p->fleets));
+    put("provinces", e, "improvements", Join(std::vector<std::string>(p->improvements.begin(), p->improvements.end())));
+    put("provinces", e, "epidemic", p->epidemic ? "yes" : "no");
+  }
+  for (const auto& [id, by] : s.sea_fleets) put("seas", id, "fleets", Counts(by));
+  for (const auto& [id, n] : s.nations) {
+    put("nations", id, "government", n.government);
+    put("nations", id, "capital", std::to_string(n.capital) + (n.original_capital ? " (for " + std::to_string(n.original_capital) + ")" : ""));
+    put("nations", id, "eliminated", n.eliminated ? "yes" : "no");
+    put("nations", id, "provinces", std::to_string(rules::y1820::ProvincesOf(s, id)));
+    put("nations", id, "armies", std::to_string(s.ArmiesOf(id)));
+    put("nations", id, "fleets", std::to_string(s.FleetsOf(id)));
+    put("nations", id, "army_limit", std::to_string(rules::y1820::ArmyLimitOf(s, id).total));
+    put("nations", id, "research", n.research.empty() ? "-" : n.research + " " + std::to_string(n.progress));
+    put("nations", id, "techs", Join(std::vector<std::string>(n.techs.begin(), n.techs.end())));
+    put("nations", id, "reforms", Join(std::vector<std::string>(n.reforms.begin(), n.reforms.end())));
+    put("nations", id, "reform", n.reform.empty() ? "-" : n.reform);
+    put("nations", id, "rally_points", Ints(n.rally_points));
+    put("nations", id, "domination_turns", std::to_string(n.domination_turns));
+    std::vector<std::string> wars, treaties;
+    for (const auto& [a, b] : s.wars) {
+      if (a == id) wars.push_back(b);
+      if (b == id) wars.push_back(a);
+    }
+    for (const auto& [a, b, k] : s.treaties) {
+      if (a == id) treaties.push_back(k + " " + b);
+      if (b == id) treaties.push_back(k + " " + a);
+    }
+    put("nations", id, "wars", Join(wars));
+    put("nations", id, "treaties", Join(treaties));
+  }
+}
+
 }  // namespace
 
 std::map<ViewKey, std::string> Flatten(const World& w) {
@@ -27,6 +86,13 @@ std::map<ViewKey, std::string> Flatten(const World& w) {
   auto put = [&](const char* view, const std::string& entity, const char* field, const std::string& value) {
     out[{view, entity, field}] = value;
   };
+  for (const auto& [person, p] : w.roster().persons()) {
+    put("roster", person, "roles", Join(std::vector<std::string>(p.roles.begin(), p.roles.end())));
+  }
+  if (w.is_y1820()) {
+    FlattenY1820(w.y1820(), put);
+    return out;
+  }
   const P::TreasuryState& s = w.treasury().state();
   put("treasury", "game", "turn", s.turn.ToString());
   put("treasury", "game", "phase_done", std::to_string(s.phase_done));
@@ -61,9 +127,6 @@ std::map<ViewKey, std::string> Flatten(const World& w) {
     if (!sh.cargo_units.empty() || sh.cargo_supplies) {
       put("fleet", id, "cargo", Join(sh.cargo_units) + " + " + std::to_string(sh.cargo_supplies) + " supplies");
     }
-  }
-  for (const auto& [person, p] : w.roster().persons()) {
-    put("roster", person, "roles", Join(std::vector<std::string>(p.roles.begin(), p.roles.end())));
   }
   for (const auto& proj : w.projections) {
     if (auto* v = dynamic_cast<const P::Visibility*>(proj.get())) {

@@ -21,7 +21,9 @@ using ViewKey = std::tuple<std::string, std::string, std::string>;  // view, ent
 std::map<ViewKey, std::string> Flatten(const World& w);
 
 inline const std::vector<std::string>& ViewNames() {
-  static const std::vector<std::string> kNames = {"treasury", "cities", "units", "fleet", "roster", "visibility"};
+  static const std::vector<std::string> kNames = {"treasury", "cities", "units", "fleet", "roster", "visibility",
+                                                  // y1820 games
+                                                  "game", "provinces", "seas", "nations"};
   return kNames;
 }
 

@@ -105,7 +105,7 @@ Result<RulesVersions> ParseRulesVersions(std::string_view text, RulesVersions ba
     auto v = Number(text, text);
     if (!v.ok()) return v.status();
     bool any = false;
-    for (std::string_view r : {"sow", "pate", "y1820"}) {
+    for (std::string_view r : kVersionedRulesets) {
       if (KnownVersion(r, *v)) any = base.Set(r, *v);
     }
     if (!any) {

@@ -34,6 +34,9 @@ std::span<const VersionNote> KnownVersions();
 uint32_t LatestVersion(std::string_view ruleset);
 bool KnownVersion(std::string_view ruleset, uint32_t version);
 
+// The rulesets that number their versions (the fields of RulesVersions).
+inline constexpr std::string_view kVersionedRulesets[] = {"sow", "pate", "y1820"};
+
 // The versions a phase runs under, one per ruleset with versions.
 struct RulesVersions {
   uint32_t sow = 0;

@@ -66,3 +66,38 @@ echo; echo "== verify"; adj verify "$GAME" --all
 echo; echo "== audit: every turn adjudicated again from its orders and dice"; adj audit "$GAME" --all
 echo; echo "== Britain's Treasury Ministry report"; adj report treasury "$GAME" --state BR
 echo; echo "== Nelson's position report (PATE 3.11)"; adj report positions "$GAME" --player nelson
+
+# ---- The 1820-1840 grand-strategy game (y1820): Europe 1820 ------------------
+# fixtures/y1820/europe-1820.json on the province map europe-1820.map.json,
+# turn 0 (Pre-1820) and three turns with the rulers' orders in
+# fixtures/orders/europe-1820 (see PLAY.md there).
+Y=europe
+YO=fixtures/orders/europe-1820
+ruler_for() {
+  case "$1" in
+    GBR) echo castlereagh ;; FRA) echo richelieu ;; NED) echo schimmelpenninck ;; PRU) echo hardenberg ;;
+    AUS) echo metternich ;; SPA) echo ferdinand ;; RUS) echo nesselrode ;; OTT) echo mahmud ;;
+    *) echo "no ruler for $1" >&2; return 1 ;;
+  esac
+}
+RULERS="castlereagh richelieu schimmelpenninck hardenberg metternich ferdinand nesselrode mahmud"
+for p in $RULERS; do printf '%s-1820\n' "$p" > "$PW/$p"; done
+if ! adj games --json | grep -q "\"name\": \"$Y\""; then
+  adj new "$Y" --scenario fixtures/y1820/europe-1820.json --map fixtures/y1820/europe-1820.map.json --seed 1820
+  for p in $RULERS; do adj password "$Y" --person "$p" --password-file "$PW/$p"; done
+fi
+y_turns_done() { adj log "$Y" --kind PhaseCompleted --json | grep -c '"phase": 1,' || true; }
+for t in 0 1 2 3; do
+  if [ "$(y_turns_done)" -gt "$t" ]; then continue; fi
+  echo; echo "== $Y turn $t: the rulers' orders"
+  for f in "$YO"/t$t-*.orders.json; do
+    n=$(basename "$f" .orders.json); n=${n#t$t-}; p=$(ruler_for "$n")
+    adj order "$Y" "$f" --as "$p" --password-file "$PW/$p" --key "$Y-t$t-$n"
+  done
+  echo "== $Y turn $t: adjudication"
+  adj adjudicate "$Y"
+done
+echo; echo "== $Y: verify and audit every turn"; adj verify "$Y"; adj audit "$Y" --all
+echo; echo "== $Y: the map after 1820.3 (also drawn in ./europe-1820.svg)"; adj report map "$Y" --svg europe-1820.svg
+echo; echo "== $Y: France as its ruler sees it"; adj report nation "$Y" --nation FRA
+echo; echo "== $Y: Austria as the other rulers see it"; adj report nation "$Y" --nation AUS --public

@@ -41,6 +41,7 @@ std::optional<std::pair<std::string, std::string>> Refusal(const projections::Y1
     return std::nullopt;
   };
   bool turn0 = s.turns_done == 0;
+  if (const auto* n = s.Nation(nation); n && n->eliminated) return R{"Y3.2", nation + " has been eliminated"};
   switch (o.body_type()) {
     case fb::Y1820OrderBody_Y1820Deploy:
       if (!turn0) return R{"Y1.1", "armies and fleets are deployed at turn 0 (Pre-1820) only"};
@@ -63,7 +64,7 @@ std::optional<std::pair<std::string, std::string>> Refusal(const projections::Y1
     case fb::Y1820OrderBody_Y1820DismantleFleet:
       if (turn0) return R{"Y1.1", "fleets are deployed at turn 0; they move, are raised and dismantled from turn 1"};
       if (auto* r = o.body_as_Y1820RaiseFleet()) return province(r->port(), "Y8.1");
-      if (auto* r = o.body_as_Y1820DismantleFleet()) return province(r->port(), "Y8.5");
+      if (auto* r = o.body_as_Y1820DismantleFleet()) return province(r->port(), "Y8.6");
       return std::nullopt;
     case fb::Y1820OrderBody_Y1820Build:
     case fb::Y1820OrderBody_Y1820Dismantle: {

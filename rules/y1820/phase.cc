@@ -339,11 +339,11 @@ void RaiseFleet(Ctx& c, const std::string& nation, const Y1820StandingOrder& o, 
 
 void DismantleFleet(Ctx& c, const std::string& nation, const Y1820StandingOrder& o) {
   const auto* p = c.s().Province(o.a);
-  if (!p || p->owner != nation) return c.Reject(o.seq, "Y8.5", P(o.a) + " is not " + nation + "'s");
-  if (!p->fleets.count(nation)) return c.Reject(o.seq, "Y8.5", nation + " has no fleet docked at " + P(o.a));
+  if (!p || p->owner != nation) return c.Reject(o.seq, "Y8.6", P(o.a) + " is not " + nation + "'s");
+  if (!p->fleets.count(nation)) return c.Reject(o.seq, "Y8.6", nation + " has no fleet docked at " + P(o.a));
   int32_t prov = o.a;
   std::string nat = nation;
-  c.Emit([=](Fbb& f) { return Body(fb::CreateY1820FleetsLostDirect(f, nat.c_str(), prov, "", 1, "dismantled", "Y8.5")); });
+  c.Emit([=](Fbb& f) { return Body(fb::CreateY1820FleetsLostDirect(f, nat.c_str(), prov, "", 1, "dismantled", "Y8.6")); });
 }
 
 // ---- the end of the turn ---------------------------------------------------------------
@@ -476,11 +476,13 @@ Status Armies(Ctx& c, const std::string& nation) {
   }
   for (int32_t point : SpawnPoints(c.s(), nation)) {
     if (c.s().ArmiesOf(nation) >= limit) break;
-    // No army spawns where an enemy army stands.
+    // No army spawns where an enemy army stands (a pact partner's is no enemy).
     bool enemy = false;
-    for (const auto& [other, k] : c.s().Province(point)->armies) enemy |= other != nation;
+    for (const auto& [other, k] : c.s().Province(point)->armies) enemy |= other != nation && c.s().AtWar(nation, other);
     if (enemy) continue;
-    std::string rule = point == c.s().Nation(nation)->capital ? "Y4.1" : "Y4.2";
+    // Y4.1 the capital; Y4.2 a rally point; Y4.3 a Military HQ (with Army Modernization).
+    const auto* n = c.s().Nation(nation);
+    std::string rule = point == n->capital ? "Y4.1" : n->reforms.count("Army Modernization") ? "Y4.3" : "Y4.2";
     c.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmySpawnedDirect(f, nat.c_str(), point, rule.c_str())); });
   }
   return Status::Ok();
@@ -579,8 +581,12 @@ Status RunPhase(PhaseWriter& w, const NextPhase& next, DiceSource& dice) {
   Trades(c);
   // Each nation's orders (Y1.3).
   for (const std::string& nation : order) {
-    if (!Alive(c, nation)) continue;
     auto orders = c.s().orders.count(nation) ? c.s().orders.at(nation) : std::vector<Y1820StandingOrder>{};
+    if (!Alive(c, nation)) {
+      // Y3.2: an eliminated nation (perhaps earlier this turn) takes no further part.
+      for (const auto& o : orders) c.Reject(o.seq, "Y3.2", nation + " has been eliminated");
+      continue;
+    }
     TurnUse use;
     Moves moves(c, nation);
     // Diplomacy and choices first, then builds and fleets, then moves in file order.

@@ -94,7 +94,6 @@ Status Moves::Army(const Y1820StandingOrder& o) {
                                   std::to_string(o.n) + " fleets there; " + std::to_string(free) + " are free");
       }
     }
-    for (const auto& z : seas) escorts_used_[z] += o.n;
     penalty = kCrossingPenalty;
     penalty_name = "by fleet";
   } else if (!via.empty()) {
@@ -139,17 +138,31 @@ Status Moves::Army(const Y1820StandingOrder& o) {
       return reject("Y12.2", nation_ + " is not at war with " + owner + ": its borders are closed");
     }
   }
-  bool hostile = owner.empty() ? to->garrison > 0 || true : s.AtWar(nation_, owner);
-  if (owner == nation_ || (!owner.empty() && !hostile)) {
+  for (const auto& z : seas) escorts_used_[z] += o.n;  // Y8.3: each escorting fleet is spent for the turn
+  // A neutral's or NPC state's province (Y7) or an enemy's is fought for.
+  bool hostile = owner.empty() || s.AtWar(nation_, owner);
+  const std::string rule = !seas.empty() ? "Y8.3" : !via.empty() ? "Y5.2" : "Y5.1";
+  std::string nat = nation_;
+  if (!hostile) {
     int32_t a = o.a, b = o.b, k = o.n;
-    std::string nat = nation_;
     c_.Emit([=](Fbb& f) {
-      return Body(fb::CreateY1820ArmiesMovedDirect(f, nat.c_str(), a, b, k, &via, nullptr, "Y5.1"));
+      return Body(fb::CreateY1820ArmiesMoved(f, f.CreateString(nat), a, b, k, f.CreateVector(via),
+                                             f.CreateVectorOfStrings(seas), f.CreateString(rule)));
     });
     arrived_[o.b] += o.n;
     return Status::Ok();
   }
-  return Battle(o.a, o.b, o.n, penalty, penalty_name);
+  int32_t attack_from = o.a;
+  if (!via.empty()) {
+    // Y5.2, Y9.5: by railroad to the last province passed, and the attack from there (a draw falls back to it).
+    attack_from = via.back();
+    int32_t a = o.a, b = attack_from, k = o.n;
+    std::vector<int32_t> passed(via.begin(), via.end() - 1);
+    c_.Emit([=](Fbb& f) {
+      return Body(fb::CreateY1820ArmiesMovedDirect(f, nat.c_str(), a, b, k, &passed, nullptr, "Y5.2"));
+    });
+  }
+  return Battle(attack_from, o.b, o.n, penalty, penalty_name);
 }
 
 // Y9: the attackers (counted in `from` until they win) against the
@@ -261,6 +274,60 @@ Status Moves::Capture(int32_t province, bool fought) {
   return Status::Ok();
 }
 
+namespace {
+
+// Y8, Y9: `*fleets` of `attacker`, which have sailed into `sea` (from
+// from_port, or 0 from a sea zone), fight every enemy fleet there, enemy by
+// enemy, until they or the enemy are gone or a round is drawn (`*draw`). Each
+// round's loser loses one fleet in `sea` (the CombatRound says so; the y1820
+// projection takes it off there). On return `*fleets` is what is left.
+Status FleetBattle(Ctx& c, const std::string& sea, const std::string& attacker, int32_t from_port, int32_t* fleets,
+                   bool* draw) {
+  *draw = false;
+  while (*fleets > 0) {
+    std::string enemy;
+    auto sf = c.s().sea_fleets.find(sea);
+    if (sf != c.s().sea_fleets.end()) {
+      for (const auto& [other, k] : sf->second) {
+        if (other != attacker && c.s().AtWar(attacker, other) && k > 0) { enemy = other; break; }
+      }
+    }
+    if (enemy.empty()) return Status::Ok();
+    int32_t d = Get(c.s().sea_fleets.at(sea), enemy);
+    std::string am, dm;
+    int a_bonus = TechBonus(c.s(), attacker, &Tech::fleet_attack);
+    Mod(am, a_bonus, "technologies");
+    int out_a = OutnumberBonus(*fleets, d);
+    Mod(am, out_a, "outnumbering");
+    int d_bonus = TechBonus(c.s(), enemy, &Tech::fleet_defence);
+    Mod(dm, d_bonus, "technologies");
+    int out_d = OutnumberBonus(d, *fleets);
+    Mod(dm, out_d, "outnumbering");
+    auto ar = c.Die(sea, "fleet attack", "Y9.4", kCombatDie);
+    if (!ar.ok()) return ar.status();
+    auto dr = c.Die(sea, "fleet defence", "Y9.4", kCombatDie);
+    if (!dr.ok()) return dr.status();
+    int at = *ar + a_bonus + out_a, dt = *dr + d_bonus + out_d;
+    std::string result = at > dt ? "defender lost" : at < dt ? "attacker lost" : "draw";
+    int32_t a_left = *fleets - (result == "defender lost" ? 0 : 1);
+    int32_t d_left = d - (result == "defender lost" ? 1 : 0);
+    int arv = *ar, drv = *dr;
+    c.Emit([=](Fbb& f) {
+      return Body(fb::CreateY1820CombatRoundDirect(f, 0, sea.c_str(), from_port, attacker.c_str(), enemy.c_str(), arv,
+                                                   at, am.c_str(), drv, dt, dm.c_str(), result.c_str(), a_left, d_left));
+    });
+    if (result == "attacker lost") {
+      *fleets -= 1;
+    } else if (result == "draw") {
+      *draw = true;  // Y8.2: a draw stops the mover
+      return Status::Ok();
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 // Y8.5: a taken port's fleets flee to a random neighbouring sea zone,
 // fighting the enemy fleets there.
 Status Moves::FleeFleets(int32_t port, const std::string& owner) {
@@ -274,67 +341,26 @@ Status Moves::FleeFleets(int32_t port, const std::string& owner) {
       if (!r.ok()) return r.status();
       sea = seas[*r - 1];
     }
+    // It sails into the zone and fights the enemy fleets there; it has no port to fall back to, so after a
+    // draw it stays in the zone.
+    c_.Emit([=](Fbb& f) {
+      return Body(fb::CreateY1820FleetsMovedDirect(f, owner.c_str(), port, "", 0, sea.c_str(), 1, "fled"));
+    });
     int32_t one = 1;
-    ADJ_RETURN_IF_ERROR(NavalBattle(sea, owner, port, "", &one));
-    if (one > 0) {
-      c_.Emit([=](Fbb& f) {
-        return Body(fb::CreateY1820FleetsMovedDirect(f, owner.c_str(), port, "", 0, sea.c_str(), 1, "fled"));
-      });
-    }
+    bool draw = false;
+    ADJ_RETURN_IF_ERROR(FleetBattle(c_, sea, owner, port, &one, &draw));
   }
   return Status::Ok();
 }
 
-// Y8, Y9: `*fleets` of `attacker` (at from_port or from_sea) fight every
-// enemy fleet in `sea`, enemy by enemy; on return `*fleets` is what is left
-// free to enter (0 when beaten or stopped by a draw).
+// FleetBattle for fleets that have already sailed into `sea` (their losses
+// are taken there, so `from_sea` is not needed); `*fleets` is what is left
+// free to stay there: 0 when beaten or stopped by a draw.
 Status Moves::NavalBattle(const std::string& sea, const std::string& attacker, int32_t from_port,
                           const std::string& from_sea, int32_t* fleets) {
-  while (*fleets > 0) {
-    std::string enemy;
-    auto sf = c_.s().sea_fleets.find(sea);
-    if (sf != c_.s().sea_fleets.end()) {
-      for (const auto& [other, k] : sf->second) {
-        if (other != attacker && c_.s().AtWar(attacker, other) && k > 0) { enemy = other; break; }
-      }
-    }
-    if (enemy.empty()) return Status::Ok();
-    int32_t d = Get(c_.s().sea_fleets.at(sea), enemy);
-    std::string am, dm;
-    int a_bonus = TechBonus(c_.s(), attacker, &Tech::fleet_attack);
-    Mod(am, a_bonus, "technologies");
-    int out_a = OutnumberBonus(*fleets, d);
-    Mod(am, out_a, "outnumbering");
-    int d_bonus = TechBonus(c_.s(), enemy, &Tech::fleet_defence);
-    Mod(dm, d_bonus, "technologies");
-    int out_d = OutnumberBonus(d, *fleets);
-    Mod(dm, out_d, "outnumbering");
-    auto ar = c_.Die(sea, "fleet attack", "Y9.4", kCombatDie);
-    if (!ar.ok()) return ar.status();
-    auto dr = c_.Die(sea, "fleet defence", "Y9.4", kCombatDie);
-    if (!dr.ok()) return dr.status();
-    int at = *ar + a_bonus + out_a, dt = *dr + d_bonus + out_d;
-    std::string result = at > dt ? "defender lost" : at < dt ? "attacker lost" : "draw";
-    int32_t a_left = *fleets - (result == "defender lost" ? 0 : 1);
-    int32_t d_left = d - (result == "defender lost" ? 1 : 0);
-    int arv = *ar, drv = *dr;
-    c_.Emit([=](Fbb& f) {
-      return Body(fb::CreateY1820CombatRoundDirect(f, 0, sea.c_str(), from_port, attacker.c_str(), enemy.c_str(), arv,
-                                                   at, am.c_str(), drv, dt, dm.c_str(), result.c_str(), a_left, d_left));
-    });
-    if (result == "defender lost") {
-      c_.Emit([=](Fbb& f) {
-        return Body(fb::CreateY1820FleetsLostDirect(f, enemy.c_str(), 0, sea.c_str(), 1, "battle", "Y9.4"));
-      });
-    } else if (result == "attacker lost") {
-      c_.Emit([=](Fbb& f) {
-        return Body(fb::CreateY1820FleetsLostDirect(f, attacker.c_str(), from_port, from_sea.c_str(), 1, "battle", "Y9.4"));
-      });
-      *fleets -= 1;
-    } else {
-      return Status::Ok();  // a draw: the rest stay where they were (Y9.5 for fleets)
-    }
-  }
+  bool draw = false;
+  ADJ_RETURN_IF_ERROR(FleetBattle(c_, sea, attacker, from_port, fleets, &draw));
+  if (draw) *fleets = 0;
   return Status::Ok();
 }
 
@@ -457,14 +483,26 @@ Status Moves::Fleet(const Y1820StandingOrder& o) {
       return reject("Y8.2", "sea zones " + from_sea + " and " + to_sea + " do not touch");
     }
   }
+  // The fleets sail; entering a zone that holds fleets of a nation at war with them, they fight there
+  // (Y8.2, Y9), and after a draw the ones left sail back where they came from and stop for the turn.
   int32_t k = o.n;
-  if (!to_sea.empty()) ADJ_RETURN_IF_ERROR(NavalBattle(to_sea, nation_, from_port, from_sea, &k));
-  if (k <= 0) return Status::Ok();
   std::string nat = nation_;
   c_.Emit([=](Fbb& f) {
     return Body(fb::CreateY1820FleetsMovedDirect(f, nat.c_str(), from_port, from_sea.c_str(), to_port, to_sea.c_str(),
                                                  k, "ordered"));
   });
+  bool draw = false;
+  if (!to_sea.empty()) ADJ_RETURN_IF_ERROR(FleetBattle(c_, to_sea, nation_, from_port, &k, &draw));
+  if (k <= 0) return Status::Ok();
+  if (draw) {
+    int32_t left = k;
+    c_.Emit([=](Fbb& f) {
+      return Body(fb::CreateY1820FleetsMovedDirect(f, nat.c_str(), 0, to_sea.c_str(), from_port, from_sea.c_str(), left,
+                                                   "draw"));
+    });
+    fleets_arrived_[origin] += k;
+    return Status::Ok();
+  }
   fleets_arrived_[to_port ? "port:" + std::to_string(to_port) : to_sea] += k;
   return Status::Ok();
 }

@@ -1,0 +1,120 @@
+// End to end with the built binary: a y1820 game made from the bundled
+// Europe 1820 fixtures, orders from a ruler with his password, turns
+// adjudicated, and the map and nation views — text, JSON, SVG, public and
+// private, now and at a past turn — with the errors a GA would meet.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "support/run.h"
+#include "support/temp_dir.h"
+
+using adjutant::testing::Adjutant;
+using adjutant::testing::Run;
+using adjutant::testing::Slurp;
+using adjutant::testing::TempDir;
+
+namespace {
+
+const std::string F = ADJUTANT_FIXTURES;
+
+struct Europe {
+  TempDir dir;
+  std::string db = dir.Sub("db");
+  Run adj(std::vector<std::string> args) {
+    args.insert(args.begin(), {"--db", db});
+    return Adjutant(args);
+  }
+  Europe() {
+    Run r = adj({"new", "europe", "--scenario", F + "/y1820/europe-1820.json", "--map", F + "/y1820/europe-1820.map.json",
+                 "--seed", "1820"});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    std::ofstream(dir.Sub("pw")) << "richelieu-1820\n";
+    REQUIRE(adj({"password", "europe", "--person", "richelieu", "--password-file", dir.Sub("pw")}).code == 0);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("y1820: a ruler's orders, turn 0 and turn 1, and the map and nation views", "[y1820][cli]") {
+  Europe e;
+  Run o = e.adj({"order", "europe", F + "/orders/europe-1820/t0-FRA.orders.json", "--as", "richelieu", "--password-file",
+                 e.dir.Sub("pw")});
+  INFO(o.out << o.err);
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.out, Catch::Contains("rejected (Y1.1)"));  // the move sent at turn 0
+  REQUIRE(e.adj({"adjudicate", "europe"}).code == 0);
+  Run n = e.adj({"report", "nation", "europe", "--nation", "FRA"});
+  INFO(n.out << n.err);
+  REQUIRE(n.code == 0);
+  CHECK_THAT(n.out, Catch::Contains("France (FRA), Constitutional Monarchy"));
+  CHECK_THAT(n.out, Catch::Contains("Research: Railroads 0/40"));
+  CHECK_THAT(n.out, Catch::Contains("Reform: Nationalism (success 25%, revolt 25%, nothing 50%)"));
+  CHECK_THAT(n.out, Catch::Contains("rally points: 16, 20"));
+  // What the other rulers see: no research, no reform, no orders.
+  Run pub = e.adj({"report", "nation", "europe", "--nation", "FRA", "--public"});
+  REQUIRE(pub.code == 0);
+  CHECK_THAT(pub.out, Catch::Contains("(public)"));
+  CHECK_THAT(pub.out, !Catch::Contains("Research:") && !Catch::Contains("Reform:"));
+  Run pj = e.adj({"report", "nation", "europe", "--nation", "FRA", "--public", "--json"});
+  REQUIRE(pj.code == 0);
+  CHECK_THAT(pj.out, Catch::Contains("\"army_limit\"") && !Catch::Contains("\"research\""));
+  // The map: Alsace holds the 4 armies deployed there; the SVG draws it.
+  Run m = e.adj({"report", "map", "europe", "--svg", e.dir.Sub("map.svg")});
+  INFO(m.err);
+  REQUIRE(m.code == 0);
+  CHECK_THAT(m.out, Catch::Matches("(.|\n)*16   Alsace +FRA +FRA:4 (.|\n)*"));
+  std::string svg = Slurp(e.dir.Sub("map.svg"));
+  CHECK_THAT(svg, Catch::StartsWith("<svg"));
+  CHECK_THAT(svg, Catch::Contains("<title>14 Paris (FRA), capital of FRA"));
+  CHECK_THAT(svg, Catch::Contains("49 Bavaria"));
+  Run mj = e.adj({"report", "map", "europe", "--json"});
+  REQUIRE(mj.code == 0);
+  CHECK_THAT(mj.out, Catch::Contains("\"name\": \"Swiss Confederacy\",\"owner\": \"\",\"npc\": \"Swiss Confederacy\""));
+  // A past turn: before turn 0's deployment Alsace was empty.
+  REQUIRE(e.adj({"adjudicate", "europe"}).code == 0);
+  Run then = e.adj({"report", "map", "europe", "--turn", "1820.0"});
+  INFO(then.err);
+  REQUIRE(then.code == 0);
+  CHECK_THAT(then.out, Catch::Contains("after Pre-1820 (turn 0)"));
+  Run now = e.adj({"report", "map", "europe"});
+  CHECK_THAT(now.out, Catch::Contains("after 1820.1 (turn 1)"));
+  // The views for replay and diff.
+  Run rv = e.adj({"replay", "europe", "--to", "1820.1", "--view", "nations"});
+  INFO(rv.err);
+  REQUIRE(rv.code == 0);
+  CHECK_THAT(rv.out, Catch::Contains("FRA") && Catch::Contains("research"));
+  // Every turn audits identical.
+  Run a = e.adj({"audit", "europe", "--all"});
+  INFO(a.out << a.err);
+  CHECK(a.code == 0);
+  CHECK_THAT(a.out, Catch::Contains("identical"));
+}
+
+TEST_CASE("y1820: the reports' errors name what is wrong", "[y1820][cli]") {
+  Europe e;
+  Run no_nation = e.adj({"report", "nation", "europe"});
+  CHECK(no_nation.code == 2);
+  CHECK_THAT(no_nation.err, Catch::Contains("--nation N is required"));
+  Run unknown = e.adj({"report", "nation", "europe", "--nation", "XYZ"});
+  CHECK(unknown.code == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("no nation 'XYZ' (nations: GBR, FRA, NED, PRU, AUS, SPA, RUS, OTT)"));
+  Run svg_nation = e.adj({"report", "nation", "europe", "--nation", "FRA", "--svg", e.dir.Sub("x.svg")});
+  CHECK(svg_nation.code == 2);
+  CHECK_THAT(svg_nation.err, Catch::Contains("--svg does not apply"));
+  Run treasury = e.adj({"report", "treasury", "europe", "--state", "FRA"});
+  CHECK(treasury.code == 2);
+  // A y1820 game needs its map; a map that breaks Y0 is refused naming the field.
+  Run no_map = e.adj({"new", "other", "--scenario", F + "/y1820/europe-1820.json"});
+  CHECK(no_map.code == 2);
+  CHECK_THAT(no_map.err, Catch::Contains("needs its province map"));
+  std::string bad = Slurp(F + "/y1820/europe-1820.map.json");
+  bad.replace(bad.find("\"NWG\""), 5, "\"XXX\"");
+  std::ofstream(e.dir.Sub("bad.json")) << bad;
+  Run bad_map = e.adj({"new", "other", "--scenario", F + "/y1820/europe-1820.json", "--map", e.dir.Sub("bad.json")});
+  CHECK(bad_map.code == 2);
+  CHECK_THAT(bad_map.err, Catch::Contains("bad.json: "));
+  Run games = e.adj({"games"});
+  CHECK_THAT(games.out, !Catch::Contains("other"));  // nothing made of either
+}

@@ -1,0 +1,158 @@
+// A y1820 turn end to end on the toy map (tests/support/y1820_game.h):
+// orders sent, turns adjudicated by the driver, the state folded back.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "support/y1820_game.h"
+
+using namespace adjutant;
+using namespace adjutant::testing;
+
+namespace {
+
+bool Has(const std::vector<std::string>& events, const std::string& needle) {
+  return std::any_of(events.begin(), events.end(), [&](const std::string& e) { return e.find(needle) != std::string::npos; });
+}
+
+int Count(const std::vector<std::string>& events, const std::string& needle) {
+  return static_cast<int>(
+      std::count_if(events.begin(), events.end(), [&](const std::string& e) { return e.find(needle) != std::string::npos; }));
+}
+
+}  // namespace
+
+TEST_CASE("Y12.4: X and Y announce non-aggression and exchange at turn 8; from turn 9 both are in force", "[y1820]") {
+  Y1820Db g(ToyScenario(), ToyMap());
+  REQUIRE(g.Adjudicate(8).ok());  // turn 0 and turns 1..7
+  REQUIRE(g.State().turns_done == 8);
+  for (const auto& [person, other] : {std::pair{"alice", "BBB"}, std::pair{"bob", "AAA"}}) {
+    REQUIRE(g.Orders(person, {Y1820Db::Item("Y1820Treaty", R"({"nation": ")" + std::string(other) + R"(", "kind": "non-aggression"})"),
+                              Y1820Db::Item("Y1820Treaty", R"({"nation": ")" + std::string(other) + R"(", "kind": "exchange"})")})
+                .ok());
+  }
+  REQUIRE(g.Adjudicate().ok());  // turn 8: announced, not yet in force
+  auto s8 = g.State();
+  CHECK(s8.treaties.empty());
+  CHECK(s8.announced.size() == 4);
+  CHECK_FALSE(s8.HasTreaty("AAA", "BBB", "exchange"));
+  REQUIRE(g.Adjudicate().ok());  // turn 9
+  auto s9 = g.State();
+  CHECK(s9.HasTreaty("AAA", "BBB", "non-aggression"));
+  CHECK(s9.HasTreaty("AAA", "BBB", "exchange"));
+  CHECK(s9.announced.empty());
+  // Turn 9's research already counts the exchange: +2 RP for both.
+  auto rp = g.Events("Y1820ResearchPoints");
+  REQUIRE(rp.size() >= 2);
+  CHECK(rp[rp.size() - 2].find("exchange treaties +2") != std::string::npos);
+  CHECK(rp[rp.size() - 1].find("exchange treaties +2") != std::string::npos);
+  CHECK(Count(g.Events("Y1820TreatyInForce"), "\"kind\": \"exchange\"") == 1);
+}
+
+TEST_CASE("Y12.4: a treaty announced by one side only never comes into force", "[y1820]") {
+  Y1820Db g(ToyScenario(), ToyMap());
+  REQUIRE(g.Adjudicate(2).ok());
+  REQUIRE(g.Orders("alice", {Y1820Db::Item("Y1820Treaty", R"({"nation": "BBB", "kind": "pact"})")}).ok());
+  REQUIRE(g.Adjudicate(3).ok());
+  CHECK(g.State().treaties.empty());
+  CHECK(g.State().announced.size() == 1);
+}
+
+TEST_CASE("Y12.1: war is declared at once and breaks every treaty", "[y1820]") {
+  Y1820Db g(ToyScenario(), ToyMap());
+  REQUIRE(g.Adjudicate(1).ok());
+  for (const auto& [person, other] : {std::pair{"alice", "BBB"}, std::pair{"bob", "AAA"}}) {
+    REQUIRE(g.Orders(person, {Y1820Db::Item("Y1820Treaty", R"({"nation": ")" + std::string(other) + R"(", "kind": "non-aggression"})")}).ok());
+  }
+  REQUIRE(g.Adjudicate(2).ok());
+  REQUIRE(g.State().HasTreaty("AAA", "BBB", "non-aggression"));
+  REQUIRE(g.Orders("bob", {Y1820Db::Item("Y1820DeclareWar", R"({"nation": "AAA"})")}).ok());
+  REQUIRE(g.Adjudicate().ok());
+  CHECK(g.State().AtWar("AAA", "BBB"));
+  CHECK(g.State().treaties.empty());
+  CHECK(Has(g.Events("Y1820WarDeclared"), "\"broken\": [\"non-aggression\"]"));
+}
+
+TEST_CASE("Y1.1, Y1.2: deployment at turn 0; the capital keeps an army; moves wait for turn 1", "[y1820]") {
+  Y1820Db g(ToyScenario(), ToyMap());
+  // AAA has 3 armies: all 3 to Beta would leave the capital empty.
+  REQUIRE(g.Orders("alice", {Y1820Db::Item("Y1820Deploy", R"({"province": 2, "armies": 3})"),
+                             Y1820Db::Item("Y1820Move", R"({"from": 1, "to": 2})")})
+              .ok());
+  auto rejected = g.Events("OrderRejected");
+  REQUIRE(rejected.size() == 1);
+  CHECK(rejected[0].find("\"rule\": \"Y1.1\"") != std::string::npos);  // the move, refused at once
+  REQUIRE(g.Adjudicate().ok());
+  rejected = g.Events("OrderRejected");
+  REQUIRE(rejected.size() == 2);
+  CHECK(rejected[1].find("\"rule\": \"Y1.2\"") != std::string::npos);
+  auto s = g.State();
+  CHECK(s.provinces.at(1).armies.at("AAA") == 3);  // undeployed: all in the capital
+  // The fleet not deployed: no Port to dock at, so at sea off the first coastal province.
+  CHECK(s.sea_fleets.at("S1").at("AAA") == 1);
+  CHECK(s.nations.at("AAA").undeployed_armies == 0);
+  CHECK(s.nations.at("AAA").undeployed_fleets == 0);
+}
+
+TEST_CASE("Y1.3: a nation's new order file replaces the one it sent before for the turn", "[y1820]") {
+  Y1820Db g(ToyScenario(), ToyMap());
+  REQUIRE(g.Adjudicate(1).ok());
+  REQUIRE(g.Orders("alice", {Y1820Db::Item("Y1820Research", R"({"tech": "Railroads"})")}).ok());
+  REQUIRE(g.Orders("alice", {Y1820Db::Item("Y1820Research", R"({"tech": "Epidemiology"})")}).ok());
+  CHECK(g.Events("OrderSuperseded").size() == 1);
+  REQUIRE(g.State().orders.at("AAA").size() == 1);
+  REQUIRE(g.Adjudicate().ok());
+  CHECK(g.State().nations.at("AAA").research == "Epidemiology");
+  // Only a ruler orders for a nation.
+  CHECK_FALSE(g.Orders("carol", {Y1820Db::Item("Y1820Research", R"({"tech": "Railroads"})")}).ok());
+}
+
+TEST_CASE("Y4.1: one army a turn at the capital, up to the limit", "[y1820]") {
+  // AAA (republic): capital 3 + Beta 1 = a limit of 4; it starts with 3.
+  Y1820Db g(ToyScenario(), ToyMap());
+  REQUIRE(g.Adjudicate(1).ok());
+  CHECK(g.State().ArmiesOf("AAA") == 3);
+  REQUIRE(g.Adjudicate(1).ok());
+  CHECK(g.State().ArmiesOf("AAA") == 4);
+  CHECK(g.State().provinces.at(1).armies.at("AAA") == 4);
+  REQUIRE(g.Adjudicate(2).ok());
+  CHECK(g.State().ArmiesOf("AAA") == 4);  // at the limit: no more
+  CHECK(Count(g.Events("Y1820ArmySpawned"), "\"nation\": \"AAA\"") == 1);
+}
+
+TEST_CASE("Y4.5: over the limit, one army is lost a turn", "[y1820]") {
+  // BBB (republic): capital 3 + Delta 1 + Mons 1 = 5; it is given 8.
+  std::string sc = ToyScenario();
+  sc.replace(sc.find("\"armies\": 2"), 11, "\"armies\": 8");
+  Y1820Db g(sc, ToyMap());
+  REQUIRE(g.Adjudicate(1).ok());
+  CHECK(g.State().ArmiesOf("BBB") == 8);
+  REQUIRE(g.Adjudicate(1).ok());
+  CHECK(g.State().ArmiesOf("BBB") == 7);
+  REQUIRE(g.Adjudicate(3).ok());
+  CHECK(g.State().ArmiesOf("BBB") == 5);  // 7, 6, 5, then at the limit
+  CHECK(Count(g.Events("Y1820ArmiesLost"), "over the limit") == 3);
+}
+
+TEST_CASE("Y13: an epidemic the GA declares stops spawning there and is rolled for every turn", "[y1820]") {
+  Y1820Db g(ToyScenario(), ToyMap());
+  REQUIRE(g.Adjudicate(1).ok());
+  REQUIRE(g.Directive("Y1820StartEpidemic", R"({"province": 1})").ok());
+  CHECK_FALSE(g.Directive("Y1820StartEpidemic", R"({"province": 1})").ok());  // already
+  CHECK_FALSE(g.Directive("Y1820StartEpidemic", R"({"province": 99})").ok());
+  // Kill roll 50 (over 40: no army dies), end roll 90 (over 20: it goes on).
+  REQUIRE(g.Adjudicate(1, "50 90").ok());
+  CHECK(g.State().provinces.at(1).epidemic);
+  CHECK(Count(g.Events("Y1820ArmySpawned"), "\"nation\": \"AAA\"") == 0);  // Y13.1: AAA, under its limit, spawns nowhere
+  CHECK(g.State().ArmiesOf("AAA") == 3);
+  // Kill roll 40 (an army dies), end roll 20 (it ends).
+  REQUIRE(g.Adjudicate(1, "40 20").ok());
+  CHECK_FALSE(g.State().provinces.at(1).epidemic);
+  CHECK(Count(g.Events("Y1820ArmiesLost"), "epidemic") == 1);
+  // Over: the capital spawns again.
+  CHECK(Count(g.Events("Y1820ArmySpawned"), "\"nation\": \"AAA\"") == 1);
+  auto rolls = g.Events("DieRolled");
+  CHECK(Has(rolls, "\"rule\": \"Y13.2\""));
+  CHECK(Has(rolls, "\"rule\": \"Y13.3\""));
+}
+
