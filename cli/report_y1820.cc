@@ -22,9 +22,12 @@ namespace {
 namespace P = projections;
 namespace y = rules::y1820;
 
+// A column of n characters (UTF-8 aware: "Liège" is five); a longer value
+// keeps one space before the next.
 std::string Pad(std::string s, size_t n) {
-  if (s.size() < n) s.resize(n, ' ');
-  else s += ' ';
+  size_t chars = 0;
+  for (unsigned char ch : s) chars += (ch & 0xC0) != 0x80;
+  s.append(chars < n ? n - chars : 1, ' ');
   return s;
 }
 

@@ -386,6 +386,7 @@ void ApplyEvent(Y1820State& s, const fb::Y1820Event& ev) {
     s.treaties.insert({lo, hi, k});
     s.announced.erase({a, b, k});
     s.announced.erase({b, a, k});
+    if (k == "non-aggression") s.wars.erase({lo, hi});  // Y12.2: the reading of peace
     return;
   }
   if (auto* x = ev.body_as_Y1820TradePending()) {

@@ -72,7 +72,7 @@ Result<GamePhase> NextPhaseOf(const World& w) {
     const auto& ys = w.y1820();
     auto next = rules::y1820::Next(ys);
     if (!next) {
-      return Status::InvalidArgument("the game has ended (" + (ys.end_reason.empty() ? std::string("no turns left")
+      return Status::InvalidArgument("the game has ended (Y1.4: " + (ys.end_reason.empty() ? std::string("no turns left")
                                                                                       : ys.end_reason) +
                                      (ys.winner.empty() ? std::string() : ", " + ys.winner + " wins") +
                                      "): there is nothing left to adjudicate");
@@ -99,7 +99,7 @@ Result<GamePhase> NextPhaseOf(const World& w) {
 
 Result<TurnPhase> OrderPositionOf(const World& w) {
   if (w.is_y1820()) {
-    if (w.y1820().ended) return Status::InvalidArgument("the game has ended: it takes no more orders");
+    if (w.y1820().ended) return Status::InvalidArgument("the game has ended (Y1.4): it takes no more orders");
     return rules::y1820::OrderPosition(w.y1820());
   }
   const auto& ts = w.treasury().state();

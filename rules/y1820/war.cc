@@ -98,7 +98,10 @@ Status Moves::Army(const Y1820StandingOrder& o) {
     penalty_name = "by fleet";
   } else if (!via.empty()) {
     // Y5.2: by railroad, up to three provinces, every one with a railroad.
-    if (via.size() > 2) return reject("Y5.2", "by railroad an army moves at most three provinces a turn");
+    if (via.size() > 1) {
+      return reject("Y5.2", "by railroad an army passes at most one province on its way (three provinces a turn: from, "
+                            "the one passed, to)");
+    }
     std::vector<int32_t> path{o.a};
     path.insert(path.end(), via.begin(), via.end());
     path.push_back(o.b);
@@ -350,17 +353,6 @@ Status Moves::FleeFleets(int32_t port, const std::string& owner) {
     bool draw = false;
     ADJ_RETURN_IF_ERROR(FleetBattle(c_, sea, owner, port, &one, &draw));
   }
-  return Status::Ok();
-}
-
-// FleetBattle for fleets that have already sailed into `sea` (their losses
-// are taken there, so `from_sea` is not needed); `*fleets` is what is left
-// free to stay there: 0 when beaten or stopped by a draw.
-Status Moves::NavalBattle(const std::string& sea, const std::string& attacker, int32_t from_port,
-                          const std::string& from_sea, int32_t* fleets) {
-  bool draw = false;
-  ADJ_RETURN_IF_ERROR(FleetBattle(c_, sea, attacker, from_port, fleets, &draw));
-  if (draw) *fleets = 0;
   return Status::Ok();
 }
 

@@ -156,3 +156,48 @@ TEST_CASE("Y13: an epidemic the GA declares stops spawning there and is rolled f
   CHECK(Has(rolls, "\"rule\": \"Y13.3\""));
 }
 
+
+TEST_CASE("Y12.2: a non-aggression treaty coming into force ends the war between the two", "[y1820]") {
+  Y1820Db g(ToyScenario(), ToyMap());
+  REQUIRE(g.Adjudicate(1).ok());
+  REQUIRE(g.Orders("alice", {Y1820Db::Item("Y1820DeclareWar", R"({"nation": "BBB"})")}).ok());
+  REQUIRE(g.Adjudicate().ok());
+  REQUIRE(g.State().AtWar("AAA", "BBB"));
+  for (const auto& [person, other] : {std::pair{"alice", "BBB"}, std::pair{"bob", "AAA"}}) {
+    std::vector<std::string> items{
+        Y1820Db::Item("Y1820Treaty", R"({"nation": ")" + std::string(other) + R"(", "kind": "non-aggression"})")};
+    if (std::string(person) == "alice") items.push_back(Y1820Db::Item("Y1820Move", R"({"from": 1, "to": 2})"));
+    REQUIRE(g.Orders(person, items).ok());
+  }
+  REQUIRE(g.Adjudicate().ok());
+  CHECK(g.State().AtWar("AAA", "BBB"));  // announced: still at war this turn
+  CHECK(g.State().provinces.at(2).armies.at("AAA") == 1);
+  REQUIRE(g.Adjudicate().ok());
+  CHECK_FALSE(g.State().AtWar("AAA", "BBB"));
+  CHECK(g.State().HasTreaty("AAA", "BBB", "non-aggression"));
+  // Peace closes the border again.
+  REQUIRE(g.Orders("alice", {Y1820Db::Item("Y1820Move", R"({"from": 2, "to": 3})")}).ok());
+  REQUIRE(g.Adjudicate().ok());
+  auto rejected = g.Events("OrderRejected");
+  REQUIRE_FALSE(rejected.empty());
+  CHECK(rejected.back().find("\"rule\": \"Y12.2\"") != std::string::npos);
+}
+
+TEST_CASE("Y1.4: a game that has ended takes no more orders or turns", "[y1820]") {
+  // BBB holds 3 of the 6 provinces: give it Neutralia and it holds 4, a majority, for six turns.
+  std::string sc = ToyScenario();
+  sc.replace(sc.find("\"provinces\": [3, 4, 6]"), 22, "\"provinces\": [3, 4, 5, 6]");
+  sc.replace(sc.find("\"neutrals\": [5]"), 15, "\"neutrals\": []");
+  Y1820Db g(sc, ToyMap());
+  REQUIRE(g.Adjudicate(6).ok());  // turn 0, then 1..5: five turns of majority
+  CHECK_FALSE(g.State().ended);
+  REQUIRE(g.Adjudicate().ok());   // the sixth
+  CHECK(g.State().ended);
+  CHECK(g.State().winner == "BBB");
+  Status more = g.Adjudicate();
+  CHECK_FALSE(more.ok());
+  CHECK(more.message().find("Y1.4") != std::string::npos);
+  Status orders = g.Orders("alice", {Y1820Db::Item("Y1820Research", R"({"tech": "Railroads"})")});
+  CHECK_FALSE(orders.ok());
+  CHECK(orders.message().find("Y1.4") != std::string::npos);
+}
