@@ -118,3 +118,18 @@ TEST_CASE("y1820: the reports' errors name what is wrong", "[y1820][cli]") {
   Run games = e.adj({"games"});
   CHECK_THAT(games.out, !Catch::Contains("other"));  // nothing made of either
 }
+
+TEST_CASE("Y0: `adjutant map --y1820` checks a province map, naming the field at fault", "[y1820][cli]") {
+  Run ok = Adjutant({"map", F + "/y1820/europe-1820.map.json", "--y1820"});
+  INFO(ok.err);
+  CHECK(ok.code == 0);
+  CHECK_THAT(ok.out, Catch::Contains("a sound province map: 99 provinces (18 populous, 63 coastal)"));
+  TempDir dir;
+  std::string bad = Slurp(F + "/y1820/europe-1820.map.json");
+  // Bavaria's number twice.
+  bad.replace(bad.find("\"id\": 50,"), 9, "\"id\": 49,");
+  std::ofstream(dir.Sub("twice.json")) << bad;
+  Run twice = Adjutant({"map", dir.Sub("twice.json"), "--y1820"});
+  CHECK(twice.code == 2);
+  CHECK_THAT(twice.err, Catch::Contains("twice.json: provinces[") && Catch::Contains(".id: province 49 twice"));
+}
