@@ -346,6 +346,11 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
     ADJ_RETURN_IF_ERROR(ReadOutcomes(db, game, branch, &rep));
     return rep;
   }
+  for (const auto* i : items) {
+    if (i->body_type() == fb::OrderBody_Y1820Order) {
+      return Status::InvalidArgument("Y1820Order: game '" + std::string(game) + "' plays sow and pate, not y1820");
+    }
+  }
   const projections::Roster roster = world->roster();
   uint64_t head = world->head.seq;
   const rules::RulesVersions versions = GameVersions(SummaryOf(*world));

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "replay/driver.h"
+#include "schema/codec.h"
+#include "support/pate_game.h"
 #include "support/y1820_game.h"
 
 using namespace adjutant;
@@ -200,4 +203,24 @@ TEST_CASE("Y1.4: a game that has ended takes no more orders or turns", "[y1820]"
   Status orders = g.Orders("alice", {Y1820Db::Item("Y1820Research", R"({"tech": "Railroads"})")});
   CHECK_FALSE(orders.ok());
   CHECK(orders.message().find("Y1.4") != std::string::npos);
+}
+
+TEST_CASE("Y1.3: rulesets keep to their games: a y1820 order or directive sent to an NWOL game is refused, nothing "
+          "appended",
+          "[y1820]") {
+  NwolDb n;
+  auto head = n.db->HeadOf("g", "main");
+  REQUIRE(head.ok());
+  auto file = schema::ParseJson(
+      "OrderFile", "{\"orders\": [" + Y1820Db::Item("Y1820Research", R"({"tech": "Railroads"})") + "]}", "orders");
+  REQUIRE(file.ok());
+  auto r = replay::SubmitOrders(*n.db, "g", "main", "pitt", *file);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message().find("plays sow and pate, not y1820") != std::string::npos);
+  auto dir = schema::ParseJson("DirectiveFile",
+                               R"({"reason": "x", "body_type": "Y1820Directive", "body": {"body_type": "Y1820StartEpidemic", "body": {"province": 1}}})",
+                               "directive");
+  REQUIRE(dir.ok());
+  CHECK_FALSE(replay::RecordDirective(*n.db, "g", "main", *dir).ok());
+  CHECK(n.db->HeadOf("g", "main")->seq == head->seq);
 }
