@@ -108,7 +108,7 @@ std::string PayloadText(const ledger::EventView& view) {
       std::string t;
       if (auto* r = d->body_as_Ruling()) t = Quote(Str(r->text()));
       else if (d->body_type() == fb::DirectiveBody_SowDirective || d->body_type() == fb::DirectiveBody_PateDirective ||
-               d->body_type() == fb::DirectiveBody_Y1820Directive) {
+               d->body_type() == fb::DirectiveBody_Y1820Directive || d->body_type() == fb::DirectiveBody_DogDirective) {
         t = NestedText(view, "payload");
       }
       else t = fb::EnumNameDirectiveBody(d->body_type());
@@ -121,7 +121,7 @@ std::string PayloadText(const ledger::EventView& view) {
       if (o->slot() && o->slot()->size()) t += " for " + o->slot()->str();
       if (auto* w = o->body_as_WrittenOrder()) t += ": " + Quote(Str(w->text()));
       if (o->body_type() == fb::OrderBody_SowOrder || o->body_type() == fb::OrderBody_PateOrder ||
-          o->body_type() == fb::OrderBody_Y1820Order) {
+          o->body_type() == fb::OrderBody_Y1820Order || o->body_type() == fb::OrderBody_DogOrder) {
         auto j = schema::ToJson("Event", view.bytes.data());
         if (j.ok()) {
           std::string order = JsonValue(JsonValue(*j, "payload"), "body");
@@ -228,6 +228,7 @@ std::string PayloadText(const ledger::EventView& view) {
       auto j = schema::ToJson("Event", view.bytes.data());
       return j.ok() ? JsonValue(JsonValue(*j, "payload"), "body") : "";
     }
+    case fb::Payload_DogEvent:
     case fb::Payload_SowEvent: {
       auto j = schema::ToJson("Event", view.bytes.data());
       return j.ok() ? JsonValue(JsonValue(*j, "payload"), "body") : "";
@@ -264,6 +265,7 @@ bool KnownKind(std::string_view name, std::string* canonical) {
   for (int i = fb::SowEventBody_MIN + 1; i <= fb::SowEventBody_MAX; ++i) kinds.push_back(fb::EnumNamesSowEventBody()[i]);
   for (int i = fb::PateEventBody_MIN + 1; i <= fb::PateEventBody_MAX; ++i) kinds.push_back(fb::EnumNamesPateEventBody()[i]);
   for (int i = fb::Y1820EventBody_MIN + 1; i <= fb::Y1820EventBody_MAX; ++i) kinds.push_back(fb::EnumNamesY1820EventBody()[i]);
+  for (int i = fb::DogEventBody_MIN + 1; i <= fb::DogEventBody_MAX; ++i) kinds.push_back(fb::EnumNamesDogEventBody()[i]);
   for (std::string_view k : kinds) {
     if (k.size() != name.size()) continue;
     bool eq = true;
@@ -294,7 +296,26 @@ std::string KnownKinds() {
     if (i > fb::Y1820EventBody_MIN + 1) s += ", ";
     s += fb::EnumNamesY1820EventBody()[i];
   }
+  s += "; dog: ";
+  for (int i = fb::DogEventBody_MIN + 1; i <= fb::DogEventBody_MAX; ++i) {
+    if (i > fb::DogEventBody_MIN + 1) s += ", ";
+    s += fb::EnumNamesDogEventBody()[i];
+  }
   return s;
+}
+
+std::string Xml(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
 }
 
 }  // namespace adjutant::cli

@@ -185,9 +185,19 @@ Status CmdReport(Context& c) {
   const std::string& game = c.args.positional[1];
   bool player = kind == "events" || kind == "positions";
   bool y1820 = kind == "map" || kind == "nation";
+  if (kind == "battle") {
+    for (const char* o : {"state", "player", "as", "password-file", "nation", "turn"}) {
+      if (c.args.Value(o)) return Status::InvalidArgument("report battle: --" + std::string(o) + " does not apply to it");
+    }
+    if (c.args.Flag("public")) return Status::InvalidArgument("report battle: --public does not apply to it");
+    return BattleReport(c, game);
+  }
+  for (const char* o : {"side", "move"}) {
+    if (c.args.Value(o)) return Status::InvalidArgument("report " + kind + ": --" + std::string(o) + " does not apply to it");
+  }
   if (!player && !y1820 && kind != "treasury" && kind != "fleet") {
     return Status::InvalidArgument("adjutant report: no report '" + kind +
-                                   "' (reports: treasury, fleet, events, positions; y1820: map, nation)");
+                                   "' (reports: treasury, fleet, events, positions; y1820: map, nation; dog: battle)");
   }
   if (y1820) {
     std::vector<std::string> not_here = {"state", "player", "as", "password-file"};
@@ -367,7 +377,7 @@ Status CmdReport(Context& c) {
 
 std::vector<Command> ReportCommands() {
   return {
-      {{"report", "treasury|fleet|events|positions|map|nation GAME [--state S | --player P | --as P | --nation N] [--turn T] [--branch B] [--json] [--svg FILE]",
+      {{"report", "treasury|fleet|events|positions|map|nation|battle GAME [--state S | --player P | --as P | --nation N | --side S] [--turn T | --move M] [--branch B] [--json] [--svg FILE]",
         "Print a report, now or as it stood at the end of a turn.\n"
         "treasury: a state's Treasury Ministry report (--state required): balance, the turn's statement\n"
         "line by line, manpower, militia and transport pools, men returning, builds in progress, standing\n"
@@ -383,13 +393,18 @@ std::vector<Command> ReportCommands() {
         "fleets, and the fleets at sea; --svg FILE draws it (provinces coloured by owner). nation: --nation\n"
         "N's government, capital, provinces, army limit and spawn points, reforms, technologies, wars and\n"
         "treaties, announcements; and what only its ruler sees (research, the reform pursued, its orders\n"
-        "standing for the coming turn) unless --public.",
+        "standing for the coming turn) unless --public.\n"
+        "battle (dog): every unit's position, facing, formation, cohesion, fatigue, strength, casualties and\n"
+        "the moves a control result binds it for, at the end of --move M (default: now); --side S is that\n"
+        "side's report, with its units' intentions for the coming move; --svg FILE draws the table.",
         {{"state", "S", "the state (e.g. BR)"}, {"player", "P", "events, positions: the GA reads P's reports"},
          {"as", "P", "events, positions: P reads his own reports (password needed)"}, kPasswordFile,
          {"turn", "T", "as it stood at the end of this turn (YEAR.SEASON.TURN)"},
          {"svg", "FILE", "positions, map: also write the map to FILE (SVG)"},
          {"nation", "N", "nation: the nation (y1820), e.g. FRA"},
-         {"public", "", "nation: only what every player may see"}, kBranch, kJson},
+         {"public", "", "nation: only what every player may see"},
+         {"side", "S", "battle: the side's report (with its own units' orders)"},
+         {"move", "M", "battle: as it stood at the end of move M"}, kBranch, kJson},
         2, 2},
        CmdReport},
   };

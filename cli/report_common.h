@@ -28,6 +28,9 @@ struct Folded {
 };
 Result<Folded> FoldForReport(Context& c, const std::string& game, const std::string& branch, const char* what);
 
+// `adjutant report battle` (dog, cli/report_dog.cc).
+Status BattleReport(Context& c, const std::string& game);
+
 // `adjutant report map|nation` (y1820, cli/report_y1820.cc).
 Status Y1820Report(Context& c, const std::string& kind, const std::string& game);
 

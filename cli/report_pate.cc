@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cli/common.h"
+#include "cli/render.h"
 #include "cli/report_common.h"
 #include "projections/navalmap.h"
 #include "projections/roster.h"
@@ -301,20 +302,6 @@ std::pair<std::string, std::string> PostsOf(const replay::World& w, const std::s
 
 bool InPositionReport(const P::Observation& o) {
   return o.kind != P::ObservationKind::Battle && o.kind != P::ObservationKind::Event;
-}
-
-std::string Xml(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
-    }
-  }
-  return out;
 }
 
 // The map has no coordinates: each side (Europe, America) is laid out on a

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli/common.h"
+#include "cli/render.h"
 #include "cli/report_common.h"
 #include "projections/y1820.h"
 #include "replay/driver.h"
@@ -62,18 +63,6 @@ std::string CapitalOf(const P::Y1820State& s, int32_t id) {
 std::string Counts(const std::map<std::string, int32_t>& m) {
   std::string out;
   for (const auto& [n, k] : m) out += (out.empty() ? "" : " ") + n + ":" + std::to_string(k);
-  return out;
-}
-
-std::string Xml(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '&') out += "&amp;";
-    else if (ch == '<') out += "&lt;";
-    else if (ch == '>') out += "&gt;";
-    else if (ch == '"') out += "&quot;";
-    else out += ch;
-  }
   return out;
 }
 

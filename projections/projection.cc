@@ -1,5 +1,6 @@
 #include "projections/projection.h"
 
+#include "projections/battle.h"
 #include "projections/navalmap.h"
 #include "projections/roster.h"
 #include "projections/summary.h"
@@ -21,6 +22,7 @@ std::vector<std::unique_ptr<Projection>> AllProjections() {
   out.push_back(std::make_unique<NavalMapView>());
   out.push_back(std::make_unique<Visibility>());
   out.push_back(std::make_unique<Y1820>());
+  out.push_back(std::make_unique<Battle>());
   return out;
 }
 

@@ -3,7 +3,9 @@
 #include <set>
 #include <string>
 
+#include "projections/battle.h"
 #include "projections/y1820.h"
+#include "rules/dog/dog.h"
 #include "rules/pate/map.h"
 #include "rules/sow/scenario.h"
 #include "rules/y1820/y1820.h"
@@ -19,10 +21,27 @@ bool IsY1820Scenario(const fb::Scenario& sc) {
   return false;
 }
 
+bool IsDogScenario(const fb::Scenario& sc) {
+  if (sc.rulesets()) {
+    for (const auto* r : *sc.rulesets()) if (r->str() == "dog") return true;
+  }
+  return false;
+}
+
 Result<GameStart> PrepareGame(const fb::Scenario& sc, std::optional<std::vector<uint8_t>> map, bool* map_error) {
   GameStart g;
   *map_error = false;
   if (auto* st = sc.start()) g.at.turn = {st->major(), st->minor(), st->step()};
+  if (IsDogScenario(sc)) {
+    // D12: move 0 is the battle as it stands before the first move.
+    if (map) {
+      *map_error = true;
+      return Status::InvalidArgument("a battle's table and terrain are in its scenario (dog); it takes no --map");
+    }
+    g.at = TurnPhase{projections::DogMove(0), 0};
+    ADJ_RETURN_IF_ERROR(rules::dog::CheckScenario(sc));
+    return g;
+  }
   if (IsY1820Scenario(sc)) {
     // Y0: the province map, recorded with the game; the calendar starts at turn 0 (Y1.1).
     g.y1820 = true;

@@ -2,7 +2,7 @@
 // new` and the conformance runner apply to a scenario and its map, the
 // position the calendar starts at, and the events recorded with
 // GameCreated (the naval map of a sow/pate game, the province map of a
-// y1820 one).
+// y1820 one; a dog battle carries its table in the scenario).
 #pragma once
 
 #include <optional>
@@ -23,6 +23,7 @@ struct GameStart {
 };
 
 bool IsY1820Scenario(const fb::Scenario& sc);
+bool IsDogScenario(const fb::Scenario& sc);
 
 // `map` is a finished buffer: a Y1820Map for a y1820 scenario, else a
 // NavalMap (or none). Errors name the field; the caller adds the file.

@@ -1,5 +1,6 @@
 #include "replay/driver.h"
 
+#include <functional>
 #include <map>
 
 #include "base/hash.h"
@@ -7,6 +8,7 @@
 #include "projections/summary.h"
 #include "replay/dice_commit.h"
 #include "projections/treasury.h"
+#include "projections/battle.h"
 #include "projections/y1820.h"
 #include "replay/rebuild.h"
 #include "rules/events.h"
@@ -21,6 +23,7 @@
 #include "rules/sow/directives.h"
 #include "rules/sow/orders.h"
 #include "rules/sow/phases.h"
+#include "rules/dog/dog.h"
 #include "rules/y1820/y1820.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -65,6 +68,8 @@ const projections::Treasury& World::treasury() const { return Find<projections::
 const projections::Roster& World::roster() const { return Find<projections::Roster>(projections); }
 const projections::Y1820State& World::y1820() const { return Find<projections::Y1820>(projections).state(); }
 bool World::is_y1820() const { return y1820().active; }
+const projections::BattleState& World::battle() const { return Find<projections::Battle>(projections).state(); }
+bool World::is_dog() const { return battle().active; }
 
 Result<GamePhase> NextPhaseOf(const World& w) {
   GamePhase g;
@@ -85,6 +90,13 @@ Result<GamePhase> NextPhaseOf(const World& w) {
     g.turn_name = next->turn_name;
     return g;
   }
+  if (w.is_dog()) {
+    // Issue 7: a battle takes its sides' orders and shows the battle view; its
+    // moves are adjudicated once the move sequence (D12-D15) is in.
+    return Status::InvalidArgument("a Death or Glory battle's moves cannot be adjudicated yet: this version records "
+                                   "the sides' intentions and shows the battle; the move sequence (rules/dog/RULES.md "
+                                   "D12-D15) comes next");
+  }
   const auto& ts = w.treasury().state();
   if (!ts.active) {
     return Status::InvalidArgument("the game has no ruleset to adjudicate yet (its scenario has no sow or y1820 section)");
@@ -98,6 +110,10 @@ Result<GamePhase> NextPhaseOf(const World& w) {
 }
 
 Result<TurnPhase> OrderPositionOf(const World& w) {
+  if (w.is_dog()) {
+    if (w.battle().ended) return Status::InvalidArgument("the battle has ended: it takes no more orders");
+    return rules::dog::OrderPosition(w.battle());
+  }
   if (w.is_y1820()) {
     if (w.y1820().ended) return Status::InvalidArgument("the game has ended (Y1.4): it takes no more orders");
     return rules::y1820::OrderPosition(w.y1820());
@@ -300,6 +316,29 @@ Status ReadOutcomes(ledger::Ledger& db, std::string_view game, std::string_view 
 
 }  // namespace
 
+namespace {
+
+// One submission through a ruleset's intake: its events in one batch, then
+// what became of each order, read back from the log.
+Result<SubmitReport> SubmitThrough(ledger::Ledger& db, std::string_view game, std::string_view branch, World& world,
+                                   std::string_view idempotency_key, uint64_t fingerprint,
+                                   const std::function<void(rules::PhaseWriter&)>& intake) {
+  uint64_t head = world.head.seq;
+  const rules::RulesVersions versions = GameVersions(SummaryOf(world));
+  rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world.projections));
+  w.set_rules_versions(versions);
+  intake(w);
+  auto drafts = w.TakeDrafts();
+  auto r = db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
+  if (!r.ok()) return r.status();
+  SubmitReport rep;
+  rep.append = *r;
+  ADJ_RETURN_IF_ERROR(ReadOutcomes(db, game, branch, &rep));
+  return rep;
+}
+
+}  // namespace
+
 Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                   const std::string& person, const std::vector<uint8_t>& order_file,
                                   std::string_view idempotency_key) {
@@ -323,6 +362,20 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   std::vector<const fb::OrderItem*> items;
   if (file->orders()) for (const auto* i : *file->orders()) items.push_back(i);
   if (items.empty()) return Status::InvalidArgument("the order file holds no orders");
+  if (world->is_dog()) {
+    // D12: a side's general gives its units' intentions.
+    std::string asked = items.front()->role() ? items.front()->role()->str() : "";
+    auto side = rules::dog::SideOf(world->battle(), world->roster().Find(person)->roles, asked);
+    if (!side) {
+      return Status::InvalidArgument(person + " is the general of no side of battle '" + std::string(game) + "'" +
+                                     (asked.empty() ? "" : " as " + asked) + " (D12: a side's orders come from its "
+                                     "general, role SIDE.general)");
+    }
+    std::string role = *side + ".general";
+    return SubmitThrough(db, game, branch, *world, idempotency_key, fingerprint, [&](rules::PhaseWriter& w) {
+      rules::dog::Submit(w, *at, person, role, *side, items);
+    });
+  }
   if (world->is_y1820()) {
     // Y1.3: a nation's ruler orders for it.
     std::string asked = items.front()->role() ? items.front()->role()->str() : "";
@@ -333,22 +386,14 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
                                      "its ruler, role NATION.ruler)");
     }
     std::string role = *nation + ".ruler";
-    uint64_t head = world->head.seq;
-    const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
-    rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
-    w.set_rules_versions(versions);
-    rules::y1820::Submit(w, *at, person, role, *nation, items);
-    auto drafts = w.TakeDrafts();
-    auto r = db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
-    if (!r.ok()) return r.status();
-    SubmitReport rep;
-    rep.append = *r;
-    ADJ_RETURN_IF_ERROR(ReadOutcomes(db, game, branch, &rep));
-    return rep;
+    return SubmitThrough(db, game, branch, *world, idempotency_key, fingerprint, [&](rules::PhaseWriter& w) {
+      rules::y1820::Submit(w, *at, person, role, *nation, items);
+    });
   }
   for (const auto* i : items) {
-    if (i->body_type() == fb::OrderBody_Y1820Order) {
-      return Status::InvalidArgument("Y1820Order: game '" + std::string(game) + "' plays sow and pate, not y1820");
+    if (i->body_type() == fb::OrderBody_Y1820Order || i->body_type() == fb::OrderBody_DogOrder) {
+      return Status::InvalidArgument(std::string(fb::EnumNameOrderBody(i->body_type())) + ": game '" + std::string(game) +
+                                     "' plays sow and pate");
     }
   }
   const projections::Roster roster = world->roster();
@@ -452,6 +497,13 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   if (!world.ok()) return world.status();
   const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
   if (world->is_y1820()) return RecordY1820Directive(db, game, branch, *world, directive_file, idempotency_key, fingerprint);
+  if (world->is_dog() && file->body_type() != fb::DirectiveBody_Ruling) {
+    return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
+                                   ": a battle takes the GA's rulings for now; its directives come with its moves");
+  }
+  if (!world->is_dog() && file->body_as_DogDirective()) {
+    return Status::InvalidArgument("DogDirective: game '" + std::string(game) + "' is not a Death or Glory battle");
+  }
   const auto& ts = world->treasury().state();
   if (file->body_as_Y1820Directive()) {
     return Status::InvalidArgument("Y1820Directive: game '" + std::string(game) + "' does not play the y1820 ruleset");
@@ -476,7 +528,9 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
                                            commit ? commit->commitment()->str() : reveal->salt()->str()));
   }
   if (pd) ADJ_RETURN_IF_ERROR(rules::pate::CheckDirective(ts, *pd));
-  TurnPhase at = ts.active ? sow::DirectivePosition(ts) : world->head.at;
+  TurnPhase at = world->is_dog() ? rules::dog::OrderPosition(world->battle())
+                 : ts.active      ? sow::DirectivePosition(ts)
+                                  : world->head.at;
   const projections::TreasuryState before = ts;
   uint64_t head = world->head.seq;
   const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
@@ -515,6 +569,7 @@ Result<ledger::AppendResult> SetPassword(ledger::Ledger& db, std::string_view ga
   const auto& ts = world->treasury().state();
   Draft d;
   d.at = world->is_y1820() ? rules::y1820::OrderPosition(world->y1820())
+         : world->is_dog() ? rules::dog::OrderPosition(world->battle())
          : ts.active       ? sow::DirectivePosition(ts)
                            : world->head.at;
   d.actor = kGa;

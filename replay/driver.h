@@ -20,7 +20,7 @@
 #include "rules/versions.h"
 #include "rules/y1820/y1820.h"
 
-namespace adjutant::projections { class Treasury; class Roster; struct SummaryState; struct Y1820State; }
+namespace adjutant::projections { class Treasury; class Roster; struct SummaryState; struct Y1820State; struct BattleState; }
 
 namespace adjutant::replay {
 
@@ -33,6 +33,8 @@ struct World {
   const projections::Y1820State& y1820() const;
   // The game plays y1820 (else sow and pate, when its scenario has them).
   bool is_y1820() const;
+  const projections::BattleState& battle() const;
+  bool is_dog() const;  // a Death or Glory battle
 };
 
 // The next phase of a game, whatever its rulesets: the driver asks the

@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "projections/navalmap.h"
+#include "projections/battle.h"
 #include "projections/y1820.h"
 #include "schema/event_generated.h"
 
@@ -15,6 +16,7 @@ PhaseWriter::PhaseWriter(std::string game, std::string branch, uint64_t head_seq
     if (auto* t = dynamic_cast<const projections::Treasury*>(p.get())) treasury_ = t;
     if (auto* r = dynamic_cast<const projections::Roster*>(p.get())) roster_ = r;
     if (auto* y = dynamic_cast<const projections::Y1820*>(p.get())) y1820_ = y;
+    if (auto* b = dynamic_cast<const projections::Battle*>(p.get())) battle_ = b;
   }
 }
 
@@ -63,6 +65,13 @@ const projections::Y1820State& PhaseWriter::y1820() const {
   if (y1820_) return y1820_->state();
   assert(false && "PhaseWriter needs the y1820 projection");
   static const projections::Y1820State kEmpty;
+  return kEmpty;
+}
+
+const projections::BattleState& PhaseWriter::battle() const {
+  if (battle_) return battle_->state();
+  assert(false && "PhaseWriter needs the battle projection");
+  static const projections::BattleState kEmpty;
   return kEmpty;
 }
 

@@ -20,7 +20,7 @@
 #include "schema/draft.h"
 
 namespace adjutant::fb { struct NavalMap; }
-namespace adjutant::projections { class Y1820; struct Y1820State; }
+namespace adjutant::projections { class Y1820; struct Y1820State; class Battle; struct BattleState; }
 
 namespace adjutant::rules {
 
@@ -47,12 +47,15 @@ class PhaseWriter {
   const projections::Roster& roster() const;
   // The y1820 game's state (projections/y1820).
   const projections::Y1820State& y1820() const;
+  // The dog battle's state (projections/battle).
+  const projections::BattleState& battle() const;
   // The naval map recorded with the game, if any (projections/navalmap).
   const fb::NavalMap* naval_map() const;
   std::vector<std::unique_ptr<projections::Projection>> TakeProjections() {
     treasury_ = nullptr;
     roster_ = nullptr;
     y1820_ = nullptr;
+    battle_ = nullptr;
     return std::move(projections_);
   }
 
@@ -72,6 +75,7 @@ class PhaseWriter {
   const projections::Treasury* treasury_ = nullptr;
   const projections::Roster* roster_ = nullptr;
   const projections::Y1820* y1820_ = nullptr;
+  const projections::Battle* battle_ = nullptr;
   std::vector<Draft> drafts_;
   RulesVersions versions_ = LatestVersions();
   RulesVersions tags_ = versions_;

@@ -127,6 +127,7 @@ std::string EventKind(const fb::Event& e) {
   if (auto* s = e.payload_as_SowEvent()) return fb::EnumNameSowEventBody(s->body_type());
   if (auto* p = e.payload_as_PateEvent()) return fb::EnumNamePateEventBody(p->body_type());
   if (auto* y = e.payload_as_Y1820Event()) return fb::EnumNameY1820EventBody(y->body_type());
+  if (auto* d = e.payload_as_DogEvent()) return fb::EnumNameDogEventBody(d->body_type());
   return PayloadKind(e);
 }
 

@@ -101,3 +101,18 @@ echo; echo "== $Y: verify and audit every turn"; adj verify "$Y"; adj audit "$Y"
 echo; echo "== $Y: the map after 1820.3 (also drawn in ./europe-1820.svg)"; adj report map "$Y" --svg europe-1820.svg
 echo; echo "== $Y: France as its ruler sees it"; adj report nation "$Y" --nation FRA
 echo; echo "== $Y: Austria as the other rulers see it"; adj report nation "$Y" --nation AUS --public
+
+# ---- Death or Glory (dog): the Talavera brigade action --------------------------
+# fixtures/dog/talavera-brigade.json; the generals' intentions for move 1 from
+# fixtures/orders/dog-talavera; the battle as the British general sees it
+# (its moves are adjudicated once the move sequence is in: rules/dog/RULES.md).
+B=talavera
+for p in wellesley victor; do printf '%s-1809\n' "$p" > "$PW/$p"; done
+if ! adj games --json | grep -q "\"name\": \"$B\""; then
+  adj new "$B" --scenario fixtures/dog/talavera-brigade.json --seed 1809
+  for p in wellesley victor; do adj password "$B" --person "$p" --password-file "$PW/$p"; done
+fi
+adj order "$B" fixtures/orders/dog-talavera/m1-British.orders.json --as wellesley --password-file "$PW/wellesley" --key "$B-m1-British"
+adj order "$B" fixtures/orders/dog-talavera/m1-French.orders.json --as victor --password-file "$PW/victor" --key "$B-m1-French"
+echo; echo "== $B: the battle before the first move, the British general's report (drawn in ./talavera.svg)"
+adj report battle "$B" --side British --svg talavera.svg

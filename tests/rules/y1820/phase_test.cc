@@ -216,7 +216,7 @@ TEST_CASE("Y1.3: rulesets keep to their games: a y1820 order or directive sent t
   REQUIRE(file.ok());
   auto r = replay::SubmitOrders(*n.db, "g", "main", "pitt", *file);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.status().message().find("plays sow and pate, not y1820") != std::string::npos);
+  CHECK(r.status().message().find("Y1820Order: game 'g' plays sow and pate") != std::string::npos);
   auto dir = schema::ParseJson("DirectiveFile",
                                R"({"reason": "x", "body_type": "Y1820Directive", "body": {"body_type": "Y1820StartEpidemic", "body": {"province": 1}}})",
                                "directive");

@@ -1,0 +1,190 @@
+// The battle view (dog): `adjutant report battle` — every unit's position,
+// facing, formation, cohesion, fatigue, strength and casualties, the
+// formation change under way and the moves a control result binds it for,
+// at the end of any move of any branch; a side's report adds its units'
+// intentions for the coming move (the other side's stay private); --svg
+// draws the table with its terrain and units.
+#include <cmath>
+#include <fstream>
+
+#include "cli/common.h"
+#include "cli/render.h"
+#include "cli/report_common.h"
+#include "projections/battle.h"
+#include "replay/driver.h"
+#include "rules/dog/dog.h"
+#include "schema/dog_generated.h"
+#include "schema/reports_generated.h"
+
+namespace adjutant::cli {
+namespace {
+
+namespace P = projections;
+
+std::string IntentText(const P::DogIntentState& i) {
+  std::string t;
+  auto add = [&](const std::string& x) { t += (t.empty() ? "" : "; ") + x; };
+  if (i.hold) add("hold");
+  if (i.change_formation) add(std::string("form ") + fb::EnumNameDogFormation(static_cast<fb::DogFormation>(i.formation)));
+  if (i.face >= 0) add("face " + std::to_string(i.face));
+  if (!i.path.empty()) {
+    std::string p = "move to";
+    for (const auto& xy : i.path) p += " (" + std::to_string(xy.x) + "," + std::to_string(xy.y) + ")";
+    add(p);
+  }
+  if (!i.charge.empty()) add("charge " + i.charge);
+  return t.empty() ? "no orders" : t;
+}
+
+std::string Colour(const P::BattleState& s, const std::string& side) {
+  static const char* kColours[] = {"#c03030", "#3050c0", "#30a050", "#a06020"};
+  for (size_t i = 0; i < s.sides.size(); ++i) {
+    if (s.sides[i] == side) return kColours[i % 4];
+  }
+  return "#888";
+}
+
+std::string TerrainStyle(uint8_t kind) {
+  switch (kind) {
+    case fb::DogTerrainKind_OpenWoods: return "fill=\"#9fcf8f\" stroke=\"#4f8f3f\"";
+    case fb::DogTerrainKind_DenseWoods: return "fill=\"#5f9f4f\" stroke=\"#2f6f1f\"";
+    case fb::DogTerrainKind_Building: return "fill=\"#b08060\" stroke=\"#604020\"";
+    case fb::DogTerrainKind_GentleSlope: return "fill=\"#e8dfc0\" stroke=\"#c8bf9f\"";
+    case fb::DogTerrainKind_MediumSlope: return "fill=\"#d8c8a0\" stroke=\"#b8a880\"";
+    case fb::DogTerrainKind_SteepSlope: return "fill=\"#c8b080\" stroke=\"#a89060\"";
+    case fb::DogTerrainKind_ExtremeSlope: return "fill=\"#b89860\" stroke=\"#987840\"";
+    case fb::DogTerrainKind_Stream: return "fill=\"none\" stroke=\"#4080d0\" stroke-width=\"4\"";
+    case fb::DogTerrainKind_FordableRiver: return "fill=\"none\" stroke=\"#2060c0\" stroke-width=\"10\"";
+    case fb::DogTerrainKind_LowWall: return "fill=\"none\" stroke=\"#506030\" stroke-width=\"4\" stroke-dasharray=\"8 4\"";
+    default: return "fill=\"none\" stroke=\"#404040\" stroke-width=\"6\"";
+  }
+}
+
+// The table: terrain, then each unit as a block of its frontage turned to its
+// facing, labelled, with an arrow to where it faces.
+std::string Svg(const P::BattleState& s, const std::string& title) {
+  std::string o = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(s.width) + "\" height=\"" +
+                  std::to_string(s.height + 40) + "\" viewBox=\"0 0 " + std::to_string(s.width) + " " +
+                  std::to_string(s.height + 40) + "\" font-family=\"sans-serif\">\n";
+  o += "<rect width=\"" + std::to_string(s.width) + "\" height=\"" + std::to_string(s.height) + "\" fill=\"#f4f0e0\"/>\n";
+  for (const auto& t : s.terrain) {
+    std::string pts;
+    for (const auto& p : t.points) pts += std::to_string(p.x) + "," + std::to_string(p.y) + " ";
+    const bool linear = rules::dog::IsLinear(t.kind);
+    o += std::string("<") + (linear ? "polyline" : "polygon") + " points=\"" + pts + "\" " + TerrainStyle(t.kind) +
+         "><title>" + Xml(t.id + " (" + fb::EnumNameDogTerrainKind(static_cast<fb::DogTerrainKind>(t.kind)) + ")") +
+         "</title></" + (linear ? "polyline" : "polygon") + ">\n";
+  }
+  for (const auto& [id, u] : s.units) {
+    if (u.gone) continue;
+    const int w = rules::dog::Frontage(u);
+    const int d = u.formation == fb::DogFormation_Line || u.formation == fb::DogFormation_Skirmish ? 16
+                  : u.formation == fb::DogFormation_Square                                         ? w
+                                                                                                    : 40;
+    std::string fill = Colour(s, u.side);
+    std::string stroke = u.routing ? "#000\" stroke-dasharray=\"4 2" : u.cohesion != fb::DogCohesion_Formed ? "#ff0" : "#222";
+    o += "<g transform=\"translate(" + std::to_string(u.x) + "," + std::to_string(u.y) + ") rotate(" +
+         std::to_string(u.facing) + ")\"><title>" +
+         Xml(id + " " + u.name + ": " + fb::EnumNameDogFormation(static_cast<fb::DogFormation>(u.formation)) + ", " +
+             std::to_string(u.strength) + " men" + (u.routing ? ", routing" : "")) +
+         "</title><rect x=\"" + std::to_string(-w / 2) + "\" y=\"0\" width=\"" + std::to_string(w) + "\" height=\"" +
+         std::to_string(d) + "\" fill=\"" + fill + "\" fill-opacity=\"0.8\" stroke=\"" + stroke +
+         "\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"-18\" stroke=\"#222\" stroke-width=\"2\"/></g>\n";
+    o += "<text x=\"" + std::to_string(u.x) + "\" y=\"" + std::to_string(u.y + d + 14) +
+         "\" font-size=\"12\" text-anchor=\"middle\">" + Xml(id) + "</text>\n";
+  }
+  for (const auto& [id, c] : s.commanders) {
+    if (c.lost) continue;
+    o += "<circle cx=\"" + std::to_string(c.x) + "\" cy=\"" + std::to_string(c.y) + "\" r=\"6\" fill=\"" +
+         Colour(s, c.side) + "\" stroke=\"#000\"><title>" + Xml(c.name) + "</title></circle>\n";
+  }
+  o += "<text x=\"10\" y=\"" + std::to_string(s.height + 26) + "\" font-size=\"16\">" + Xml(title) + "</text>\n</svg>\n";
+  return o;
+}
+
+}  // namespace
+
+Status BattleReport(Context& c, const std::string& game) {
+  std::string branch = BranchArg(c, game);
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  uint64_t upto = UINT64_MAX;
+  if (auto m = c.args.Value("move")) {
+    auto n = ParseU64(*m);
+    if (!n || *n > 100000) return Status::InvalidArgument("--move: '" + *m + "' is not a move number");
+    auto end = EndOfTurn(**db, game, branch, P::DogMove(static_cast<int32_t>(*n)));
+    if (!end.ok()) return end.status();
+    upto = *end;
+  }
+  auto world = replay::Fold(**db, game, branch, upto);
+  if (!world.ok()) return world.status();
+  if (!world->is_dog()) return Status::InvalidArgument("game '" + game + "' is not a Death or Glory battle");
+  const P::BattleState& s = world->battle();
+  std::string side = c.args.ValueOr("side", "");
+  if (!side.empty() && std::find(s.sides.begin(), s.sides.end(), side) == s.sides.end()) {
+    std::string known;
+    for (const auto& x : s.sides) known += (known.empty() ? "" : ", ") + x;
+    return Status::InvalidArgument("--side: battle '" + game + "' has no side '" + side + "' (sides: " + known + ")");
+  }
+  const std::string when = s.moves_done == 0 ? "before the first move" : "after move " + std::to_string(s.moves_done);
+  if (auto svg = c.args.Value("svg")) {
+    std::ofstream out(*svg, std::ios::binary | std::ios::trunc);
+    out << Svg(s, game + "/" + branch + ", " + when);
+    if (!out) return Status::IOError(*svg + ": cannot write the battle");
+  }
+  auto intent_of = [&](const std::string& id, const P::DogUnitState& u) -> std::string {
+    if (!side.empty() && u.side != side) return "";  // the other side's intentions are its own
+    auto it = s.intents.find(id);
+    return it == s.intents.end() ? "" : IntentText(it->second);
+  };
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder f;
+    std::vector<flatbuffers::Offset<fb::DogUnitRow>> rows;
+    for (const auto& [id, u] : s.units) {
+      std::string changing = u.changing_to >= 0 ? fb::EnumNameDogFormation(static_cast<fb::DogFormation>(u.changing_to)) : "";
+      rows.push_back(fb::CreateDogUnitRowDirect(
+          f, id.c_str(), u.side.c_str(), u.name.c_str(), fb::EnumNameDogNation(static_cast<fb::DogNation>(u.nation)),
+          fb::EnumNameDogArm(static_cast<fb::DogArm>(u.arm)), fb::EnumNameDogClass(static_cast<fb::DogClass>(u.cls)),
+          fb::EnumNameDogFormation(static_cast<fb::DogFormation>(u.formation)), changing.c_str(),
+          fb::EnumNameDogCohesion(static_cast<fb::DogCohesion>(u.cohesion)),
+          fb::EnumNameDogFatigue(static_cast<fb::DogFatigue>(u.fatigue)), u.strength, u.start_strength - u.strength,
+          u.x, u.y, u.facing, rules::dog::Frontage(u), u.shaken, u.routing, u.gone, u.bound.c_str(), u.bound_moves,
+          intent_of(id, u).c_str()));
+    }
+    std::string ended = s.ended ? s.end_reason + (s.winner.empty() ? "" : ", " + s.winner + " wins") : "";
+    f.Finish(fb::CreateDogBattleReportDirect(f, game.c_str(), branch.c_str(), s.moves_done,
+                                            upto == UINT64_MAX ? world->head.seq : upto, side.c_str(), ended.c_str(),
+                                            &rows));
+    return PrintJson("DogBattleReport", f);
+  }
+  Line("Battle " + game + "/" + branch + ", " + when + " of " + std::to_string(s.max_moves) +
+       (side.empty() ? "" : ", the " + side + " side's report") +
+       (s.ended ? "; ended: " + s.end_reason + (s.winner.empty() ? "" : ", " + s.winner + " wins") : ""));
+  for (const std::string& sd : s.sides) {
+    if (!side.empty() && sd != side) Line("The " + sd + " side (as seen across the field):");
+    else Line("The " + sd + " side:");
+    for (const auto& [id, u] : s.units) {
+      if (u.side != sd) continue;
+      std::string line = "  " + id + " " + u.name + ": " + fb::EnumNameDogArm(static_cast<fb::DogArm>(u.arm)) + ", " +
+                         fb::EnumNameDogFormation(static_cast<fb::DogFormation>(u.formation));
+      if (u.changing_to >= 0) {
+        line += std::string(" (forming ") + fb::EnumNameDogFormation(static_cast<fb::DogFormation>(u.changing_to)) + ", " +
+                std::to_string(u.change_done) + "/" + std::to_string(u.change_time) + " quarters)";
+      }
+      line += " at (" + std::to_string(u.x) + ", " + std::to_string(u.y) + ") facing " + std::to_string(u.facing) + ", " +
+              fb::EnumNameDogCohesion(static_cast<fb::DogCohesion>(u.cohesion)) + ", " +
+              fb::EnumNameDogFatigue(static_cast<fb::DogFatigue>(u.fatigue)) + ", " + std::to_string(u.strength) + " of " +
+              std::to_string(u.start_strength) + " men";
+      if (u.shaken) line += ", shaken";
+      if (u.routing) line += ", ROUTING";
+      if (u.gone) line += ", gone";
+      if (!u.bound.empty()) line += ", must " + u.bound + " " + std::to_string(u.bound_moves) + " more move(s) (D11)";
+      std::string intent = intent_of(id, u);
+      if (!intent.empty()) line += "; orders: " + intent;
+      Line(line);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace adjutant::cli

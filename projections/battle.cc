@@ -1,0 +1,221 @@
+#include "projections/battle.h"
+
+#include <algorithm>
+
+#include "projections/archive.h"
+#include "schema/event_generated.h"
+
+namespace adjutant::projections {
+
+template <class A> void Visit(A& a, DogXY& p) { a(p.x, p.y); }
+template <class A> void Visit(A& a, DogTerrainState& t) { a(t.id, t.kind, t.points, t.uphill); }
+template <class A> void Visit(A& a, DogUnitState& u) {
+  a(u.side, u.name, u.commander, u.nation, u.arm, u.cls, u.formation, u.cohesion, u.fatigue, u.strength,
+    u.start_strength, u.x, u.y, u.facing, u.frontage, u.morale, u.control, u.shaken, u.routing, u.gone, u.changing_to,
+    u.change_done, u.change_time, u.bound, u.bound_moves, u.melee_wins);
+}
+template <class A> void Visit(A& a, DogCommanderState& c) { a(c.side, c.name, c.rating, c.control, c.x, c.y, c.lost); }
+template <class A> void Visit(A& a, DogIntentState& i) {
+  a(i.seq, i.side, i.change_formation, i.formation, i.face, i.path, i.charge, i.hold);
+}
+template <class A> void Visit(A& a, BattleState& s) {
+  a(s.last_seq, s.active, s.width, s.height, s.max_moves, s.sides, s.terrain, s.commanders, s.units, s.moves_done,
+    s.ended, s.end_reason, s.winner, s.intents);
+}
+
+const DogUnitState* BattleState::Unit(const std::string& id) const {
+  auto it = units.find(id);
+  return it == units.end() ? nullptr : &it->second;
+}
+
+Turn DogMove(int32_t m) { return Turn{1, m, 0}; }
+
+namespace {
+
+std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+
+void Load(BattleState& s, const fb::DogBattle& b) {
+  s.active = true;
+  s.width = b.width();
+  s.height = b.height();
+  s.max_moves = b.moves();
+  if (b.sides()) for (const auto* x : *b.sides()) s.sides.push_back(x->str());
+  if (b.terrain()) {
+    for (const auto* t : *b.terrain()) {
+      DogTerrainState ts;
+      ts.id = t->id()->str();
+      ts.kind = t->kind();
+      ts.uphill = t->uphill();
+      if (t->points()) for (const auto* p : *t->points()) ts.points.push_back({p->x(), p->y()});
+      s.terrain.push_back(std::move(ts));
+    }
+  }
+  if (b.commanders()) {
+    for (const auto* c : *b.commanders()) {
+      DogCommanderState& cs = s.commanders[c->id()->str()];
+      cs.side = c->side()->str();
+      cs.name = Str(c->name());
+      cs.rating = c->rating();
+      cs.control = c->control();
+      cs.x = c->x();
+      cs.y = c->y();
+    }
+  }
+  if (b.units()) {
+    for (const auto* u : *b.units()) {
+      DogUnitState& us = s.units[u->id()->str()];
+      us.side = u->side()->str();
+      us.name = Str(u->name());
+      us.commander = Str(u->commander());
+      us.nation = u->nation();
+      us.arm = u->arm();
+      us.cls = u->class_();
+      us.formation = u->formation();
+      us.cohesion = u->cohesion();
+      us.fatigue = u->fatigue();
+      us.strength = us.start_strength = u->strength();
+      us.x = u->x();
+      us.y = u->y();
+      us.facing = u->facing();
+      us.frontage = u->frontage();
+      us.morale = u->morale();
+      us.control = u->control();
+    }
+  }
+}
+
+void DropIntent(BattleState& s, uint64_t seq) {
+  std::erase_if(s.intents, [&](const auto& kv) { return kv.second.seq == seq; });
+}
+
+void ApplyEvent(BattleState& s, const fb::DogEvent& ev) {
+  auto unit = [&](const flatbuffers::String* id) -> DogUnitState* {
+    auto it = s.units.find(Str(id));
+    return it == s.units.end() ? nullptr : &it->second;
+  };
+  if (auto* x = ev.body_as_DogFormationChanged()) {
+    if (DogUnitState* u = unit(x->unit())) {
+      if (x->finished()) {
+        u->formation = x->to();
+        u->changing_to = -1;
+        u->change_done = u->change_time = 0;
+      } else {
+        u->changing_to = x->to();
+        u->change_done = x->done();
+        u->change_time = x->time();
+      }
+    }
+  } else if (auto* x = ev.body_as_DogMoved()) {
+    if (DogUnitState* u = unit(x->unit()); u && x->to()) {
+      u->x = x->to()->x();
+      u->y = x->to()->y();
+      u->facing = x->facing();
+    }
+  } else if (auto* x = ev.body_as_DogStateChanged()) {
+    if (DogUnitState* u = unit(x->unit())) {
+      u->cohesion = x->cohesion();
+      u->fatigue = x->fatigue();
+    }
+  } else if (auto* x = ev.body_as_DogCasualties()) {
+    if (DogUnitState* u = unit(x->unit())) {
+      u->strength = std::max(0, u->strength - x->men());
+      if (u->strength == 0) u->gone = true;
+    }
+  } else if (auto* x = ev.body_as_DogMeleeRound()) {
+    if (DogUnitState* u = unit(x->winner())) u->melee_wins.push_back(s.moves_done + 1);
+  } else if (auto* x = ev.body_as_DogMoraleTest()) {
+    if (DogUnitState* u = unit(x->unit())) {
+      if (Str(x->result()) == "shaken") u->shaken = true;
+      if (Str(x->result()) == "break") u->routing = true;
+    }
+  } else if (auto* x = ev.body_as_DogControlTest()) {
+    if (DogUnitState* u = unit(x->unit())) {
+      std::string r = Str(x->result());
+      u->bound = r.rfind("pursue", 0) == 0 ? "pursue" : r.rfind("stand", 0) == 0 ? "stand" : r == "retire" ? "retire" : "";
+      u->bound_moves = x->moves();
+    }
+  } else if (auto* x = ev.body_as_DogRouted()) {
+    if (DogUnitState* u = unit(x->unit())) {
+      u->routing = true;
+      if (x->to()) {
+        u->x = x->to()->x();
+        u->y = x->to()->y();
+      }
+      if (u->x < 0 || u->y < 0 || u->x > s.width || u->y > s.height) u->gone = true;
+    }
+  } else if (auto* x = ev.body_as_DogCommanderLost()) {
+    auto it = s.commanders.find(Str(x->commander()));
+    if (it != s.commanders.end()) it->second.lost = true;
+  } else if (auto* x = ev.body_as_DogIntentRefused()) {
+    s.intents.erase(Str(x->unit()));
+  } else if (auto* x = ev.body_as_DogBattleEnded()) {
+    s.ended = true;
+    s.end_reason = Str(x->reason());
+    s.winner = Str(x->winner());
+  }
+}
+
+}  // namespace
+
+void Battle::Apply(const Input& in) {
+  const fb::Event& e = *in.event;
+  if (auto* g = e.payload_as_GameCreated()) {
+    const fb::Scenario* sc = g->scenario();
+    bool dog = false;
+    if (sc && sc->rulesets()) for (const auto* r : *sc->rulesets()) dog |= r->str() == "dog";
+    if (dog && sc->dog()) Load(s_, *sc->dog());
+  }
+  if (!s_.active) return;  // nothing else concerns a game without dog
+  s_.last_seq = in.seq;
+  if (auto* de = e.payload_as_DogEvent()) {
+    ApplyEvent(s_, *de);
+  } else if (auto* o = e.payload_as_OrderSubmitted()) {
+    if (auto* d = o->body_as_DogOrder()) {
+      if (auto* i = d->body_as_DogIntent()) {
+        DogIntentState& st = s_.intents[i->unit()->str()];
+        st = {};
+        st.seq = in.seq;
+        st.side = Str(o->slot());
+        st.change_formation = i->change_formation();
+        st.formation = i->formation();
+        st.face = i->face();
+        if (i->path()) for (const auto* p : *i->path()) st.path.push_back({p->x(), p->y()});
+        st.charge = Str(i->charge());
+        st.hold = i->hold();
+      }
+    }
+  } else if (auto* sp = e.payload_as_OrderSuperseded()) {
+    DropIntent(s_, sp->order_seq());
+  } else if (auto* rj = e.payload_as_OrderRejected()) {
+    DropIntent(s_, rj->order_seq());
+  } else if (auto* d = e.payload_as_Directive()) {
+    if (auto* dd = d->body_as_DogDirective()) {
+      if (auto* p = dd->body_as_DogPlaceUnit()) {
+        auto it = s_.units.find(p->unit()->str());
+        if (it != s_.units.end()) {
+          it->second.x = p->x();
+          it->second.y = p->y();
+          it->second.facing = p->facing();
+        }
+      } else if (auto* k = dd->body_as_DogCommanderKilled()) {
+        auto it = s_.commanders.find(k->commander()->str());
+        if (it != s_.commanders.end()) it->second.lost = true;
+      }
+    }
+  } else if (e.payload_type() == fb::Payload_PhaseCompleted) {
+    // D12: a move is one phase; its intentions are spent, shaken units steady,
+    // and control results bind one move fewer.
+    s_.moves_done++;
+    s_.intents.clear();
+    for (auto& [id, u] : s_.units) {
+      u.shaken = false;
+      if (u.bound_moves > 0 && --u.bound_moves == 0) u.bound.clear();
+    }
+  }
+}
+
+std::string Battle::Encode() const { return EncodeState(s_); }
+
+Status Battle::Decode(std::string_view bytes) { return DecodeState(bytes, &s_, name()); }
+
+}  // namespace adjutant::projections

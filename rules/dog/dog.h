@@ -1,0 +1,62 @@
+// The dog ruleset (Death or Glory tactical battles): a battle is a game of
+// its own whose turns are moves (D12). This part: the calendar, a side's
+// orders (each unit's intention for the coming move, checked against the
+// charts), and the checks of a battle scenario. Section numbers are
+// rules/dog/RULES.md's.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "base/turn.h"
+#include "projections/battle.h"
+#include "rules/phase_writer.h"
+
+namespace adjutant::fb {
+struct Scenario;
+struct OrderItem;
+struct DogIntent;
+}  // namespace adjutant::fb
+
+namespace adjutant::rules::dog {
+
+inline constexpr std::string_view kRuleset = "dog";
+
+// D12: where a side's orders for the coming move are recorded.
+TurnPhase OrderPosition(const projections::BattleState& s);
+
+// The side a person gives orders for: his "<SIDE>.general" role.
+std::optional<std::string> SideOf(const projections::BattleState& s, const std::set<std::string>& roles,
+                                  const std::string& asked_role);
+
+// Why an intention can never stand (a unit of another side, a formation the
+// charts do not allow, a point off the table …): {rule, reason}, or nullopt.
+std::optional<std::pair<std::string, std::string>> Refusal(const projections::BattleState& s, const std::string& side,
+                                                           const fb::DogIntent& i);
+
+// Records one order file of `side` (its general `person`): an OrderSubmitted
+// for each intention, refused at once (OrderRejected) when it can never
+// stand; a later intention for a unit replaces the earlier one.
+void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, const std::string& role,
+            const std::string& side, const std::vector<const fb::OrderItem*>& items);
+
+// D0: a battle scenario, checked before a game is made of it.
+Status CheckScenario(const fb::Scenario& sc);
+
+// D12 (ASSUMED): the frontage of a unit in mm when the scenario gives none:
+// infantry in line 0.6 mm a file (three ranks; two for the British), in
+// column of divisions 60, column of march 20, square a side of a quarter of
+// its files; skirmishers in a loose line 2 mm a man; cavalry in line 1 mm a
+// file of two ranks, in column 30; a battery 20 mm a gun (20 men a gun).
+int Frontage(const projections::DogUnitState& u);
+inline constexpr int kMenPerGun = 20;        // D12 (ASSUMED): a battery's strength is 20 men a gun
+inline constexpr int kMmPerFileTenths = 6;   // D12 (ASSUMED): 0.6 m (mm of table) a file of infantry
+
+// D3: linear features (crossed) as against areas (entered).
+bool IsLinear(uint8_t terrain_kind);
+
+}  // namespace adjutant::rules::dog

@@ -1,0 +1,106 @@
+// End to end with the built binary: a Death or Glory battle made from the
+// bundled Talavera scenario, a general's intentions for the first move
+// (refused where the charts refuse them), and the battle view — text, JSON,
+// SVG, a side's report — with the errors a GA would meet.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "support/run.h"
+#include "support/temp_dir.h"
+
+using adjutant::testing::Adjutant;
+using adjutant::testing::Run;
+using adjutant::testing::Slurp;
+using adjutant::testing::TempDir;
+
+namespace {
+
+const std::string F = ADJUTANT_FIXTURES;
+
+struct Talavera {
+  TempDir dir;
+  std::string db = dir.Sub("db");
+  Run adj(std::vector<std::string> args) {
+    args.insert(args.begin(), {"--db", db});
+    return Adjutant(args);
+  }
+  Talavera() {
+    Run r = adj({"new", "talavera", "--scenario", F + "/dog/talavera-brigade.json", "--seed", "1809"});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    for (const char* p : {"wellesley", "victor"}) {
+      std::ofstream(dir.Sub(p)) << p << "-1809\n";
+      REQUIRE(adj({"password", "talavera", "--person", p, "--password-file", dir.Sub(p)}).code == 0);
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("D12: a battle: the generals' intentions for the first move, and the battle view", "[dog][cli]") {
+  Talavera t;
+  Run o = t.adj({"order", "talavera", F + "/orders/dog-talavera/m1-French.orders.json", "--as", "victor",
+                 "--password-file", t.dir.Sub("victor")});
+  INFO(o.out << o.err);
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.out, !Catch::Contains("rejected"));
+  // A general orders his own side only; the charts refuse what no unit can do.
+  std::ofstream(t.dir.Sub("bad.json"))
+      << R"({"orders": [{"body_type": "DogOrder", "body": {"body_type": "DogIntent", "body": {"unit": "FR-24L-1", "hold": true}}},
+                        {"body_type": "DogOrder", "body": {"body_type": "DogIntent", "body": {"unit": "BR-23LD", "change_formation": true, "formation": "Square"}}},
+                        {"body_type": "DogOrder", "body": {"body_type": "DogIntent", "body": {"unit": "BR-29", "path": [{"x": 5000, "y": 10}]}}},
+                        {"body_type": "DogOrder", "body": {"body_type": "DogIntent", "body": {"unit": "BR-RA", "charge": "FR-24L-1"}}},
+                        {"body_type": "DogOrder", "body": {"body_type": "DogIntent", "body": {"unit": "BR-48-1", "charge": "BR-29"}}}]})";
+  Run bad = t.adj({"order", "talavera", t.dir.Sub("bad.json"), "--as", "wellesley", "--password-file", t.dir.Sub("wellesley")});
+  INFO(bad.out << bad.err);
+  REQUIRE(bad.code == 0);
+  CHECK_THAT(bad.out, Catch::Contains("rejected (D12.2): FR-24L-1 is not a unit of the British side"));
+  CHECK_THAT(bad.out, Catch::Contains("rejected (D1): the charts give LightCavalry no change from Line to Square"));
+  CHECK_THAT(bad.out, Catch::Contains("rejected (D2): the path leaves the table"));
+  CHECK_THAT(bad.out, Catch::Contains("rejected (D5): a battery does not charge"));
+  CHECK_THAT(bad.out, Catch::Contains("rejected (D5): BR-29 is a unit of its own side"));
+  // The British side's report shows no French intentions; the GA's shows them.
+  Run br = t.adj({"report", "battle", "talavera", "--side", "British"});
+  INFO(br.err);
+  REQUIRE(br.code == 0);
+  CHECK_THAT(br.out, Catch::Contains("Battle talavera/main, before the first move of 12, the British side's report"));
+  CHECK_THAT(br.out, Catch::Contains("FR-24L-1 1st Battalion, 24e Ligne: Infantry, ColumnOfDivisions at (600, 960) facing 0"));
+  CHECK_THAT(br.out, !Catch::Contains("orders: move to"));
+  Run ga = t.adj({"report", "battle", "talavera"});
+  CHECK_THAT(ga.out, Catch::Contains("orders: move to"));
+  Run js = t.adj({"report", "battle", "talavera", "--json", "--svg", t.dir.Sub("b.svg")});
+  REQUIRE(js.code == 0);
+  CHECK_THAT(js.out, Catch::Contains("\"id\": \"BR-RA\",\"side\": \"British\"") && Catch::Contains("\"formation\": \"Unlimbered\""));
+  std::string svg = Slurp(t.dir.Sub("b.svg"));
+  CHECK_THAT(svg, Catch::StartsWith("<svg") && Catch::Contains(">BR-29</text>") && Catch::Contains("(Stream)"));
+  // Its moves are not adjudicated yet: said plainly, nothing appended.
+  Run head = t.adj({"verify", "talavera"});
+  Run adj = t.adj({"adjudicate", "talavera"});
+  CHECK(adj.code == 2);
+  CHECK_THAT(adj.err, Catch::Contains("cannot be adjudicated yet"));
+  CHECK(t.adj({"verify", "talavera"}).out == head.out);
+}
+
+TEST_CASE("D0: a battle scenario that breaks the charts is refused, naming the field", "[dog][cli]") {
+  TempDir dir;
+  std::string sc = Slurp(F + "/dog/squares.json");
+  auto broken = [&](const std::string& from, const std::string& to) {
+    std::string s = sc;
+    size_t at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    s.replace(at, from.size(), to);
+    std::ofstream(dir.Sub("s.json")) << s;
+    return Adjutant({"--db", dir.Sub("db"), "new", "b", "--scenario", dir.Sub("s.json")});
+  };
+  Run square_cav = broken("\"arm\": \"Cuirassiers\"", "\"arm\": \"FootArtillery\"");
+  CHECK(square_cav.code == 2);
+  CHECK_THAT(square_cav.err, Catch::Contains("batteries are Limbered or Unlimbered"));
+  Run general = broken("\"French.general\"", "\"French.colonel\"");
+  CHECK(general.code == 2);
+  CHECK_THAT(general.err, Catch::Contains("no one holds the role French.general"));
+  Run map = Adjutant({"--db", dir.Sub("db"), "new", "b", "--scenario", F + "/dog/squares.json", "--map",
+                      F + "/maps/nwol-waters.json"});
+  CHECK(map.code == 2);
+  CHECK_THAT(map.err, Catch::Contains("takes no --map"));
+}
