@@ -1,0 +1,217 @@
+#include "rules/dog/movement.h"
+
+#include <algorithm>
+#include <map>
+
+#include "rules/dog/charts.h"
+#include "rules/dog/dog.h"
+
+namespace adjutant::rules::dog {
+
+namespace P = projections;
+
+namespace {
+
+// sin(d) x 10000 for d = 0..90.
+constexpr int32_t kSin[91] = {
+    0,    175,  349,  523,  698,  872,  1045, 1219, 1392, 1564, 1736, 1908, 2079, 2250, 2419, 2588, 2756, 2924, 3090,
+    3256, 3420, 3584, 3746, 3907, 4067, 4226, 4384, 4540, 4695, 4848, 5000, 5150, 5299, 5446, 5592, 5736, 5878, 6018,
+    6157, 6293, 6428, 6561, 6691, 6820, 6947, 7071, 7193, 7314, 7431, 7547, 7660, 7771, 7880, 7986, 8090, 8192, 8290,
+    8387, 8480, 8572, 8660, 8746, 8829, 8910, 8988, 9063, 9135, 9205, 9272, 9336, 9397, 9455, 9511, 9563, 9613, 9659,
+    9703, 9744, 9781, 9816, 9848, 9877, 9903, 9925, 9945, 9962, 9976, 9986, 9994, 9998, 10000};
+
+constexpr int32_t kStep = 5;  // mm walked at a time
+
+int64_t Cross(DogXY o, DogXY a, DogXY b) {
+  return int64_t(a.x - o.x) * (b.y - o.y) - int64_t(a.y - o.y) * (b.x - o.x);
+}
+
+}  // namespace
+
+int32_t Sin10k(int32_t d) {
+  d %= 360;
+  if (d < 0) d += 360;
+  if (d <= 90) return kSin[d];
+  if (d <= 180) return kSin[180 - d];
+  if (d <= 270) return -kSin[d - 180];
+  return -kSin[360 - d];
+}
+
+int32_t Cos10k(int32_t d) { return Sin10k(d + 90); }
+
+int64_t ISqrt(int64_t v) {
+  if (v <= 0) return 0;
+  int64_t r = 0, bit = int64_t(1) << 62;
+  while (bit > v) bit >>= 2;
+  while (bit) {
+    if (v >= r + bit) {
+      v -= r + bit;
+      r = (r >> 1) + bit;
+    } else {
+      r >>= 1;
+    }
+    bit >>= 2;
+  }
+  return r;
+}
+
+int32_t Distance(DogXY a, DogXY b) {
+  int64_t dx = a.x - b.x, dy = a.y - b.y;
+  return static_cast<int32_t>(ISqrt(dx * dx + dy * dy));
+}
+
+int32_t Depth(const P::DogUnitState& u) {
+  const auto arm = static_cast<fb::DogArm>(u.arm);
+  switch (static_cast<fb::DogFormation>(u.formation)) {
+    case fb::DogFormation_Line: return IsCavalry(arm) ? 20 : 10;
+    case fb::DogFormation_Skirmish: return 10;
+    case fb::DogFormation_Square: return Frontage(u);
+    case fb::DogFormation_ColumnOfDivisions: return 40;
+    case fb::DogFormation_ColumnOfMarch: return std::max(40, u.strength / 6);
+    default: return 40;  // batteries
+  }
+}
+
+std::vector<DogXY> Footprint(const P::DogUnitState& u, DogXY at, int32_t facing) {
+  const int64_t w = Frontage(u), d = Depth(u);
+  // Facing 0 is up the table (towards smaller y).
+  const int64_t fx = Sin10k(facing), fy = -Cos10k(facing);  // forward, x 10000
+  const int64_t rx = Cos10k(facing), ry = Sin10k(facing);   // right, x 10000
+  auto pt = [&](int64_t side, int64_t back) {
+    return DogXY{static_cast<int32_t>(at.x + (rx * side - fx * back) / 10000),
+                 static_cast<int32_t>(at.y + (ry * side - fy * back) / 10000)};
+  };
+  return {pt(-w / 2, 0), pt(w / 2, 0), pt(w / 2, d), pt(-w / 2, d)};
+}
+
+bool PolygonContains(const std::vector<DogXY>& poly, DogXY p) {
+  bool in = false;
+  for (size_t i = 0, j = poly.size() - 1; i < poly.size(); j = i++) {
+    const DogXY a = poly[i], b = poly[j];
+    if ((a.y > p.y) != (b.y > p.y)) {
+      // x of the edge at p.y, compared without division.
+      int64_t lhs = int64_t(p.x - a.x) * (b.y - a.y);
+      int64_t rhs = int64_t(b.x - a.x) * (p.y - a.y);
+      if ((b.y - a.y > 0) ? lhs < rhs : lhs > rhs) in = !in;
+    }
+  }
+  return in;
+}
+
+bool SegmentsCross(DogXY a, DogXY b, DogXY c, DogXY d) {
+  int64_t d1 = Cross(c, d, a), d2 = Cross(c, d, b), d3 = Cross(a, b, c), d4 = Cross(a, b, d);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+bool FootprintsOverlap(const std::vector<DogXY>& a, const std::vector<DogXY>& b) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    for (size_t j = 0; j < b.size(); ++j) {
+      if (SegmentsCross(a[i], a[(i + 1) % a.size()], b[j], b[(j + 1) % b.size()])) return true;
+    }
+  }
+  return PolygonContains(a, b[0]) || PolygonContains(b, a[0]);
+}
+
+Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<DogXY>& path, int32_t allowance) {
+  const P::DogUnitState& u = s.units.at(id);
+  const auto arm = static_cast<fb::DogArm>(u.arm);
+  Walk w;
+  w.to = {u.x, u.y};
+  w.cohesion = u.cohesion;
+  const int64_t budget = int64_t(allowance) * 100;  // hundredths of a mm of the normal rate
+  int64_t spent = 0;
+  std::map<std::string, int> effects;  // in words → times, for the record
+  std::vector<bool> entered(s.terrain.size(), false);
+  auto rate_at = [&](DogXY p) {
+    int rate = 100;
+    for (size_t i = 0; i < s.terrain.size(); ++i) {
+      const auto& t = s.terrain[i];
+      if (IsLinear(t.kind) || !PolygonContains(t.points, p)) continue;
+      rate = std::min(rate, Terrain(static_cast<fb::DogTerrainKind>(t.kind)).percent_of_rate);
+    }
+    return std::max(rate, 1);
+  };
+  const bool passes = MayPassThroughUnits(arm, static_cast<fb::DogFormation>(u.formation));
+  auto blocked_by = [&](DogXY at) -> std::string {
+    if (passes) return "";
+    const auto mine = Footprint(u, at, u.facing);
+    for (const auto& [other, o] : s.units) {
+      if (other == id || o.gone) continue;
+      if (FootprintsOverlap(mine, Footprint(o, {o.x, o.y}, o.facing))) return other;
+    }
+    return "";
+  };
+  DogXY here = w.to;
+  for (const DogXY& target : path) {
+    while (here.x != target.x || here.y != target.y) {
+      const int32_t left = Distance(here, target);
+      DogXY next = target;
+      if (left > kStep) {
+        next = {here.x + static_cast<int32_t>(int64_t(target.x - here.x) * kStep / left),
+                here.y + static_cast<int32_t>(int64_t(target.y - here.y) * kStep / left)};
+      }
+      const int32_t len = std::max<int32_t>(1, Distance(here, next));
+      int64_t cost = int64_t(len) * 10000 / rate_at(next);
+      // Linear features crossed on this step.
+      for (size_t i = 0; i < s.terrain.size(); ++i) {
+        const auto& t = s.terrain[i];
+        if (!IsLinear(t.kind)) continue;
+        const auto kind = static_cast<fb::DogTerrainKind>(t.kind);
+        for (size_t k = 0; k + 1 < t.points.size(); ++k) {
+          if (!SegmentsCross(here, next, t.points[k], t.points[k + 1])) continue;
+          if (!MayEnter(kind, arm)) {
+            w.stopped = std::string(fb::EnumNameDogArm(arm)) + " cannot cross " + t.id + " (" +
+                        fb::EnumNameDogTerrainKind(kind) + ")";
+            w.stopped_rule = "D3";
+            goto done;
+          }
+          cost += int64_t(CrossingDeductionMm(kind)) * 100;
+          w.cohesion = CohesionAfter(kind, arm, static_cast<fb::DogCohesion>(w.cohesion));
+          effects[std::string("crossed ") + t.id]++;
+        }
+      }
+      // Areas entered on this step: barred to some arms; buildings take a deduction (D3).
+      std::vector<size_t> entering;
+      for (size_t i = 0; i < s.terrain.size(); ++i) {
+        const auto& t = s.terrain[i];
+        if (IsLinear(t.kind) || entered[i] || !PolygonContains(t.points, next)) continue;
+        const auto kind = static_cast<fb::DogTerrainKind>(t.kind);
+        if (!MayEnter(kind, arm)) {
+          w.stopped = std::string(fb::EnumNameDogArm(arm)) + " cannot enter " + t.id;
+          w.stopped_rule = "D3";
+          goto done;
+        }
+        cost += int64_t(CrossingDeductionMm(kind)) * 100;
+        entering.push_back(i);
+      }
+      if (spent + cost > budget) goto done;  // the allowance is spent
+      if (next.x < 0 || next.y < 0 || next.x > s.width || next.y > s.height) {
+        w.stopped = "the table's edge";
+        w.stopped_rule = "D2";
+        goto done;
+      }
+      if (std::string other = blocked_by(next); !other.empty()) {
+        w.stopped = "blocked by " + other;
+        w.stopped_rule = "D2.10";
+        goto done;
+      }
+      // Areas entered (D3): their cohesion effect, once each.
+      for (size_t i : entering) {
+        const auto& t = s.terrain[i];
+        entered[i] = true;
+        w.cohesion = CohesionAfter(static_cast<fb::DogTerrainKind>(t.kind), arm, static_cast<fb::DogCohesion>(w.cohesion));
+        effects[std::string("into ") + t.id]++;
+      }
+      spent += cost;
+      w.distance += len;
+      here = next;
+    }
+  }
+done:
+  w.to = here;
+  w.budget_used = static_cast<int32_t>((spent + 99) / 100);
+  for (const auto& [what, n] : effects) w.terrain += (w.terrain.empty() ? "" : ", ") + what;
+  return w;
+}
+
+}  // namespace adjutant::rules::dog

@@ -1,0 +1,52 @@
+// D2, D3, D12: a unit's move across the table — integer geometry (no
+// floating point reaches an event), terrain areas that slow it, linear
+// features that take a deduction to cross or bar its arm, the cohesion the
+// terrain leaves it in, and other units that stop it. Pure: the battle
+// state in, the move's outcome out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "projections/battle.h"
+
+namespace adjutant::rules::dog {
+
+using projections::DogXY;
+
+// Whole-degree sine and cosine, x 10000 (a table; deterministic).
+int32_t Sin10k(int32_t degrees);
+int32_t Cos10k(int32_t degrees);
+// The integer square root (floor).
+int64_t ISqrt(int64_t v);
+int32_t Distance(DogXY a, DogXY b);
+
+// D12.3: a unit's footprint: the four corners of its block (front left,
+// front right, back right, back left) with its front's centre at `at`.
+std::vector<DogXY> Footprint(const projections::DogUnitState& u, DogXY at, int32_t facing);
+// D12.3 (ASSUMED): the depth of a block, mm.
+int32_t Depth(const projections::DogUnitState& u);
+bool PolygonContains(const std::vector<DogXY>& poly, DogXY p);
+bool SegmentsCross(DogXY a, DogXY b, DogXY c, DogXY d);
+bool FootprintsOverlap(const std::vector<DogXY>& a, const std::vector<DogXY>& b);
+
+struct Walk {
+  DogXY to;
+  int32_t distance = 0;          // mm actually moved
+  int32_t budget_used = 0;       // mm of the normal rate spent (terrain costs more)
+  uint8_t cohesion = 0;          // after the terrain it crossed or entered (fb::DogCohesion)
+  std::string terrain;           // D3: the deductions and effects, in words
+  std::string stopped;           // why it stopped short ("" if it went the whole way or used its allowance)
+  std::string stopped_rule;
+};
+
+// D2, D3: `id` walks `path` from where it stands with `allowance` mm of its
+// normal rate: inside an area each mm costs 100 / its rate (open woods 2,
+// dense woods 4, slopes 4/3, 2 and 4); crossing a line costs its deduction
+// (D3) and is refused to the arms it bars; it stops short of any other unit
+// it would overlap (skirmishers pass through, D2.10), and of the table's edge.
+Walk WalkPath(const projections::BattleState& s, const std::string& id, const std::vector<DogXY>& path,
+              int32_t allowance);
+
+}  // namespace adjutant::rules::dog

@@ -1,0 +1,176 @@
+// D2, D3, D12.3: a unit's walk across the table — integer geometry, terrain
+// that slows, lines that cost or bar, units that block — and the property
+// the issue names: no unit moves farther than its allowance after terrain.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include "rules/dog/charts.h"
+#include "rules/dog/movement.h"
+
+using namespace adjutant;
+using namespace adjutant::rules::dog;
+namespace P = adjutant::projections;
+
+namespace {
+
+P::DogUnitState Unit(fb::DogArm arm, fb::DogFormation f, int x, int y, int facing = 0, int men = 600) {
+  P::DogUnitState u;
+  u.side = "A";
+  u.arm = arm;
+  u.formation = f;
+  u.strength = u.start_strength = men;
+  u.x = x;
+  u.y = y;
+  u.facing = facing;
+  u.morale = 6;
+  return u;
+}
+
+P::BattleState Table() {
+  P::BattleState s;
+  s.active = true;
+  s.width = 1800;
+  s.height = 1200;
+  s.sides = {"A", "B"};
+  return s;
+}
+
+P::DogTerrainState Area(const std::string& id, fb::DogTerrainKind k, int x0, int y0, int x1, int y1) {
+  return {id, static_cast<uint8_t>(k), {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}, 0};
+}
+
+P::DogTerrainState Line(const std::string& id, fb::DogTerrainKind k, int x0, int y0, int x1, int y1) {
+  return {id, static_cast<uint8_t>(k), {{x0, y0}, {x1, y1}}, 0};
+}
+
+}  // namespace
+
+TEST_CASE("D12.3: integer geometry: sines, square roots, polygons, crossings, footprints", "[dog]") {
+  CHECK(Sin10k(0) == 0);
+  CHECK(Sin10k(90) == 10000);
+  CHECK(Sin10k(180) == 0);
+  CHECK(Sin10k(270) == -10000);
+  CHECK(Sin10k(-90) == -10000);
+  CHECK(Cos10k(0) == 10000);
+  CHECK(Cos10k(60) == 5000);
+  CHECK(ISqrt(0) == 0);
+  CHECK(ISqrt(99) == 9);
+  CHECK(ISqrt(100) == 10);
+  CHECK(Distance({0, 0}, {30, 40}) == 50);
+  std::vector<DogXY> sq{{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  CHECK(PolygonContains(sq, {5, 5}));
+  CHECK_FALSE(PolygonContains(sq, {15, 5}));
+  CHECK(SegmentsCross({0, 0}, {10, 10}, {0, 10}, {10, 0}));
+  CHECK_FALSE(SegmentsCross({0, 0}, {10, 0}, {0, 5}, {10, 5}));
+  // A British line of 600 (two ranks: 300 files, 180 mm) facing up the table at (500, 500).
+  auto u = Unit(fb::DogArm_Infantry, fb::DogFormation_Line, 500, 500);
+  u.nation = fb::DogNation_British;
+  auto f = Footprint(u, {500, 500}, 0);
+  CHECK(f[0] == DogXY{410, 500});
+  CHECK(f[1] == DogXY{590, 500});
+  CHECK(f[2] == DogXY{590, 510});  // its ten-deep block behind its front
+  // Turned about (facing 180), the block lies the other way.
+  auto g = Footprint(u, {500, 500}, 180);
+  CHECK(g[2].y == 490);
+}
+
+TEST_CASE("D2.1: infantry in line walks its 100 mm on open ground, and no farther", "[dog]") {
+  auto s = Table();
+  s.units["a"] = Unit(fb::DogArm_Infantry, fb::DogFormation_Line, 500, 800);
+  auto w = WalkPath(s, "a", {{500, 100}}, Allowance(fb::DogArm_Infantry, fb::DogFormation_Line));
+  CHECK(w.distance == 100);
+  CHECK(w.to == DogXY{500, 700});
+  CHECK(w.stopped.empty());
+  // A path shorter than the allowance ends where it ends.
+  auto v = WalkPath(s, "a", {{500, 760}}, 100);
+  CHECK(v.distance == 40);
+  CHECK(v.to == DogXY{500, 760});
+}
+
+TEST_CASE("D3.1, D3.2: open woods halve the rate and unform; dense woods quarter it and disorder", "[dog]") {
+  auto s = Table();
+  s.terrain.push_back(Area("wood", fb::DogTerrainKind_OpenWoods, 0, 0, 1800, 750));
+  s.units["a"] = Unit(fb::DogArm_Infantry, fb::DogFormation_ColumnOfDivisions, 500, 800);
+  // 150 mm: 50 in the open, then 100 of normal rate buys 50 in the wood.
+  auto w = WalkPath(s, "a", {{500, 100}}, 150);
+  CHECK(w.distance == 100);
+  CHECK(w.cohesion == fb::DogCohesion_Unformed);
+  CHECK(w.terrain == "into wood");
+  s.terrain[0].kind = fb::DogTerrainKind_DenseWoods;
+  auto d = WalkPath(s, "a", {{500, 100}}, 150);
+  CHECK(d.distance == 75);  // 50, then 100 buys 25
+  CHECK(d.cohesion == fb::DogCohesion_Disordered);
+}
+
+TEST_CASE("D3.3, D3.5: a stream takes 10 mm to cross; a low wall 25 and bars a battery", "[dog]") {
+  auto s = Table();
+  s.terrain.push_back(Line("brook", fb::DogTerrainKind_Stream, 0, 752, 1800, 752));
+  s.units["a"] = Unit(fb::DogArm_Infantry, fb::DogFormation_Line, 500, 800);
+  auto w = WalkPath(s, "a", {{500, 100}}, 100);
+  CHECK(w.distance == 90);
+  CHECK(w.terrain == "crossed brook");
+  s.terrain[0].kind = fb::DogTerrainKind_LowWall;
+  auto v = WalkPath(s, "a", {{500, 100}}, 100);
+  CHECK(v.distance == 75);
+  s.units["g"] = Unit(fb::DogArm_FootArtillery, fb::DogFormation_Limbered, 1000, 800, 0, 120);
+  auto g = WalkPath(s, "g", {{1000, 100}}, 140);
+  CHECK(g.distance == 45);  // stops at the wall
+  CHECK(g.stopped_rule == "D3");
+  CHECK(g.stopped == "FootArtillery cannot cross brook (LowWall)");
+}
+
+TEST_CASE("D2.10: a unit stops short of another it would run into; skirmishers pass through", "[dog]") {
+  auto s = Table();
+  s.units["a"] = Unit(fb::DogArm_Infantry, fb::DogFormation_Line, 500, 800);
+  s.units["b"] = Unit(fb::DogArm_Infantry, fb::DogFormation_Line, 500, 720);
+  auto w = WalkPath(s, "a", {{500, 100}}, 100);
+  CHECK(w.stopped == "blocked by b");
+  CHECK(w.stopped_rule == "D2.10");
+  CHECK(w.to.y > 720);
+  CHECK(w.to.y <= 735);
+  s.units["a"] = Unit(fb::DogArm_Skirmishers, fb::DogFormation_Skirmish, 500, 800, 0, 90);
+  auto k = WalkPath(s, "a", {{500, 100}}, 150);
+  CHECK(k.stopped.empty());
+  CHECK(k.distance == 150);
+}
+
+TEST_CASE("D2, D3: no unit moves farther than its allowance after terrain", "[dog][property]") {
+  rc::prop("distance <= what the allowance buys; the budget never overspent; ends on the table", [] {
+    auto s = Table();
+    const int areas = *rc::gen::inRange(0, 4);
+    for (int i = 0; i < areas; ++i) {
+      int x = *rc::gen::inRange(0, 1500), y = *rc::gen::inRange(0, 1000);
+      auto k = *rc::gen::element(fb::DogTerrainKind_OpenWoods, fb::DogTerrainKind_DenseWoods, fb::DogTerrainKind_GentleSlope,
+                                 fb::DogTerrainKind_MediumSlope, fb::DogTerrainKind_SteepSlope, fb::DogTerrainKind_Building);
+      s.terrain.push_back(Area("t" + std::to_string(i), k, x, y, x + *rc::gen::inRange(20, 400), y + *rc::gen::inRange(20, 400)));
+    }
+    const int lines = *rc::gen::inRange(0, 3);
+    for (int i = 0; i < lines; ++i) {
+      auto k = *rc::gen::element(fb::DogTerrainKind_Stream, fb::DogTerrainKind_FordableRiver, fb::DogTerrainKind_LowWall,
+                                 fb::DogTerrainKind_HighWall);
+      s.terrain.push_back(Line("l" + std::to_string(i), k, *rc::gen::inRange(0, 1800), *rc::gen::inRange(0, 1200),
+                               *rc::gen::inRange(0, 1800), *rc::gen::inRange(0, 1200)));
+    }
+    const auto arm = *rc::gen::element(fb::DogArm_Infantry, fb::DogArm_LightCavalry, fb::DogArm_HeavyCavalry,
+                                       fb::DogArm_FootArtillery, fb::DogArm_Skirmishers);
+    const auto f = arm == fb::DogArm_FootArtillery ? fb::DogFormation_Limbered
+                   : arm == fb::DogArm_Skirmishers ? fb::DogFormation_Skirmish
+                                                   : *rc::gen::element(fb::DogFormation_Line, fb::DogFormation_ColumnOfMarch);
+    s.units["a"] = Unit(arm, f, *rc::gen::inRange(100, 1700), *rc::gen::inRange(100, 1100), 0, 400);
+    if (*rc::gen::arbitrary<bool>()) {
+      s.units["b"] = Unit(fb::DogArm_Infantry, fb::DogFormation_Line, *rc::gen::inRange(100, 1700),
+                          *rc::gen::inRange(100, 1100));
+    }
+    std::vector<DogXY> path;
+    const int n = *rc::gen::inRange(1, 4);
+    for (int i = 0; i < n; ++i) path.push_back({*rc::gen::inRange(-100, 1900), *rc::gen::inRange(-100, 1300)});
+    const int allowance = Allowance(arm, f);
+    auto w = WalkPath(s, "a", path, allowance);
+    RC_ASSERT(w.budget_used <= allowance);
+    RC_ASSERT(w.distance <= w.budget_used + 1);  // terrain never makes a mm cheaper
+    RC_ASSERT(w.distance <= allowance);
+    RC_ASSERT((w.to.x >= 0 && w.to.y >= 0 && w.to.x <= s.width && w.to.y <= s.height));
+    RC_ASSERT(w.cohesion >= s.units["a"].cohesion);  // terrain never restores order
+  });
+}
