@@ -91,11 +91,19 @@ Result<GamePhase> NextPhaseOf(const World& w) {
     return g;
   }
   if (w.is_dog()) {
-    // Issue 7: a battle takes its sides' orders and shows the battle view; its
-    // moves are adjudicated once the move sequence (D12-D15) is in.
-    return Status::InvalidArgument("a Death or Glory battle's moves cannot be adjudicated yet: this version records "
-                                   "the sides' intentions and shows the battle; the move sequence (rules/dog/RULES.md "
-                                   "D12-D15) comes next");
+    const auto& b = w.battle();
+    auto next = rules::dog::Next(b);
+    if (!next) {
+      return Status::InvalidArgument("the battle has ended (" + (b.end_reason.empty() ? std::string("its last move") : b.end_reason) +
+                                     (b.winner.empty() ? std::string() : ", the " + b.winner + " side wins") +
+                                     "): there is nothing left to adjudicate");
+    }
+    g.dog = true;
+    g.move = *next;
+    g.at = next->at;
+    g.name = "move";
+    g.turn_name = "move " + std::to_string(next->move) + " of " + std::to_string(b.max_moves);
+    return g;
   }
   const auto& ts = w.treasury().state();
   if (!ts.active) {
@@ -147,15 +155,20 @@ Result<rules::CounterDice> BranchDice(ledger::Ledger& db, std::string_view game,
 }
 
 Status RunPhaseInto(rules::PhaseWriter& w, const GamePhase& next, rules::DiceSource& dice) {
-  if (!next.y1820) return RunPhaseInto(w, next.sow, dice);
+  if (!next.y1820 && !next.dog) return RunPhaseInto(w, next.sow, dice);
+  const std::string_view ruleset = next.dog ? rules::dog::kRuleset : rules::y1820::kRuleset;
   auto tag = [&](Draft d) {
-    d.ruleset = std::string(rules::y1820::kRuleset);
-    d.rules_version = w.tag_versions().y1820;
+    d.ruleset = std::string(ruleset);
+    d.rules_version = w.tag_versions().Of(ruleset);
     d.actor = kAdjudicator;
     return d;
   };
   w.Emit(tag(rules::PhaseStartedDraft(next.at, next.name)));
-  ADJ_RETURN_IF_ERROR(rules::y1820::RunPhase(w, next.y, dice));
+  if (next.dog) {
+    ADJ_RETURN_IF_ERROR(rules::dog::RunMove(w, next.move, dice));
+  } else {
+    ADJ_RETURN_IF_ERROR(rules::y1820::RunPhase(w, next.y, dice));
+  }
   w.Emit(tag(rules::PhaseCompletedDraft(next.at, next.name, w.Digests(), w.Versions())));
   return Status::Ok();
 }
@@ -237,8 +250,8 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
     // A season's end takes no orders: it runs with the turn before it.
     auto world = Fold(db, game, branch);
     if (!world.ok()) return world.status();
-    if (world->is_y1820()) {
-      if (world->y1820().ended) break;  // Y1.4: nothing after the end
+    if (world->is_y1820() || world->is_dog()) {
+      if (world->y1820().ended || world->battle().ended) break;  // nothing after the end
       continue;
     }
     const auto& ts = world->treasury().state();

@@ -18,6 +18,7 @@
 #include "rules/phase_writer.h"
 #include "rules/sow/calendar.h"
 #include "rules/versions.h"
+#include "rules/dog/dog.h"
 #include "rules/y1820/y1820.h"
 
 namespace adjutant::projections { class Treasury; class Roster; struct SummaryState; struct Y1820State; struct BattleState; }
@@ -43,9 +44,10 @@ struct GamePhase {
   TurnPhase at;
   std::string name, turn_name;
   bool last_of_turn = true;
-  bool y1820 = false;
+  bool y1820 = false, dog = false;
   rules::sow::NextPhase sow;      // an NWOL game's
   rules::y1820::NextPhase y;      // a y1820 game's
+  rules::dog::NextMove move;      // a battle's
 };
 
 // The phase to adjudicate next; an error naming why there is none (a game

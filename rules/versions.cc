@@ -10,6 +10,7 @@ namespace {
 
 // The table of versions: data, in one place.
 constexpr std::array kVersions{
+    VersionNote{"dog", 1, "D1-D15", "the first version"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "
@@ -76,6 +77,7 @@ uint32_t RulesVersions::Of(std::string_view ruleset) const {
   if (ruleset == "sow") return sow;
   if (ruleset == "pate") return pate;
   if (ruleset == "y1820") return y1820;
+  if (ruleset == "dog") return dog;
   return 0;
 }
 
@@ -86,6 +88,8 @@ bool RulesVersions::Set(std::string_view ruleset, uint32_t version) {
     pate = version;
   } else if (ruleset == "y1820") {
     y1820 = version;
+  } else if (ruleset == "dog") {
+    dog = version;
   } else {
     return false;
   }
@@ -93,11 +97,12 @@ bool RulesVersions::Set(std::string_view ruleset, uint32_t version) {
 }
 
 std::string RulesVersions::ToString() const {
-  return "sow=" + std::to_string(sow) + ",pate=" + std::to_string(pate) + ",y1820=" + std::to_string(y1820);
+  return "sow=" + std::to_string(sow) + ",pate=" + std::to_string(pate) + ",y1820=" + std::to_string(y1820) +
+         ",dog=" + std::to_string(dog);
 }
 
 RulesVersions LatestVersions() {
-  return RulesVersions{LatestVersion("sow"), LatestVersion("pate"), LatestVersion("y1820")};
+  return RulesVersions{LatestVersion("sow"), LatestVersion("pate"), LatestVersion("y1820"), LatestVersion("dog")};
 }
 
 Result<RulesVersions> ParseRulesVersions(std::string_view text, RulesVersions base) {

@@ -35,13 +35,14 @@ uint32_t LatestVersion(std::string_view ruleset);
 bool KnownVersion(std::string_view ruleset, uint32_t version);
 
 // The rulesets that number their versions (the fields of RulesVersions).
-inline constexpr std::string_view kVersionedRulesets[] = {"sow", "pate", "y1820"};
+inline constexpr std::string_view kVersionedRulesets[] = {"sow", "pate", "y1820", "dog"};
 
 // The versions a phase runs under, one per ruleset with versions.
 struct RulesVersions {
   uint32_t sow = 0;
   uint32_t pate = 0;
   uint32_t y1820 = 0;
+  uint32_t dog = 0;
   uint32_t Of(std::string_view ruleset) const;
   // Sets the ruleset's version; false for a ruleset without versions.
   bool Set(std::string_view ruleset, uint32_t version);

@@ -103,16 +103,23 @@ echo; echo "== $Y: France as its ruler sees it"; adj report nation "$Y" --nation
 echo; echo "== $Y: Austria as the other rulers see it"; adj report nation "$Y" --nation AUS --public
 
 # ---- Death or Glory (dog): the Talavera brigade action --------------------------
-# fixtures/dog/talavera-brigade.json; the generals' intentions for move 1 from
-# fixtures/orders/dog-talavera; the battle as the British general sees it
-# (its moves are adjudicated once the move sequence is in: rules/dog/RULES.md).
+# fixtures/dog/talavera-brigade.json; the generals' orders for moves 1-3 from
+# fixtures/orders/dog-talavera; each move adjudicated and audited; the battle
+# as the British general sees it.
 B=talavera
 for p in wellesley victor; do printf '%s-1809\n' "$p" > "$PW/$p"; done
 if ! adj games --json | grep -q "\"name\": \"$B\""; then
   adj new "$B" --scenario fixtures/dog/talavera-brigade.json --seed 1809
   for p in wellesley victor; do adj password "$B" --person "$p" --password-file "$PW/$p"; done
 fi
-adj order "$B" fixtures/orders/dog-talavera/m1-British.orders.json --as wellesley --password-file "$PW/wellesley" --key "$B-m1-British"
-adj order "$B" fixtures/orders/dog-talavera/m1-French.orders.json --as victor --password-file "$PW/victor" --key "$B-m1-French"
-echo; echo "== $B: the battle before the first move, the British general's report (drawn in ./talavera.svg)"
+b_moves_done() { adj log "$B" --kind PhaseCompleted --json | grep -c '"phase": 1,' || true; }
+for m in 1 2 3; do
+  if [ "$(b_moves_done)" -ge "$m" ]; then continue; fi
+  echo; echo "== $B move $m: the generals' orders and the move"
+  adj order "$B" "fixtures/orders/dog-talavera/m$m-British.orders.json" --as wellesley --password-file "$PW/wellesley" --key "$B-m$m-British"
+  adj order "$B" "fixtures/orders/dog-talavera/m$m-French.orders.json" --as victor --password-file "$PW/victor" --key "$B-m$m-French"
+  adj adjudicate "$B"
+done
+echo; echo "== $B: audit every move"; adj audit "$B" --all
+echo; echo "== $B: after move 3, the British general's report (drawn in ./talavera.svg)"
 adj report battle "$B" --side British --svg talavera.svg

@@ -14,6 +14,7 @@
 #include "base/status.h"
 #include "base/turn.h"
 #include "projections/battle.h"
+#include "rules/dice.h"
 #include "rules/phase_writer.h"
 
 namespace adjutant::fb {
@@ -28,6 +29,21 @@ inline constexpr std::string_view kRuleset = "dog";
 
 // D12: where a side's orders for the coming move are recorded.
 TurnPhase OrderPosition(const projections::BattleState& s);
+
+inline constexpr uint16_t kMovePhase = 1;  // D12.1: one phase a move
+
+// D12.1: the next move to adjudicate; nullopt once the battle has ended.
+struct NextMove {
+  TurnPhase at;
+  int32_t move = 0;
+};
+std::optional<NextMove> Next(const projections::BattleState& s);
+
+// D12.4: adjudicates a move into `w` (the driver adds PhaseStarted and
+// PhaseCompleted): control results and routs bind intentions, formation
+// changes, charges declared and tested, movement, fire (D14), melee (D13),
+// morale, rout moves, control, fatigue (D15), the end of the battle.
+Status RunMove(PhaseWriter& w, const NextMove& next, DiceSource& dice);
 
 // The side a person gives orders for: his "<SIDE>.general" role.
 std::optional<std::string> SideOf(const projections::BattleState& s, const std::set<std::string>& roles,

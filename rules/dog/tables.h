@@ -342,4 +342,42 @@ constexpr bool ControlBandsContiguous() {
 }
 static_assert(ControlBandsContiguous(), "D11's bands must cover every total once");
 
+// ---- D13-D15: what the missing main rules leave open (ASSUMED; RULES.md) ---------------------
+// D13: melee: one round a move between units in contact; each side rolls a
+// d10 and adds its D4 modifiers; the higher total wins. The loser loses
+// kMeleeLoserPct of its men plus kMeleePerPointPct for each point it lost
+// by (at most kMeleeMaxPct); the winner kMeleeWinnerPct; on equal totals
+// each loses kMeleeDrawPct and neither wins.
+inline constexpr int kMeleeDie = 10;
+inline constexpr int kMeleeLoserPct = 8;
+inline constexpr int kMeleePerPointPct = 2;
+inline constexpr int kMeleeMaxPct = 40;
+inline constexpr int kMeleeWinnerPct = 3;
+inline constexpr int kMeleeDrawPct = 4;
+inline constexpr int kContactMm = 15;  // D13: a charger this close to its target's block is in contact
+// D14: fire: after movement, each formed or unformed foot unit in line or
+// skirmish order and each unlimbered battery not in contact fires at the
+// nearest enemy ahead of it (within kFireArcDegrees of its facing) in range;
+// a d10 gives casualties: foot lose `pct_per_roll` x roll tenths of a percent
+// of the firers' men; batteries `men_per_gun_roll` x roll men a gun (20 men a
+// gun); halved beyond half range, halved again against skirmishers or a
+// target in woods or a building.
+struct FireRow {
+  fb::DogArm arm;
+  int range_mm;
+  int pct_per_roll_tenths;  // foot: tenths of a percent of the firers per point of the d10
+  int men_per_gun_roll;     // batteries: men a gun per point of the d10, halved
+};
+inline constexpr std::array<FireRow, 4> kFire = {{
+    {fb::DogArm_Infantry, 150, 10, 0},
+    {fb::DogArm_Skirmishers, 200, 10, 0},
+    {fb::DogArm_FootArtillery, 800, 0, 2},
+    {fb::DogArm_HorseArtillery, 600, 0, 2},
+}};
+inline constexpr int kFireDie = 10;
+inline constexpr int kFireArcDegrees = 45;
+// D15: fatigue: a unit that charges or fights a round of melee ends the move a
+// step more tired (Fresh, Tired, Exhausted); it does not recover in a battle.
+// A routing unit moves its full allowance straight away from the nearest enemy.
+
 }  // namespace adjutant::rules::dog

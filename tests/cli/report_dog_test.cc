@@ -38,7 +38,7 @@ struct Talavera {
 
 }  // namespace
 
-TEST_CASE("D12: a battle: the generals' intentions for the first move, and the battle view", "[dog][cli]") {
+TEST_CASE("D12: a battle: the generals' intentions for the first move, the move adjudicated, and the battle view", "[dog][cli]") {
   Talavera t;
   Run o = t.adj({"order", "talavera", F + "/orders/dog-talavera/m1-French.orders.json", "--as", "victor",
                  "--password-file", t.dir.Sub("victor")});
@@ -74,12 +74,20 @@ TEST_CASE("D12: a battle: the generals' intentions for the first move, and the b
   CHECK_THAT(js.out, Catch::Contains("\"id\": \"BR-RA\",\"side\": \"British\"") && Catch::Contains("\"formation\": \"Unlimbered\""));
   std::string svg = Slurp(t.dir.Sub("b.svg"));
   CHECK_THAT(svg, Catch::StartsWith("<svg") && Catch::Contains(">BR-29</text>") && Catch::Contains("(Stream)"));
-  // Its moves are not adjudicated yet: said plainly, nothing appended.
-  Run head = t.adj({"verify", "talavera"});
+  // The first move adjudicated; the view as it stood before it, and after.
   Run adj = t.adj({"adjudicate", "talavera"});
-  CHECK(adj.code == 2);
-  CHECK_THAT(adj.err, Catch::Contains("cannot be adjudicated yet"));
-  CHECK(t.adj({"verify", "talavera"}).out == head.out);
+  INFO(adj.err);
+  REQUIRE(adj.code == 0);
+  CHECK_THAT(adj.out, Catch::Contains("move 1 of 12"));
+  Run after = t.adj({"report", "battle", "talavera", "--side", "French"});
+  CHECK_THAT(after.out, Catch::Contains("after move 1 of 12"));
+  Run before = t.adj({"report", "battle", "talavera", "--move", "0"});
+  INFO(before.err);
+  CHECK_THAT(before.out, Catch::Contains("before the first move"));
+  CHECK_THAT(before.out, Catch::Contains("FR-24L-1 1st Battalion, 24e Ligne: Infantry, ColumnOfDivisions at (600, 960)"));
+  Run audit = t.adj({"audit", "talavera", "--all"});
+  CHECK(audit.code == 0);
+  CHECK_THAT(audit.out, Catch::Contains("turn 1.1.0:") && Catch::Contains("identical"));
 }
 
 TEST_CASE("D0: a battle scenario that breaks the charts is refused, naming the field", "[dog][cli]") {

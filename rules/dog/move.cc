@@ -1,0 +1,602 @@
+// D12.4: one move of a battle. Units act in id order within each step; every
+// roll is recorded with its purpose and chart; every outcome is an event the
+// battle projection folds, and later steps read the state those events left
+// (never a reference held across an Emit).
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "rules/dog/charts.h"
+#include "rules/dog/dog.h"
+#include "rules/dog/movement.h"
+#include "rules/dog/tables.h"
+#include "schema/event_generated.h"
+
+namespace adjutant::rules::dog {
+
+namespace P = projections;
+using Fbb = flatbuffers::FlatBufferBuilder;
+
+std::optional<NextMove> Next(const P::BattleState& s) {
+  if (!s.active || s.ended || s.moves_done >= s.max_moves) return std::nullopt;
+  NextMove n;
+  n.move = s.moves_done + 1;
+  n.at = TurnPhase{P::DogMove(n.move), kMovePhase};
+  return n;
+}
+
+namespace {
+
+template <class T>
+std::pair<uint8_t, uint32_t> Body(flatbuffers::Offset<T> off) {
+  return {static_cast<uint8_t>(fb::DogEventBodyTraits<T>::enum_value), off.o};
+}
+
+fb::DogPoint Pt(DogXY p) { return fb::DogPoint(p.x, p.y); }
+
+class Move {
+ public:
+  Move(PhaseWriter& w, const NextMove& n, DiceSource& dice) : w_(w), n_(n), dice_(dice) {}
+
+  Status Run();
+
+ private:
+  const P::BattleState& s() const { return w_.battle(); }
+  const P::DogUnitState& U(const std::string& id) const { return s().units.at(id); }
+
+  template <class F>
+  void Emit(F body) {
+    Draft d;
+    d.at = n_.at;
+    d.ruleset = std::string(kRuleset);
+    d.rules_version = w_.tag_versions().Of(kRuleset);
+    d.payload = [body = std::move(body)](Fbb& f) {
+      auto [type, off] = body(f);
+      auto e = fb::CreateDogEvent(f, static_cast<fb::DogEventBody>(type), flatbuffers::Offset<void>(off));
+      return PayloadRef{fb::Payload_DogEvent, e.o};
+    };
+    w_.Emit(std::move(d));
+  }
+
+  Result<int> Die(const std::string& subject, const std::string& purpose, const std::string& rule, uint32_t sides) {
+    RollRequest req{n_.at, subject, purpose, rule, sides, 1};
+    auto r = dice_.Next(req);
+    if (!r.ok()) return r.status();
+    Draft d = DieRolledDraft(*r, Actor{});
+    d.ruleset = std::string(kRuleset);
+    d.rules_version = w_.tag_versions().Of(kRuleset);
+    w_.Emit(std::move(d));
+    return static_cast<int>(r->results.at(0));
+  }
+
+  std::vector<std::string> Ids() const {
+    std::vector<std::string> out;
+    for (const auto& [id, u] : s().units) out.push_back(id);
+    return out;
+  }
+  bool Active(const std::string& id) const { return !U(id).gone; }
+  std::string Enemy(const std::string& side) const {
+    for (const auto& x : s().sides) if (x != side) return x;
+    return "";
+  }
+  // The nearest enemy on the table (not gone), or "".
+  std::string NearestEnemy(const std::string& id) const {
+    const auto& u = U(id);
+    std::string best;
+    int32_t d = INT32_MAX;
+    for (const auto& [oid, o] : s().units) {
+      if (o.gone || o.side == u.side) continue;
+      int32_t dd = Distance({u.x, u.y}, {o.x, o.y});
+      if (dd < d) { d = dd; best = oid; }
+    }
+    return best;
+  }
+
+  void Refuse(const std::string& unit, const std::string& rule, const std::string& reason) {
+    Emit([=](Fbb& f) { return Body(fb::CreateDogIntentRefusedDirect(f, unit.c_str(), rule.c_str(), reason.c_str())); });
+  }
+  void State(const std::string& id, uint8_t cohesion, uint8_t fatigue, const std::string& cause, const std::string& rule) {
+    const auto& u = U(id);
+    if (u.cohesion == cohesion && u.fatigue == fatigue) return;
+    Emit([=](Fbb& f) {
+      return Body(fb::CreateDogStateChangedDirect(f, id.c_str(), static_cast<fb::DogCohesion>(cohesion),
+                                                  static_cast<fb::DogFatigue>(fatigue), cause.c_str(), rule.c_str()));
+    });
+  }
+  void Casualties(const std::string& id, int men, const std::string& cause, const std::string& rule) {
+    men = std::min(men, U(id).strength);
+    if (men <= 0) return;
+    const int before = U(id).strength;
+    Emit([=](Fbb& f) { return Body(fb::CreateDogCasualtiesDirect(f, id.c_str(), men, cause.c_str(), rule.c_str())); });
+    lost_this_move_[id] += men;
+    pending_casualty_tests_[id].push_back({before, U(id).strength});
+  }
+  void MoveTo(const std::string& id, DogXY to, int32_t facing, int32_t distance, int32_t allowance,
+              const std::string& terrain, const std::string& stopped, const std::string& rule) {
+    const auto& u = U(id);
+    DogXY from{u.x, u.y};
+    Emit([=](Fbb& f) {
+      auto a = Pt(from), b = Pt(to);
+      return Body(fb::CreateDogMovedDirect(f, id.c_str(), &a, &b, facing, distance, allowance, terrain.c_str(),
+                                           stopped.c_str(), rule.c_str()));
+    });
+  }
+
+  // D6: a morale test; returns the result.
+  Result<std::string> Morale(const std::string& id, const std::string& occasion, const MoraleContext& extra);
+  // D9: a control test.
+  Status Control(const std::string& id, const std::string& occasion);
+  // The context of a morale test from the table: casualties, routing friends near, its commander.
+  MoraleContext ContextOf(const std::string& id) const;
+
+  Status Bindings();
+  Status FormationChanges();
+  Status Charges();
+  Status Movement();
+  Status Fire();
+  Status Melee();
+  Status Casualties();
+  Status Routs();
+  Status Fatigue();
+  void End();
+
+  PhaseWriter& w_;
+  NextMove n_;
+  DiceSource& dice_;
+  std::map<std::string, int32_t> quarters_used_;          // D1: of the move's 4, by formation changes
+  std::map<std::string, std::string> charging_;           // charger → target, declared this move
+  std::set<std::string> halted_;                          // shaken chargers (D6.5) and bound units
+  std::set<std::string> fought_;                          // charged or fought a round (D15)
+  std::vector<std::pair<std::string, std::string>> contacts_;  // charger, target
+  std::map<std::string, int> lost_this_move_;
+  std::map<std::string, std::vector<std::pair<int, int>>> pending_casualty_tests_;  // before, after
+  std::set<std::string> newly_routing_;
+};
+
+MoraleContext Move::ContextOf(const std::string& id) const {
+  const auto& u = U(id);
+  MoraleContext c;
+  c.casualties_pct = u.start_strength ? (u.start_strength - u.strength) * 100 / u.start_strength : 0;
+  auto it = lost_this_move_.find(id);
+  c.casualties_pct_this_move = it == lost_this_move_.end() || !u.start_strength ? 0 : it->second * 100 / u.start_strength;
+  for (const auto& [oid, o] : s().units) {
+    if (oid == id || o.gone || o.side != u.side || !o.routing) continue;
+    if (Distance({u.x, u.y}, {o.x, o.y}) <= kRoutingRangeMm) c.routing_within_150++;
+  }
+  auto cmd = s().commanders.find(u.commander);
+  if (cmd != s().commanders.end() && !cmd->second.lost) c.commander_rating = cmd->second.rating;
+  // D7: supported: a friendly formed unit within 150 mm behind it.
+  for (const auto& [oid, o] : s().units) {
+    if (oid == id || o.gone || o.side != u.side || o.routing || o.cohesion != fb::DogCohesion_Formed) continue;
+    const int64_t fx = Sin10k(u.facing), fy = -Cos10k(u.facing);
+    const int64_t ahead = (int64_t(o.x - u.x) * fx + int64_t(o.y - u.y) * fy) / 10000;
+    if (ahead < 0 && -ahead <= kRoutingRangeMm) c.supported = true;
+  }
+  return c;
+}
+
+Result<std::string> Move::Morale(const std::string& id, const std::string& occasion, const MoraleContext& extra) {
+  const auto& u = U(id);
+  MoraleContext c = ContextOf(id);
+  c.charged_by_cavalry = extra.charged_by_cavalry;
+  c.receiving_charge = extra.receiving_charge;
+  c.charging = extra.charging;
+  c.attacked_from_rear = extra.attacked_from_rear;
+  c.flanks_threatened = extra.flanks_threatened;
+  auto roll = Die(id, "morale: " + occasion, "D6", kMoraleDie);
+  if (!roll.ok()) return roll.status();
+  MoraleResult r = MoraleTest(static_cast<fb::DogNation>(u.nation), static_cast<fb::DogArm>(u.arm),
+                              static_cast<fb::DogClass>(u.cls), static_cast<fb::DogFormation>(u.formation),
+                              static_cast<fb::DogCohesion>(u.cohesion), static_cast<fb::DogFatigue>(u.fatigue), u.morale,
+                              c, *roll);
+  const int rl = *roll, factor = u.morale * kMoraleFactorPct;
+  const std::string mods = Describe(r.modifiers), result = r.result;
+  const int total = r.factor_pct;
+  Emit([=](Fbb& f) {
+    return Body(fb::CreateDogMoraleTestDirect(f, id.c_str(), occasion.c_str(), factor, rl, mods.c_str(), total,
+                                              result.c_str(), "D6"));
+  });
+  if (result == "break") newly_routing_.insert(id);
+  return result;
+}
+
+Status Move::Control(const std::string& id, const std::string& occasion) {
+  const auto& u = U(id);
+  ControlContext c;
+  std::string enemy = NearestEnemy(id);
+  if (!enemy.empty()) {
+    const auto& e = U(enemy);
+    c.enemy = e.routing ? Movement::Routing : Movement::Standing;
+    c.enemy_within_100 = Distance({u.x, u.y}, {e.x, e.y}) <= kControlRangeMm;
+  }
+  for (int32_t m : u.melee_wins) c.melee_rounds_won_last_4 += m > n_.move - 4;
+  auto cmd = s().commanders.find(u.commander);
+  if (cmd != s().commanders.end() && !cmd->second.lost &&
+      Distance({u.x, u.y}, {cmd->second.x, cmd->second.y}) <= kControlRangeMm) {
+    c.senior_factor = cmd->second.control;
+  }
+  auto roll = Die(id, "control: " + occasion, "D9", kControlDie);
+  if (!roll.ok()) return roll.status();
+  ControlResult r = ControlTest(static_cast<fb::DogClass>(u.cls), u.control, c, *roll);
+  const int rl = *roll, uf = u.control, sf = c.senior_factor, total = r.total, moves = r.moves;
+  const std::string mods = Describe(r.modifiers), result = r.result;
+  Emit([=](Fbb& f) {
+    return Body(fb::CreateDogControlTestDirect(f, id.c_str(), occasion.c_str(), rl, uf, sf, mods.c_str(), total,
+                                               result.c_str(), moves, "D11"));
+  });
+  return Status::Ok();
+}
+
+// D11 and routs bind what a unit may do this move.
+Status Move::Bindings() {
+  for (const std::string& id : Ids()) {
+    const auto& u = U(id);
+    if (u.gone) continue;
+    auto it = s().intents.find(id);
+    const bool advancing = it != s().intents.end() && (!it->second.path.empty() || !it->second.charge.empty());
+    if (u.routing) {
+      if (it != s().intents.end()) Refuse(id, "D6.6", id + " is routing: it obeys no orders");
+      halted_.insert(id);
+    } else if (u.bound == "stand" && advancing) {
+      Refuse(id, "D11", id + " must stand " + std::to_string(u.bound_moves) + " more move(s)");
+      halted_.insert(id);
+    }
+  }
+  return Status::Ok();
+}
+
+// D1: formation changes take their time of the move; a change longer than a
+// move goes on the next (the unit does nothing else meanwhile).
+Status Move::FormationChanges() {
+  for (const std::string& id : Ids()) {
+    const auto& u = U(id);
+    if (u.gone || u.routing) continue;
+    auto it = s().intents.find(id);
+    int16_t to = u.changing_to;
+    int32_t time = u.change_time, done = u.change_done;
+    if (to < 0) {
+      if (it == s().intents.end() || !it->second.change_formation || halted_.count(id)) continue;
+      auto q = FormationChangeQuarters(static_cast<fb::DogNation>(u.nation), static_cast<fb::DogArm>(u.arm),
+                                       static_cast<fb::DogFormation>(u.formation),
+                                       static_cast<fb::DogFormation>(it->second.formation));
+      if (!q) continue;  // refused on receipt
+      to = it->second.formation;
+      time = *q * (TakesDoubleTime(static_cast<fb::DogClass>(u.cls), static_cast<fb::DogFatigue>(u.fatigue))
+                       ? kDoubleTimeFactor
+                       : 1);
+      done = 0;
+    }
+    const int32_t spend = std::min(4, time - done);
+    done += spend;
+    quarters_used_[id] = spend;
+    const bool finished = done >= time;
+    const auto from = static_cast<fb::DogFormation>(u.formation);
+    Emit([=](Fbb& f) {
+      return Body(fb::CreateDogFormationChangedDirect(f, id.c_str(), from, static_cast<fb::DogFormation>(to), time, done,
+                                                      finished, "D1"));
+    });
+  }
+  return Status::Ok();
+}
+
+// D5: charges are declared: the charger tests (D5.2), infantry charged tests
+// (D5.1); a charger that breaks or is shaken does not go in; a charged unit
+// that is shaken falls back 50 mm unless in square (D6.5).
+Status Move::Charges() {
+  for (const std::string& id : Ids()) {
+    const auto& u = U(id);
+    auto it = s().intents.find(id);
+    std::string target;
+    if (u.bound == "pursue" && !u.routing) target = NearestEnemy(id);  // D11: pursue or charge the nearest enemy
+    else if (it != s().intents.end()) target = it->second.charge;
+    if (target.empty() || u.gone || u.routing || halted_.count(id) || quarters_used_[id] >= 4) continue;
+    if (U(target).gone) continue;
+    fought_.insert(id);
+    MoraleContext me;
+    me.charging = true;
+    auto r = Morale(id, "charging", me);
+    if (!r.ok()) return r.status();
+    if (*r != "pass") {
+      halted_.insert(id);
+      continue;
+    }
+    charging_[id] = target;
+    const auto& t = U(target);
+    if (IsFoot(static_cast<fb::DogArm>(t.arm)) && !t.routing) {
+      MoraleContext them;
+      them.receiving_charge = true;
+      them.charged_by_cavalry = IsCavalry(static_cast<fb::DogArm>(u.arm));
+      auto tr = Morale(target, "infantry being charged", them);
+      if (!tr.ok()) return tr.status();
+      if (*tr == "shaken" && t.formation != fb::DogFormation_Square) {
+        // D6.5: a shaken defender retires 50 mm, straight back.
+        const auto& tt = U(target);
+        const int64_t fx = Sin10k(tt.facing), fy = -Cos10k(tt.facing);
+        DogXY back{static_cast<int32_t>(tt.x - fx * kShakenRetireMm / 10000),
+                   static_cast<int32_t>(tt.y - fy * kShakenRetireMm / 10000)};
+        Walk wk = WalkPath(s(), target, {back}, kShakenRetireMm);
+        MoveTo(target, wk.to, tt.facing, wk.distance, kShakenRetireMm, wk.terrain, wk.stopped, "D6.5");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// D2, D3: movement: each unit walks its intended path (a charger straight at
+// its target) with what the move leaves of its allowance after a formation
+// change; contact with a charge's target is a melee (D13).
+Status Move::Movement() {
+  for (const std::string& id : Ids()) {
+    const auto& u = U(id);
+    if (u.gone || u.routing || halted_.count(id)) continue;
+    auto it = s().intents.find(id);
+    const int32_t quarters = 4 - quarters_used_[id];
+    if (quarters <= 0) continue;
+    const auto formation = static_cast<fb::DogFormation>(u.formation);
+    int32_t allowance = Allowance(static_cast<fb::DogArm>(u.arm), formation) * quarters / 4;
+    int32_t facing = it != s().intents.end() && it->second.face >= 0 ? it->second.face : u.facing;
+    std::vector<DogXY> path;
+    std::string rule = "D2";
+    auto ch = charging_.find(id);
+    if (ch != charging_.end()) {
+      const auto& t = U(ch->second);
+      path = {{t.x, t.y}};
+      rule = "D5.2";
+    } else if (it != s().intents.end()) {
+      path = it->second.path;
+    }
+    if (path.empty()) {
+      if (facing != u.facing) MoveTo(id, {u.x, u.y}, facing, 0, allowance, "", "", "D1");
+      continue;
+    }
+    if (allowance <= 0) continue;
+    Walk wk = WalkPath(s(), id, path, allowance);
+    std::string stopped = wk.stopped;
+    if (ch != charging_.end()) {
+      // Contact: stopped by the target itself, or close enough to its block.
+      const auto& t = U(ch->second);
+      const bool reached = stopped == "blocked by " + ch->second ||
+                           Distance(wk.to, {t.x, t.y}) <= kContactMm + Depth(t);
+      if (reached) contacts_.push_back({id, ch->second});
+      else if (stopped.empty()) stopped = "the charge fell short";
+    }
+    MoveTo(id, wk.to, facing, wk.distance, allowance, wk.terrain, stopped, rule);
+    if (wk.cohesion != U(id).cohesion) State(id, wk.cohesion, U(id).fatigue, "terrain: " + wk.terrain, "D3");
+  }
+  // D8.3: a charge that failed to make contact tests control.
+  for (const auto& [id, target] : charging_) {
+    bool met = std::any_of(contacts_.begin(), contacts_.end(), [&](const auto& c) { return c.first == id; });
+    if (!met && !U(id).gone) ADJ_RETURN_IF_ERROR(Control(id, "charge failed to make contact"));
+  }
+  return Status::Ok();
+}
+
+// D14 (ASSUMED): fire.
+Status Move::Fire() {
+  std::set<std::string> in_contact;
+  for (const auto& [a, b] : contacts_) in_contact.insert(a), in_contact.insert(b);
+  for (const std::string& id : Ids()) {
+    const auto& u = U(id);
+    if (u.gone || u.routing || in_contact.count(id) || u.cohesion == fb::DogCohesion_Disordered) continue;
+    const auto arm = static_cast<fb::DogArm>(u.arm);
+    const auto f = static_cast<fb::DogFormation>(u.formation);
+    const FireRow* row = nullptr;
+    for (const auto& r : kFire) {
+      if (r.arm == arm || (IsFoot(arm) && f == fb::DogFormation_Skirmish && r.arm == fb::DogArm_Skirmishers)) row = &r;
+    }
+    if (!row) continue;
+    const bool battery = IsArtillery(arm);
+    if (battery ? f != fb::DogFormation_Unlimbered : (f != fb::DogFormation_Line && f != fb::DogFormation_Skirmish)) continue;
+    // The nearest enemy ahead, in range.
+    std::string target;
+    int32_t best = INT32_MAX;
+    for (const auto& [oid, o] : s().units) {
+      if (o.gone || o.side == u.side) continue;
+      const int32_t d = Distance({u.x, u.y}, {o.x, o.y});
+      if (d > row->range_mm || d >= best || d == 0) continue;
+      const int64_t fx = Sin10k(u.facing), fy = -Cos10k(u.facing);
+      const int64_t ahead = (int64_t(o.x - u.x) * fx + int64_t(o.y - u.y) * fy) / 10000;
+      if (ahead * 10000 < int64_t(d) * Cos10k(kFireArcDegrees)) continue;  // outside the arc
+      best = d;
+      target = oid;
+    }
+    if (target.empty()) continue;
+    auto roll = Die(id, "fire at " + target, "D14", kFireDie);
+    if (!roll.ok()) return roll.status();
+    int men = battery ? (u.strength / kMenPerGun) * row->men_per_gun_roll * *roll
+                      : u.strength * row->pct_per_roll_tenths * *roll / 1000;
+    if (best * 2 > row->range_mm) men /= 2;
+    const auto& t = U(target);
+    bool cover = false;
+    for (const auto& ter : s().terrain) {
+      if (!IsLinear(ter.kind) && (ter.kind == fb::DogTerrainKind_OpenWoods || ter.kind == fb::DogTerrainKind_DenseWoods ||
+                                  ter.kind == fb::DogTerrainKind_Building) &&
+          PolygonContains(ter.points, {t.x, t.y})) {
+        cover = true;
+      }
+    }
+    if (cover || t.formation == fb::DogFormation_Skirmish) men /= 2;
+    Casualties(target, men, "fire of " + id, "D14");
+  }
+  return Status::Ok();
+}
+
+// D13 (ASSUMED): a round of melee for each contact: d10 + D4 each side.
+Status Move::Melee() {
+  for (const auto& [a, d] : contacts_) {
+    if (U(a).gone || U(d).gone || U(a).routing) continue;
+    fought_.insert(a);
+    fought_.insert(d);
+    auto side_of = [&](const std::string& id, bool uphill) {
+      const auto& u = U(id);
+      MeleeSide m;
+      m.arm = static_cast<fb::DogArm>(u.arm);
+      m.cls = static_cast<fb::DogClass>(u.cls);
+      m.formation = static_cast<fb::DogFormation>(u.formation);
+      m.cohesion = static_cast<fb::DogCohesion>(u.cohesion);
+      m.fatigue = static_cast<fb::DogFatigue>(u.fatigue);
+      m.strength = u.strength;
+      m.following_up = std::find(u.melee_wins.begin(), u.melee_wins.end(), n_.move - 1) != u.melee_wins.end();
+      m.uphill = uphill;
+      return m;
+    };
+    // Uphill: the defender standing on a slope whose uphill bearing faces the attacker.
+    bool defender_up = false;
+    for (const auto& ter : s().terrain) {
+      if (ter.kind < fb::DogTerrainKind_GentleSlope || IsLinear(ter.kind)) continue;
+      if (!PolygonContains(ter.points, {U(d).x, U(d).y}) && !PolygonContains(ter.points, {U(a).x, U(a).y})) continue;
+      const int64_t ux = Sin10k(ter.uphill), uy = -Cos10k(ter.uphill);
+      defender_up |= (int64_t(U(d).x - U(a).x) * ux + int64_t(U(d).y - U(a).y) * uy) > 0;
+    }
+    const int round = 1 + static_cast<int>(std::count(U(a).melee_wins.begin(), U(a).melee_wins.end(), n_.move - 1));
+    MeleeSide as = side_of(a, false), ds = side_of(d, defender_up);
+    auto am = MeleeModifiers(as, ds, round), dm = MeleeModifiers(ds, as, round);
+    auto ar = Die(a + " v " + d, "melee: attacker", "D13", kMeleeDie);
+    if (!ar.ok()) return ar.status();
+    auto dr = Die(a + " v " + d, "melee: defender", "D13", kMeleeDie);
+    if (!dr.ok()) return dr.status();
+    const int at = *ar + Sum(am), dt = *dr + Sum(dm);
+    const std::string winner = at > dt ? a : dt > at ? d : "";
+    const std::string loser = at > dt ? d : dt > at ? a : "";
+    const int diff = std::abs(at - dt);
+    auto loss = [&](const std::string& id) {
+      const int s = U(id).strength;
+      if (winner.empty()) return s * kMeleeDrawPct / 100;
+      if (id == winner) return s * kMeleeWinnerPct / 100;
+      return s * std::min(kMeleeMaxPct, kMeleeLoserPct + kMeleePerPointPct * diff) / 100;
+    };
+    const int al = loss(a), dl = loss(d), arv = *ar, drv = *dr;
+    const std::string amods = Describe(am), dmods = Describe(dm);
+    Emit([=](Fbb& f) {
+      return Body(fb::CreateDogMeleeRoundDirect(f, a.c_str(), d.c_str(), round, arv, amods.c_str(), at, drv,
+                                                dmods.c_str(), dt, winner.c_str(), al, dl));
+    });
+    Casualties(a, al, "melee with " + d, "D13");
+    Casualties(d, dl, "melee with " + a, "D13");
+    if (!loser.empty() && !U(loser).gone) {
+      auto r = Morale(loser, "lost a round of melee", MoraleContext{});
+      if (!r.ok()) return r.status();
+    }
+    if (!winner.empty() && !U(winner).gone) ADJ_RETURN_IF_ERROR(Control(winner, "won a melee"));
+  }
+  return Status::Ok();
+}
+
+// D5.5, D5.7: casualties taken this move test morale.
+Status Move::Casualties() {
+  for (const auto& [id, steps] : pending_casualty_tests_) {
+    if (U(id).gone || newly_routing_.count(id) || U(id).routing) continue;
+    int tests = 0;
+    bool below_half = false;
+    const int start = U(id).start_strength;
+    for (const auto& [before, after] : steps) {
+      tests += CasualtyTests(start, before, after);
+      below_half |= BelowHalfTest(start, before, after);
+    }
+    for (int i = 0; i < tests + (below_half ? 1 : 0); ++i) {
+      if (newly_routing_.count(id)) break;
+      auto r = Morale(id, i < tests ? "10% casualties" : "below half strength and losing more", MoraleContext{});
+      if (!r.ok()) return r.status();
+    }
+  }
+  return Status::Ok();
+}
+
+// D6.6: broken units rout; friends within 150 mm of a rout test (D5.4); a
+// routing unit runs its full allowance straight away from the nearest enemy.
+Status Move::Routs() {
+  std::set<std::string> tested;
+  for (size_t pass = 0; pass < 4 && !newly_routing_.empty(); ++pass) {
+    std::set<std::string> now;
+    now.swap(newly_routing_);
+    for (const std::string& id : now) {
+      for (const std::string& fid : Ids()) {
+        const auto& f = U(fid);
+        if (fid == id || f.gone || f.routing || f.side != U(id).side || tested.count(fid) || now.count(fid)) continue;
+        if (Distance({f.x, f.y}, {U(id).x, U(id).y}) > kFriendsRetreatingRangeMm) continue;
+        tested.insert(fid);
+        auto r = Morale(fid, "friends retreating within 150 mm", MoraleContext{});
+        if (!r.ok()) return r.status();
+      }
+    }
+    for (const std::string& id : now) newly_routing_.erase(id);
+  }
+  for (const std::string& id : Ids()) {
+    const auto& u = U(id);
+    if (u.gone || !u.routing) continue;
+    std::string enemy = NearestEnemy(id);
+    // Away from the enemy, or towards its own side's edge of the table.
+    int64_t dx = 0, dy = u.facing >= 90 && u.facing < 270 ? -1 : 1;
+    if (!enemy.empty()) {
+      dx = u.x - U(enemy).x;
+      dy = u.y - U(enemy).y;
+    }
+    const int64_t len = std::max<int64_t>(1, ISqrt(dx * dx + dy * dy));
+    auto formation = static_cast<fb::DogFormation>(u.formation);
+    if (formation == fb::DogFormation_Square || formation == fb::DogFormation_Line) formation = fb::DogFormation_ColumnOfMarch;
+    const int32_t run = std::max(Allowance(static_cast<fb::DogArm>(u.arm), formation), 100);
+    DogXY to{static_cast<int32_t>(u.x + dx * run / len), static_cast<int32_t>(u.y + dy * run / len)};
+    Emit([=](Fbb& f) {
+      auto p = Pt(to);
+      return Body(fb::CreateDogRoutedDirect(f, id.c_str(), &p, "D6.6"));
+    });
+  }
+  return Status::Ok();
+}
+
+// D15 (ASSUMED): charging or fighting tires.
+Status Move::Fatigue() {
+  for (const std::string& id : fought_) {
+    const auto& u = U(id);
+    if (u.gone || u.fatigue == fb::DogFatigue_Exhausted) continue;
+    State(id, u.cohesion, static_cast<uint8_t>(u.fatigue + 1), "charged or fought", "D15");
+  }
+  return Status::Ok();
+}
+
+// D12.1: the battle ends after its last move, or when a side has nothing
+// left on the table that is not routing.
+void Move::End() {
+  std::map<std::string, int> standing;
+  for (const auto& side : s().sides) standing[side] = 0;
+  for (const auto& [id, u] : s().units) {
+    if (!u.gone && !u.routing) standing[u.side]++;
+  }
+  std::vector<std::string> broken;
+  for (const auto& [side, n] : standing) if (n == 0) broken.push_back(side);
+  std::string reason, winner;
+  if (broken.size() == 2) {
+    reason = "both sides broken";
+  } else if (broken.size() == 1) {
+    reason = "the " + broken[0] + " side has nothing left standing";
+    winner = Enemy(broken[0]);
+  } else if (n_.move >= s().max_moves) {
+    reason = "the last move was fought";
+  } else {
+    return;
+  }
+  Emit([=](Fbb& f) { return Body(fb::CreateDogBattleEndedDirect(f, reason.c_str(), winner.c_str())); });
+}
+
+Status Move::Run() {
+  ADJ_RETURN_IF_ERROR(Bindings());
+  ADJ_RETURN_IF_ERROR(FormationChanges());
+  ADJ_RETURN_IF_ERROR(Charges());
+  ADJ_RETURN_IF_ERROR(Movement());
+  ADJ_RETURN_IF_ERROR(Fire());
+  ADJ_RETURN_IF_ERROR(Melee());
+  ADJ_RETURN_IF_ERROR(Casualties());
+  ADJ_RETURN_IF_ERROR(Routs());
+  ADJ_RETURN_IF_ERROR(Fatigue());
+  End();
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RunMove(PhaseWriter& w, const NextMove& next, DiceSource& dice) {
+  Move m(w, next, dice);
+  return m.Run();
+}
+
+}  // namespace adjutant::rules::dog

@@ -1,0 +1,209 @@
+// D12-D15: battles adjudicated move by move through the driver — the
+// bundled Talavera orders with their outcomes pinned, and properties over
+// random battles: strength never negative, no unit moves farther than its
+// allowance, a routing unit never charges, every roll recorded, every move
+// audits identical and rebuilds to the digests it recorded.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "projections/battle.h"
+#include "replay/audit.h"
+#include "replay/create.h"
+#include "replay/driver.h"
+#include "rules/dog/charts.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "schema/scenario_generated.h"
+#include "support/temp_dir.h"
+
+using namespace adjutant;
+using adjutant::testing::TempDir;
+namespace P = adjutant::projections;
+
+namespace {
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct DogDb {
+  TempDir dir;
+  std::unique_ptr<ledger::Ledger> db;
+  explicit DogDb(const std::string& scenario, uint64_t seed = 1809) {
+    auto l = ledger::Ledger::Open(dir.Sub("db"));
+    REQUIRE(l.ok());
+    db = std::move(l).value();
+    auto buf = schema::ParseJson("Scenario", scenario, "scenario");
+    if (!buf.ok()) FAIL(buf.status().message());
+    bool map_error = false;
+    auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
+    if (!start.ok()) FAIL(start.status().message());
+    REQUIRE(db->CreateGame("b", seed, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
+  }
+  Status Orders(const std::string& person, const std::string& json) {
+    auto buf = schema::ParseJson("OrderFile", json, "orders");
+    if (!buf.ok()) return buf.status();
+    auto r = replay::SubmitOrders(*db, "b", "main", person, *buf);
+    return r.ok() ? Status::Ok() : r.status();
+  }
+  Status Move() {
+    auto r = replay::Adjudicate(*db, "b", "main", replay::AdjudicateMode::kPhase);
+    return r.ok() ? Status::Ok() : r.status();
+  }
+  P::BattleState State() const {
+    auto w = replay::Fold(*db, "b", "main");
+    REQUIRE(w.ok());
+    return w->battle();
+  }
+};
+
+std::string Intent(const std::string& body) {
+  return R"({"body_type": "DogOrder", "body": {"body_type": "DogIntent", "body": )" + body + "}}";
+}
+
+}  // namespace
+
+TEST_CASE("D12.4: Talavera, three moves of the bundled orders: columns cross the brook, a charge falls short, "
+          "the rifles rout under fire; each move audits identical",
+          "[dog]") {
+  DogDb g(Slurp(std::string(ADJUTANT_FIXTURES) + "/dog/talavera-brigade.json"));
+  const std::string o = std::string(ADJUTANT_FIXTURES) + "/orders/dog-talavera/";
+  for (int m = 1; m <= 3; ++m) {
+    REQUIRE(g.Orders("wellesley", Slurp(o + "m" + std::to_string(m) + "-British.orders.json")).ok());
+    REQUIRE(g.Orders("victor", Slurp(o + "m" + std::to_string(m) + "-French.orders.json")).ok());
+    REQUIRE(g.Move().ok());
+  }
+  auto s = g.State();
+  CHECK(s.moves_done == 3);
+  // The French limbered battery unlimbered on move 3 (D1: 1/2 a move for the French).
+  CHECK(s.units.at("FR-ART-1").formation == fb::DogFormation_Unlimbered);
+  // FR-24L-1's charge on BR-29 fell short: it climbed the slope, tired (D15).
+  CHECK(s.units.at("FR-24L-1").fatigue == fb::DogFatigue_Tired);
+  CHECK(s.units.at("FR-24L-1").y > s.units.at("BR-29").y + 100);
+  CHECK(s.units.at("BR-60-5").routing);
+  CHECK(s.units.at("BR-60-5").strength == 54);
+  for (int m = 1; m <= 3; ++m) {
+    auto a = replay::AuditTurn(*g.db, "b", "main", P::DogMove(m));
+    REQUIRE(a.ok());
+    CHECK(a->identical);
+  }
+  // After the last move nothing more is adjudicated.
+  CHECK(s.max_moves == 12);
+}
+
+TEST_CASE("D12-D15: invariants over random battles", "[dog][property]") {
+  rc::prop("strength never negative, moves within the allowance, routing units never charge, audits identical", [] {
+    static const std::vector<fb::DogArm> kArms = {fb::DogArm_Infantry, fb::DogArm_LightCavalry, fb::DogArm_HeavyCavalry,
+                                                  fb::DogArm_Cuirassiers, fb::DogArm_Lancers, fb::DogArm_FootArtillery,
+                                                  fb::DogArm_Skirmishers};
+    std::string units;
+    std::vector<std::pair<std::string, std::string>> ids;  // id, side
+    for (int side = 0; side < 2; ++side) {
+      const int n = *rc::gen::inRange(1, 5);
+      for (int i = 0; i < n; ++i) {
+        const auto arm = *rc::gen::elementOf(kArms);
+        const char* f = arm == fb::DogArm_FootArtillery ? (*rc::gen::arbitrary<bool>() ? "Limbered" : "Unlimbered")
+                        : arm == fb::DogArm_Skirmishers ? "Skirmish"
+                        : rules::dog::IsCavalry(arm)    ? "Line"
+                                                        : *rc::gen::element("Line", "ColumnOfDivisions", "Square");
+        const std::string id = std::string(side ? "B" : "A") + std::to_string(i);
+        ids.emplace_back(id, side ? "Blue" : "Red");
+        const int x = 150 + i * 300 + *rc::gen::inRange(0, 100);
+        const int y = side ? *rc::gen::inRange(620, 760) : *rc::gen::inRange(380, 520);
+        units += std::string(units.empty() ? "" : ",") + R"({"id": ")" + id + R"(", "side": ")" + (side ? "Blue" : "Red") +
+                 R"(", "nation": ")" + *rc::gen::element<std::string>("British", "French", "Russian", "Prussian", "Austrian") +
+                 R"(", "arm": ")" + fb::EnumNameDogArm(arm) + R"(", "class": ")" +
+                 *rc::gen::element<std::string>("Veteran", "Line", "SecondLine", "Conscript") + R"(", "formation": ")" + f +
+                 R"(", "strength": )" + std::to_string(*rc::gen::inRange(60, 800)) + R"(, "x": )" + std::to_string(x) +
+                 R"(, "y": )" + std::to_string(y) + R"(, "facing": )" + (side ? "0" : "180") + R"(, "morale": )" +
+                 std::to_string(*rc::gen::inRange(3, 10)) + R"(, "control": )" + std::to_string(*rc::gen::inRange(0, 3)) + "}";
+      }
+    }
+    const std::string sc = R"({"name": "random", "rulesets": ["dog"],
+      "players": [{"person": "red", "roles": ["Red.general"]}, {"person": "blue", "roles": ["Blue.general"]}],
+      "dog": {"width": 1800, "height": 1200, "sides": ["Red", "Blue"], "moves": 6,
+        "terrain": [{"id": "wood", "kind": "OpenWoods", "points": [{"x": 0, "y": 500}, {"x": 400, "y": 500}, {"x": 400, "y": 700}, {"x": 0, "y": 700}]},
+                    {"id": "brook", "kind": "Stream", "points": [{"x": 0, "y": 560}, {"x": 1800, "y": 580}]},
+                    {"id": "hill", "kind": "GentleSlope", "uphill": 0, "points": [{"x": 600, "y": 100}, {"x": 1200, "y": 100}, {"x": 1200, "y": 450}, {"x": 600, "y": 450}]}],
+        "units": [)" + units + "]}}";
+    DogDb g(sc, *rc::gen::inRange<uint64_t>(1, 100000));
+    const int moves = *rc::gen::inRange(1, 7);
+    for (int m = 0; m < moves; ++m) {
+      const P::BattleState s = g.State();
+      if (s.ended) break;
+      for (const char* side : {"Red", "Blue"}) {
+        std::string items;
+        for (const auto& [id, sd] : ids) {
+          if (sd != side || *rc::gen::inRange(0, 4) == 0) continue;
+          std::string body;
+          int kind = *rc::gen::inRange(0, 5) % 4 == 0 ? 1 : *rc::gen::inRange(0, 4);
+          if (kind == 0) {
+            body = R"({"unit": ")" + id + R"(", "hold": true})";
+          } else if (kind == 1) {
+            std::vector<std::string> enemies;
+            for (const auto& [eid, esd] : ids) if (esd != side) enemies.push_back(eid);
+            const std::string enemy = *rc::gen::elementOf(enemies);
+            body = R"({"unit": ")" + id + R"(", "charge": ")" + enemy + R"("})";
+          } else if (kind == 2) {
+            body = R"({"unit": ")" + id + R"(", "path": [{"x": )" + std::to_string(*rc::gen::inRange(0, 1800)) +
+                   R"(, "y": )" + std::to_string(*rc::gen::inRange(0, 1200)) + "}]}";
+          } else {
+            body = R"({"unit": ")" + id + R"(", "change_formation": true, "formation": ")" +
+                   *rc::gen::element<std::string>("Line", "ColumnOfDivisions", "Square", "ColumnOfMarch", "Limbered",
+                                                  "Unlimbered", "Skirmish") +
+                   R"("})";
+          }
+          items += std::string(items.empty() ? "" : ",") + Intent(body);
+        }
+        if (!items.empty()) RC_ASSERT(g.Orders(side == std::string("Red") ? "red" : "blue", "{\"orders\": [" + items + "]}").ok());
+      }
+      RC_ASSERT(g.Move().ok());
+    }
+    // The log, folded event by event.
+    P::Battle fold;
+    fold.Reset();
+    int battles = 0;
+    Status st = g.db->Read("b", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+      const P::BattleState& before = fold.state();
+      if (auto* de = e.event()->payload_as_DogEvent()) {
+        if (auto* c = de->body_as_DogCasualties()) {
+          RC_ASSERT(c->men() > 0);
+          RC_ASSERT(c->men() <= before.units.at(c->unit()->str()).strength);  // never below zero
+        }
+        if (auto* mv = de->body_as_DogMoved()) {
+          RC_ASSERT(mv->distance() <= mv->allowance());
+          const auto& u = before.units.at(mv->unit()->str());
+          RC_ASSERT(!u.routing);  // routing units only rout (DogRouted)
+          if (mv->rule()->str() == "D5.2") RC_ASSERT(!u.routing);
+        }
+        if (auto* mt = de->body_as_DogMoraleTest(); mt && mt->occasion()->str() == "charging") {
+          RC_ASSERT(!before.units.at(mt->unit()->str()).routing);  // a routing unit never charges
+        }
+        if (de->body_type() == fb::DogEventBody_DogMeleeRound) battles++;
+      }
+      projections::Input in{e.seq, e.event(), e.bytes};
+      fold.Apply(in);
+      return Status::Ok();
+    });
+    RC_ASSERT(st.ok());
+    for (const auto& [id, u] : fold.state().units) RC_ASSERT(u.strength >= 0);
+    RC_ASSERT(fold.state() == g.State());
+    auto turns = replay::AdjudicatedTurns(*g.db, "b", "main");
+    RC_ASSERT(turns.ok());
+    for (const Turn& t : *turns) {
+      auto a = replay::AuditTurn(*g.db, "b", "main", t);
+      RC_ASSERT(a.ok());
+      RC_ASSERT(a->identical);
+    }
+    RC_CLASSIFY(battles > 0, "a melee");
+    RC_CLASSIFY(fold.state().ended, "the battle ended");
+  });
+}
