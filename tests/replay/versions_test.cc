@@ -114,7 +114,8 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK_FALSE(rules::ParseRulesVersions("7", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow=", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow=1,", base).ok());
-  CHECK_FALSE(rules::ParseRulesVersions("dog=1", base).ok());
+  CHECK_FALSE(rules::ParseRulesVersions("dog=2", base).ok());
+  CHECK_FALSE(rules::ParseRulesVersions("chess=1", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow", base).ok());
 }
 
