@@ -5,9 +5,11 @@
 #include "base/money.h"
 #include "projections/roster.h"
 #include "projections/treasury.h"
+#include "projections/battle.h"
 #include "projections/visibility.h"
 #include "projections/y1820.h"
 #include "rules/y1820/formulas.h"
+#include "schema/dog_generated.h"
 #include "schema/sow_generated.h"
 
 namespace adjutant::replay {
@@ -79,6 +81,28 @@ void FlattenY1820(const P::Y1820State& s, Put put) {
   }
 }
 
+// The dog views: battle (the move reached, the end) and troops (every unit).
+template <class Put>
+void FlattenBattle(const P::BattleState& s, Put put) {
+  put("battle", "battle", "moves_done", std::to_string(s.moves_done));
+  put("battle", "battle", "ended", s.ended ? s.end_reason + (s.winner.empty() ? "" : ", " + s.winner + " wins") : "no");
+  for (const auto& [id, u] : s.units) {
+    put("troops", id, "where", std::to_string(u.x) + "," + std::to_string(u.y) + " facing " + std::to_string(u.facing));
+    put("troops", id, "formation",
+        std::string(fb::EnumNameDogFormation(static_cast<fb::DogFormation>(u.formation))) +
+            (u.changing_to >= 0 ? std::string(" forming ") +
+                                      fb::EnumNameDogFormation(static_cast<fb::DogFormation>(u.changing_to)) + " " +
+                                      std::to_string(u.change_done) + "/" + std::to_string(u.change_time)
+                                : ""));
+    put("troops", id, "state",
+        std::string(fb::EnumNameDogCohesion(static_cast<fb::DogCohesion>(u.cohesion))) + ", " +
+            fb::EnumNameDogFatigue(static_cast<fb::DogFatigue>(u.fatigue)) + (u.shaken ? ", shaken" : "") +
+            (u.routing ? ", routing" : "") + (u.gone ? ", gone" : ""));
+    put("troops", id, "strength", std::to_string(u.strength) + " of " + std::to_string(u.start_strength));
+    put("troops", id, "bound", u.bound.empty() ? "-" : u.bound + " " + std::to_string(u.bound_moves));
+  }
+}
+
 }  // namespace
 
 std::map<ViewKey, std::string> Flatten(const World& w) {
@@ -91,6 +115,10 @@ std::map<ViewKey, std::string> Flatten(const World& w) {
   }
   if (w.is_y1820()) {
     FlattenY1820(w.y1820(), put);
+    return out;
+  }
+  if (w.is_dog()) {
+    FlattenBattle(w.battle(), put);
     return out;
   }
   const P::TreasuryState& s = w.treasury().state();

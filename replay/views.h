@@ -23,7 +23,9 @@ std::map<ViewKey, std::string> Flatten(const World& w);
 inline const std::vector<std::string>& ViewNames() {
   static const std::vector<std::string> kNames = {"treasury", "cities", "units", "fleet", "roster", "visibility",
                                                   // y1820 games
-                                                  "game", "provinces", "seas", "nations"};
+                                                  "game", "provinces", "seas", "nations",
+                                                  // dog battles
+                                                  "battle", "troops"};
   return kNames;
 }
 
