@@ -510,9 +510,12 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   if (!world.ok()) return world.status();
   const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
   if (world->is_y1820()) return RecordY1820Directive(db, game, branch, *world, directive_file, idempotency_key, fingerprint);
-  if (world->is_dog() && file->body_type() != fb::DirectiveBody_Ruling) {
-    return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
-                                   ": a battle takes the GA's rulings for now; its directives come with its moves");
+  if (world->is_dog()) {
+    if (file->body_type() != fb::DirectiveBody_Ruling && file->body_type() != fb::DirectiveBody_DogDirective) {
+      return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
+                                     ": a battle takes the GA's rulings and DogDirectives");
+    }
+    if (const auto* dd = file->body_as_DogDirective()) ADJ_RETURN_IF_ERROR(rules::dog::CheckDirective(world->battle(), *dd));
   }
   if (!world->is_dog() && file->body_as_DogDirective()) {
     return Status::InvalidArgument("DogDirective: game '" + std::string(game) + "' is not a Death or Glory battle");
@@ -562,6 +565,10 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   }
   Draft d = DirectiveDraft(&directive_file, at);
   if (sd || pd) d = Tagged(std::move(d), w.tag_versions(), pd != nullptr);
+  if (file->body_as_DogDirective()) {
+    d.ruleset = std::string(rules::dog::kRuleset);
+    d.rules_version = versions.Of(rules::dog::kRuleset);
+  }
   w.Emit(std::move(d));
   if (sd) {
     sow::Outcomes out(w, at);

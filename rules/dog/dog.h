@@ -21,6 +21,7 @@ namespace adjutant::fb {
 struct Scenario;
 struct OrderItem;
 struct DogIntent;
+struct DogDirective;
 }  // namespace adjutant::fb
 
 namespace adjutant::rules::dog {
@@ -59,6 +60,11 @@ std::optional<std::pair<std::string, std::string>> Refusal(const projections::Ba
 // stand; a later intention for a unit replaces the earlier one.
 void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, const std::string& role,
             const std::string& side, const std::vector<const fb::OrderItem*>& items);
+
+// A GA's DogDirective, checked (the battle projection folds it): a unit put
+// on the table elsewhere (a correction), a commander killed (his rating and
+// control no longer count).
+Status CheckDirective(const projections::BattleState& s, const fb::DogDirective& d);
 
 // D0: a battle scenario, checked before a game is made of it.
 Status CheckScenario(const fb::Scenario& sc);

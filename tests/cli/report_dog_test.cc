@@ -112,3 +112,26 @@ TEST_CASE("D0: a battle scenario that breaks the charts is refused, naming the f
   CHECK(map.code == 2);
   CHECK_THAT(map.err, Catch::Contains("takes no --map"));
 }
+
+TEST_CASE("D12: the GA's directives in a battle: a unit put elsewhere, a commander killed; bad ones refused",
+          "[dog][cli]") {
+  Talavera t;
+  auto directive = [&](const std::string& body) {
+    std::ofstream(t.dir.Sub("d.json")) << R"({"reason": "test", "body_type": "DogDirective", "body": )" << body << "}";
+    return t.adj({"directive", "talavera", t.dir.Sub("d.json")});
+  };
+  Run place = directive(R"({"body_type": "DogPlaceUnit", "body": {"unit": "BR-29", "x": 500, "y": 400, "facing": 170}})");
+  INFO(place.err);
+  REQUIRE(place.code == 0);
+  CHECK_THAT(t.adj({"report", "battle", "talavera"}).out, Catch::Contains("BR-29 29th (Worcestershire) Foot: Infantry, Line at (500, 400) facing 170"));
+  CHECK(directive(R"({"body_type": "DogCommanderKilled", "body": {"commander": "BR-HILL"}})").code == 0);
+  Run again = directive(R"({"body_type": "DogCommanderKilled", "body": {"commander": "BR-HILL"}})");
+  CHECK(again.code == 2);
+  CHECK_THAT(again.err, Catch::Contains("already lost"));
+  Run off = directive(R"({"body_type": "DogPlaceUnit", "body": {"unit": "BR-29", "x": 5000, "y": 400}})");
+  CHECK(off.code == 2);
+  CHECK_THAT(off.err, Catch::Contains("off the table"));
+  Run nobody = directive(R"({"body_type": "DogPlaceUnit", "body": {"unit": "BR-99", "x": 50, "y": 40}})");
+  CHECK(nobody.code == 2);
+  CHECK_THAT(nobody.err, Catch::Contains("no unit 'BR-99'"));
+}
