@@ -165,12 +165,14 @@ MoraleContext Move::ContextOf(const std::string& id) const {
   }
   auto cmd = s().commanders.find(u.commander);
   if (cmd != s().commanders.end() && !cmd->second.lost) c.commander_rating = cmd->second.rating;
-  // D7: supported: a friendly formed unit within 150 mm behind it.
+  // D7.14: supported: a friendly formed unit within 150 mm behind it (behind
+  // its front, and no farther than 150 mm from it: a unit far off to a side
+  // supports nothing).
   for (const auto& [oid, o] : s().units) {
     if (oid == id || o.gone || o.side != u.side || o.routing || o.cohesion != fb::DogCohesion_Formed) continue;
     const int64_t fx = Sin10k(u.facing), fy = -Cos10k(u.facing);
     const int64_t ahead = (int64_t(o.x - u.x) * fx + int64_t(o.y - u.y) * fy) / 10000;
-    if (ahead < 0 && -ahead <= kRoutingRangeMm) c.supported = true;
+    if (ahead < 0 && Distance({u.x, u.y}, {o.x, o.y}) <= kRoutingRangeMm) c.supported = true;
   }
   return c;
 }
@@ -291,15 +293,15 @@ Status Move::Charges() {
     else if (it != s().intents.end()) target = it->second.charge;
     if (target.empty() || u.gone || u.routing || halted_.count(id) || quarters_used_[id] >= 4) continue;
     if (U(target).gone) continue;
-    fought_.insert(id);
     MoraleContext me;
     me.charging = true;
     auto r = Morale(id, "charging", me);
     if (!r.ok()) return r.status();
     if (*r != "pass") {
-      halted_.insert(id);
+      halted_.insert(id);  // D6.5: a shaken charger halts; D6.6: a broken one routs. Neither charges (D15).
       continue;
     }
+    fought_.insert(id);  // D15: it charges
     charging_[id] = target;
     const auto& t = U(target);
     if (IsFoot(static_cast<fb::DogArm>(t.arm)) && !t.routing) {
@@ -308,6 +310,12 @@ Status Move::Charges() {
       them.charged_by_cavalry = IsCavalry(static_cast<fb::DogArm>(u.arm));
       auto tr = Morale(target, "infantry being charged", them);
       if (!tr.ok()) return tr.status();
+      // D6.5, D6.6: a charged unit that is shaken halts (it makes no advance or
+      // charge of its own this move); one that breaks obeys no orders.
+      if (*tr != "pass") {
+        halted_.insert(target);
+        if (charging_.erase(target)) fought_.erase(target);  // its own charge is not made (D15)
+      }
       if (*tr == "shaken" && t.formation != fb::DogFormation_Square) {
         // D6.5: a shaken defender retires 50 mm, straight back.
         const auto& tt = U(target);
@@ -357,21 +365,29 @@ Status Move::Movement() {
       const auto& t = U(ch->second);
       const bool reached = stopped == "blocked by " + ch->second ||
                            Distance(wk.to, {t.x, t.y}) <= kContactMm + Depth(t);
-      if (reached) contacts_.push_back({id, ch->second});
-      else if (stopped.empty()) stopped = "the charge fell short";
+      if (reached) {
+        contacts_.push_back({id, ch->second});
+        // D13: the unit charged is held in contact: it walks no farther this
+        // move (one later in id order would otherwise leave the melee behind).
+        halted_.insert(ch->second);
+      } else if (stopped.empty()) {
+        stopped = "the charge fell short";
+      }
     }
     MoveTo(id, wk.to, facing, wk.distance, allowance, wk.terrain, stopped, rule);
     if (wk.cohesion != U(id).cohesion) State(id, wk.cohesion, U(id).fatigue, "terrain: " + wk.terrain, "D3");
   }
-  // D8.3: a charge that failed to make contact tests control.
+  // D8.3: a charge that failed to make contact tests control (a charger
+  // met first by another's charge is in contact: it does not).
   for (const auto& [id, target] : charging_) {
-    bool met = std::any_of(contacts_.begin(), contacts_.end(), [&](const auto& c) { return c.first == id; });
+    bool met = std::any_of(contacts_.begin(), contacts_.end(),
+                           [&](const auto& c) { return c.first == id || c.second == id; });
     if (!met && !U(id).gone) ADJ_RETURN_IF_ERROR(Control(id, "charge failed to make contact"));
   }
   return Status::Ok();
 }
 
-// D14 (ASSUMED): fire.
+// D14 (ASSUMED): fire, at what can be seen (D3.1, D3.2).
 Status Move::Fire() {
   std::set<std::string> in_contact;
   for (const auto& [a, b] : contacts_) in_contact.insert(a), in_contact.insert(b);
@@ -387,13 +403,22 @@ Status Move::Fire() {
     if (!row) continue;
     const bool battery = IsArtillery(arm);
     if (battery ? f != fb::DogFormation_Unlimbered : (f != fb::DogFormation_Line && f != fb::DogFormation_Skirmish)) continue;
-    // The nearest enemy ahead, in range.
+    // The nearest enemy ahead, in range, and in sight (D3.1, D3.2: a unit in
+    // woods is seen only so far).
+    auto seen = [&](const P::DogUnitState& o, int32_t d) {
+      for (const auto& ter : s().terrain) {
+        if (IsLinear(ter.kind)) continue;
+        const int vis = Terrain(static_cast<fb::DogTerrainKind>(ter.kind)).visibility;
+        if (vis > 0 && d > vis && PolygonContains(ter.points, {o.x, o.y})) return false;
+      }
+      return true;
+    };
     std::string target;
     int32_t best = INT32_MAX;
     for (const auto& [oid, o] : s().units) {
       if (o.gone || o.side == u.side) continue;
       const int32_t d = Distance({u.x, u.y}, {o.x, o.y});
-      if (d > row->range_mm || d >= best || d == 0) continue;
+      if (d > row->range_mm || d >= best || d == 0 || !seen(o, d)) continue;
       const int64_t fx = Sin10k(u.facing), fy = -Cos10k(u.facing);
       const int64_t ahead = (int64_t(o.x - u.x) * fx + int64_t(o.y - u.y) * fy) / 10000;
       if (ahead * 10000 < int64_t(d) * Cos10k(kFireArcDegrees)) continue;  // outside the arc
@@ -525,11 +550,17 @@ Status Move::Routs() {
     const auto& u = U(id);
     if (u.gone || !u.routing) continue;
     std::string enemy = NearestEnemy(id);
-    // Away from the enemy, or towards its own side's edge of the table.
+    // Away from the enemy, or towards its own side's edge of the table; from
+    // an enemy standing on its very spot (a charger that reached its front's
+    // centre), straight back from its front.
     int64_t dx = 0, dy = u.facing >= 90 && u.facing < 270 ? -1 : 1;
     if (!enemy.empty()) {
       dx = u.x - U(enemy).x;
       dy = u.y - U(enemy).y;
+      if (dx == 0 && dy == 0) {
+        dx = -Sin10k(u.facing);
+        dy = Cos10k(u.facing);
+      }
     }
     const int64_t len = std::max<int64_t>(1, ISqrt(dx * dx + dy * dy));
     auto formation = static_cast<fb::DogFormation>(u.formation);

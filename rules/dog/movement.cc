@@ -26,6 +26,21 @@ int64_t Cross(DogXY o, DogXY a, DogXY b) {
   return int64_t(a.x - o.x) * (b.y - o.y) - int64_t(a.y - o.y) * (b.x - o.x);
 }
 
+int Sign(int64_t v) { return (v > 0) - (v < 0); }
+
+// D3: whether the step from `here` to `next` crosses the line c-d: it starts
+// off the line and ends on its far side or on the line itself (a step that
+// arrives on a wall has reached it; the step that leaves it again does not
+// cross a second time), and the line's segment meets the step. A strict
+// test alone would let a path whose 5 mm steps land exactly on the line
+// (any straight path across a wall at a whole multiple of 5 mm) pass free.
+bool StepCrosses(DogXY here, DogXY next, DogXY c, DogXY d) {
+  const int s1 = Sign(Cross(c, d, here)), s2 = Sign(Cross(c, d, next));
+  if (s1 == 0 || s1 == s2) return false;
+  const int s3 = Sign(Cross(here, next, c)), s4 = Sign(Cross(here, next, d));
+  return s3 * s4 <= 0;
+}
+
 }  // namespace
 
 int32_t Sin10k(int32_t d) {
@@ -152,13 +167,15 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
       }
       const int32_t len = std::max<int32_t>(1, Distance(here, next));
       int64_t cost = int64_t(len) * 10000 / rate_at(next);
-      // Linear features crossed on this step.
+      // Linear features crossed on this step (each once, however many of its
+      // segments the step touches): barred to some arms, a deduction (D3).
+      std::vector<size_t> crossing;
       for (size_t i = 0; i < s.terrain.size(); ++i) {
         const auto& t = s.terrain[i];
         if (!IsLinear(t.kind)) continue;
         const auto kind = static_cast<fb::DogTerrainKind>(t.kind);
         for (size_t k = 0; k + 1 < t.points.size(); ++k) {
-          if (!SegmentsCross(here, next, t.points[k], t.points[k + 1])) continue;
+          if (!StepCrosses(here, next, t.points[k], t.points[k + 1])) continue;
           if (!MayEnter(kind, arm)) {
             w.stopped = std::string(fb::EnumNameDogArm(arm)) + " cannot cross " + t.id + " (" +
                         fb::EnumNameDogTerrainKind(kind) + ")";
@@ -166,8 +183,8 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
             goto done;
           }
           cost += int64_t(CrossingDeductionMm(kind)) * 100;
-          w.cohesion = CohesionAfter(kind, arm, static_cast<fb::DogCohesion>(w.cohesion));
-          effects[std::string("crossed ") + t.id]++;
+          crossing.push_back(i);
+          break;
         }
       }
       // Areas entered on this step: barred to some arms; buildings take a deduction (D3).
@@ -195,7 +212,13 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
         w.stopped_rule = "D2.10";
         goto done;
       }
-      // Areas entered (D3): their cohesion effect, once each.
+      // Lines crossed and areas entered (D3): their cohesion effect, only
+      // once the step is taken (a unit that stops short keeps its order).
+      for (size_t i : crossing) {
+        const auto& t = s.terrain[i];
+        w.cohesion = CohesionAfter(static_cast<fb::DogTerrainKind>(t.kind), arm, static_cast<fb::DogCohesion>(w.cohesion));
+        effects[std::string("crossed ") + t.id]++;
+      }
       for (size_t i : entering) {
         const auto& t = s.terrain[i];
         entered[i] = true;
