@@ -148,6 +148,7 @@ class Move {
   std::set<std::string> halted_;                          // shaken chargers (D6.5) and bound units
   std::set<std::string> fought_;                          // charged or fought a round (D15)
   std::vector<std::pair<std::string, std::string>> contacts_;  // charger, target
+  std::map<std::string, DogXY> charged_from_;                  // charger → where it set out (D4.25)
   std::map<std::string, int> lost_this_move_;
   std::map<std::string, std::vector<std::pair<int, int>>> pending_casualty_tests_;  // before, after
   std::set<std::string> newly_routing_;
@@ -211,6 +212,19 @@ Status Move::Control(const std::string& id, const std::string& occasion) {
     c.enemy = e.routing ? Movement::Routing : Movement::Standing;
     c.enemy_within_100 = Distance({u.x, u.y}, {e.x, e.y}) <= kControlRangeMm;
   }
+  // D10.7-D10.11: the nearest friend within 100 mm, as the enemy's (the engine
+  // tells routing from standing only).
+  std::string friend_id;
+  int32_t nearest = INT32_MAX;
+  for (const auto& [oid, o] : s().units) {
+    if (oid == id || o.gone || o.side != u.side) continue;
+    const int32_t dd = Distance({u.x, u.y}, {o.x, o.y});
+    if (dd <= kControlRangeMm && dd < nearest) {
+      nearest = dd;
+      friend_id = oid;
+    }
+  }
+  if (!friend_id.empty()) c.friends = U(friend_id).routing ? Movement::Routing : Movement::Standing;
   for (int32_t m : u.melee_wins) c.melee_rounds_won_last_4 += m > n_.move - 4;
   auto cmd = s().commanders.find(u.commander);
   if (cmd != s().commanders.end() && !cmd->second.lost &&
@@ -242,6 +256,10 @@ Status Move::Bindings() {
     } else if (u.bound == "stand" && advancing) {
       Refuse(id, "D11", id + " must stand " + std::to_string(u.bound_moves) + " more move(s)");
       halted_.insert(id);
+    } else if (u.bound == "pursue" && it != s().intents.end()) {
+      // D11.1, D11.2: it pursues or charges the nearest enemy whatever it was
+      // ordered (a formation change would otherwise take the move from it).
+      Refuse(id, "D11", id + " pursues the nearest enemy " + std::to_string(u.bound_moves) + " more move(s)");
     }
   }
   return Status::Ok();
@@ -350,6 +368,7 @@ Status Move::Movement() {
       const auto& t = U(ch->second);
       path = {{t.x, t.y}};
       rule = "D5.2";
+      charged_from_[id] = {u.x, u.y};
     } else if (it != s().intents.end()) {
       path = it->second.path;
     }
@@ -465,16 +484,27 @@ Status Move::Melee() {
       m.uphill = uphill;
       return m;
     };
-    // Uphill: the defender standing on a slope whose uphill bearing faces the attacker.
-    bool defender_up = false;
+    // D4.25: uphill is the side higher up a slope that either stands on (or
+    // the charger set out from), measured along the line of the charge: from
+    // where the charger set out to the defender (after a head-on charge the
+    // charger's front stands on the defender's, so their positions alone give
+    // no direction).
+    auto from_it = charged_from_.find(a);
+    const DogXY from = from_it != charged_from_.end() ? from_it->second : DogXY{U(a).x, U(a).y};
+    bool defender_up = false, attacker_up = false;
     for (const auto& ter : s().terrain) {
       if (ter.kind < fb::DogTerrainKind_GentleSlope || IsLinear(ter.kind)) continue;
-      if (!PolygonContains(ter.points, {U(d).x, U(d).y}) && !PolygonContains(ter.points, {U(a).x, U(a).y})) continue;
+      if (!PolygonContains(ter.points, {U(d).x, U(d).y}) && !PolygonContains(ter.points, {U(a).x, U(a).y}) &&
+          !PolygonContains(ter.points, from)) {
+        continue;
+      }
       const int64_t ux = Sin10k(ter.uphill), uy = -Cos10k(ter.uphill);
-      defender_up |= (int64_t(U(d).x - U(a).x) * ux + int64_t(U(d).y - U(a).y) * uy) > 0;
+      const int64_t climb = int64_t(U(d).x - from.x) * ux + int64_t(U(d).y - from.y) * uy;
+      defender_up |= climb > 0;
+      attacker_up |= climb < 0;
     }
     const int round = 1 + static_cast<int>(std::count(U(a).melee_wins.begin(), U(a).melee_wins.end(), n_.move - 1));
-    MeleeSide as = side_of(a, false), ds = side_of(d, defender_up);
+    MeleeSide as = side_of(a, attacker_up), ds = side_of(d, defender_up);
     auto am = MeleeModifiers(as, ds, round), dm = MeleeModifiers(ds, as, round);
     auto ar = Die(a + " v " + d, "melee: attacker", "D13", kMeleeDie);
     if (!ar.ok()) return ar.status();
