@@ -110,11 +110,11 @@ TEST_CASE("y1820: the reports' errors name what is wrong", "[y1820][cli]") {
   CHECK(no_map.code == 2);
   CHECK_THAT(no_map.err, Catch::Contains("needs its province map"));
   std::string bad = Slurp(F + "/y1820/europe-1820.map.json");
-  bad.replace(bad.find("\"NWG\""), 5, "\"XXX\"");
+  bad.replace(bad.find("\"NWG\""), 5, "\"QQQ\"");  // a sea zone the map does not have
   std::ofstream(e.dir.Sub("bad.json")) << bad;
   Run bad_map = e.adj({"new", "other", "--scenario", F + "/y1820/europe-1820.json", "--map", e.dir.Sub("bad.json")});
   CHECK(bad_map.code == 2);
-  CHECK_THAT(bad_map.err, Catch::Contains("bad.json: "));
+  CHECK_THAT(bad_map.err, Catch::Contains("bad.json: provinces[31].seas: no sea zone 'QQQ'"));
   Run games = e.adj({"games"});
   CHECK_THAT(games.out, !Catch::Contains("other"));  // nothing made of either
 }

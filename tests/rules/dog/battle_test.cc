@@ -19,20 +19,15 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/scenario_generated.h"
+#include "support/run.h"
 #include "support/temp_dir.h"
 
 using namespace adjutant;
+using adjutant::testing::Slurp;
 using adjutant::testing::TempDir;
 namespace P = adjutant::projections;
 
 namespace {
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 struct DogDb {
   TempDir dir;
