@@ -395,6 +395,7 @@ Status CmdConform(Context& c) {
     }
   }
   if (files.empty()) return Status::InvalidArgument("adjutant conform: no case files found");
+  const std::optional<std::string> keep = c.args.Value("keep");
   size_t passed = 0, failed = 0;
   for (const auto& file : files) {
     auto doc = ReadDocument(file, "ConformanceCase", limits::kScenarioFileBytesMax);
@@ -403,8 +404,21 @@ Status CmdConform(Context& c) {
     if (!scratch.ok()) return Status::IOError(file + ": " + scratch.status().message());
     auto r = replay::RunCase(*flatbuffers::GetRoot<fb::ConformanceCase>(doc->data()), *scratch + "/db");
     std::error_code ec;
+    if (keep) {
+      // The case's database (game "case"), for `adjutant --db DIR log case`.
+      const std::string to = files.size() == 1 ? *keep : *keep + "/" + std::filesystem::path(file).stem().string();
+      std::filesystem::remove_all(to, ec);
+      std::filesystem::create_directories(std::filesystem::path(to).parent_path(), ec);
+      std::filesystem::rename(*scratch + "/db", to, ec);
+      if (ec) return Status::IOError("--keep: cannot move the case's database to " + to + ": " + ec.message());
+    }
     std::filesystem::remove_all(*scratch, ec);
-    if (!r.ok()) return Status::InvalidArgument(file + ": " + r.status().message());
+    if (!r.ok()) {
+      // A case that cannot be played (e.g. its dice run out) fails; the others still run.
+      ++failed;
+      Line("FAILED  " + file + ": " + r.status().message());
+      continue;
+    }
     std::string rules;
     for (const auto& rule : r->rules) rules += (rules.empty() ? "" : ", ") + rule;
     if (r->passed()) {
@@ -914,8 +928,10 @@ std::vector<Command> Commands() {
         "Run conformance cases (JSON ConformanceCase documents; fixtures/conformance/README.md).\n"
         "Each case is a small game played from nothing in a scratch database — its scenario, orders,\n"
         "directives and adjudications, with scripted dice where rolls matter — and its views compared with\n"
-        "the values it expects. Ends with `N passed, N failed`; exit 3 if any failed.",
-        {}, 1, 1000},
+        "the values it expects. Ends with `N passed, N failed`; exit 3 if any failed (a case that cannot be\n"
+        "played, e.g. its dice run out, fails with the reason and the others still run).",
+        {{"keep", "DIR", "keep each case's database: DIR itself for one case, else DIR/<case name>; inspect it\n"
+                         "with `adjutant --db DIR log case`"}}, 1, 1000},
        CmdConform},
       {{"rules-versions", "[GAME [--branch B]] [--json]",
         "Every version of every ruleset, what each changed, and the ones GAME runs under.\n"

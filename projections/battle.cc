@@ -12,11 +12,13 @@ template <class A> void Visit(A& a, DogTerrainState& t) { a(t.id, t.kind, t.poin
 template <class A> void Visit(A& a, DogUnitState& u) {
   a(u.side, u.name, u.commander, u.nation, u.arm, u.cls, u.formation, u.cohesion, u.fatigue, u.strength,
     u.start_strength, u.x, u.y, u.facing, u.frontage, u.morale, u.control, u.shaken, u.routing, u.gone, u.changing_to,
-    u.change_done, u.change_time, u.bound, u.bound_moves, u.melee_wins);
+    u.change_done, u.change_time, u.bound, u.bound_moves, u.melee_wins, u.bound_set_in, u.reform_done, u.reform_time,
+    u.ranks);
 }
-template <class A> void Visit(A& a, DogCommanderState& c) { a(c.side, c.name, c.rating, c.control, c.x, c.y, c.lost); }
+template <class A> void Visit(A& a, DogCommanderState& c) { a(c.side, c.name, c.rating, c.control, c.x, c.y, c.lost, c.tests_due, c.with);
+}
 template <class A> void Visit(A& a, DogIntentState& i) {
-  a(i.seq, i.side, i.change_formation, i.formation, i.face, i.path, i.charge, i.hold);
+  a(i.seq, i.side, i.change_formation, i.formation, i.face, i.path, i.charge, i.hold, i.reform);
 }
 template <class A> void Visit(A& a, BattleState& s) {
   a(s.last_seq, s.active, s.width, s.height, s.max_moves, s.sides, s.terrain, s.commanders, s.units, s.moves_done,
@@ -80,7 +82,31 @@ void Load(BattleState& s, const fb::DogBattle& b) {
       us.frontage = u->frontage();
       us.morale = u->morale();
       us.control = u->control();
+      us.ranks = u->ranks();
     }
+  }
+  // D12.7: a commander rides with the nearest of his units (ties: the first
+  // by id) and moves with it.
+  for (auto& [cid, c] : s.commanders) {
+    int64_t best = INT64_MAX;
+    for (const auto& [uid, u] : s.units) {
+      if (u.commander != cid) continue;
+      const int64_t dx = u.x - c.x, dy = u.y - c.y;
+      if (dx * dx + dy * dy < best) {
+        best = dx * dx + dy * dy;
+        c.with = uid;
+      }
+    }
+  }
+}
+
+// D12.7: a unit's commander moves with it (by the same displacement).
+void Carry(BattleState& s, const std::string& unit, int32_t dx, int32_t dy) {
+  if (dx == 0 && dy == 0) return;
+  for (auto& [cid, c] : s.commanders) {
+    if (c.with != unit || c.lost) continue;
+    c.x = std::clamp(c.x + dx, 0, s.width);
+    c.y = std::clamp(c.y + dy, 0, s.height);
   }
 }
 
@@ -88,7 +114,10 @@ void DropIntent(BattleState& s, uint64_t seq) {
   std::erase_if(s.intents, [&](const auto& kv) { return kv.second.seq == seq; });
 }
 
-void ApplyEvent(BattleState& s, const fb::DogEvent& ev) {
+// `version`: the dog rules version the event was made under (2 and later:
+// control results bind from the next move; commanders ride with a unit).
+void ApplyEvent(BattleState& s, const fb::DogEvent& ev, uint32_t version) {
+  const bool v2 = version >= 2;
   auto unit = [&](const flatbuffers::String* id) -> DogUnitState* {
     auto it = s.units.find(Str(id));
     return it == s.units.end() ? nullptr : &it->second;
@@ -107,12 +136,15 @@ void ApplyEvent(BattleState& s, const fb::DogEvent& ev) {
     }
   } else if (auto* x = ev.body_as_DogMoved()) {
     if (DogUnitState* u = unit(x->unit()); u && x->to()) {
+      if (v2) Carry(s, Str(x->unit()), x->to()->x() - u->x, x->to()->y() - u->y);
       u->x = x->to()->x();
       u->y = x->to()->y();
       u->facing = x->facing();
     }
   } else if (auto* x = ev.body_as_DogStateChanged()) {
     if (DogUnitState* u = unit(x->unit())) {
+      // D1.8, D1.9: a re-forming unit thrown into worse order starts again.
+      if (x->cohesion() > u->cohesion) u->reform_done = u->reform_time = 0;
       u->cohesion = x->cohesion();
       u->fatigue = x->fatigue();
     }
@@ -133,19 +165,36 @@ void ApplyEvent(BattleState& s, const fb::DogEvent& ev) {
       std::string r = Str(x->result());
       u->bound = r.rfind("pursue", 0) == 0 ? "pursue" : r.rfind("stand", 0) == 0 ? "stand" : r == "retire" ? "retire" : "";
       u->bound_moves = x->moves();
+      u->bound_set_in = v2 ? s.moves_done + 1 : 0;  // version 1 counted the move it was set in
+      if (u->bound_moves == 0) u->bound.clear();
     }
   } else if (auto* x = ev.body_as_DogRouted()) {
     if (DogUnitState* u = unit(x->unit())) {
       u->routing = true;
       if (x->to()) {
+        if (v2) Carry(s, Str(x->unit()), x->to()->x() - u->x, x->to()->y() - u->y);
         u->x = x->to()->x();
         u->y = x->to()->y();
       }
       if (u->x < 0 || u->y < 0 || u->x > s.width || u->y > s.height) u->gone = true;
     }
   } else if (auto* x = ev.body_as_DogCommanderLost()) {
+    // The engine took the tests a commander's death brings (D5.6, D8.2).
     auto it = s.commanders.find(Str(x->commander()));
-    if (it != s.commanders.end()) it->second.lost = true;
+    if (it != s.commanders.end()) {
+      it->second.lost = true;
+      it->second.tests_due = false;
+    }
+  } else if (auto* x = ev.body_as_DogReformed()) {
+    if (DogUnitState* u = unit(x->unit())) {
+      if (x->finished()) {
+        u->cohesion = fb::DogCohesion_Formed;
+        u->reform_done = u->reform_time = 0;
+      } else {
+        u->reform_done = x->done();
+        u->reform_time = x->time();
+      }
+    }
   } else if (auto* x = ev.body_as_DogIntentRefused()) {
     s.intents.erase(Str(x->unit()));
   } else if (auto* x = ev.body_as_DogBattleEnded()) {
@@ -168,7 +217,7 @@ void Battle::Apply(const Input& in) {
   if (!s_.active) return;  // nothing else concerns a game without dog
   s_.last_seq = in.seq;
   if (auto* de = e.payload_as_DogEvent()) {
-    ApplyEvent(s_, *de);
+    ApplyEvent(s_, *de, e.rules_version());
   } else if (auto* o = e.payload_as_OrderSubmitted()) {
     if (auto* d = o->body_as_DogOrder()) {
       if (auto* i = d->body_as_DogIntent()) {
@@ -182,6 +231,7 @@ void Battle::Apply(const Input& in) {
         if (i->path()) for (const auto* p : *i->path()) st.path.push_back({p->x(), p->y()});
         st.charge = Str(i->charge());
         st.hold = i->hold();
+        st.reform = i->reform();
       }
     }
   } else if (auto* sp = e.payload_as_OrderSuperseded()) {
@@ -193,22 +243,28 @@ void Battle::Apply(const Input& in) {
       if (auto* p = dd->body_as_DogPlaceUnit()) {
         auto it = s_.units.find(p->unit()->str());
         if (it != s_.units.end()) {
+          if (e.rules_version() >= 2) Carry(s_, it->first, p->x() - it->second.x, p->y() - it->second.y);
           it->second.x = p->x();
           it->second.y = p->y();
           it->second.facing = p->facing();
         }
       } else if (auto* k = dd->body_as_DogCommanderKilled()) {
         auto it = s_.commanders.find(k->commander()->str());
-        if (it != s_.commanders.end()) it->second.lost = true;
+        if (it != s_.commanders.end()) {
+          it->second.lost = true;
+          it->second.tests_due = true;  // D5.6, D8.2: tested at the start of the next move
+        }
       }
     }
   } else if (e.payload_type() == fb::Payload_PhaseCompleted) {
     // D12: a move is one phase; its intentions are spent, shaken units steady,
-    // and control results bind one move fewer.
+    // and control results bind one move fewer — counted from the move after
+    // the one the test was taken in (D11: "for 1 move" is the next move).
     s_.moves_done++;
     s_.intents.clear();
     for (auto& [id, u] : s_.units) {
       u.shaken = false;
+      if (u.bound_set_in >= s_.moves_done) continue;
       if (u.bound_moves > 0 && --u.bound_moves == 0) u.bound.clear();
     }
   }

@@ -39,8 +39,11 @@ struct DogUnitState {
   bool shaken = false, routing = false, gone = false;  // gone: off the table or destroyed
   int16_t changing_to = -1;                    // D1: the formation it is changing to (-1: none)
   int32_t change_done = 0, change_time = 0;    // quarters of a move
-  std::string bound;                           // D11: "pursue", "stand", "" (follows orders)
-  int32_t bound_moves = 0;
+  std::string bound;                           // D11: "pursue", "stand", "retire", "" (follows orders)
+  int32_t bound_moves = 0;                     // the moves after the one it was set in that it binds
+  int32_t bound_set_in = 0;                    // the move the control test that set it was taken in
+  int32_t reform_done = 0, reform_time = 0;    // D1.8, D1.9: quarters of a re-forming (0, 0: none under way)
+  int32_t ranks = 0;                           // foot in line: 0 the nation's (2 British, 3 others), 1 a single rank
   std::vector<int32_t> melee_wins;             // the moves it won a round of melee in
   friend bool operator==(const DogUnitState&, const DogUnitState&) = default;
 };
@@ -49,6 +52,8 @@ struct DogCommanderState {
   std::string side, name;
   int32_t rating = 0, control = 0, x = 0, y = 0;
   bool lost = false;
+  bool tests_due = false;  // killed: the D5.6 and D8.2 tests are to be taken at the start of the next move
+  std::string with;        // D12.7: the unit he rides with (he moves with it); "" none
   friend bool operator==(const DogCommanderState&, const DogCommanderState&) = default;
 };
 
@@ -62,6 +67,7 @@ struct DogIntentState {
   std::vector<DogXY> path;
   std::string charge;
   bool hold = false;
+  bool reform = false;
   friend bool operator==(const DogIntentState&, const DogIntentState&) = default;
 };
 
@@ -85,7 +91,7 @@ struct BattleState {
 class Battle final : public Fold<BattleState> {
  public:
   std::string_view name() const override { return "battle"; }
-  uint32_t version() const override { return 1; }
+  uint32_t version() const override { return 2; }
   bool applies() const override { return s_.active; }
   void Apply(const Input& in) override;
   std::string Encode() const override;

@@ -11,6 +11,13 @@ namespace {
 // The table of versions: data, in one place.
 constexpr std::array kVersions{
     VersionNote{"dog", 1, "D1-D15", "the first version"},
+    VersionNote{"dog", 2, "D1.8, D1.9, D1.12, D4.17, D4.19, D5.6, D6.5, D7.7, D7.8, D7.13, D7.17, D8.2, D10, D11, D12.7",
+                "morale tests count flanks threatened, an attack from the rear, secure flanks and cover; control "
+                "tests judge the nearest enemy's and friend's movement this move and fire from a flank or the rear; "
+                "a control result binds the moves after the one it was taken in (version 1 counted that move), and "
+                "retire moves the unit back a move; unlimbered batteries reface in quarters of a move; units "
+                "re-form by order; a line of one rank is single-rank; a shaken square fights at -1; a commander "
+                "rides with a unit and his death is tested at the next move; routs spread without limit"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "

@@ -27,6 +27,11 @@ struct DogDirective;
 namespace adjutant::rules::dog {
 
 inline constexpr std::string_view kRuleset = "dog";
+// Version 2 (rules/versions.cc): flanks, rear, cover and secure flanks in
+// morale tests; movement and fire in control tests; control results binding
+// from the next move; retire, battery refacing, re-forming, single ranks,
+// shaken squares; commanders riding with a unit and their deaths tested.
+inline constexpr uint32_t kFlanksVersion = 2;
 
 // D12: where a side's orders for the coming move are recorded.
 TurnPhase OrderPosition(const projections::BattleState& s);
@@ -52,8 +57,9 @@ std::optional<std::string> SideOf(const projections::BattleState& s, const std::
 
 // Why an intention can never stand (a unit of another side, a formation the
 // charts do not allow, a point off the table …): {rule, reason}, or nullopt.
+// `version` is the dog rules version the game runs under (rules/versions.cc).
 std::optional<std::pair<std::string, std::string>> Refusal(const projections::BattleState& s, const std::string& side,
-                                                           const fb::DogIntent& i);
+                                                           const fb::DogIntent& i, uint32_t version = kFlanksVersion);
 
 // Records one order file of `side` (its general `person`): an OrderSubmitted
 // for each intention, refused at once (OrderRejected) when it can never

@@ -39,7 +39,7 @@ int Frontage(const P::DogUnitState& u) {
   if (IsArtillery(arm)) return std::max(20, 20 * (men / kMenPerGun));  // 20 mm a gun
   if (arm == fb::DogArm_Skirmishers || f == fb::DogFormation_Skirmish) return std::max(20, 2 * men);
   if (IsCavalry(arm)) return f == fb::DogFormation_Line ? std::max(20, men / 2) : 30;
-  const int ranks = u.nation == fb::DogNation_British ? 2 : 3;
+  const int ranks = u.ranks > 0 ? u.ranks : u.nation == fb::DogNation_British ? 2 : 3;
   const int files = men / ranks;
   switch (f) {
     case fb::DogFormation_Line: return std::max(20, files * kMmPerFileTenths / 10);
@@ -50,7 +50,7 @@ int Frontage(const P::DogUnitState& u) {
 }
 
 std::optional<std::pair<std::string, std::string>> Refusal(const P::BattleState& s, const std::string& side,
-                                                           const fb::DogIntent& i) {
+                                                           const fb::DogIntent& i, uint32_t version) {
   using R = std::pair<std::string, std::string>;
   const std::string id = i.unit()->str();
   const P::DogUnitState* u = s.Unit(id);
@@ -58,6 +58,23 @@ std::optional<std::pair<std::string, std::string>> Refusal(const P::BattleState&
   if (u->side != side) return R{"D12.2", id + " is not a unit of the " + side + " side"};
   if (u->gone) return R{"D12.2", id + " is no longer on the table"};
   const auto arm = static_cast<fb::DogArm>(u->arm);
+  if (i.reform() && version < kFlanksVersion) {
+    return R{"D1.8", "re-forming by order comes with dog rules version 2; this battle runs version " +
+                         std::to_string(version)};
+  }
+  if (version >= kFlanksVersion && u->changing_to >= 0 && (i.change_formation() || i.reform())) {
+    return R{"D1", id + " is still changing to " +
+                       fb::EnumNameDogFormation(static_cast<fb::DogFormation>(u->changing_to)) + " (" +
+                       std::to_string(u->change_done) + " of " + std::to_string(u->change_time) + " quarters done)"};
+  }
+  if (u->reform_time > 0 && (i.change_formation() || i.reform())) {
+    return R{"D1.8", id + " is still re-forming (" + std::to_string(u->reform_done) + " of " +
+                         std::to_string(u->reform_time) + " quarters done)"};
+  }
+  if (i.reform()) {
+    if (u->cohesion == fb::DogCohesion_Formed) return R{"D1.8", id + " is formed: it has nothing to re-form"};
+    if (i.change_formation()) return R{"D1.8", id + " cannot re-form and change formation in one move"};
+  }
   if (i.change_formation()) {
     const auto to = i.formation();
     if (to == u->formation) return R{"D1", id + " is already in " + fb::EnumNameDogFormation(to)};
@@ -119,7 +136,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, cons
     const uint64_t seq = w.head_seq();
     std::optional<std::pair<std::string, std::string>> refusal;
     if (!intent) refusal = std::pair<std::string, std::string>{"D12.2", "a battle takes dog orders (DogOrder)"};
-    if (!refusal) refusal = Refusal(w.battle(), side, *intent);
+    if (!refusal) refusal = Refusal(w.battle(), side, *intent, version);
     if (refusal) {
       Draft r = tagged(Draft{});
       const std::string rule = refusal->first, reason = refusal->second;
@@ -185,6 +202,7 @@ Status CheckScenario(const fb::Scenario& sc) {
     if (u->strength() <= 0) return Status::InvalidArgument(at + ".strength: a unit has men");
     if (u->morale() < 1 || u->morale() > 10) return Status::InvalidArgument(at + ".morale: a morale factor is 1-10 (D6)");
     if (u->facing() < 0 || u->facing() >= 360) return Status::InvalidArgument(at + ".facing: 0-359 degrees");
+    if (u->ranks() < 0 || u->ranks() > 4) return Status::InvalidArgument(at + ".ranks: 0 (the nation's) or 1-4 ranks (D4.17)");
     const bool battery = IsArtillery(u->arm());
     const bool battery_formation = u->formation() == fb::DogFormation_Limbered || u->formation() == fb::DogFormation_Unlimbered;
     if (battery != battery_formation) {

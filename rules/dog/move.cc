@@ -34,9 +34,48 @@ std::pair<uint8_t, uint32_t> Body(flatbuffers::Offset<T> off) {
 
 fb::DogPoint Pt(DogXY p) { return fb::DogPoint(p.x, p.y); }
 
+// D12.8: where `p` lies from unit `u`'s front: ahead (within kFrontArcDegrees
+// of its facing), behind (beyond kRearArcDegrees), else on its left or right.
+enum class Where { Ahead, Left, Right, Rear, Here };
+Where WhereIs(const P::DogUnitState& u, DogXY p) {
+  const int64_t dx = p.x - u.x, dy = p.y - u.y;
+  if (dx == 0 && dy == 0) return Where::Here;
+  const int64_t d = ISqrt(dx * dx + dy * dy);
+  const int64_t ahead = dx * Sin10k(u.facing) - dy * Cos10k(u.facing);  // x 10000
+  const int64_t right = dx * Cos10k(u.facing) + dy * Sin10k(u.facing);
+  if (ahead >= d * Cos10k(kFrontArcDegrees)) return Where::Ahead;
+  if (ahead <= d * Cos10k(kRearArcDegrees)) return Where::Rear;
+  return right > 0 ? Where::Right : Where::Left;
+}
+
+// D3.1, D3.2: whether a unit at `p` is seen from `d` mm away (woods hide it
+// beyond their visibility).
+bool Seen(const P::BattleState& s, DogXY p, int32_t d) {
+  for (const auto& ter : s.terrain) {
+    if (IsLinear(ter.kind)) continue;
+    const int vis = Terrain(static_cast<fb::DogTerrainKind>(ter.kind)).visibility;
+    if (vis > 0 && d > vis && PolygonContains(ter.points, p)) return false;
+  }
+  return true;
+}
+
+// D7.17, D14: in cover: inside woods or a building.
+bool InCover(const P::BattleState& s, DogXY p) {
+  for (const auto& ter : s.terrain) {
+    if (!IsLinear(ter.kind) &&
+        (ter.kind == fb::DogTerrainKind_OpenWoods || ter.kind == fb::DogTerrainKind_DenseWoods ||
+         ter.kind == fb::DogTerrainKind_Building) &&
+        PolygonContains(ter.points, p)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 class Move {
  public:
-  Move(PhaseWriter& w, const NextMove& n, DiceSource& dice) : w_(w), n_(n), dice_(dice) {}
+  Move(PhaseWriter& w, const NextMove& n, DiceSource& dice)
+      : w_(w), n_(n), dice_(dice), v2_(w.tag_versions().Of(kRuleset) >= kFlanksVersion) {}
 
   Status Run();
 
@@ -129,10 +168,24 @@ class Move {
   // The context of a morale test from the table: casualties, routing friends near, its commander.
   MoraleContext ContextOf(const std::string& id) const;
 
+  // D10: how unit `o` moved this move, judged against `ref` (the tester for
+  // an enemy; the friend's own nearest enemy for a friend).
+  dog::Movement MovementOf(const std::string& o, DogXY ref) const;
+
+  Status CommanderDeaths();
   Status Bindings();
   Status FormationChanges();
+  void Reface(const std::string& id, int32_t face);
+  // D1: a change of `time` quarters with `done` done goes on for what this
+  // move allows (4 quarters); true when it is finished.
+  bool Spend(const std::string& id, int32_t time, int32_t& done) {
+    const int32_t spend = std::min(4, time - done);
+    done += spend;
+    quarters_used_[id] = spend;
+    return done >= time;
+  }
   Status Charges();
-  Status Movement();
+  Status MoveUnits();
   Status Fire();
   Status Melee();
   Status Casualties();
@@ -143,6 +196,7 @@ class Move {
   PhaseWriter& w_;
   NextMove n_;
   DiceSource& dice_;
+  const bool v2_;  // dog rules version 2 or later (dog.h kFlanksVersion); version 1 games audit as they were
   std::map<std::string, int32_t> quarters_used_;          // D1: of the move's 4, by formation changes
   std::map<std::string, std::string> charging_;           // charger → target, declared this move
   std::set<std::string> halted_;                          // shaken chargers (D6.5) and bound units
@@ -152,7 +206,25 @@ class Move {
   std::map<std::string, int> lost_this_move_;
   std::map<std::string, std::vector<std::pair<int, int>>> pending_casualty_tests_;  // before, after
   std::set<std::string> newly_routing_;
+  std::set<std::string> retiring_;                        // D11.6: bound to retire this move
+  std::map<std::string, DogXY> start_;                    // where each unit stood when the move began
+  std::map<std::string, std::vector<DogXY>> fired_on_from_;  // target → where its firers stood (D10.13)
 };
+
+dog::Movement Move::MovementOf(const std::string& id, DogXY ref) const {
+  const auto& o = U(id);
+  if (o.routing) return Movement::Routing;
+  auto it = start_.find(id);
+  if (it == start_.end()) return Movement::Standing;
+  const DogXY from = it->second, now{o.x, o.y};
+  const int32_t d0 = Distance(from, ref), d1 = Distance(now, ref);
+  if (d1 < d0) return Movement::Advancing;
+  if (d1 == d0) return Movement::Standing;
+  // Moving away: facing the way it goes (its back to `ref`) is retreating;
+  // going back with its front still to `ref` is retiring.
+  const int64_t away = int64_t(o.x - ref.x) * Sin10k(o.facing) - int64_t(o.y - ref.y) * Cos10k(o.facing);
+  return away > 0 ? Movement::Retreating : Movement::Retiring;
+}
 
 MoraleContext Move::ContextOf(const std::string& id) const {
   const auto& u = U(id);
@@ -175,6 +247,25 @@ MoraleContext Move::ContextOf(const std::string& id) const {
     const int64_t ahead = (int64_t(o.x - u.x) * fx + int64_t(o.y - u.y) * fy) / 10000;
     if (ahead < 0 && Distance({u.x, u.y}, {o.x, o.y}) <= kRoutingRangeMm) c.supported = true;
   }
+  // D7.7, D7.13 (D12.8): a flank is threatened by an enemy not routing within
+  // kFlankThreatMm on that side; flanks are secure with a friend not routing
+  // on each side within kSecureFlankMm and neither threatened. A square has
+  // no flanks.
+  if (!v2_) return c;
+  if (u.formation != fb::DogFormation_Square) {
+    bool threat_l = false, threat_r = false, friend_l = false, friend_r = false;
+    for (const auto& [oid, o] : s().units) {
+      if (oid == id || o.gone || o.routing) continue;
+      const Where w = WhereIs(u, {o.x, o.y});
+      if (w != Where::Left && w != Where::Right) continue;
+      const int32_t d = Distance({u.x, u.y}, {o.x, o.y});
+      if (o.side != u.side && d <= kFlankThreatMm) (w == Where::Left ? threat_l : threat_r) = true;
+      if (o.side == u.side && d <= kSecureFlankMm) (w == Where::Left ? friend_l : friend_r) = true;
+    }
+    c.flanks_threatened = int(threat_l) + int(threat_r);
+    c.secure_flanks = friend_l && friend_r && c.flanks_threatened == 0;
+  }
+  c.in_cover = InCover(s(), {u.x, u.y});  // D7.17
   return c;
 }
 
@@ -184,8 +275,7 @@ Result<std::string> Move::Morale(const std::string& id, const std::string& occas
   c.charged_by_cavalry = extra.charged_by_cavalry;
   c.receiving_charge = extra.receiving_charge;
   c.charging = extra.charging;
-  c.attacked_from_rear = extra.attacked_from_rear;
-  c.flanks_threatened = extra.flanks_threatened;
+  c.attacked_from_rear = v2_ && extra.attacked_from_rear;
   auto roll = Die(id, "morale: " + occasion, "D6", kMoraleDie);
   if (!roll.ok()) return roll.status();
   MoraleResult r = MoraleTest(static_cast<fb::DogNation>(u.nation), static_cast<fb::DogArm>(u.arm),
@@ -208,12 +298,19 @@ Status Move::Control(const std::string& id, const std::string& occasion) {
   ControlContext c;
   std::string enemy = NearestEnemy(id);
   if (!enemy.empty()) {
+    // D10.1-D10.6: the nearest enemy's movement this move, judged against
+    // this unit; advancing from beyond its front is on a flank or the rear.
     const auto& e = U(enemy);
-    c.enemy = e.routing ? Movement::Routing : Movement::Standing;
+    c.enemy = !v2_ ? (e.routing ? Movement::Routing : Movement::Standing) : MovementOf(enemy, {u.x, u.y});
+    if (c.enemy == Movement::Advancing && WhereIs(u, {e.x, e.y}) != Where::Ahead) c.enemy = Movement::AdvancingOnFlank;
     c.enemy_within_100 = Distance({u.x, u.y}, {e.x, e.y}) <= kControlRangeMm;
   }
-  // D10.7-D10.11: the nearest friend within 100 mm, as the enemy's (the engine
-  // tells routing from standing only).
+  // D10.13: fired on this move from beyond its front.
+  if (auto f = fired_on_from_.find(id); v2_ && f != fired_on_from_.end()) {
+    for (const DogXY& from : f->second) c.under_fire_flank_or_rear |= WhereIs(u, from) != Where::Ahead;
+  }
+  // D10.7-D10.11: the nearest friend within 100 mm, judged against its own
+  // nearest enemy (advancing: closing on it).
   std::string friend_id;
   int32_t nearest = INT32_MAX;
   for (const auto& [oid, o] : s().units) {
@@ -224,7 +321,11 @@ Status Move::Control(const std::string& id, const std::string& occasion) {
       friend_id = oid;
     }
   }
-  if (!friend_id.empty()) c.friends = U(friend_id).routing ? Movement::Routing : Movement::Standing;
+  if (!friend_id.empty()) {
+    const std::string fe = NearestEnemy(friend_id);
+    c.friends = fe.empty() || !v2_ ? (U(friend_id).routing ? Movement::Routing : Movement::Standing)
+                           : MovementOf(friend_id, {U(fe).x, U(fe).y});
+  }
   for (int32_t m : u.melee_wins) c.melee_rounds_won_last_4 += m > n_.move - 4;
   auto cmd = s().commanders.find(u.commander);
   if (cmd != s().commanders.end() && !cmd->second.lost &&
@@ -234,6 +335,7 @@ Status Move::Control(const std::string& id, const std::string& occasion) {
   auto roll = Die(id, "control: " + occasion, "D9", kControlDie);
   if (!roll.ok()) return roll.status();
   ControlResult r = ControlTest(static_cast<fb::DogClass>(u.cls), u.control, c, *roll);
+  if (!v2_ && r.result == "retire") r.moves = 0;  // version 1: retiring bound nothing
   const int rl = *roll, uf = u.control, sf = c.senior_factor, total = r.total, moves = r.moves;
   const std::string mods = Describe(r.modifiers), result = r.result;
   Emit([=](Fbb& f) {
@@ -243,16 +345,53 @@ Status Move::Control(const std::string& id, const std::string& occasion) {
   return Status::Ok();
 }
 
-// D11 and routs bind what a unit may do this move.
+// D5.6, D8.2: a commander killed (the GA's directive, D12.6) is seen by his
+// side's units within kCommanderSightMm that woods do not hide: they test
+// morale; the units he commanded test control. Taken as the next move begins.
+Status Move::CommanderDeaths() {
+  if (!v2_) return Status::Ok();
+  for (const auto& [cid, c] : s().commanders) {
+    if (!c.tests_due) continue;
+    const std::string side = c.side, commander = cid;
+    const DogXY at{c.x, c.y};
+    for (const std::string& id : Ids()) {
+      const auto& u = U(id);
+      if (u.gone || u.routing || u.side != side) continue;
+      const int32_t d = Distance({u.x, u.y}, at);
+      if (d > kCommanderSightMm || !Seen(s(), at, d)) continue;
+      auto r = Morale(id, "commander killed within sight", MoraleContext{});
+      if (!r.ok()) return r.status();
+    }
+    for (const std::string& id : Ids()) {
+      const auto& u = U(id);
+      if (u.gone || u.routing || newly_routing_.count(id) || u.commander != commander) continue;
+      ADJ_RETURN_IF_ERROR(Control(id, "unit commander killed"));
+    }
+    Emit([=](Fbb& f) {
+      return Body(fb::CreateDogCommanderLostDirect(f, commander.c_str(), "killed (D12.6): his side tested (D5.6, D8.2)"));
+    });
+  }
+  return Status::Ok();
+}
+
+// D11 and routs bind what a unit may do this move. A control result binds
+// the moves after the one it was taken in.
 Status Move::Bindings() {
   for (const std::string& id : Ids()) {
     const auto& u = U(id);
     if (u.gone) continue;
     auto it = s().intents.find(id);
     const bool advancing = it != s().intents.end() && (!it->second.path.empty() || !it->second.charge.empty());
+    const bool bound = !u.bound.empty() && u.bound_set_in < n_.move;
     if (u.routing) {
       if (it != s().intents.end()) Refuse(id, "D6.6", id + " is routing: it obeys no orders");
       halted_.insert(id);
+    } else if (!bound) {
+      continue;
+    } else if (u.bound == "retire") {
+      // D11.6: it goes back a move, front to the enemy, whatever it was ordered.
+      if (it != s().intents.end()) Refuse(id, "D11.6", id + " retires this move");
+      retiring_.insert(id);
     } else if (u.bound == "stand" && advancing) {
       Refuse(id, "D11", id + " must stand " + std::to_string(u.bound_moves) + " more move(s)");
       halted_.insert(id);
@@ -270,8 +409,25 @@ Status Move::Bindings() {
 Status Move::FormationChanges() {
   for (const std::string& id : Ids()) {
     const auto& u = U(id);
-    if (u.gone || u.routing) continue;
+    if (u.gone || u.routing || retiring_.count(id)) continue;
     auto it = s().intents.find(id);
+    const bool double_time = TakesDoubleTime(static_cast<fb::DogClass>(u.cls), static_cast<fb::DogFatigue>(u.fatigue));
+    // D1.8, D1.9: re-forming, begun now or going on; the unit does nothing else.
+    if (u.changing_to < 0 && (u.reform_time > 0 || (it != s().intents.end() && it->second.reform && !halted_.count(id)))) {
+      if (u.cohesion == fb::DogCohesion_Formed) continue;
+      const auto from = static_cast<fb::DogCohesion>(u.cohesion);
+      int32_t time = u.reform_time, done = u.reform_done;
+      if (time == 0) {
+        auto q = ReformQuarters(static_cast<fb::DogNation>(u.nation), static_cast<fb::DogArm>(u.arm), from);
+        if (!q || *q == 0) continue;
+        time = *q * (double_time ? kDoubleTimeFactor : 1);
+        done = 0;
+      }
+      const bool finished = Spend(id, time, done);
+      const std::string rule = from == fb::DogCohesion_Unformed ? "D1.8" : "D1.9";
+      Emit([=](Fbb& f) { return Body(fb::CreateDogReformedDirect(f, id.c_str(), from, time, done, finished, rule.c_str())); });
+      continue;
+    }
     int16_t to = u.changing_to;
     int32_t time = u.change_time, done = u.change_done;
     if (to < 0) {
@@ -281,22 +437,46 @@ Status Move::FormationChanges() {
                                        static_cast<fb::DogFormation>(it->second.formation));
       if (!q) continue;  // refused on receipt
       to = it->second.formation;
-      time = *q * (TakesDoubleTime(static_cast<fb::DogClass>(u.cls), static_cast<fb::DogFatigue>(u.fatigue))
-                       ? kDoubleTimeFactor
-                       : 1);
+      time = *q * (double_time ? kDoubleTimeFactor : 1);
       done = 0;
     }
-    const int32_t spend = std::min(4, time - done);
-    done += spend;
-    quarters_used_[id] = spend;
-    const bool finished = done >= time;
+    const bool finished = Spend(id, time, done);
     const auto from = static_cast<fb::DogFormation>(u.formation);
     Emit([=](Fbb& f) {
       return Body(fb::CreateDogFormationChangedDirect(f, id.c_str(), from, static_cast<fb::DogFormation>(to), time, done,
                                                       finished, "D1"));
     });
   }
+  // D1.12: an unlimbered battery refaces in the quarters the move leaves it.
+  for (const std::string& id : v2_ ? Ids() : std::vector<std::string>{}) {
+    const auto& u = U(id);
+    auto it = s().intents.find(id);
+    if (u.gone || u.routing || retiring_.count(id) || halted_.count(id) || it == s().intents.end()) continue;
+    if (!IsArtillery(static_cast<fb::DogArm>(u.arm)) || u.formation != fb::DogFormation_Unlimbered) continue;
+    if (it->second.face >= 0 && it->second.face != u.facing) Reface(id, it->second.face);
+  }
   return Status::Ok();
+}
+
+// D1.12: a battery turns the short way; a turn longer than the quarters left
+// of the move turns as far as they allow (the rest, if ordered again, next
+// move).
+void Move::Reface(const std::string& id, int32_t face) {
+  const auto& u = U(id);
+  const int factor =
+      TakesDoubleTime(static_cast<fb::DogClass>(u.cls), static_cast<fb::DogFatigue>(u.fatigue)) ? kDoubleTimeFactor : 1;
+  const int32_t left = 4 - quarters_used_[id];
+  int32_t cw = ((face - u.facing) % 360 + 360) % 360;  // clockwise degrees
+  const int32_t sign = cw <= 180 ? 1 : -1;
+  int32_t turn = cw <= 180 ? cw : 360 - cw;
+  while (turn > 0 && RefaceQuarters(turn) * factor > left) --turn;
+  if (turn == 0) return;
+  const int32_t q = RefaceQuarters(turn) * factor;
+  quarters_used_[id] += q;
+  const int32_t to = ((u.facing + sign * turn) % 360 + 360) % 360;
+  const std::string stopped =
+      to == face ? "" : "turned " + std::to_string(turn) + " degrees in the " + std::to_string(left) + " quarters left";
+  MoveTo(id, {u.x, u.y}, to, 0, 0, "refaced in " + std::to_string(q) + " quarter(s)", stopped, "D1.12");
 }
 
 // D5: charges are declared: the charger tests (D5.2), infantry charged tests
@@ -307,9 +487,13 @@ Status Move::Charges() {
     const auto& u = U(id);
     auto it = s().intents.find(id);
     std::string target;
-    if (u.bound == "pursue" && !u.routing) target = NearestEnemy(id);  // D11: pursue or charge the nearest enemy
+    if (u.bound == "pursue" && u.bound_set_in < n_.move && !u.routing) {
+      target = NearestEnemy(id);  // D11: pursue or charge the nearest enemy
+    }
     else if (it != s().intents.end()) target = it->second.charge;
-    if (target.empty() || u.gone || u.routing || halted_.count(id) || quarters_used_[id] >= 4) continue;
+    if (target.empty() || u.gone || u.routing || halted_.count(id) || retiring_.count(id) || quarters_used_[id] >= 4) {
+      continue;
+    }
     if (U(target).gone) continue;
     MoraleContext me;
     me.charging = true;
@@ -326,6 +510,7 @@ Status Move::Charges() {
       MoraleContext them;
       them.receiving_charge = true;
       them.charged_by_cavalry = IsCavalry(static_cast<fb::DogArm>(u.arm));
+      them.attacked_from_rear = WhereIs(t, {u.x, u.y}) == Where::Rear;  // D7.8 (D12.8)
       auto tr = Morale(target, "infantry being charged", them);
       if (!tr.ok()) return tr.status();
       // D6.5, D6.6: a charged unit that is shaken halts (it makes no advance or
@@ -351,7 +536,7 @@ Status Move::Charges() {
 // D2, D3: movement: each unit walks its intended path (a charger straight at
 // its target) with what the move leaves of its allowance after a formation
 // change; contact with a charge's target is a melee (D13).
-Status Move::Movement() {
+Status Move::MoveUnits() {
   for (const std::string& id : Ids()) {
     const auto& u = U(id);
     if (u.gone || u.routing || halted_.count(id)) continue;
@@ -360,7 +545,21 @@ Status Move::Movement() {
     if (quarters <= 0) continue;
     const auto formation = static_cast<fb::DogFormation>(u.formation);
     int32_t allowance = Allowance(static_cast<fb::DogArm>(u.arm), formation) * quarters / 4;
-    int32_t facing = it != s().intents.end() && it->second.face >= 0 ? it->second.face : u.facing;
+    if (retiring_.count(id)) {
+      // D11.6: straight back, front kept to the enemy.
+      const int32_t back = allowance * kRetirePercent / 100;
+      if (back <= 0) continue;
+      const int64_t fx = Sin10k(u.facing), fy = -Cos10k(u.facing);
+      const DogXY to{static_cast<int32_t>(u.x - fx * back / 10000), static_cast<int32_t>(u.y - fy * back / 10000)};
+      Walk wk = WalkPath(s(), id, {to}, allowance);
+      MoveTo(id, wk.to, u.facing, wk.distance, allowance, wk.terrain, wk.stopped,
+             wk.stopped.empty() ? "D11.6" : wk.stopped_rule);
+      if (wk.cohesion != U(id).cohesion) State(id, wk.cohesion, U(id).fatigue, "terrain: " + wk.terrain, "D3");
+      continue;
+    }
+    // An unlimbered battery turns only by refacing (D1.12, above).
+    const bool fixed_battery = v2_ && IsArtillery(static_cast<fb::DogArm>(u.arm)) && formation == fb::DogFormation_Unlimbered;
+    int32_t facing = it != s().intents.end() && it->second.face >= 0 && !fixed_battery ? it->second.face : u.facing;
     std::vector<DogXY> path;
     std::string rule = "D2";
     auto ch = charging_.find(id);
@@ -393,6 +592,8 @@ Status Move::Movement() {
         stopped = "the charge fell short";
       }
     }
+    // A move stopped short names the rule that stopped it (D2, D2.10, D3.n).
+    if (v2_ && !wk.stopped.empty() && !wk.stopped_rule.empty() && rule == "D2") rule = wk.stopped_rule;
     MoveTo(id, wk.to, facing, wk.distance, allowance, wk.terrain, stopped, rule);
     if (wk.cohesion != U(id).cohesion) State(id, wk.cohesion, U(id).fatigue, "terrain: " + wk.terrain, "D3");
   }
@@ -424,20 +625,12 @@ Status Move::Fire() {
     if (battery ? f != fb::DogFormation_Unlimbered : (f != fb::DogFormation_Line && f != fb::DogFormation_Skirmish)) continue;
     // The nearest enemy ahead, in range, and in sight (D3.1, D3.2: a unit in
     // woods is seen only so far).
-    auto seen = [&](const P::DogUnitState& o, int32_t d) {
-      for (const auto& ter : s().terrain) {
-        if (IsLinear(ter.kind)) continue;
-        const int vis = Terrain(static_cast<fb::DogTerrainKind>(ter.kind)).visibility;
-        if (vis > 0 && d > vis && PolygonContains(ter.points, {o.x, o.y})) return false;
-      }
-      return true;
-    };
     std::string target;
     int32_t best = INT32_MAX;
     for (const auto& [oid, o] : s().units) {
       if (o.gone || o.side == u.side) continue;
       const int32_t d = Distance({u.x, u.y}, {o.x, o.y});
-      if (d > row->range_mm || d >= best || d == 0 || !seen(o, d)) continue;
+      if (d > row->range_mm || d >= best || d == 0 || !Seen(s(), {o.x, o.y}, d)) continue;
       const int64_t fx = Sin10k(u.facing), fy = -Cos10k(u.facing);
       const int64_t ahead = (int64_t(o.x - u.x) * fx + int64_t(o.y - u.y) * fy) / 10000;
       if (ahead * 10000 < int64_t(d) * Cos10k(kFireArcDegrees)) continue;  // outside the arc
@@ -451,15 +644,8 @@ Status Move::Fire() {
                       : u.strength * row->pct_per_roll_tenths * *roll / 1000;
     if (best * 2 > row->range_mm) men /= 2;
     const auto& t = U(target);
-    bool cover = false;
-    for (const auto& ter : s().terrain) {
-      if (!IsLinear(ter.kind) && (ter.kind == fb::DogTerrainKind_OpenWoods || ter.kind == fb::DogTerrainKind_DenseWoods ||
-                                  ter.kind == fb::DogTerrainKind_Building) &&
-          PolygonContains(ter.points, {t.x, t.y})) {
-        cover = true;
-      }
-    }
-    if (cover || t.formation == fb::DogFormation_Skirmish) men /= 2;
+    if (InCover(s(), {t.x, t.y}) || t.formation == fb::DogFormation_Skirmish) men /= 2;
+    fired_on_from_[target].push_back({u.x, u.y});
     Casualties(target, men, "fire of " + id, "D14");
   }
   return Status::Ok();
@@ -480,6 +666,8 @@ Status Move::Melee() {
       m.cohesion = static_cast<fb::DogCohesion>(u.cohesion);
       m.fatigue = static_cast<fb::DogFatigue>(u.fatigue);
       m.strength = u.strength;
+      // D4.17, D4.19: a line of foot drawn up in one rank (the scenario's ranks).
+      m.single_rank = v2_ && IsFoot(m.arm) && m.formation == fb::DogFormation_Line && u.ranks == 1;
       m.following_up = std::find(u.melee_wins.begin(), u.melee_wins.end(), n_.move - 1) != u.melee_wins.end();
       m.uphill = uphill;
       return m;
@@ -506,6 +694,10 @@ Status Move::Melee() {
     const int round = 1 + static_cast<int>(std::count(U(a).melee_wins.begin(), U(a).melee_wins.end(), n_.move - 1));
     MeleeSide as = side_of(a, attacker_up), ds = side_of(d, defender_up);
     auto am = MeleeModifiers(as, ds, round), dm = MeleeModifiers(ds, as, round);
+    // D6.5: a shaken square stands but fights worse (kShakenSquareMelee, ASSUMED).
+    for (auto [id, mods] : {std::pair{a, &am}, std::pair{d, &dm}}) {
+      if (v2_ && U(id).shaken && U(id).formation == fb::DogFormation_Square) mods->push_back({kShakenSquareMelee, "shaken square (D6.5)"});
+    }
     auto ar = Die(a + " v " + d, "melee: attacker", "D13", kMeleeDie);
     if (!ar.ok()) return ar.status();
     auto dr = Die(a + " v " + d, "melee: defender", "D13", kMeleeDie);
@@ -561,7 +753,9 @@ Status Move::Casualties() {
 // routing unit runs its full allowance straight away from the nearest enemy.
 Status Move::Routs() {
   std::set<std::string> tested;
-  for (size_t pass = 0; pass < 4 && !newly_routing_.empty(); ++pass) {
+  // Each unit tests at most once a move, so the cascade ends (version 1 cut
+  // it after 4 waves).
+  for (size_t pass = 0; !newly_routing_.empty() && (v2_ || pass < 4); ++pass) {
     std::set<std::string> now;
     now.swap(newly_routing_);
     for (const std::string& id : now) {
@@ -640,10 +834,12 @@ void Move::End() {
 }
 
 Status Move::Run() {
+  for (const auto& [id, u] : s().units) start_[id] = {u.x, u.y};
+  ADJ_RETURN_IF_ERROR(CommanderDeaths());
   ADJ_RETURN_IF_ERROR(Bindings());
   ADJ_RETURN_IF_ERROR(FormationChanges());
   ADJ_RETURN_IF_ERROR(Charges());
-  ADJ_RETURN_IF_ERROR(Movement());
+  ADJ_RETURN_IF_ERROR(MoveUnits());
   ADJ_RETURN_IF_ERROR(Fire());
   ADJ_RETURN_IF_ERROR(Melee());
   ADJ_RETURN_IF_ERROR(Casualties());

@@ -179,7 +179,7 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
           if (!MayEnter(kind, arm)) {
             w.stopped = std::string(fb::EnumNameDogArm(arm)) + " cannot cross " + t.id + " (" +
                         fb::EnumNameDogTerrainKind(kind) + ")";
-            w.stopped_rule = "D3";
+            w.stopped_rule = "D3." + std::to_string(t.kind + 1);  // the row barring it
             goto done;
           }
           cost += int64_t(CrossingDeductionMm(kind)) * 100;
@@ -195,7 +195,7 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
         const auto kind = static_cast<fb::DogTerrainKind>(t.kind);
         if (!MayEnter(kind, arm)) {
           w.stopped = std::string(fb::EnumNameDogArm(arm)) + " cannot enter " + t.id;
-          w.stopped_rule = "D3";
+          w.stopped_rule = "D3." + std::to_string(t.kind + 1);
           goto done;
         }
         cost += int64_t(CrossingDeductionMm(kind)) * 100;

@@ -330,7 +330,7 @@ inline constexpr std::array<ControlBandRow, 6> kControlBands = {{
     {"D11.3", 8, 10, "follow orders", 0},
     {"D11.4", 5, 7, "stand 1", 1},
     {"D11.5", 2, 4, "stand 2", 2},
-    {"D11.6", INT_MIN, 1, "retire", 0},
+    {"D11.6", INT_MIN, 1, "retire", 1},  // reading: it retires on the next move (RULES.md)
 }};
 // The veteran's reading (D10.14) pulls toward D11.3.
 inline constexpr int kFollowOrdersMin = 8;
@@ -379,5 +379,25 @@ inline constexpr int kFireArcDegrees = 45;
 // D15: fatigue: a unit that charges or fights a round of melee ends the move a
 // step more tired (Fresh, Tired, Exhausted); it does not recover in a battle.
 // A routing unit moves its full allowance straight away from the nearest enemy.
+
+// D12.8 (ASSUMED): where another unit stands relative to a unit's front: within
+// kFrontArcDegrees of its facing is ahead; beyond kRearArcDegrees behind; in
+// between, on a flank (left or right).
+inline constexpr int kFrontArcDegrees = 45;
+inline constexpr int kRearArcDegrees = 135;
+// D7.7: a flank is threatened by a standing (not routing) enemy on that flank
+// within this distance; a square has no flanks (reading).
+inline constexpr int kFlankThreatMm = 150;
+// D7.13: flanks are secure when a friendly unit that is not routing stands on
+// each flank within this distance and neither flank is threatened.
+inline constexpr int kSecureFlankMm = 100;
+// D5.6: a commander's death is seen by his side's units within this distance
+// that are not hidden by woods (D3.1, D3.2).
+inline constexpr int kCommanderSightMm = 500;
+// D6.5: a shaken square "fights worse": this much in its melee (ASSUMED).
+inline constexpr int kShakenSquareMelee = -1;
+// D11.6: a unit bound to retire goes straight back this share of its allowance,
+// keeping its front to the enemy (reading: a full move's retirement).
+inline constexpr int kRetirePercent = 100;
 
 }  // namespace adjutant::rules::dog

@@ -97,13 +97,13 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(rules::LatestVersion("sow") == 4);
   CHECK(rules::LatestVersion("pate") == 2);
   CHECK(rules::LatestVersion("y1820") == 1);
-  CHECK(rules::LatestVersion("dog") == 1);
+  CHECK(rules::LatestVersion("dog") == 2);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
   CHECK_FALSE(rules::KnownVersion("pate", 3));
-  CHECK(rules::LatestVersions() == rules::RulesVersions{4, 2, 1, 1});
+  CHECK(rules::LatestVersions() == rules::RulesVersions{4, 2, 1, 2});
   const rules::RulesVersions base{1, 1};
-  CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{2, 2});
+  CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{2, 2, 0, 2});  // every ruleset with a version 2
   CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{4, 2, 1, 1}) == rules::RulesVersions{1, 1, 1, 1});
   CHECK(*rules::ParseRulesVersions("3", base) == rules::RulesVersions{3, 1});  // only sow has a version 3
   CHECK(*rules::ParseRulesVersions("sow=1,pate=1", rules::RulesVersions{2, 1}) == rules::RulesVersions{1, 1});
@@ -114,7 +114,8 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK_FALSE(rules::ParseRulesVersions("7", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow=", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow=1,", base).ok());
-  CHECK_FALSE(rules::ParseRulesVersions("dog=2", base).ok());
+  CHECK(*rules::ParseRulesVersions("dog=2", base) == rules::RulesVersions{1, 1, 0, 2});
+  CHECK_FALSE(rules::ParseRulesVersions("dog=3", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("chess=1", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow", base).ok());
 }

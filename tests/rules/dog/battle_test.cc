@@ -15,7 +15,9 @@
 #include "replay/audit.h"
 #include "replay/create.h"
 #include "replay/driver.h"
+#include "rules/dice.h"
 #include "rules/dog/charts.h"
+#include "rules/versions.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/scenario_generated.h"
@@ -49,9 +51,26 @@ struct DogDb {
     auto r = replay::SubmitOrders(*db, "b", "main", person, *buf);
     return r.ok() ? Status::Ok() : r.status();
   }
-  Status Move() {
-    auto r = replay::Adjudicate(*db, "b", "main", replay::AdjudicateMode::kPhase);
+  // One move; under `versions` (adopted from this move on) when given, with
+  // `dice` when given.
+  Status Move(const rules::RulesVersions* versions = nullptr, rules::DiceSource* dice = nullptr) {
+    auto r = replay::Adjudicate(*db, "b", "main", replay::AdjudicateMode::kPhase, 1, std::nullopt, dice, versions);
     return r.ok() ? Status::Ok() : r.status();
+  }
+  // The JSON of every DogEvent of kind `kind` in the log.
+  std::vector<std::string> Events(const std::string& kind) const {
+    std::vector<std::string> out;
+    Status st = db->Read("b", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+      auto* de = e.event()->payload_as_DogEvent();
+      if (de && fb::EnumNameDogEventBody(de->body_type()) == kind) {
+        auto j = schema::ToJson("Event", e.bytes.data());
+        REQUIRE(j.ok());
+        out.push_back(*j);
+      }
+      return Status::Ok();
+    });
+    REQUIRE(st.ok());
+    return out;
   }
   P::BattleState State() const {
     auto w = replay::Fold(*db, "b", "main");
@@ -96,6 +115,55 @@ TEST_CASE("D12.4: Talavera, three moves of the bundled orders: columns cross the
   CHECK(s.max_moves == 12);
 }
 
+TEST_CASE("Rules versions: a battle under dog=1 keeps version 1's control test; dog=2 judges the enemy's movement; "
+          "both audit identical",
+          "[dog]") {
+  // Hussars charge a British line that is shaken and falls back 50 mm
+  // (D6.5); the charge falls short and the hussars test control (D8.3).
+  const std::string sc = R"({"name": "a charge", "rulesets": ["dog"],
+    "players": [{"person": "wellington", "roles": ["British.general"]}, {"person": "ney", "roles": ["French.general"]}],
+    "dog": {"sides": ["British", "French"], "units": [
+      {"id": "BR-INF", "side": "British", "nation": "British", "arm": "Infantry", "formation": "Line", "strength": 600,
+       "x": 600, "y": 560, "facing": 180, "frontage": 120, "morale": 6, "control": 2},
+      {"id": "FR-HUS", "side": "French", "nation": "French", "arm": "LightCavalry", "formation": "Line", "strength": 400,
+       "x": 600, "y": 800, "facing": 0, "frontage": 100, "morale": 7, "control": 2}]}})";
+  for (uint32_t version : {1u, 2u}) {
+    CAPTURE(version);
+    DogDb g(sc);
+    REQUIRE(g.Orders("ney", R"({"orders": [)" + Intent(R"({"unit": "FR-HUS", "charge": "BR-INF"})") + "]}").ok());
+    auto dice = rules::ScriptedDice::Parse("40 45 3 5", "dice");
+    REQUIRE(dice.ok());
+    rules::RulesVersions v = rules::LatestVersions();
+    v.dog = version;
+    REQUIRE(g.Move(&v, &*dice).ok());
+    auto control = g.Events("DogControlTest");
+    REQUIRE(control.size() == 1);
+    if (version == 1) {
+      // Version 1 told standing from routing only: the line falling back stands.
+      CHECK_THAT(control[0], Catch::Contains(R"("modifiers": "-1 enemy standing")") &&
+                                 Catch::Contains(R"("result": "stand 2")"));
+    } else {
+      // D10.1: the line fell back, front to the hussars, within 100 mm: retiring.
+      CHECK_THAT(control[0], Catch::Contains(R"("modifiers": "+1 enemy retiring within 100m")") &&
+                                 Catch::Contains(R"("result": "stand 1")"));
+    }
+    // D11: the result binds the move after the one it was taken in; version 1
+    // counted that move too.
+    CHECK(g.State().units.at("FR-HUS").bound == "stand");
+    CHECK(g.State().units.at("FR-HUS").bound_moves == 1);
+    REQUIRE(g.Orders("ney", R"({"orders": [)" + Intent(R"({"unit": "FR-HUS", "path": [{"x": 600, "y": 500}]})") + "]}").ok());
+    REQUIRE(g.Move().ok());  // the game keeps the version it adopted
+    CHECK(g.Events("DogIntentRefused").size() == 1);  // it stands (D11)
+    CHECK(g.State().units.at("FR-HUS").bound.empty());
+    // Move 2 was rolled with the game's own dice (move 1's were scripted, as
+    // in a conformance case): re-adjudicated under the version it recorded,
+    // it is identical.
+    auto a = replay::AuditTurn(*g.db, "b", "main", P::DogMove(2));
+    REQUIRE(a.ok());
+    CHECK(a->identical);
+  }
+}
+
 TEST_CASE("D12-D15: invariants over random battles", "[dog][property]") {
   rc::prop("strength never negative, moves within the allowance, routing units never charge, audits identical", [] {
     static const std::vector<fb::DogArm> kArms = {fb::DogArm_Infantry, fb::DogArm_LightCavalry, fb::DogArm_HeavyCavalry,
@@ -132,6 +200,9 @@ TEST_CASE("D12-D15: invariants over random battles", "[dog][property]") {
                     {"id": "hill", "kind": "GentleSlope", "uphill": 0, "points": [{"x": 600, "y": 100}, {"x": 1200, "y": 100}, {"x": 1200, "y": 450}, {"x": 600, "y": 450}]}],
         "units": [)" + units + "]}}";
     DogDb g(sc, *rc::gen::inRange<uint64_t>(1, 100000));
+    // Either version: version 1's games must go on auditing as they were.
+    rules::RulesVersions versions = rules::LatestVersions();
+    versions.dog = *rc::gen::inRange<uint32_t>(1, 3);
     const int moves = *rc::gen::inRange(1, 7);
     for (int m = 0; m < moves; ++m) {
       const P::BattleState s = g.State();
@@ -141,7 +212,7 @@ TEST_CASE("D12-D15: invariants over random battles", "[dog][property]") {
         for (const auto& [id, sd] : ids) {
           if (sd != side || *rc::gen::inRange(0, 4) == 0) continue;
           std::string body;
-          int kind = *rc::gen::inRange(0, 5) % 4 == 0 ? 1 : *rc::gen::inRange(0, 4);
+          int kind = *rc::gen::inRange(0, 5) % 4 == 0 ? 1 : *rc::gen::inRange(0, 6);
           if (kind == 0) {
             body = R"({"unit": ")" + id + R"(", "hold": true})";
           } else if (kind == 1) {
@@ -152,6 +223,10 @@ TEST_CASE("D12-D15: invariants over random battles", "[dog][property]") {
           } else if (kind == 2) {
             body = R"({"unit": ")" + id + R"(", "path": [{"x": )" + std::to_string(*rc::gen::inRange(0, 1800)) +
                    R"(, "y": )" + std::to_string(*rc::gen::inRange(0, 1200)) + "}]}";
+          } else if (kind == 4) {
+            body = R"({"unit": ")" + id + R"(", "reform": true})";  // D1.8, D1.9 (refused when formed)
+          } else if (kind == 5) {
+            body = R"({"unit": ")" + id + R"(", "face": )" + std::to_string(*rc::gen::inRange(0, 360)) + "}";  // D1.12
           } else {
             body = R"({"unit": ")" + id + R"(", "change_formation": true, "formation": ")" +
                    *rc::gen::element<std::string>("Line", "ColumnOfDivisions", "Square", "ColumnOfMarch", "Limbered",
@@ -162,7 +237,7 @@ TEST_CASE("D12-D15: invariants over random battles", "[dog][property]") {
         }
         if (!items.empty()) RC_ASSERT(g.Orders(side == std::string("Red") ? "red" : "blue", "{\"orders\": [" + items + "]}").ok());
       }
-      RC_ASSERT(g.Move().ok());
+      RC_ASSERT(g.Move(&versions).ok());
     }
     // The log, folded event by event.
     P::Battle fold;
@@ -201,6 +276,7 @@ TEST_CASE("D12-D15: invariants over random battles", "[dog][property]") {
       RC_ASSERT(a->identical);
     }
     RC_CLASSIFY(battles > 0, "a melee");
+    RC_CLASSIFY(versions.dog == 1, "dog=1");
     RC_CLASSIFY(fold.state().ended, "the battle ended");
   });
 }

@@ -1136,7 +1136,7 @@ TEST_CASE("D11.5: 2-4: stand, no advance for 2 moves", "[dog][D11]") {
 
 TEST_CASE("D11.6: 1 or less: retire", "[dog][D11]") {
   CHECK(ControlBand(1).result == "retire");
-  CHECK(ControlBand(1).moves == 0);
+  CHECK(ControlBand(1).moves == 1);  // reading: it retires on the next move
   CHECK(ControlBand(0).result == "retire");
   CHECK(ControlBand(-20).result == "retire");
 }

@@ -116,7 +116,7 @@ TEST_CASE("D3.3, D3.5: a stream takes 10 mm to cross; a low wall 25 and bars a b
   s.units["g"] = Unit(fb::DogArm_FootArtillery, fb::DogFormation_Limbered, 1000, 800, 0, 120);
   auto g = WalkPath(s, "g", {{1000, 100}}, 140);
   CHECK(g.distance == 45);  // stops at the wall
-  CHECK(g.stopped_rule == "D3");
+  CHECK(g.stopped_rule == "D3.5");
   CHECK(g.stopped == "FootArtillery cannot cross brook (LowWall)");
 }
 
