@@ -2,8 +2,10 @@
 // facing, formation, cohesion, fatigue, strength and casualties, the
 // formation change under way and the moves a control result binds it for,
 // at the end of any move of any branch; a side's report adds its units'
-// intentions for the coming move (the other side's stay private); --svg
-// draws the table with its terrain and units.
+// intentions for the coming move (the other side's stay private); both end
+// with what happened in the move, in words (a side's leaves out the refusals
+// of the other side's orders); --svg draws the table with its terrain and
+// units.
 #include <cmath>
 #include <fstream>
 
@@ -14,6 +16,7 @@
 #include "replay/driver.h"
 #include "rules/dog/dog.h"
 #include "schema/dog_generated.h"
+#include "schema/event_generated.h"
 #include "schema/reports_generated.h"
 
 namespace adjutant::cli {
@@ -25,6 +28,7 @@ std::string IntentText(const P::DogIntentState& i) {
   std::string t;
   auto add = [&](const std::string& x) { t += (t.empty() ? "" : "; ") + x; };
   if (i.hold) add("hold");
+  if (i.reform) add("re-form");
   if (i.change_formation) add(std::string("form ") + fb::EnumNameDogFormation(static_cast<fb::DogFormation>(i.formation)));
   if (i.face >= 0) add("face " + std::to_string(i.face));
   if (!i.path.empty()) {
@@ -34,6 +38,87 @@ std::string IntentText(const P::DogIntentState& i) {
   }
   if (!i.charge.empty()) add("charge " + i.charge);
   return t.empty() ? "no orders" : t;
+}
+
+std::string N(int v) { return std::to_string(v); }
+std::string S(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+std::string At(const fb::DogPoint* p) { return p ? "(" + N(p->x()) + ", " + N(p->y()) + ")" : "?"; }
+std::string Mods(const flatbuffers::String* m) { return m && m->size() ? " " + m->str() : ""; }
+
+// One outcome of a move, in words, naming its rule.
+std::string Narrate(const fb::DogEvent& ev) {
+  if (auto* x = ev.body_as_DogFormationChanged()) {
+    const std::string to = fb::EnumNameDogFormation(x->to());
+    if (x->finished()) return S(x->unit()) + " formed " + to + " from " + fb::EnumNameDogFormation(x->from()) + " (" + S(x->rule()) + ")";
+    return S(x->unit()) + " is forming " + to + ": " + N(x->done()) + " of " + N(x->time()) + " quarters done (" + S(x->rule()) + ")";
+  }
+  if (auto* x = ev.body_as_DogReformed()) {
+    if (x->finished()) return S(x->unit()) + " re-formed from " + fb::EnumNameDogCohesion(x->from()) + " (" + S(x->rule()) + ")";
+    return S(x->unit()) + " is re-forming: " + N(x->done()) + " of " + N(x->time()) + " quarters done (" + S(x->rule()) + ")";
+  }
+  if (auto* x = ev.body_as_DogMoved()) {
+    std::string t = S(x->unit()) + (x->distance() ? " moved " + N(x->distance()) + " mm of " + N(x->allowance()) + " to " + At(x->to())
+                                                  : " turned") + ", facing " + N(x->facing());
+    if (x->terrain() && x->terrain()->size()) t += "; " + S(x->terrain());
+    if (x->stopped() && x->stopped()->size()) t += "; stopped: " + S(x->stopped());
+    return t + " (" + S(x->rule()) + ")";
+  }
+  if (auto* x = ev.body_as_DogStateChanged()) {
+    return S(x->unit()) + " is " + fb::EnumNameDogCohesion(x->cohesion()) + ", " + fb::EnumNameDogFatigue(x->fatigue()) + ": " +
+           S(x->cause()) + " (" + S(x->rule()) + ")";
+  }
+  if (auto* x = ev.body_as_DogCasualties()) {
+    return S(x->unit()) + " lost " + N(x->men()) + " men: " + S(x->cause()) + " (" + S(x->rule()) + ")";
+  }
+  if (auto* x = ev.body_as_DogMeleeRound()) {
+    const std::string w = S(x->winner());
+    return "melee, round " + N(x->round()) + ": " + S(x->attacker()) + " " + N(x->attack_roll()) + Mods(x->attack_mods()) + " = " +
+           N(x->attack_total()) + " against " + S(x->defender()) + " " + N(x->defence_roll()) + Mods(x->defence_mods()) + " = " +
+           N(x->defence_total()) + ": " + (w.empty() ? "a draw" : w + " wins") + "; losses " + N(x->attacker_losses()) + " and " +
+           N(x->defender_losses()) + " (D13)";
+  }
+  if (auto* x = ev.body_as_DogMoraleTest()) {
+    return S(x->unit()) + " tests morale (" + S(x->occasion()) + "): " + N(x->factor()) + Mods(x->modifiers()) + " = " +
+           N(x->total()) + ", rolled " + N(x->roll()) + ": " + S(x->result()) + " (" + S(x->rule()) + ")";
+  }
+  if (auto* x = ev.body_as_DogControlTest()) {
+    return S(x->unit()) + " tests control (" + S(x->occasion()) + "): rolled " + N(x->roll()) + " +" + N(x->unit_factor()) +
+           (x->senior_factor() ? " +" + N(x->senior_factor()) + " senior officer" : "") + Mods(x->modifiers()) + " = " +
+           N(x->total()) + ": " + S(x->result()) + " (" + S(x->rule()) + ")";
+  }
+  if (auto* x = ev.body_as_DogRouted()) return S(x->unit()) + " routs to " + At(x->to()) + " (" + S(x->rule()) + ")";
+  if (auto* x = ev.body_as_DogCommanderLost()) return "commander " + S(x->commander()) + " lost: " + S(x->cause());
+  if (auto* x = ev.body_as_DogIntentRefused()) {
+    return S(x->unit()) + "'s orders refused: " + S(x->reason()) + " (" + S(x->rule()) + ")";
+  }
+  if (auto* x = ev.body_as_DogBattleEnded()) {
+    return "the battle ends: " + S(x->reason()) + (S(x->winner()).empty() ? "" : ", " + S(x->winner()) + " wins") + " (D12.5)";
+  }
+  return "";
+}
+
+// What happened in move `move` of the branch up to `upto`, in words; for
+// `side`, without the refusals of the other side's orders (they are its own).
+Result<std::vector<std::string>> MoveEvents(ledger::Ledger& db, const std::string& game, const std::string& branch,
+                                            uint64_t upto, int32_t move, const P::BattleState& s,
+                                            const std::string& side) {
+  std::vector<std::string> out;
+  if (move < 1) return out;
+  const Turn want = P::DogMove(move);
+  Status st = db.Read(game, branch, 1, upto, [&](const ledger::EventView& e) {
+    const fb::Turn* t = e.event()->turn();
+    if (!t || Turn{t->major(), t->minor(), t->step()} != want) return Status::Ok();
+    const auto* de = e.event()->payload_as_DogEvent();
+    if (!de) return Status::Ok();
+    if (const auto* r = de->body_as_DogIntentRefused(); r && !side.empty()) {
+      const P::DogUnitState* u = s.Unit(S(r->unit()));
+      if (u && u->side != side) return Status::Ok();
+    }
+    if (std::string line = Narrate(*de); !line.empty()) out.push_back(line);
+    return Status::Ok();
+  });
+  if (!st.ok()) return st;
+  return out;
 }
 
 std::string Colour(const P::BattleState& s, const std::string& side) {
@@ -132,6 +217,8 @@ Status BattleReport(Context& c, const std::string& game) {
     out << Svg(s, game + "/" + branch + ", " + when);
     if (!out) return Status::IOError(*svg + ": cannot write the battle");
   }
+  auto happened = MoveEvents(**db, game, branch, upto == UINT64_MAX ? world->head.seq : upto, s.moves_done, s, side);
+  if (!happened.ok()) return happened.status();
   auto intent_of = [&](const std::string& id, const P::DogUnitState& u) -> std::string {
     if (!side.empty() && u.side != side) return "";  // the other side's intentions are its own
     auto it = s.intents.find(id);
@@ -149,12 +236,14 @@ Status BattleReport(Context& c, const std::string& game) {
           fb::EnumNameDogCohesion(static_cast<fb::DogCohesion>(u.cohesion)),
           fb::EnumNameDogFatigue(static_cast<fb::DogFatigue>(u.fatigue)), u.strength, u.start_strength - u.strength,
           u.x, u.y, u.facing, rules::dog::Frontage(u), u.shaken, u.routing, u.gone, u.bound.c_str(), u.bound_moves,
-          intent_of(id, u).c_str()));
+          intent_of(id, u).c_str(), u.reform_done, u.reform_time));
     }
     std::string ended = s.ended ? s.end_reason + (s.winner.empty() ? "" : ", " + s.winner + " wins") : "";
+    std::vector<flatbuffers::Offset<flatbuffers::String>> lines;
+    for (const auto& l : *happened) lines.push_back(f.CreateString(l));
     f.Finish(fb::CreateDogBattleReportDirect(f, game.c_str(), branch.c_str(), s.moves_done,
                                             upto == UINT64_MAX ? world->head.seq : upto, side.c_str(), ended.c_str(),
-                                            &rows));
+                                            &rows, &lines));
     return PrintJson("DogBattleReport", f);
   }
   Line("Battle " + game + "/" + branch + ", " + when + " of " + std::to_string(s.max_moves) +
@@ -171,6 +260,9 @@ Status BattleReport(Context& c, const std::string& game) {
         line += std::string(" (forming ") + fb::EnumNameDogFormation(static_cast<fb::DogFormation>(u.changing_to)) + ", " +
                 std::to_string(u.change_done) + "/" + std::to_string(u.change_time) + " quarters)";
       }
+      if (u.reform_time > 0) {
+        line += " (re-forming, " + std::to_string(u.reform_done) + "/" + std::to_string(u.reform_time) + " quarters)";
+      }
       line += " at (" + std::to_string(u.x) + ", " + std::to_string(u.y) + ") facing " + std::to_string(u.facing) + ", " +
               fb::EnumNameDogCohesion(static_cast<fb::DogCohesion>(u.cohesion)) + ", " +
               fb::EnumNameDogFatigue(static_cast<fb::DogFatigue>(u.fatigue)) + ", " + std::to_string(u.strength) + " of " +
@@ -183,6 +275,10 @@ Status BattleReport(Context& c, const std::string& game) {
       if (!intent.empty()) line += "; orders: " + intent;
       Line(line);
     }
+  }
+  if (s.moves_done > 0) {
+    Line("What happened in move " + std::to_string(s.moves_done) + ":");
+    for (const auto& l : *happened) Line("  " + l);
   }
   return Status::Ok();
 }

@@ -20,9 +20,10 @@ template <class A> void Visit(A& a, DogCommanderState& c) { a(c.side, c.name, c.
 template <class A> void Visit(A& a, DogIntentState& i) {
   a(i.seq, i.side, i.change_formation, i.formation, i.face, i.path, i.charge, i.hold, i.reform);
 }
+template <class A> void Visit(A& a, DogDisplaced& d) { a(d.unit, d.intent); }
 template <class A> void Visit(A& a, BattleState& s) {
   a(s.last_seq, s.active, s.width, s.height, s.max_moves, s.sides, s.terrain, s.commanders, s.units, s.moves_done,
-    s.ended, s.end_reason, s.winner, s.intents);
+    s.ended, s.end_reason, s.winner, s.intents, s.displaced);
 }
 
 const DogUnitState* BattleState::Unit(const std::string& id) const {
@@ -222,6 +223,7 @@ void Battle::Apply(const Input& in) {
     if (auto* d = o->body_as_DogOrder()) {
       if (auto* i = d->body_as_DogIntent()) {
         DogIntentState& st = s_.intents[i->unit()->str()];
+        if (st.seq != 0 && e.rules_version() >= 2) s_.displaced[in.seq] = DogDisplaced{i->unit()->str(), st};
         st = {};
         st.seq = in.seq;
         st.side = Str(o->slot());
@@ -236,8 +238,15 @@ void Battle::Apply(const Input& in) {
     }
   } else if (auto* sp = e.payload_as_OrderSuperseded()) {
     DropIntent(s_, sp->order_seq());
+    s_.displaced.erase(sp->by_seq());
   } else if (auto* rj = e.payload_as_OrderRejected()) {
+    // A refused intention leaves the one it would have replaced standing
+    // (version 1 lost both: another side's general could wipe an order).
     DropIntent(s_, rj->order_seq());
+    if (auto it = s_.displaced.find(rj->order_seq()); it != s_.displaced.end()) {
+      s_.intents[it->second.unit] = it->second.intent;
+      s_.displaced.erase(it);
+    }
   } else if (auto* d = e.payload_as_Directive()) {
     if (auto* dd = d->body_as_DogDirective()) {
       if (auto* p = dd->body_as_DogPlaceUnit()) {
@@ -262,6 +271,7 @@ void Battle::Apply(const Input& in) {
     // the one the test was taken in (D11: "for 1 move" is the next move).
     s_.moves_done++;
     s_.intents.clear();
+    s_.displaced.clear();
     for (auto& [id, u] : s_.units) {
       u.shaken = false;
       if (u.bound_set_in >= s_.moves_done) continue;

@@ -71,6 +71,12 @@ struct DogIntentState {
   friend bool operator==(const DogIntentState&, const DogIntentState&) = default;
 };
 
+struct DogDisplaced {
+  std::string unit;
+  DogIntentState intent;
+  friend bool operator==(const DogDisplaced&, const DogDisplaced&) = default;
+};
+
 struct BattleState {
   uint64_t last_seq = 0;
   bool active = false;
@@ -83,6 +89,9 @@ struct BattleState {
   bool ended = false;
   std::string end_reason, winner;
   std::map<std::string, DogIntentState> intents;  // unit → its intention for the coming move
+  // An intention displaced by a newer one not yet accepted, by the newer one's
+  // seq: a refused order (OrderRejected) gives it back (dog version 2).
+  std::map<uint64_t, DogDisplaced> displaced;
   friend bool operator==(const BattleState&, const BattleState&) = default;
 
   const DogUnitState* Unit(const std::string& id) const;

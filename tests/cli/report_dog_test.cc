@@ -69,6 +69,10 @@ TEST_CASE("D12: a battle: the generals' intentions for the first move, the move 
   CHECK_THAT(br.out, !Catch::Contains("orders: move to"));
   Run ga = t.adj({"report", "battle", "talavera"});
   CHECK_THAT(ga.out, Catch::Contains("orders: move to"));
+  // The British general's refused order for a French unit left the French
+  // order standing (dog version 2).
+  CHECK_THAT(ga.out, Catch::Contains("FR-24L-1 1st Battalion, 24e Ligne: Infantry, ColumnOfDivisions at (600, 960) facing 0, "
+                                     "Formed, Fresh, 650 of 650 men; orders: move to (600,820)"));
   Run js = t.adj({"report", "battle", "talavera", "--json", "--svg", t.dir.Sub("b.svg")});
   REQUIRE(js.code == 0);
   CHECK_THAT(js.out, Catch::Contains("\"id\": \"BR-RA\",\"side\": \"British\"") && Catch::Contains("\"formation\": \"Unlimbered\""));
@@ -81,6 +85,11 @@ TEST_CASE("D12: a battle: the generals' intentions for the first move, the move 
   CHECK_THAT(adj.out, Catch::Contains("move 1 of 12"));
   Run after = t.adj({"report", "battle", "talavera", "--side", "French"});
   CHECK_THAT(after.out, Catch::Contains("after move 1 of 12"));
+  // The move in words, each outcome naming its rule.
+  CHECK_THAT(after.out, Catch::Contains("What happened in move 1:\n") &&
+                            Catch::Contains("  FR-24L-1 moved 140 mm of 150 to (600, 820), facing 0 (D2)\n"));
+  Run after_js = t.adj({"report", "battle", "talavera", "--json"});
+  CHECK_THAT(after_js.out, Catch::Contains("\"events\": [") && Catch::Contains("FR-24L-1 moved 140 mm of 150"));
   Run before = t.adj({"report", "battle", "talavera", "--move", "0"});
   INFO(before.err);
   CHECK_THAT(before.out, Catch::Contains("before the first move"));
@@ -134,4 +143,28 @@ TEST_CASE("D12: the GA's directives in a battle: a unit put elsewhere, a command
   Run nobody = directive(R"({"body_type": "DogPlaceUnit", "body": {"unit": "BR-99", "x": 50, "y": 40}})");
   CHECK(nobody.code == 2);
   CHECK_THAT(nobody.err, Catch::Contains("no unit 'BR-99'"));
+}
+
+TEST_CASE("D12: a side's report tells the move in words and keeps the other side's refused orders private; "
+          "conform --keep leaves a case's battle to inspect",
+          "[dog][cli]") {
+  TempDir dir;
+  // stand-11: the French column bound to stand has its advance refused on move 2 (D11).
+  Run c = Adjutant({"conform", F + "/conformance/dog/stand-11.json", "--keep", dir.Sub("case")});
+  INFO(c.out << c.err);
+  REQUIRE(c.code == 0);
+  const std::string refused = "FR-COL's orders refused: FR-COL must stand 2 more move(s) (D11)";  // this move and the next
+  Run fr = Adjutant({"--db", dir.Sub("case"), "report", "battle", "case", "--side", "French"});
+  INFO(fr.err);
+  REQUIRE(fr.code == 0);
+  CHECK_THAT(fr.out, Catch::Contains("What happened in move 2:") && Catch::Contains(refused));
+  CHECK_THAT(fr.out, Catch::Contains("FR-2 moved 150 mm of 150 to (1200, 750), facing 0 (D2)"));
+  Run br = Adjutant({"--db", dir.Sub("case"), "report", "battle", "case", "--side", "British"});
+  CHECK_THAT(br.out, Catch::Contains("FR-2 moved 150 mm of 150") && !Catch::Contains("FR-COL's orders refused"));
+  Run ga = Adjutant({"--db", dir.Sub("case"), "report", "battle", "case"});
+  CHECK_THAT(ga.out, Catch::Contains(refused));
+  // Move 1 as it stood: the failed charge and its control test.
+  Run m1 = Adjutant({"--db", dir.Sub("case"), "report", "battle", "case", "--move", "1"});
+  CHECK_THAT(m1.out, Catch::Contains("FR-COL tests control (charge failed to make contact): rolled 1 +1 +1 senior officer "
+                                     "-1 enemy standing, +1 friends standing = 3: stand 2 (D11)"));
 }
