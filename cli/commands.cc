@@ -1014,6 +1014,7 @@ std::vector<Command> AllCommands() {
   for (auto& c : PlayCommands()) all.push_back(std::move(c));
   for (auto& c : ReportCommands()) all.push_back(std::move(c));
   for (auto& c : MapCommands()) all.push_back(std::move(c));
+  for (auto& c : ServeCommands()) all.push_back(std::move(c));
   return all;
 }
 
@@ -1032,6 +1033,36 @@ std::string MainHelp(const std::vector<Command>& cmds) {
 }
 
 }  // namespace
+
+int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::string* out, std::string* err) {
+  Capture capture;
+  capture.shared = &db;
+  Capture* before = CurrentCapture();
+  CurrentCapture() = &capture;
+  auto cmds = AllCommands();
+  int code = 0;
+  const Command* cmd = nullptr;
+  for (const auto& c : cmds) if (!argv.empty() && c.spec.name == argv[0]) cmd = &c;
+  if (cmd == nullptr) {
+    *err = "adjutant: unknown command '" + (argv.empty() ? std::string() : argv[0]) + "'";
+    code = 2;
+  } else if (auto args = Parse(cmd->spec, std::vector<std::string>(argv.begin() + 1, argv.end())); !args.ok()) {
+    *err = args.status().message();
+    code = 2;
+  } else {
+    Context ctx;
+    ctx.db = db.dir();
+    ctx.args = std::move(args).value();
+    Status st = cmd->run(ctx);
+    if (!st.ok()) {
+      *err = st.message();
+      code = st.exit_code();
+    }
+  }
+  CurrentCapture() = before;
+  *out = std::move(capture.out);
+  return code;
+}
 
 int Run(const std::vector<std::string>& argv) {
   if (sodium_init() < 0) {

@@ -11,7 +11,18 @@
 
 namespace adjutant::cli {
 
-void Out(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+Capture*& CurrentCapture() {
+  thread_local Capture* capture = nullptr;
+  return capture;
+}
+
+void Out(const std::string& s) {
+  if (Capture* c = CurrentCapture()) {
+    c->out += s;
+    return;
+  }
+  std::fwrite(s.data(), 1, s.size(), stdout);
+}
 void Line(const std::string& s) { Out(s + "\n"); }
 
 Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb) {
@@ -35,10 +46,13 @@ Result<std::string> ReadFile(const std::string& path, size_t limit) {
   return data;
 }
 
-Result<std::unique_ptr<ledger::Ledger>> OpenDb(const Context& c, bool write) {
+Result<DbRef> OpenDb(const Context& c, bool write) {
+  if (Capture* cap = CurrentCapture(); cap && cap->shared) return DbRef(cap->shared);
   ledger::OpenOptions o;
   o.read_only = !write;
-  return ledger::Ledger::Open(c.db, o);
+  auto db = ledger::Ledger::Open(c.db, o);
+  if (!db.ok()) return db.status();
+  return DbRef(std::move(db).value());
 }
 
 Result<uint64_t> U64Option(const Args& a, const std::string& name, uint64_t fallback) {

@@ -37,7 +37,29 @@ Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb);
 
 Result<std::string> ReadFile(const std::string& path, size_t limit);
 
-Result<std::unique_ptr<ledger::Ledger>> OpenDb(const Context& c, bool write);
+// An open database: the command's own, or the one a server (adjutant serve)
+// holds open and lends to the commands it runs (RunShared).
+class DbRef {
+ public:
+  explicit DbRef(std::unique_ptr<ledger::Ledger> owned) : owned_(std::move(owned)), db_(owned_.get()) {}
+  explicit DbRef(ledger::Ledger* borrowed) : db_(borrowed) {}
+  ledger::Ledger& operator*() const { return *db_; }
+  ledger::Ledger* operator->() const { return db_; }
+
+ private:
+  std::unique_ptr<ledger::Ledger> owned_;
+  ledger::Ledger* db_;
+};
+Result<DbRef> OpenDb(const Context& c, bool write);
+
+// Runs one command against `shared` (already open) with its output and
+// errors captured instead of printed (see commands.h RunShared).
+struct Capture {
+  ledger::Ledger* shared = nullptr;
+  std::string out;
+};
+// The capture of the command running on this thread, if any.
+Capture*& CurrentCapture();
 
 // --branch B, else the game's current branch (main unless the GA made a
 // corrected branch current), else main.
@@ -72,5 +94,6 @@ Status CheckPassword(const projections::Roster& roster, const std::string& game,
 std::vector<Command> PlayCommands();    // cli/play.cc
 std::vector<Command> ReportCommands();  // cli/report.cc
 std::vector<Command> MapCommands();     // cli/map.cc
+std::vector<Command> ServeCommands();   // cli/serve.cc
 
 }  // namespace adjutant::cli

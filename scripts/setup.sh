@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(g++ cmake ninja-build pkg-config
           librocksdb-dev libflatbuffers-dev flatbuffers-compiler
-          libxxhash-dev libsodium-dev catch2 librapidcheck-dev)
+          libxxhash-dev libsodium-dev catch2 librapidcheck-dev libboost-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

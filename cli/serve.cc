@@ -1,0 +1,105 @@
+// `adjutant serve`: the order desk (desk/desk.h) on the database, until
+// SIGTERM or SIGINT; every limit a named option.
+#include <sodium.h>
+
+#include <cstdio>
+#include <fstream>
+#include <type_traits>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "desk/desk.h"
+
+namespace adjutant::cli {
+namespace {
+
+Result<int> IntOption(const Args& a, const std::string& name, int fallback, int lo, int hi) {
+  auto v = U64Option(a, name, static_cast<uint64_t>(fallback));
+  if (!v.ok()) return v.status();
+  if (*v < static_cast<uint64_t>(lo) || *v > static_cast<uint64_t>(hi)) {
+    return Status::InvalidArgument("--" + name + ": " + std::to_string(*v) + " is not within " + std::to_string(lo) +
+                                   "-" + std::to_string(hi));
+  }
+  return static_cast<int>(*v);
+}
+
+Status CmdServe(Context& c) {
+  desk::Settings s;
+  s.listen = c.args.ValueOr("listen", s.listen);
+  auto get = [&](const char* name, int fallback, int lo, int hi, auto& into) -> Status {
+    auto v = IntOption(c.args, name, static_cast<int>(fallback), lo, hi);
+    if (!v.ok()) return v.status();
+    into = static_cast<std::remove_reference_t<decltype(into)>>(*v);
+    return Status::Ok();
+  };
+  ADJ_RETURN_IF_ERROR(get("max-body", static_cast<int>(s.max_body_bytes), 1024, 64 << 20, s.max_body_bytes));
+  ADJ_RETURN_IF_ERROR(get("max-header", static_cast<int>(s.max_header_bytes), 1024, 1 << 20, s.max_header_bytes));
+  ADJ_RETURN_IF_ERROR(get("max-orders", static_cast<int>(s.max_orders), 1, 100000, s.max_orders));
+  ADJ_RETURN_IF_ERROR(get("rate", s.requests_per_minute, 1, 1000000, s.requests_per_minute));
+  ADJ_RETURN_IF_ERROR(get("header-timeout", s.header_timeout_s, 1, 3600, s.header_timeout_s));
+  ADJ_RETURN_IF_ERROR(get("idle-timeout", s.idle_timeout_s, 1, 86400, s.idle_timeout_s));
+  ADJ_RETURN_IF_ERROR(get("max-connections", static_cast<int>(s.max_connections), 1, 100000, s.max_connections));
+  ADJ_RETURN_IF_ERROR(get("session-minutes", s.session_minutes, 1, 60 * 24 * 30, s.session_minutes));
+  ADJ_RETURN_IF_ERROR(get("threads", s.threads, 1, 64, s.threads));
+  if (auto file = c.args.Value("ga-password-file")) {
+    std::ifstream in(*file);
+    if (!in) return Status::InvalidArgument("--ga-password-file: cannot open " + *file);
+    std::string line;
+    std::getline(in, line);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::string* pw = &line;
+    if (pw->size() < 8) return Status::InvalidArgument("--ga-password-file: a password needs at least 8 characters");
+    char hash[crypto_pwhash_STRBYTES];
+    if (crypto_pwhash_str(hash, pw->c_str(), pw->size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                          crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+      return Status::IOError("out of memory while hashing the GA's password");
+    }
+    s.ga_pwhash = hash;
+  }
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  desk::Hooks hooks;
+  hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, std::string* out, std::string* err) {
+    return RunShared(l, argv, out, err);
+  };
+  auto d = desk::Desk::Start(**db, s, hooks);
+  if (!d.ok()) return d.status();
+  (*d)->HandleSignals();
+  const std::string addr = s.listen.substr(0, s.listen.rfind(':'));
+  Line("adjutant serve: the order desk on http://" + addr + ":" + std::to_string((*d)->port()) + "/ (database " +
+       (*db)->dir() + (s.ga_pwhash.empty() ? "; no GA login: give --ga-password-file" : "") +
+       "); SIGTERM or Ctrl-C stops it");
+  std::fflush(stdout);
+  (*d)->Wait();
+  Line("adjutant serve: stopped; every acknowledged order is in the log");
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::vector<Command> ServeCommands() {
+  return {{{"serve", "[--listen ADDR:PORT] [--ga-password-file F] [limits]",
+            "Serve the games of the database over HTTP/1.1: the order desk. Players log in with the password the\n"
+            "GA set (adjutant password), submit orders (answered once they are synced to disk), read their orders\n"
+            "and their own reports; the GA (--ga-password-file) adjudicates, records directives, runs views and\n"
+            "follows a live feed of events. Stops gracefully on SIGTERM or Ctrl-C: no acknowledged order is lost.\n"
+            "Web page: http://ADDR:PORT/. API: POST /api/login, GET|POST /api/games/GAME/orders,\n"
+            "GET /api/games/GAME/reports?kind=K[&turn=T][&format=text|json|svg], POST /api/ga/login,\n"
+            "POST /api/games/GAME/adjudicate, POST /api/games/GAME/directives, POST /api/ga/run,\n"
+            "GET /api/games/GAME/feed (server-sent events).",
+            {{"listen", "ADDR:PORT", "where to listen (default 127.0.0.1:8080; port 0: any free one)"},
+             {"ga-password-file", "F", "the GA's password, first line of F (else no GA login)"},
+             {"max-body", "BYTES", "a request body's limit (default 262144)"},
+             {"max-header", "BYTES", "a request header's limit (default 8192)"},
+             {"max-orders", "N", "orders in one submission (default 200)"},
+             {"rate", "N", "requests a minute from one address (default 600)"},
+             {"header-timeout", "S", "seconds to receive a request once begun (default 10)"},
+             {"idle-timeout", "S", "seconds a kept-alive connection may wait (default 60)"},
+             {"max-connections", "N", "connections open at once (default 256)"},
+             {"session-minutes", "M", "a login's lifetime (default 480)"},
+             {"threads", "N", "worker threads (default 2)"}},
+            0, 0},
+           CmdServe}};
+}
+
+}  // namespace adjutant::cli

@@ -1,0 +1,890 @@
+// The order desk (desk.h): Boost.Beast over Boost.Asio. One I/O thread runs
+// the acceptor and every connection; requests that touch the database run
+// on a worker pool, writes to a game on that game's strand (its sequencer).
+#include "desk/desk.h"
+
+#include <sodium.h>
+
+#include <atomic>
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "desk/pages.h"
+#include "ledger/ledger.h"
+#include "projections/roster.h"
+#include "replay/driver.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "schema/inputs_generated.h"
+#include "schema/reports_generated.h"
+
+namespace adjutant::desk {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Commands the GA may run through POST /api/ga/run: views, checks and the
+// GA's own acts that need no file on the server. Options that would read
+// or write files on the server are refused (kNoFileOptions).
+const std::set<std::string> kGaCommands = {"games",   "log",     "verify", "digest",      "audit",      "replay",
+                                           "diff",    "branches", "stats", "report",      "fork",       "roll",
+                                           "ruling",  "dice-commit", "dice-reveal", "rules-versions", "adjudicate"};
+const std::set<std::string> kWritingCommands = {"fork", "roll", "ruling", "dice-commit", "dice-reveal", "adjudicate"};
+const std::set<std::string> kNoFileOptions = {"--svg", "--password-file", "--db", "--keep", "--salt-file", "--dice", "--as"};
+
+struct Session {
+  std::string game, person;
+  std::vector<std::string> roles;
+  bool ga = false;
+  Clock::time_point expires;
+};
+
+struct Request {
+  http::verb method = http::verb::unknown;
+  std::string target, path, query, body, authorization, idempotency_key, last_event_id, client;
+};
+
+struct Response {
+  http::status status = http::status::ok;
+  std::string type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+std::string JsonOf(std::string_view table, flatbuffers::FlatBufferBuilder& f) {
+  auto j = schema::ToJson(table, f.GetBufferPointer());
+  return j.ok() ? *j : std::string("{\"error\": \"cannot render the answer\"}");
+}
+
+Response Error(http::status st, const std::string& message) {
+  flatbuffers::FlatBufferBuilder f;
+  f.Finish(fb::CreateDeskErrorDirect(f, message.c_str()));
+  Response r;
+  r.status = st;
+  r.body = JsonOf("DeskError", f) + "\n";
+  return r;
+}
+
+Response Json(std::string body) {
+  Response r;
+  r.body = std::move(body) + "\n";
+  return r;
+}
+
+http::status StatusOf(const Status& s) {
+  switch (s.code()) {
+    case Status::Code::kNotFound: return http::status::not_found;
+    case Status::Code::kConflict: return http::status::conflict;
+    case Status::Code::kCorruption: case Status::Code::kIOError: case Status::Code::kBusy:
+      return http::status::internal_server_error;
+    default: return http::status::bad_request;
+  }
+}
+
+std::string Hex(const unsigned char* p, size_t n) {
+  std::string out(n * 2 + 1, '\0');
+  sodium_bin2hex(out.data(), out.size(), p, n);
+  out.pop_back();
+  return out;
+}
+
+// Sessions are kept under a hash of their token, so neither a lookup's
+// timing nor a dump of the table gives a token away.
+std::string TokenKey(const std::string& token) {
+  unsigned char h[crypto_generichash_BYTES];
+  crypto_generichash(h, sizeof h, reinterpret_cast<const unsigned char*>(token.data()), token.size(), nullptr, 0);
+  return Hex(h, sizeof h);
+}
+
+std::map<std::string, std::string> Query(const std::string& q) {
+  std::map<std::string, std::string> out;
+  size_t i = 0;
+  while (i < q.size()) {
+    size_t amp = q.find('&', i);
+    if (amp == std::string::npos) amp = q.size();
+    std::string kv = q.substr(i, amp - i);
+    size_t eq = kv.find('=');
+    std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    std::string dec;
+    for (size_t j = 0; j < v.size(); ++j) {
+      if (v[j] == '+') dec += ' ';
+      else if (v[j] == '%' && j + 2 < v.size() && std::isxdigit(static_cast<unsigned char>(v[j + 1])) &&
+               std::isxdigit(static_cast<unsigned char>(v[j + 2]))) {
+        dec += static_cast<char>(std::stoi(v.substr(j + 1, 2), nullptr, 16));
+        j += 2;
+      } else {
+        dec += v[j];
+      }
+    }
+    out[k] = dec;
+    i = amp + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> Split(const std::string& path) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '/') { ++i; continue; }
+    size_t j = path.find('/', i);
+    if (j == std::string::npos) j = path.size();
+    out.push_back(path.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+bool SafeWord(const std::string& s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+struct Desk::Impl {
+  ledger::Ledger& db;
+  Settings settings;
+  Hooks hooks;
+  net::io_context ioc{1};
+  net::thread_pool pool;
+  tcp::acceptor acceptor{ioc};
+  std::thread io_thread;
+  std::optional<net::signal_set> signals;
+  std::atomic<bool> stopping{false};
+  std::atomic<size_t> connections{0};
+  std::mutex mu;  // sessions, strands, rates, live connections
+  std::map<std::string, Session> sessions;
+  std::map<std::string, std::shared_ptr<net::strand<net::thread_pool::executor_type>>> strands;
+  std::map<std::string, std::pair<Clock::time_point, int>> rates;
+  std::set<std::shared_ptr<void>> live;  // open connections, to close idle ones on Stop
+  std::function<void()> close_idle;      // set per connection registry
+  std::mutex done_mu;
+  std::condition_variable done_cv;
+  bool done = false;
+  std::string dummy_hash;  // verified against when the person is unknown: the same work either way
+
+  Impl(ledger::Ledger& d, Settings s, Hooks h)
+      : db(d), settings(std::move(s)), hooks(std::move(h)), pool(static_cast<size_t>(std::max(1, settings.threads))) {}
+
+  net::strand<net::thread_pool::executor_type>& StrandOf(const std::string& game) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto& s = strands[game];
+    if (!s) s = std::make_shared<net::strand<net::thread_pool::executor_type>>(net::make_strand(pool.get_executor()));
+    return *s;
+  }
+
+  bool RateOk(const std::string& client) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto& [start, n] = rates[client];
+    const auto now = Clock::now();
+    if (now - start >= std::chrono::minutes(1)) {
+      start = now;
+      n = 0;
+    }
+    return ++n <= settings.requests_per_minute;
+  }
+
+  std::optional<Session> SessionOf(const Request& rq) {
+    const std::string prefix = "Bearer ";
+    if (rq.authorization.rfind(prefix, 0) != 0) return std::nullopt;
+    const std::string key = TokenKey(rq.authorization.substr(prefix.size()));
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = sessions.find(key);
+    if (it == sessions.end()) return std::nullopt;
+    if (Clock::now() >= it->second.expires) {
+      sessions.erase(it);
+      return std::nullopt;
+    }
+    return it->second;
+  }
+
+  Response NewSession(Session s) {
+    unsigned char raw[32];
+    randombytes_buf(raw, sizeof raw);
+    const std::string token = Hex(raw, sizeof raw);
+    s.expires = Clock::now() + std::chrono::minutes(settings.session_minutes);
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      sessions[TokenKey(token)] = s;
+    }
+    flatbuffers::FlatBufferBuilder f;
+    std::vector<flatbuffers::Offset<flatbuffers::String>> roles;
+    for (const auto& r : s.roles) roles.push_back(f.CreateString(r));
+    f.Finish(fb::CreateDeskSessionDirect(f, token.c_str(), settings.session_minutes * 60, s.game.c_str(),
+                                         s.person.c_str(), &roles, s.ga));
+    return Json(JsonOf("DeskSession", f));
+  }
+
+  // ---- handlers (run on the pool) -------------------------------------------------
+
+  Response Login(const Request& rq) {
+    auto doc = schema::ParseJson("DeskLogin", rq.body, "login");
+    // One answer, after the same work, for a bad body, an unknown game or
+    // person and a wrong password: none tells a stranger what exists.
+    const Response refused = Error(http::status::unauthorized, "wrong game, person or password");
+    std::string game, person, password;
+    if (doc.ok()) {
+      const auto* l = flatbuffers::GetRoot<fb::DeskLogin>(doc->data());
+      game = l->game() ? l->game()->str() : "";
+      person = l->person() ? l->person()->str() : "";
+      password = l->password() ? l->password()->str() : "";
+    }
+    std::string hash = dummy_hash;
+    std::vector<std::string> roles;
+    bool known = false;
+    if (ledger::CheckName("game", game).ok()) {
+      auto world = replay::Fold(db, game, "main");
+      if (world.ok()) {
+        if (const projections::Person* p = world->roster().Find(person); p && !p->pwhash.empty()) {
+          hash = p->pwhash;
+          roles.assign(p->roles.begin(), p->roles.end());
+          known = true;
+        }
+      }
+    }
+    const bool match = crypto_pwhash_str_verify(hash.c_str(), password.c_str(), password.size()) == 0;
+    if (!known || !match) return refused;
+    Session s;
+    s.game = game;
+    s.person = person;
+    s.roles = roles;
+    return NewSession(s);
+  }
+
+  Response GaLogin(const Request& rq) {
+    auto doc = schema::ParseJson("DeskGaLogin", rq.body, "login");
+    std::string password;
+    if (doc.ok()) {
+      const auto* l = flatbuffers::GetRoot<fb::DeskGaLogin>(doc->data());
+      password = l->password() ? l->password()->str() : "";
+    }
+    const std::string& hash = settings.ga_pwhash.empty() ? dummy_hash : settings.ga_pwhash;
+    const bool match = crypto_pwhash_str_verify(hash.c_str(), password.c_str(), password.size()) == 0;
+    if (settings.ga_pwhash.empty() || !match) return Error(http::status::unauthorized, "wrong game, person or password");
+    Session s;
+    s.person = "GA";
+    s.ga = true;
+    return NewSession(s);
+  }
+
+  Response Run(const std::vector<std::string>& argv) {
+    std::string out, err;
+    const int code = hooks.run(db, argv, &out, &err);
+    flatbuffers::FlatBufferBuilder f;
+    f.Finish(fb::CreateDeskRunResultDirect(f, code, out.c_str(), err.c_str()));
+    Response r = Json(JsonOf("DeskRunResult", f));
+    if (code != 0) r.status = code == 3 ? http::status::internal_server_error : code == 4 ? http::status::conflict
+                                                                                          : http::status::bad_request;
+    return r;
+  }
+
+  // A command's output as the answer itself (reports): text, JSON or SVG.
+  Response Render(const std::vector<std::string>& argv, const std::string& type) {
+    std::string out, err;
+    const int code = hooks.run(db, argv, &out, &err);
+    if (code != 0) return Error(code == 3 ? http::status::internal_server_error : http::status::bad_request, err);
+    Response r;
+    r.type = type;
+    r.body = std::move(out);
+    return r;
+  }
+
+  Response SubmitOrders(const Session& s, const Request& rq) {
+    auto doc = schema::ParseJson("OrderFile", rq.body, "orders");
+    if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
+    const auto* file = flatbuffers::GetRoot<fb::OrderFile>(doc->data());
+    const size_t n = file->orders() ? file->orders()->size() : 0;
+    if (n > settings.max_orders) {
+      return Error(http::status::payload_too_large, "a submission holds at most " + std::to_string(settings.max_orders) +
+                                                        " orders (this one " + std::to_string(n) + ")");
+    }
+    auto branch = db.Current(s.game);
+    if (!branch.ok()) return Error(StatusOf(branch.status()), branch.status().message());
+    auto rep = replay::SubmitOrders(db, s.game, *branch, s.person, *doc, rq.idempotency_key);
+    if (!rep.ok()) return Error(StatusOf(rep.status()), rep.status().message());
+    // Answered only now: the batch is synced (Ledger::Append).
+    flatbuffers::FlatBufferBuilder f;
+    std::vector<flatbuffers::Offset<fb::OrderResult>> rows;
+    for (const auto& o : rep->orders) {
+      rows.push_back(fb::CreateOrderResultDirect(f, o.seq, o.slot.c_str(), o.status.c_str(), o.rule.c_str(),
+                                                 o.reason.c_str()));
+    }
+    fb::Turn t(rep->at.turn.major, rep->at.turn.minor, rep->at.turn.step);
+    f.Finish(fb::CreateSubmitSummaryDirect(f, s.game.c_str(), branch->c_str(), &t, rep->append.first_seq,
+                                           rep->append.last_seq, rep->append.replayed, &rows));
+    return Json(JsonOf("SubmitSummary", f));
+  }
+
+  // The person's orders for the coming turn, as they stand.
+  Response OwnOrders(const Session& s) {
+    auto branch = db.Current(s.game);
+    if (!branch.ok()) return Error(StatusOf(branch.status()), branch.status().message());
+    auto world = replay::Fold(db, s.game, *branch);
+    if (!world.ok()) return Error(StatusOf(world.status()), world.status().message());
+    auto at = replay::OrderPositionOf(*world);
+    if (!at.ok()) return Error(StatusOf(at.status()), at.status().message());
+    auto from = db.SeekTurn(s.game, *branch, *at);
+    if (!from.ok()) return Error(StatusOf(from.status()), from.status().message());
+    struct Row {
+      std::string slot, status = "stands", rule, reason, json;
+    };
+    std::map<uint64_t, Row> rows;
+    if (from->has_value()) {
+      Status st = db.Read(s.game, *branch, **from, UINT64_MAX, [&](const ledger::EventView& e) {
+        const fb::Event* ev = e.event();
+        if (const auto* o = ev->payload_as_OrderSubmitted(); o && o->person()->str() == s.person) {
+          Row r;
+          r.slot = o->slot() ? o->slot()->str() : "";
+          auto j = schema::ToJson("Event", e.bytes.data());
+          r.json = j.ok() ? *j : "";
+          rows[e.seq] = std::move(r);
+        } else if (const auto* rj = ev->payload_as_OrderRejected()) {
+          if (auto it = rows.find(rj->order_seq()); it != rows.end()) {
+            it->second.status = "rejected";
+            it->second.rule = rj->rule() ? rj->rule()->str() : "";
+            it->second.reason = rj->reason()->str();
+          }
+        } else if (const auto* sp = ev->payload_as_OrderSuperseded()) {
+          if (auto it = rows.find(sp->order_seq()); it != rows.end()) it->second.status = "superseded";
+        }
+        return Status::Ok();
+      });
+      if (!st.ok()) return Error(StatusOf(st), st.message());
+    }
+    flatbuffers::FlatBufferBuilder f;
+    std::vector<flatbuffers::Offset<fb::DeskOrderRow>> out;
+    for (const auto& [seq, r] : rows) {
+      out.push_back(fb::CreateDeskOrderRowDirect(f, seq, r.slot.c_str(), r.status.c_str(), r.rule.c_str(),
+                                                 r.reason.c_str(), r.json.c_str()));
+    }
+    f.Finish(fb::CreateDeskOrdersDirect(f, s.game.c_str(), branch->c_str(), at->turn.ToString().c_str(), &out));
+    return Json(JsonOf("DeskOrders", f));
+  }
+
+  // A player's own reports, from his roles: his ships' events and positions
+  // (PATE), his state's treasury (SOW), his nation (y1820), his side's
+  // battle (dog), the public 1820 map.
+  Response Report(const Session& s, const std::map<std::string, std::string>& q) {
+    const std::string kind = q.count("kind") ? q.at("kind") : "";
+    const std::string format = q.count("format") ? q.at("format") : "text";
+    std::vector<std::string> argv = {"report", kind, s.game};
+    auto prefix_of = [&](const std::string& suffix) -> std::optional<std::string> {
+      for (const auto& r : s.roles) {
+        auto dot = r.find('.');
+        if (dot != std::string::npos && (suffix.empty() || r.substr(dot + 1) == suffix)) return r.substr(0, dot);
+      }
+      return std::nullopt;
+    };
+    if (kind == "events" || kind == "positions") {
+      argv.insert(argv.end(), {"--player", s.person});
+    } else if (kind == "treasury") {
+      auto state = prefix_of("treasury");
+      if (!state) state = prefix_of("prime");
+      if (!state) return Error(http::status::forbidden, "this report is not yours");
+      argv.insert(argv.end(), {"--state", *state});
+    } else if (kind == "nation") {
+      auto nation = prefix_of("ruler");
+      if (!nation) return Error(http::status::forbidden, "this report is not yours");
+      argv.insert(argv.end(), {"--nation", *nation});
+    } else if (kind == "battle") {
+      auto side = prefix_of("general");
+      if (!side) return Error(http::status::forbidden, "this report is not yours");
+      argv.insert(argv.end(), {"--side", *side});
+    } else if (kind != "map") {
+      return Error(http::status::bad_request, "kind: events, positions, treasury, nation, battle or map");
+    }
+    if (q.count("turn")) {
+      if (!SafeWord(q.at("turn"))) return Error(http::status::bad_request, "turn: not a turn");
+      argv.insert(argv.end(), {kind == "battle" ? "--move" : "--turn", q.at("turn")});
+    }
+    if (format == "svg") {
+      if (kind != "positions" && kind != "map" && kind != "battle") {
+        return Error(http::status::bad_request, "format svg: positions, map and battle only");
+      }
+      return Svg(argv);
+    }
+    if (format == "json") argv.push_back("--json");
+    return Render(argv, format == "json" ? "application/json" : "text/plain; charset=utf-8");
+  }
+
+  // A report drawn by the command into a scratch file, answered as SVG.
+  Response Svg(std::vector<std::string> argv) {
+    unsigned char raw[8];
+    randombytes_buf(raw, sizeof raw);
+    const std::filesystem::path file = std::filesystem::temp_directory_path() / ("adjutant-desk-" + Hex(raw, 8) + ".svg");
+    argv.insert(argv.end(), {"--svg", file.string()});
+    std::string out, err;
+    const int code = hooks.run(db, argv, &out, &err);
+    std::ifstream in(file, std::ios::binary);
+    std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::error_code ec;
+    std::filesystem::remove(file, ec);
+    if (code != 0) return Error(http::status::bad_request, err);
+    Response r;
+    r.type = "image/svg+xml";
+    r.body = std::move(svg);
+    return r;
+  }
+
+  Response GaRun(const Request& rq) {
+    auto doc = schema::ParseJson("DeskRun", rq.body, "run");
+    if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
+    const auto* d = flatbuffers::GetRoot<fb::DeskRun>(doc->data());
+    std::vector<std::string> argv;
+    if (d->args()) for (const auto* a : *d->args()) argv.push_back(a->str());
+    if (argv.empty() || !kGaCommands.count(argv[0])) {
+      std::string known;
+      for (const auto& c : kGaCommands) known += (known.empty() ? "" : ", ") + c;
+      return Error(http::status::bad_request, "args[0]: the desk runs " + known);
+    }
+    for (const auto& a : argv) {
+      for (const auto& o : kNoFileOptions) {
+        if (a == o || a.rfind(o + "=", 0) == 0) {
+          return Error(http::status::bad_request, a + ": the desk reads and writes no files on the server");
+        }
+      }
+    }
+    return Run(argv);
+  }
+
+  // Routes a request; `reply` is called once, from any thread.
+  void Handle(Request rq, std::function<void(Response)> reply) {
+    const std::vector<std::string> parts = Split(rq.path);
+    const bool get = rq.method == http::verb::get, post = rq.method == http::verb::post;
+    if (get && (parts.empty() || parts == std::vector<std::string>{"index.html"})) {
+      Response r;
+      r.type = "text/html; charset=utf-8";
+      r.body = std::string(kIndexPage);
+      return reply(std::move(r));
+    }
+    if (parts.empty() || parts[0] != "api") return reply(Error(http::status::not_found, "no such page: " + rq.path));
+    auto on_pool = [&](auto fn) { net::post(pool, [fn = std::move(fn), reply]() mutable { reply(fn()); }); };
+    if (post && parts == std::vector<std::string>{"api", "login"}) return on_pool([this, rq] { return Login(rq); });
+    if (post && parts == std::vector<std::string>{"api", "ga", "login"}) return on_pool([this, rq] { return GaLogin(rq); });
+    // Everything else needs a session: 401 for none, a wrong or an expired one.
+    std::optional<Session> s = SessionOf(rq);
+    if (!s) return reply(Error(http::status::unauthorized, "not logged in, or the session has expired"));
+    if (post && parts == std::vector<std::string>{"api", "logout"}) {
+      std::lock_guard<std::mutex> lock(mu);
+      sessions.erase(TokenKey(rq.authorization.substr(7)));
+      return reply(Json("{\"logged_out\": true}"));
+    }
+    if (get && parts == std::vector<std::string>{"api", "me"}) {
+      flatbuffers::FlatBufferBuilder f;
+      std::vector<flatbuffers::Offset<flatbuffers::String>> roles;
+      for (const auto& r : s->roles) roles.push_back(f.CreateString(r));
+      const int left = static_cast<int>(std::chrono::duration_cast<std::chrono::seconds>(s->expires - Clock::now()).count());
+      f.Finish(fb::CreateDeskSessionDirect(f, "", left, s->game.c_str(), s->person.c_str(), &roles, s->ga));
+      return reply(Json(JsonOf("DeskSession", f)));
+    }
+    if (post && parts == std::vector<std::string>{"api", "ga", "run"}) {
+      if (!s->ga) return reply(Error(http::status::forbidden, "the GA's only"));
+      // A command that writes runs on its game's sequencer.
+      auto doc = schema::ParseJson("DeskRun", rq.body, "run");
+      std::string game;
+      if (doc.ok()) {
+        const auto* d = flatbuffers::GetRoot<fb::DeskRun>(doc->data());
+        if (d->args() && d->args()->size() >= 2 && kWritingCommands.count(d->args()->Get(0)->str())) {
+          game = d->args()->Get(1)->str();
+        }
+      }
+      if (!game.empty()) {
+        net::post(StrandOf(game), [this, rq, reply] { reply(GaRun(rq)); });
+        return;
+      }
+      return on_pool([this, rq] { return GaRun(rq); });
+    }
+    if (parts.size() >= 4 && parts[0] == "api" && parts[1] == "games") {
+      const std::string& game = parts[2];
+      const std::string& what = parts[3];
+      if (!ledger::CheckName("game", game).ok()) return reply(Error(http::status::not_found, "no such game"));
+      // A player reaches his own game only; the GA every game.
+      if (!s->ga && s->game != game) return reply(Error(http::status::forbidden, "not your game"));
+      const auto q = Query(rq.query);
+      if (what == "orders" && post && !s->ga) {
+        net::post(StrandOf(game), [this, s = *s, rq, reply] { reply(SubmitOrders(s, rq)); });
+        return;
+      }
+      if (what == "orders" && get && !s->ga) return on_pool([this, s = *s] { return OwnOrders(s); });
+      if (what == "reports" && get && !s->ga) return on_pool([this, s = *s, q] { return Report(s, q); });
+      if (!s->ga) return reply(Error(http::status::forbidden, "the GA's only"));
+      if (what == "adjudicate" && post) {
+        auto doc = schema::ParseJson("DeskAdjudicate", rq.body.empty() ? "{}" : rq.body, "adjudicate");
+        if (!doc.ok()) return reply(Error(http::status::bad_request, doc.status().message()));
+        const auto* a = flatbuffers::GetRoot<fb::DeskAdjudicate>(doc->data());
+        const std::string mode = a->mode() ? a->mode()->str() : "phase";
+        if (mode != "phase" && mode != "turn") return reply(Error(http::status::bad_request, "mode: \"phase\" or \"turn\""));
+        std::vector<std::string> argv = {"adjudicate", game, "--json"};
+        if (mode == "phase") argv.push_back("--phase");
+        net::post(StrandOf(game), [this, argv, reply] { reply(Run(argv)); });
+        return;
+      }
+      if (what == "directives" && post) {
+        net::post(StrandOf(game), [this, game, rq, reply] { reply(Directive(game, rq)); });
+        return;
+      }
+      return reply(Error(http::status::not_found, "no such request: " + std::string(http::to_string(rq.method)) + " " +
+                                                      rq.path));
+    }
+    return reply(Error(http::status::not_found, "no such request: " + rq.path));
+  }
+
+  // A GA's directive file, checked and recorded as `adjutant directive` does.
+  Response Directive(const std::string& game, const Request& rq) {
+    auto doc = schema::ParseJson("DirectiveFile", rq.body, "directive");
+    if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
+    unsigned char raw[8];
+    randombytes_buf(raw, sizeof raw);
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() / ("adjutant-desk-" + Hex(raw, 8) + ".directive.json");
+    {
+      std::ofstream out(file, std::ios::binary);
+      out << rq.body;
+      if (!out) return Error(http::status::internal_server_error, "cannot write a scratch file");
+    }
+    std::vector<std::string> argv = {"directive", game, file.string()};
+    if (!rq.idempotency_key.empty()) argv.insert(argv.end(), {"--key", rq.idempotency_key});
+    Response r = Run(argv);
+    std::error_code ec;
+    std::filesystem::remove(file, ec);
+    return r;
+  }
+};
+
+namespace {
+
+// One client connection: requests read one after another (keep-alive),
+// each answered in order; the GA's feed turns it into an event stream.
+class Conn : public std::enable_shared_from_this<Conn> {
+ public:
+  Conn(tcp::socket socket, Desk::Impl& impl) : stream_(std::move(socket)), impl_(impl) {
+    beast::error_code ec;
+    auto ep = stream_.socket().remote_endpoint(ec);
+    client_ = ec ? "?" : ep.address().to_string();
+  }
+  ~Conn() { impl_.connections--; }
+
+  void Start() {
+    net::dispatch(stream_.get_executor(), beast::bind_front_handler(&Conn::Read, shared_from_this()));
+  }
+  void CloseIfIdle() {
+    net::post(stream_.get_executor(), [self = shared_from_this()] {
+      if (!self->busy_) {
+        beast::error_code ec;
+        self->stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+        self->stream_.close();
+      }
+    });
+  }
+
+ private:
+  void Read() {
+    if (impl_.stopping) return Close();
+    busy_ = false;
+    parser_.emplace();
+    parser_->header_limit(static_cast<uint32_t>(impl_.settings.max_header_bytes));
+    parser_->body_limit(impl_.settings.max_body_bytes);
+    stream_.expires_after(std::chrono::seconds(first_ ? impl_.settings.header_timeout_s : impl_.settings.idle_timeout_s));
+    http::async_read_header(stream_, buffer_, *parser_, beast::bind_front_handler(&Conn::OnHeader, shared_from_this()));
+  }
+
+  void OnHeader(beast::error_code ec, std::size_t) {
+    if (ec) return OnReadError(ec);
+    busy_ = true;
+    first_ = false;
+    stream_.expires_after(std::chrono::seconds(impl_.settings.header_timeout_s));
+    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Conn::OnRead, shared_from_this()));
+  }
+
+  void OnReadError(beast::error_code ec) {
+    if (ec == http::error::body_limit) {
+      return Send(Error(http::status::payload_too_large, "the body is over " + std::to_string(impl_.settings.max_body_bytes) +
+                                                             " bytes"), true);
+    }
+    if (ec == http::error::header_limit) {
+      return Send(Error(http::status::request_header_fields_too_large, "the header is over " +
+                                                                           std::to_string(impl_.settings.max_header_bytes) +
+                                                                           " bytes"), true);
+    }
+    if (ec == beast::error::timeout && busy_) return Send(Error(http::status::request_timeout, "the request came too slowly"), true);
+    Close();
+  }
+
+  void OnRead(beast::error_code ec, std::size_t) {
+    if (ec) return OnReadError(ec);
+    auto& m = parser_->get();
+    keep_alive_ = m.keep_alive() && !impl_.stopping;
+    version_ = m.version();
+    if (!impl_.RateOk(client_)) {
+      Response r = Error(http::status::too_many_requests, "more than " + std::to_string(impl_.settings.requests_per_minute) +
+                                                              " requests a minute from this address");
+      r.headers.push_back({"Retry-After", "60"});
+      return Send(std::move(r), false);
+    }
+    Request rq;
+    rq.method = m.method();
+    rq.target = std::string(m.target());
+    const size_t qm = rq.target.find('?');
+    rq.path = rq.target.substr(0, qm);
+    rq.query = qm == std::string::npos ? "" : rq.target.substr(qm + 1);
+    rq.body = std::move(m.body());
+    rq.authorization = std::string(m[http::field::authorization]);
+    rq.idempotency_key = std::string(m["Idempotency-Key"]);
+    rq.last_event_id = std::string(m["Last-Event-ID"]);
+    rq.client = client_;
+    stream_.expires_never();  // the handler may take a while (a turn's adjudication)
+    if (rq.method == http::verb::get && IsFeed(rq)) return StartFeed(rq);
+    auto self = shared_from_this();
+    // The I/O loop stays alive until this request is answered, even while
+    // the desk stops (an acknowledged order is always answered).
+    auto work = std::make_shared<net::executor_work_guard<net::io_context::executor_type>>(impl_.ioc.get_executor());
+    impl_.Handle(std::move(rq), [self, work](Response r) {
+      net::post(self->stream_.get_executor(), [self, work, r = std::move(r)]() mutable {
+        self->Send(std::move(r), false);
+        work->reset();
+      });
+    });
+  }
+
+  void Send(Response r, bool close) {
+    auto res = std::make_shared<http::response<http::string_body>>(r.status, version_ ? version_ : 11);
+    res->set(http::field::server, "adjutant-desk");
+    res->set(http::field::content_type, r.type);
+    res->set(http::field::cache_control, "no-store");
+    for (const auto& [k, v] : r.headers) res->set(k, v);
+    res->keep_alive(keep_alive_ && !close && !impl_.stopping);
+    res->body() = std::move(r.body);
+    res->prepare_payload();
+    stream_.expires_after(std::chrono::seconds(impl_.settings.header_timeout_s));
+    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+      if (ec || !res->keep_alive()) return self->Close();
+      self->Read();
+    });
+  }
+
+  void Close() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.close();
+  }
+
+  // ---- the GA's live feed: GET /api/games/GAME/feed (server-sent events) -------
+  bool IsFeed(const Request& rq) const {
+    auto p = Split(rq.path);
+    return p.size() == 4 && p[0] == "api" && p[1] == "games" && p[3] == "feed";
+  }
+
+  void StartFeed(const Request& rq) {
+    auto s = impl_.SessionOf(rq);
+    if (!s) return Send(Error(http::status::unauthorized, "not logged in, or the session has expired"), false);
+    if (!s->ga) return Send(Error(http::status::forbidden, "the GA's only"), false);
+    feed_game_ = Split(rq.path)[2];
+    if (!ledger::CheckName("game", feed_game_).ok()) return Send(Error(http::status::not_found, "no such game"), false);
+    auto q = Query(rq.query);
+    feed_next_ = 1;
+    const std::string from = !rq.last_event_id.empty() ? rq.last_event_id : q.count("after") ? q.at("after") : "";
+    if (!from.empty()) {
+      try {
+        feed_next_ = std::stoull(from) + 1;
+      } catch (...) {
+        return Send(Error(http::status::bad_request, "after: not a sequence number"), false);
+      }
+    }
+    auto head = std::make_shared<std::string>(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: keep-alive\r\n"
+        "Server: adjutant-desk\r\n\r\n");
+    net::async_write(stream_, net::buffer(*head), [self = shared_from_this(), head](beast::error_code ec, std::size_t) {
+      if (ec) return self->Close();
+      self->feed_timer_.emplace(self->stream_.get_executor());
+      self->Poll();
+    });
+  }
+
+  void Poll() {
+    if (impl_.stopping) return Close();
+    // Read what is new on the worker pool; write it from here.
+    auto self = shared_from_this();
+    net::post(impl_.pool, [self] {
+      std::string chunk;
+      uint64_t next = self->feed_next_;
+      auto branch = self->impl_.db.Current(self->feed_game_);
+      if (branch.ok()) {
+        (void)self->impl_.db.Read(self->feed_game_, *branch, next, UINT64_MAX, [&](const ledger::EventView& e) {
+          auto j = schema::ToJson("Event", e.bytes.data());
+          chunk += "id: " + std::to_string(e.seq) + "\ndata: " + (j.ok() ? *j : "{}") + "\n\n";
+          next = e.seq + 1;
+          return chunk.size() > 256 * 1024 ? Status::Corruption("enough for one write") : Status::Ok();
+        });
+      }
+      if (chunk.empty()) chunk = ": waiting\n\n";  // a comment: keeps proxies and clients awake
+      net::post(self->stream_.get_executor(), [self, chunk = std::make_shared<std::string>(std::move(chunk)), next] {
+        self->feed_next_ = next;
+        net::async_write(self->stream_, net::buffer(*chunk), [self, chunk](beast::error_code ec, std::size_t) {
+          if (ec) return self->Close();
+          self->feed_timer_->expires_after(std::chrono::milliseconds(250));
+          self->feed_timer_->async_wait([self](beast::error_code ec2) {
+            if (ec2) return self->Close();
+            self->Poll();
+          });
+        });
+      });
+    });
+  }
+
+  beast::tcp_stream stream_;
+  Desk::Impl& impl_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::string client_;
+  bool keep_alive_ = true, busy_ = false, first_ = true;
+  unsigned version_ = 11;
+  std::string feed_game_;
+  uint64_t feed_next_ = 1;
+  std::optional<net::steady_timer> feed_timer_;
+};
+
+}  // namespace
+
+Desk::Desk(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Desk::~Desk() {
+  Stop();
+  Wait();
+}
+
+uint16_t Desk::port() const {
+  beast::error_code ec;
+  auto ep = impl_->acceptor.local_endpoint(ec);
+  return ec ? 0 : ep.port();
+}
+
+namespace {
+
+void Accept(Desk::Impl& impl, std::shared_ptr<std::vector<std::weak_ptr<Conn>>> conns) {
+  impl.acceptor.async_accept(net::make_strand(impl.ioc), [&impl, conns](beast::error_code ec, tcp::socket socket) {
+    if (impl.stopping) return;
+    if (!ec) {
+      if (++impl.connections > impl.settings.max_connections) {
+        // Over the limit: a short answer, then closed.
+        impl.connections--;
+        static const std::string busy =
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
+            "Retry-After: 5\r\nContent-Length: 40\r\n\r\n{\"error\": \"too many connections open\"}\n";
+        beast::error_code wec;
+        net::write(socket, net::buffer(busy), wec);
+        socket.close(wec);
+      } else {
+        auto c = std::make_shared<Conn>(std::move(socket), impl);
+        std::erase_if(*conns, [](const auto& w) { return w.expired(); });
+        conns->push_back(c);
+        c->Start();
+      }
+    }
+    Accept(impl, conns);
+  });
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Desk>> Desk::Start(ledger::Ledger& db, const Settings& settings, Hooks hooks) {
+  if (sodium_init() < 0) return Status::IOError("libsodium failed to initialise");
+  auto impl = std::make_unique<Impl>(db, settings, std::move(hooks));
+  {
+    // A hash to verify against when there is none (unknown person, no GA
+    // password): a wrong login costs the same either way.
+    char h[crypto_pwhash_STRBYTES];
+    const std::string nothing = "no such person";
+    if (crypto_pwhash_str(h, nothing.c_str(), nothing.size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                          crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+      return Status::IOError("out of memory while hashing");
+    }
+    impl->dummy_hash = h;
+  }
+  const size_t colon = settings.listen.rfind(':');
+  if (colon == std::string::npos) return Status::InvalidArgument("--listen: ADDRESS:PORT, e.g. 127.0.0.1:8080");
+  beast::error_code ec;
+  const auto address = net::ip::make_address(settings.listen.substr(0, colon), ec);
+  if (ec) return Status::InvalidArgument("--listen: '" + settings.listen.substr(0, colon) + "' is not an IP address");
+  unsigned long port = 0;
+  try {
+    port = std::stoul(settings.listen.substr(colon + 1));
+  } catch (...) {
+    port = 70000;
+  }
+  if (port > 65535) return Status::InvalidArgument("--listen: '" + settings.listen.substr(colon + 1) + "' is not a port");
+  tcp::endpoint ep(address, static_cast<uint16_t>(port));
+  impl->acceptor.open(ep.protocol(), ec);
+  if (!ec) impl->acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) impl->acceptor.bind(ep, ec);
+  if (!ec) impl->acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) return Status::IOError("--listen " + settings.listen + ": " + ec.message());
+  auto conns = std::make_shared<std::vector<std::weak_ptr<Conn>>>();
+  Impl* raw = impl.get();
+  raw->close_idle = [raw, conns] {
+    for (auto& w : *conns) {
+      if (auto c = w.lock()) c->CloseIfIdle();
+    }
+  };
+  Accept(*raw, conns);
+  raw->io_thread = std::thread([raw] {
+    raw->ioc.run();
+    raw->pool.join();  // requests in flight finish; their answers are posted to connections now gone
+    std::lock_guard<std::mutex> lock(raw->done_mu);
+    raw->done = true;
+    raw->done_cv.notify_all();
+  });
+  return std::unique_ptr<Desk>(new Desk(std::move(impl)));
+}
+
+void Desk::HandleSignals() {
+  Impl* raw = impl_.get();
+  net::post(raw->ioc, [this, raw] {
+    raw->signals.emplace(raw->ioc, SIGTERM, SIGINT);
+    raw->signals->async_wait([this](beast::error_code ec, int) {
+      if (!ec) Stop();
+    });
+  });
+}
+
+void Desk::Stop() {
+  Impl* raw = impl_.get();
+  if (raw->stopping.exchange(true)) return;
+  net::post(raw->ioc, [raw] {
+    beast::error_code ec;
+    raw->acceptor.close(ec);
+    if (raw->signals) raw->signals->cancel(ec);
+    raw->close_idle();
+    // Connections finish what they are doing (keep_alive is now off) and
+    // close; the I/O loop ends when the last one has.
+  });
+}
+
+void Desk::Wait() {
+  Impl* raw = impl_.get();
+  {
+    std::unique_lock<std::mutex> lock(raw->done_mu);
+    raw->done_cv.wait(lock, [raw] { return raw->done; });
+  }
+  if (raw->io_thread.joinable()) raw->io_thread.join();
+}
+
+}  // namespace adjutant::desk

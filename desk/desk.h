@@ -1,0 +1,73 @@
+// The order desk: an HTTP/1.1 server (Boost.Beast on Boost.Asio) for the
+// players and the GA of the games in one database. Players log in with the
+// password the GA set (only its libsodium hash is in the log), submit
+// orders (recorded as OrderSubmitted events, answered only once the batch
+// is synced), read their standing orders and their own reports; the GA
+// adjudicates, records directives, reads every view and follows a live
+// feed of new events (server-sent events). Boost and RocksDB stay behind
+// this header (pimpl); `adjutant serve` (cli/serve.cc) starts it.
+//
+// Writes to a game go through that game's sequencer (an Asio strand on the
+// worker pool), so appends stay ordered while reads run concurrently.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace adjutant::ledger { class Ledger; }
+
+namespace adjutant::desk {
+
+// Every limit is a named setting (`adjutant serve --help` lists them).
+struct Settings {
+  std::string listen = "127.0.0.1:8080";  // address:port; port 0 picks a free one
+  size_t max_body_bytes = 256 * 1024;     // a request's body
+  size_t max_header_bytes = 8 * 1024;     // a request's header block
+  size_t max_orders = 200;                // orders in one submission
+  int requests_per_minute = 600;          // per client address
+  int header_timeout_s = 10;              // to receive a request once it has begun
+  int idle_timeout_s = 60;                // a kept-alive connection waiting for its next request
+  size_t max_connections = 256;           // open at once; more are answered 503 and closed
+  int session_minutes = 8 * 60;           // a login's lifetime
+  int threads = 2;                        // worker threads (the I/O runs on one more)
+  std::string ga_pwhash;                  // the GA's password (libsodium hash); empty: no GA login
+};
+
+// What the desk asks of the command side: run `adjutant ARGS...` against the
+// open database and capture its output (cli::RunShared). Reports are
+// rendered exactly as the command line renders them.
+struct Hooks {
+  std::function<int(ledger::Ledger&, const std::vector<std::string>& argv, std::string* out, std::string* err)> run;
+};
+
+class Desk {
+ public:
+  // Binds and starts serving on its own threads; returns once listening.
+  static Result<std::unique_ptr<Desk>> Start(ledger::Ledger& db, const Settings& settings, Hooks hooks);
+  ~Desk();
+  Desk(const Desk&) = delete;
+  Desk& operator=(const Desk&) = delete;
+
+  uint16_t port() const;
+  // Graceful stop: accept no more, let requests in flight finish (their
+  // orders are synced before they are answered), close idle connections.
+  void Stop();
+  // Blocks until the desk has stopped (after Stop, or SIGTERM/SIGINT when
+  // `handle_signals` was asked for).
+  void Wait();
+  // Stop on SIGTERM or SIGINT (adjutant serve).
+  void HandleSignals();
+
+  struct Impl;
+
+ private:
+  explicit Desk(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace adjutant::desk

@@ -1,0 +1,237 @@
+// The order desk end to end over loopback, with a real HTTP client
+// (Boost.Beast): logging in, orders submitted and answered only once in the
+// log (a retry with the same key records nothing), a player's orders and
+// reports, the GA's adjudication, commands and live feed, the limits, and
+// who may do what (401 without a session, 403 for what is not yours).
+#include <catch2/catch.hpp>
+#include <sodium.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <thread>
+
+#include "cli/commands.h"
+#include "desk/desk.h"
+#include "ledger/ledger.h"
+#include "replay/create.h"
+#include "replay/driver.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "schema/scenario_generated.h"
+#include "support/run.h"
+#include "support/temp_dir.h"
+
+using namespace adjutant;
+using adjutant::testing::Slurp;
+using adjutant::testing::TempDir;
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+namespace {
+
+const std::string F = ADJUTANT_FIXTURES;
+
+std::string Hash(const std::string& pw) {
+  char h[crypto_pwhash_STRBYTES];
+  REQUIRE(crypto_pwhash_str(h, pw.c_str(), pw.size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                            crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0);
+  return h;
+}
+
+struct Reply {
+  int status = 0;
+  std::string body;
+  std::string type;
+};
+
+// The Talavera battle in a fresh database, served on a free port.
+struct Served {
+  TempDir dir;
+  std::unique_ptr<ledger::Ledger> db;
+  std::unique_ptr<desk::Desk> desk;
+  explicit Served(desk::Settings s = {}) {
+    REQUIRE(sodium_init() >= 0);
+    auto l = ledger::Ledger::Open(dir.Sub("db"));
+    REQUIRE(l.ok());
+    db = std::move(l).value();
+    auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
+    REQUIRE(buf.ok());
+    bool map_error = false;
+    auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
+    REQUIRE(start.ok());
+    REQUIRE(db->CreateGame("talavera", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
+    for (const char* p : {"wellesley", "victor"}) {
+      REQUIRE(replay::SetPassword(*db, "talavera", "main", p, Hash(std::string(p) + "-1809")).ok());
+    }
+    s.listen = "127.0.0.1:0";
+    s.ga_pwhash = Hash("the-ga-secret");
+    desk::Hooks hooks;
+    hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, std::string* out, std::string* err) {
+      return cli::RunShared(l, argv, out, err);
+    };
+    auto d = desk::Desk::Start(*db, s, hooks);
+    REQUIRE(d.ok());
+    desk = std::move(d).value();
+  }
+  ~Served() {
+    desk->Stop();
+    desk->Wait();
+  }
+
+  Reply Call(http::verb method, const std::string& target, const std::string& body = "", const std::string& token = "",
+             const std::vector<std::pair<std::string, std::string>>& headers = {}) {
+    net::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), desk->port()));
+    http::request<http::string_body> rq(method, target, 11);
+    rq.set(http::field::host, "127.0.0.1");
+    if (!token.empty()) rq.set(http::field::authorization, "Bearer " + token);
+    for (const auto& [k, v] : headers) rq.set(k, v);
+    rq.body() = body;
+    rq.prepare_payload();
+    http::write(stream, rq);
+    beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    beast::error_code ec;
+    http::read(stream, buf, res, ec);
+    REQUIRE_FALSE(ec);
+    return Reply{static_cast<int>(res.result_int()), res.body(), std::string(res[http::field::content_type])};
+  }
+
+  std::string Login(const std::string& person) {
+    Reply r = Call(http::verb::post, "/api/login",
+                   R"({"game": "talavera", "person": ")" + person + R"(", "password": ")" + person + R"(-1809"})");
+    INFO(r.body);
+    REQUIRE(r.status == 200);
+    const auto at = r.body.find("\"token\": \"");
+    REQUIRE(at != std::string::npos);
+    return r.body.substr(at + 10, 64);
+  }
+  std::string GaLogin() {
+    Reply r = Call(http::verb::post, "/api/ga/login", R"({"password": "the-ga-secret"})");
+    REQUIRE(r.status == 200);
+    return r.body.substr(r.body.find("\"token\": \"") + 10, 64);
+  }
+  size_t Count(const std::string& kind) {
+    size_t n = 0;
+    REQUIRE(db->Read("talavera", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                  n += schema::PayloadKind(*e.event()) == kind;
+                  return Status::Ok();
+                }).ok());
+    return n;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("desk: a player logs in, submits orders answered once recorded, a retry records nothing, and reads his "
+          "orders and his side's report",
+          "[desk]") {
+  Served s;
+  Reply page = s.Call(http::verb::get, "/");
+  CHECK(page.status == 200);
+  CHECK_THAT(page.body, Catch::Contains("<title>Adjutant order desk</title>"));
+  const std::string t = s.Login("wellesley");
+  const std::string orders = Slurp(F + "/orders/dog-talavera/m1-British.orders.json");
+  Reply sub = s.Call(http::verb::post, "/api/games/talavera/orders", orders, t, {{"Idempotency-Key", "m1-British"}});
+  INFO(sub.body);
+  REQUIRE(sub.status == 200);
+  CHECK_THAT(sub.body, Catch::Contains("\"replayed\": false") && Catch::Contains("\"status\": \"stands\""));
+  // Answered after the batch is in the log.
+  const size_t recorded = s.Count("OrderSubmitted");
+  CHECK(recorded == 7);
+  Reply again = s.Call(http::verb::post, "/api/games/talavera/orders", orders, t, {{"Idempotency-Key", "m1-British"}});
+  CHECK(again.status == 200);
+  CHECK_THAT(again.body, Catch::Contains("\"replayed\": true"));
+  CHECK(s.Count("OrderSubmitted") == recorded);
+  Reply mine = s.Call(http::verb::get, "/api/games/talavera/orders", "", t);
+  CHECK(mine.status == 200);
+  CHECK_THAT(mine.body, Catch::Contains("\"turn\": \"1.1.0\"") && Catch::Contains("\"slot\": \"British\""));
+  Reply report = s.Call(http::verb::get, "/api/games/talavera/reports?kind=battle", "", t);
+  CHECK(report.status == 200);
+  CHECK_THAT(report.body, Catch::Contains("the British side's report") && Catch::Contains("orders: hold"));
+  Reply svg = s.Call(http::verb::get, "/api/games/talavera/reports?kind=battle&format=svg", "", t);
+  CHECK(svg.status == 200);
+  CHECK(svg.type == "image/svg+xml");
+  CHECK_THAT(svg.body, Catch::StartsWith("<svg"));
+  // A bad order file changes nothing and says where.
+  Reply bad = s.Call(http::verb::post, "/api/games/talavera/orders", R"({"orders": [{"body_type": "Nope"}]})", t);
+  CHECK(bad.status == 400);
+  CHECK(s.Count("OrderSubmitted") == recorded);
+}
+
+TEST_CASE("desk: who may do what: 401 without a valid session (one answer for every wrong login), 403 for another's "
+          "game, report or the GA's requests",
+          "[desk]") {
+  Served s;
+  Reply wrong = s.Call(http::verb::post, "/api/login", R"({"game": "talavera", "person": "wellesley", "password": "nope"})");
+  Reply nobody = s.Call(http::verb::post, "/api/login", R"({"game": "talavera", "person": "nobody", "password": "nope"})");
+  Reply nogame = s.Call(http::verb::post, "/api/login", R"({"game": "elsewhere", "person": "wellesley", "password": "x"})");
+  Reply garbage = s.Call(http::verb::post, "/api/login", "not json");
+  for (const Reply* r : {&wrong, &nobody, &nogame, &garbage}) {
+    CHECK(r->status == 401);
+    CHECK(r->body == wrong.body);  // nothing tells which persons or games exist
+  }
+  CHECK(s.Call(http::verb::get, "/api/games/talavera/orders").status == 401);
+  CHECK(s.Call(http::verb::get, "/api/games/talavera/orders", "", std::string(64, 'a')).status == 401);
+  const std::string t = s.Login("victor");
+  CHECK(s.Call(http::verb::get, "/api/games/other/orders", "", t).status == 403);
+  CHECK(s.Call(http::verb::get, "/api/games/talavera/reports?kind=nation", "", t).status == 403);
+  CHECK(s.Call(http::verb::post, "/api/games/talavera/adjudicate", "{}", t).status == 403);
+  CHECK(s.Call(http::verb::post, "/api/ga/run", R"({"args": ["games"]})", t).status == 403);
+  // The French general's report shows his intentions, never the British.
+  Reply r = s.Call(http::verb::get, "/api/games/talavera/reports?kind=battle", "", t);
+  CHECK_THAT(r.body, Catch::Contains("the French side's report"));
+  CHECK(s.Call(http::verb::post, "/api/logout", "", t).status == 200);
+  CHECK(s.Call(http::verb::get, "/api/me", "", t).status == 401);
+  CHECK(s.Call(http::verb::post, "/api/ga/login", R"({"password": "wrong"})").status == 401);
+}
+
+TEST_CASE("desk: the GA adjudicates a move, runs views, is refused server files, and follows the live feed", "[desk]") {
+  Served s;
+  const std::string ga = s.GaLogin();
+  Reply adj = s.Call(http::verb::post, "/api/games/talavera/adjudicate", R"({"mode": "phase"})", ga);
+  INFO(adj.body);
+  CHECK(adj.status == 200);
+  CHECK_THAT(adj.body, Catch::Contains("\"code\": 0") && Catch::Contains("move 1 of 12"));
+  CHECK(s.Count("PhaseCompleted") == 1);
+  Reply verify = s.Call(http::verb::post, "/api/ga/run", R"({"args": ["verify", "talavera"]})", ga);
+  CHECK_THAT(verify.body, Catch::Contains("verify talavera/main: ok"));
+  Reply files = s.Call(http::verb::post, "/api/ga/run", R"({"args": ["report", "battle", "talavera", "--svg", "/tmp/x"]})", ga);
+  CHECK(files.status == 400);
+  CHECK(s.Call(http::verb::post, "/api/ga/run", R"({"args": ["serve"]})", ga).status == 400);
+  // The feed: the events after seq 1, as server-sent events.
+  net::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  stream.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), s.desk->port()));
+  const std::string rq = "GET /api/games/talavera/feed?after=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ga + "\r\n\r\n";
+  net::write(stream, net::buffer(rq));
+  std::string got;
+  char buf[4096];
+  while (got.find("id: 3\n") == std::string::npos) {
+    const size_t n = stream.socket().read_some(net::buffer(buf));
+    got.append(buf, n);
+  }
+  CHECK_THAT(got, Catch::StartsWith("HTTP/1.1 200 OK") && Catch::Contains("text/event-stream") &&
+                      Catch::Contains("id: 2\ndata: {") && !Catch::Contains("id: 1\n"));
+}
+
+TEST_CASE("desk: limits: a body too big (413), too many orders (413), too many requests (429)", "[desk]") {
+  desk::Settings st;
+  st.max_body_bytes = 4096;
+  st.max_orders = 3;
+  st.requests_per_minute = 12;
+  Served s(st);
+  const std::string t = s.Login("wellesley");
+  CHECK(s.Call(http::verb::post, "/api/games/talavera/orders", std::string(5000, ' '), t).status == 413);
+  Reply many = s.Call(http::verb::post, "/api/games/talavera/orders",
+                      Slurp(F + "/orders/dog-talavera/m1-British.orders.json"), t);
+  CHECK(many.status == 413);
+  CHECK_THAT(many.body, Catch::Contains("at most 3 orders"));
+  CHECK(s.Count("OrderSubmitted") == 0);
+  int last = 0;
+  for (int i = 0; i < 12; ++i) last = s.Call(http::verb::get, "/api/me", "", t).status;
+  CHECK(last == 429);
+}
