@@ -13,7 +13,7 @@ template <class A> void Visit(A& a, DogUnitState& u) {
   a(u.side, u.name, u.commander, u.nation, u.arm, u.cls, u.formation, u.cohesion, u.fatigue, u.strength,
     u.start_strength, u.x, u.y, u.facing, u.frontage, u.morale, u.control, u.shaken, u.routing, u.gone, u.changing_to,
     u.change_done, u.change_time, u.bound, u.bound_moves, u.melee_wins, u.bound_set_in, u.reform_done, u.reform_time,
-    u.ranks);
+    u.ranks, u.melee_with, u.melee_move, u.melee_round);
 }
 template <class A> void Visit(A& a, DogCommanderState& c) { a(c.side, c.name, c.rating, c.control, c.x, c.y, c.lost, c.tests_due, c.with);
 }
@@ -156,6 +156,14 @@ void ApplyEvent(BattleState& s, const fb::DogEvent& ev, uint32_t version) {
     }
   } else if (auto* x = ev.body_as_DogMeleeRound()) {
     if (DogUnitState* u = unit(x->winner())) u->melee_wins.push_back(s.moves_done + 1);
+    // D13: the melee each side is in, and its round (a melee goes on move after move).
+    for (auto [me, them] : {std::pair{x->attacker(), x->defender()}, std::pair{x->defender(), x->attacker()}}) {
+      if (DogUnitState* u = unit(me)) {
+        u->melee_with = Str(them);
+        u->melee_move = s.moves_done + 1;
+        u->melee_round = x->round();
+      }
+    }
   } else if (auto* x = ev.body_as_DogMoraleTest()) {
     if (DogUnitState* u = unit(x->unit())) {
       if (Str(x->result()) == "shaken") u->shaken = true;

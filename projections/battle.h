@@ -45,6 +45,8 @@ struct DogUnitState {
   int32_t reform_done = 0, reform_time = 0;    // D1.8, D1.9: quarters of a re-forming (0, 0: none under way)
   int32_t ranks = 0;                           // foot in line: 0 the nation's (2 British, 3 others), 1 a single rank
   std::vector<int32_t> melee_wins;             // the moves it won a round of melee in
+  std::string melee_with;                      // D13: the unit it last fought a round with,
+  int32_t melee_move = 0, melee_round = 0;     // in which move, and which round of that melee
   friend bool operator==(const DogUnitState&, const DogUnitState&) = default;
 };
 

@@ -102,24 +102,32 @@ echo; echo "== $Y: the map after 1820.3 (also drawn in ./europe-1820.svg)"; adj 
 echo; echo "== $Y: France as its ruler sees it"; adj report nation "$Y" --nation FRA
 echo; echo "== $Y: Austria as the other rulers see it"; adj report nation "$Y" --nation AUS --public
 
-# ---- Death or Glory (dog): the Talavera brigade action --------------------------
-# fixtures/dog/talavera-brigade.json; the generals' orders for moves 1-3 from
-# fixtures/orders/dog-talavera; each move adjudicated and audited; the battle
-# as the British general sees it.
-B=talavera
-for p in wellesley victor; do printf '%s-1809\n' "$p" > "$PW/$p"; done
-if ! adj games --json | grep -q "\"name\": \"$B\""; then
-  adj new "$B" --scenario fixtures/dog/talavera-brigade.json --seed 1809
-  for p in wellesley victor; do adj password "$B" --person "$p" --password-file "$PW/$p"; done
-fi
-b_moves_done() { adj log "$B" --kind PhaseCompleted --json | grep -c '"phase": 1,' || true; }
-for m in 1 2 3; do
-  if [ "$(b_moves_done)" -ge "$m" ]; then continue; fi
-  echo; echo "== $B move $m: the generals' orders and the move"
-  adj order "$B" "fixtures/orders/dog-talavera/m$m-British.orders.json" --as wellesley --password-file "$PW/wellesley" --key "$B-m$m-British"
-  adj order "$B" "fixtures/orders/dog-talavera/m$m-French.orders.json" --as victor --password-file "$PW/victor" --key "$B-m$m-French"
-  adj adjudicate "$B"
-done
-echo; echo "== $B: audit every move"; adj audit "$B" --all
-echo; echo "== $B: after move 3, the British general's report (drawn in ./talavera.svg)"
-adj report battle "$B" --side British --svg talavera.svg
+# ---- Death or Glory (dog): two battles -------------------------------------------
+# Each: the scenario in fixtures/dog/, the generals' orders for moves 1-3 from
+# fixtures/orders/dog-*/ (README there), each move adjudicated, every move
+# audited, and the battle as one general sees it (also drawn as SVG).
+# play_battle GAME SCENARIO SEED ORDERS "PERSON:SIDE ..." SIDE-TO-SHOW
+play_battle() {
+  local B=$1 SCEN=$2 SEED=$3 ORD=$4 GENERALS=$5 SHOW=$6 g p side
+  for g in $GENERALS; do p=${g%%:*}; printf '%s-%s\n' "$p" "$SEED" > "$PW/$p"; done
+  if ! adj games --json | grep -q "\"name\": \"$B\""; then
+    adj new "$B" --scenario "$SCEN" --seed "$SEED"
+    for g in $GENERALS; do p=${g%%:*}; adj password "$B" --person "$p" --password-file "$PW/$p"; done
+  fi
+  for m in 1 2 3; do
+    if [ "$(adj log "$B" --kind PhaseCompleted --json | grep -c '"phase": 1,' || true)" -ge "$m" ]; then continue; fi
+    echo; echo "== $B move $m: the generals' orders and the move"
+    for g in $GENERALS; do
+      p=${g%%:*}; side=${g##*:}
+      adj order "$B" "$ORD/m$m-$side.orders.json" --as "$p" --password-file "$PW/$p" --key "$B-m$m-$side"
+    done
+    adj adjudicate "$B"
+  done
+  echo; echo "== $B: audit every move"; adj audit "$B" --all
+  echo; echo "== $B: after move 3, the $SHOW general's report (drawn in ./$B.svg)"
+  adj report battle "$B" --side "$SHOW" --svg "$B.svg"
+}
+play_battle talavera fixtures/dog/talavera-brigade.json 1809 fixtures/orders/dog-talavera \
+  "wellesley:British victor:French" British
+play_battle quatre-bras fixtures/dog/squares.json 1815 fixtures/orders/dog-quatre-bras \
+  "wellington:British ney:French" French

@@ -68,7 +68,8 @@ std::optional<std::pair<std::string, std::string>> Refusal(const P::BattleState&
                        std::to_string(u->change_done) + " of " + std::to_string(u->change_time) + " quarters done)"};
   }
   if (u->reform_time > 0 && (i.change_formation() || i.reform())) {
-    return R{"D1.8", id + " is still re-forming (" + std::to_string(u->reform_done) + " of " +
+    return R{u->cohesion == fb::DogCohesion_Disordered ? "D1.9" : "D1.8", id + " is still re-forming (" +
+                 std::to_string(u->reform_done) + " of " +
                          std::to_string(u->reform_time) + " quarters done)"};
   }
   if (i.reform()) {

@@ -302,7 +302,14 @@ Status Move::Control(const std::string& id, const std::string& occasion) {
     // this unit; advancing from beyond its front is on a flank or the rear.
     const auto& e = U(enemy);
     c.enemy = !v2_ ? (e.routing ? Movement::Routing : Movement::Standing) : MovementOf(enemy, {u.x, u.y});
-    if (c.enemy == Movement::Advancing && WhereIs(u, {e.x, e.y}) != Where::Ahead) c.enemy = Movement::AdvancingOnFlank;
+    if (c.enemy == Movement::Advancing) {
+      // An enemy standing on the unit's very spot (a charger that reached the
+      // centre of its front) has no bearing from it: it is judged from where it
+      // set out this move (it closed in, so that is elsewhere).
+      Where w = WhereIs(u, {e.x, e.y});
+      if (auto st = start_.find(enemy); w == Where::Here && st != start_.end()) w = WhereIs(u, st->second);
+      if (w != Where::Ahead) c.enemy = Movement::AdvancingOnFlank;
+    }
     c.enemy_within_100 = Distance({u.x, u.y}, {e.x, e.y}) <= kControlRangeMm;
   }
   // D10.13: fired on this move from beyond its front.
@@ -487,9 +494,10 @@ Status Move::Charges() {
     const auto& u = U(id);
     auto it = s().intents.find(id);
     std::string target;
-    if (u.bound == "pursue" && u.bound_set_in < n_.move && !u.routing) {
-      target = NearestEnemy(id);  // D11: pursue or charge the nearest enemy
-    }
+    // D11: pursue or charge the nearest enemy; (version 2) a square or a
+    // battery, which may not charge (D5), holds where it is instead.
+    const bool may_charge = !v2_ || (!IsArtillery(static_cast<fb::DogArm>(u.arm)) && u.formation != fb::DogFormation_Square);
+    if (u.bound == "pursue" && u.bound_set_in < n_.move && !u.routing && may_charge) target = NearestEnemy(id);
     else if (it != s().intents.end()) target = it->second.charge;
     if (target.empty() || u.gone || u.routing || halted_.count(id) || retiring_.count(id) || quarters_used_[id] >= 4) {
       continue;
@@ -656,6 +664,12 @@ Status Move::Melee() {
   for (const auto& [a, d] : contacts_) {
     if (U(a).gone || U(d).gone || U(a).routing) continue;
     fought_.insert(a);
+    if (v2_ && U(d).routing) {
+      // A routing unit caught does not fight back: it is cut down as it runs.
+      const int men = U(d).strength * kCaughtRoutingPct / 100;
+      Casualties(d, std::max(1, men), "caught routing by " + a, "D13");
+      continue;
+    }
     fought_.insert(d);
     auto side_of = [&](const std::string& id, bool uphill) {
       const auto& u = U(id);
@@ -691,7 +705,11 @@ Status Move::Melee() {
       defender_up |= climb > 0;
       attacker_up |= climb < 0;
     }
-    const int round = 1 + static_cast<int>(std::count(U(a).melee_wins.begin(), U(a).melee_wins.end(), n_.move - 1));
+    // The round of this melee: version 2 counts the rounds the two have
+    // fought move after move; version 1 counted the attacker's win last move.
+    const int round = !v2_ ? 1 + static_cast<int>(std::count(U(a).melee_wins.begin(), U(a).melee_wins.end(), n_.move - 1))
+                      : U(a).melee_with == d && U(a).melee_move == n_.move - 1 ? U(a).melee_round + 1
+                                                                                : 1;
     MeleeSide as = side_of(a, attacker_up), ds = side_of(d, defender_up);
     auto am = MeleeModifiers(as, ds, round), dm = MeleeModifiers(ds, as, round);
     // D6.5: a shaken square stands but fights worse (kShakenSquareMelee, ASSUMED).

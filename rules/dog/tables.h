@@ -354,7 +354,10 @@ inline constexpr int kMeleePerPointPct = 2;
 inline constexpr int kMeleeMaxPct = 40;
 inline constexpr int kMeleeWinnerPct = 3;
 inline constexpr int kMeleeDrawPct = 4;
-inline constexpr int kContactMm = 15;  // D13: a charger this close to its target's block is in contact
+inline constexpr int kContactMm = 15;
+// D13 (version 2): a routing unit caught by a charge does not fight: it loses
+// this share of its men and runs on.
+inline constexpr int kCaughtRoutingPct = 10;  // D13: a charger this close to its target's block is in contact
 // D14: fire: after movement, each formed or unformed foot unit in line or
 // skirmish order and each unlimbered battery not in contact fires at the
 // nearest enemy ahead of it (within kFireArcDegrees of its facing) in range;

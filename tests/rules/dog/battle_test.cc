@@ -7,6 +7,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -113,6 +114,49 @@ TEST_CASE("D12.4: Talavera, three moves of the bundled orders: columns cross the
   }
   // After the last move nothing more is adjudicated.
   CHECK(s.max_moves == 12);
+}
+
+TEST_CASE("D12.4: Quatre Bras, three moves of the bundled orders: a line forms square in time, batteries reface "
+          "(D1.12), lancers break a square and catch it routing, cuirassiers fight a second round against a square "
+          "that stands shaken (D6.5); each move audits identical",
+          "[dog]") {
+  DogDb g(Slurp(std::string(ADJUTANT_FIXTURES) + "/dog/squares.json"), 1815);
+  const std::string o = std::string(ADJUTANT_FIXTURES) + "/orders/dog-quatre-bras/";
+  for (int m = 1; m <= 3; ++m) {
+    REQUIRE(g.Orders("wellington", Slurp(o + "m" + std::to_string(m) + "-British.orders.json")).ok());
+    REQUIRE(g.Orders("ney", Slurp(o + "m" + std::to_string(m) + "-French.orders.json")).ok());
+    REQUIRE(g.Move().ok());
+  }
+  auto s = g.State();
+  CHECK(s.moves_done == 3);
+  // D1.6: the British line formed square in half a move, before the cuirassiers came.
+  CHECK(s.units.at("BR-69-2").formation == fb::DogFormation_Square);
+  // D1.12: the British battery turned 15° then 5°; the French horse battery
+  // unlimbered (1/4) and turned 15° in the quarters left.
+  CHECK(s.units.at("BR-RA").facing == 190);
+  CHECK(s.units.at("FR-HA").formation == fb::DogFormation_Unlimbered);
+  CHECK(s.units.at("FR-HA").facing == 345);
+  // The lancers broke the 44th's square in move 2 and caught it routing in
+  // move 3 (D13: 10%, no round fought).
+  CHECK(s.units.at("BR-44-2").routing);
+  CHECK(s.units.at("BR-44-2").strength == 349);
+  const auto caught = g.Events("DogCasualties");
+  CHECK(std::count_if(caught.begin(), caught.end(), [](const std::string& j) {
+          return j.find("caught routing by FR-6LAN") != std::string::npos;
+        }) == 1);
+  // The cuirassiers' melee with the 69th's square went on: round 2, the square
+  // shaken and fighting at -1 (D6.5), and won; a square does not pursue.
+  const auto rounds = g.Events("DogMeleeRound");
+  CHECK(std::count_if(rounds.begin(), rounds.end(), [](const std::string& j) {
+          return j.find("\"attacker\": \"FR-8C\"") != std::string::npos && j.find("\"round\": 2") != std::string::npos &&
+                 j.find("-1 shaken square (D6.5)") != std::string::npos && j.find("\"winner\": \"BR-69-2\"") != std::string::npos;
+        }) == 1);
+  CHECK(s.units.at("FR-8C").fatigue == fb::DogFatigue_Exhausted);
+  for (int m = 1; m <= 3; ++m) {
+    auto a = replay::AuditTurn(*g.db, "b", "main", P::DogMove(m));
+    REQUIRE(a.ok());
+    CHECK(a->identical);
+  }
 }
 
 TEST_CASE("Rules versions: a battle under dog=1 keeps version 1's control test; dog=2 judges the enemy's movement; "
