@@ -319,6 +319,19 @@ struct Desk::Impl {
     }
     auto branch = db.Current(s.game);
     if (!branch.ok()) return Error(StatusOf(branch.status()), branch.status().message());
+    // Another's ship, ministry or unit — or one that does not exist: the same
+    // 403, naming only the order's place in the file.
+    // (A retry of a request already recorded gets its first answer instead.)
+    auto prior = rq.idempotency_key.empty() ? Result<std::optional<ledger::Ledger::Idempotent>>(std::nullopt)
+                                            : db.FindIdempotent(s.game, rq.idempotency_key);
+    if (!prior.ok()) return Error(StatusOf(prior.status()), prior.status().message());
+    auto not_his = prior->has_value() ? Result<std::optional<size_t>>(std::nullopt)
+                                      : replay::FirstNotHis(db, s.game, *branch, s.person, *doc);
+    if (!not_his.ok()) return Error(StatusOf(not_his.status()), not_his.status().message());
+    if (not_his->has_value()) {
+      return Error(http::status::forbidden, "orders[" + std::to_string(**not_his) + "]: you may order only your own "
+                                            "ships, ministries, nation or units, under roles you hold");
+    }
     auto rep = replay::SubmitOrders(db, s.game, *branch, s.person, *doc, rq.idempotency_key);
     if (!rep.ok()) return Error(StatusOf(rep.status()), rep.status().message());
     // Answered only now: the batch is synced (Ledger::Append).
@@ -520,6 +533,9 @@ struct Desk::Impl {
       // A player reaches his own game only; the GA every game.
       if (!s->ga && s->game != game) return reply(Error(http::status::forbidden, "not your game"));
       const auto q = Query(rq.query);
+      if ((what == "orders" || what == "reports") && s->ga) {
+        return reply(Error(http::status::forbidden, "a player's request: the GA reads every view with /api/ga/run"));
+      }
       if (what == "orders" && post && !s->ga) {
         net::post(StrandOf(game), [this, s = *s, rq, reply] { reply(SubmitOrders(s, rq)); });
         return;

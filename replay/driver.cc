@@ -352,6 +352,35 @@ Result<SubmitReport> SubmitThrough(ledger::Ledger& db, std::string_view game, st
 
 }  // namespace
 
+Result<std::optional<size_t>> FirstNotHis(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                          const std::string& person, const std::vector<uint8_t>& order_file) {
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  const auto* file = flatbuffers::GetRoot<fb::OrderFile>(order_file.data());
+  const size_t n = file->orders() ? file->orders()->size() : 0;
+  const projections::Person* p = world->roster().Find(person);
+  if (!p) return n ? std::optional<size_t>(0) : std::nullopt;
+  for (size_t i = 0; i < n; ++i) {
+    const fb::OrderItem* item = file->orders()->Get(static_cast<flatbuffers::uoffset_t>(i));
+    const std::string asked = item->role() ? item->role()->str() : "";
+    bool his = true;
+    if (world->is_dog()) {
+      auto side = rules::dog::SideOf(world->battle(), p->roles, asked);
+      const fb::DogOrder* d = item->body_as_DogOrder();
+      const fb::DogIntent* intent = d ? d->body_as_DogIntent() : nullptr;
+      const projections::DogUnitState* u = intent ? world->battle().Unit(intent->unit()->str()) : nullptr;
+      his = side && (!intent || (u && u->side == *side));
+    } else if (world->is_y1820()) {
+      his = rules::y1820::NationOf(world->y1820(), p->roles, asked).has_value();
+    } else {
+      his = rules::nwol::MayGive(world->treasury().state(), world->roster(), person, *item,
+                                 GameVersions(SummaryOf(*world)));
+    }
+    if (!his) return std::optional<size_t>(i);
+  }
+  return std::optional<size_t>();
+}
+
 Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                   const std::string& person, const std::vector<uint8_t>& order_file,
                                   std::string_view idempotency_key) {

@@ -124,6 +124,13 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
                                   const std::string& person, const std::vector<uint8_t>& order_file,
                                   std::string_view idempotency_key = {});
 
+// The order desk's check, made before anything is recorded: the first item
+// of an order file (a verified OrderFile buffer) that `person` may not give —
+// a ship, ministry or unit not his, whether or not it exists (SOW 2.1, PATE
+// 2.3, 4.1; D12.2; Y1.3: a ruler orders for his own nation) — else nullopt.
+Result<std::optional<size_t>> FirstNotHis(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                          const std::string& person, const std::vector<uint8_t>& order_file);
+
 // Records a GA directive (a verified DirectiveFile buffer) and its
 // consequences. A directive that breaks a rule is refused; nothing is
 // appended.

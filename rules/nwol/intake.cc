@@ -55,7 +55,52 @@ void Appoint(PhaseWriter& w, const TurnPhase& at, const fb::AppointOrder& a, uin
   w.Emit(std::move(d));
 }
 
+struct RoleChoice {
+  std::string role;
+  std::optional<std::pair<std::string, std::string>> refusal;  // rule, reason
+};
+
+// SOW 2.1, PATE 2.3, 4.1: the role an item is given under — as named, else
+// the person's most senior entitled one — or why he may not give it.
+RoleChoice ChooseRole(const Claim& claim, const projections::Person* who, const std::string& person,
+                      const fb::OrderItem& item) {
+  RoleChoice c;
+  auto entitled = [&](const std::string& r) {
+    return std::any_of(claim.roles.begin(), claim.roles.end(), [&](const auto& e) { return e.first == r; });
+  };
+  if (item.role() && item.role()->size()) {
+    c.role = item.role()->str();
+    if (!who || !who->roles.count(c.role)) {
+      c.refusal = {claim.role_rule, person + " does not hold the role " + c.role};
+    } else if (!entitled(c.role)) {
+      c.refusal = {claim.role_rule, c.role + " may not give this order"};
+    }
+    return c;
+  }
+  for (const auto& [r, rank] : claim.roles) {
+    if (who && who->roles.count(r)) {
+      c.role = r;
+      return c;
+    }
+  }
+  std::string list;
+  for (const auto& [r, rank] : claim.roles) list += (list.empty() ? "" : ", ") + r;
+  c.refusal = {claim.role_rule, claim.state.empty() ? std::string("the order names no ship, port or state of this game")
+                                                    : person + " holds no role of " + claim.state +
+                                                          " entitled to give this order (" + list + ")"};
+  return c;
+}
+
 }  // namespace
+
+bool MayGive(const projections::TreasuryState& s, const projections::Roster& roster, const std::string& person,
+             const fb::OrderItem& item, const RulesVersions& v) {
+  std::optional<Claim> claim;
+  if (const fb::SowOrder* so = item.body_as_SowOrder()) claim = SowClaim(s, *so, v);
+  if (const fb::PateOrder* po = item.body_as_PateOrder()) claim = PateClaim(s, *po, v);
+  if (!claim) return true;  // a written order for the GA: anyone may write one
+  return !ChooseRole(*claim, roster.Find(person), person, item).refusal.has_value();
+}
 
 void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& roster, const pate::NavalMap* map,
             const std::string& person, const std::vector<const fb::OrderItem*>& items) {
@@ -79,29 +124,9 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
     // The role: as named, else the person's most senior entitled role.
     std::string role;
     if (claim) {
-      auto entitled = [&](const std::string& r) {
-        return std::any_of(claim->roles.begin(), claim->roles.end(), [&](const auto& e) { return e.first == r; });
-      };
-      if (item->role() && item->role()->size()) {
-        role = item->role()->str();
-        if (!who || !who->roles.count(role)) {
-          refusal = {claim->role_rule, person + " does not hold the role " + role};
-        } else if (!entitled(role)) {
-          refusal = {claim->role_rule, role + " may not give this order"};
-        }
-      } else {
-        for (const auto& [r, rank] : claim->roles) {
-          if (who && who->roles.count(r)) { role = r; break; }
-        }
-        if (role.empty()) {
-          std::string list;
-          for (const auto& [r, rank] : claim->roles) list += (list.empty() ? "" : ", ") + r;
-          refusal = {claim->role_rule, claim->state.empty()
-                                           ? std::string("the order names no ship, port or state of this game")
-                                           : person + " holds no role of " + claim->state +
-                                                 " entitled to give this order (" + list + ")"};
-        }
-      }
+      RoleChoice choice = ChooseRole(*claim, who, person, *item);
+      role = choice.role;
+      refusal = choice.refusal;
       if (!refusal && so) {
         if (auto r = sow::CheckAtSubmission(s, *so, at.turn)) refusal = {r->rule, r->reason};
       }

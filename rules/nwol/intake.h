@@ -24,4 +24,10 @@ namespace adjutant::rules::nwol {
 void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& roster, const pate::NavalMap* map,
             const std::string& person, const std::vector<const fb::OrderItem*>& items);
 
+// Whether `person` holds a role entitled to give `item` (SOW 2.1, PATE 2.3,
+// 4.1) — the check Submit makes first, asked before anything is recorded
+// (the order desk answers 403 for another's ship or ministry).
+bool MayGive(const projections::TreasuryState& s, const projections::Roster& roster, const std::string& person,
+             const fb::OrderItem& item, const RulesVersions& v);
+
 }  // namespace adjutant::rules::nwol

@@ -1,0 +1,175 @@
+// The order desk's authorization table: every kind of caller (a ship's
+// commander, a treasury minister, another state's minister, the GA, no
+// session, a session logged out) against every request, on his own
+// resource and on another's — and the answers that must not differ (a
+// wrong login; another's ship and one that does not exist; another's game
+// and one that does not exist), so nothing tells which exist.
+#include <catch2/catch.hpp>
+#include <sodium.h>
+
+#include <array>
+#include <map>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "cli/commands.h"
+#include "desk/desk.h"
+#include "ledger/ledger.h"
+#include "replay/driver.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "support/pate_game.h"
+#include "support/run.h"
+#include "support/temp_dir.h"
+
+using namespace adjutant;
+using adjutant::testing::Slurp;
+using adjutant::testing::TempDir;
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+namespace {
+
+const std::string F = ADJUTANT_FIXTURES;
+
+struct Answer {
+  int status = 0;
+  std::string body;
+};
+
+struct Nwol {
+  TempDir dir;
+  std::unique_ptr<ledger::Ledger> db;
+  std::unique_ptr<desk::Desk> desk;
+  Nwol() {
+    REQUIRE(sodium_init() >= 0);
+    auto l = ledger::Ledger::Open(dir.Sub("db"));
+    REQUIRE(l.ok());
+    db = std::move(l).value();
+    REQUIRE(testing::CreateNwolGame(*db, "nwol", Slurp(F + "/scenarios/nwol-1805.json")).ok());
+    for (const char* p : {"nelson", "pitt", "gaudin"}) {
+      char h[crypto_pwhash_STRBYTES];
+      const std::string pw = std::string(p) + "-1805";
+      REQUIRE(crypto_pwhash_str(h, pw.c_str(), pw.size(), crypto_pwhash_OPSLIMIT_MIN, crypto_pwhash_MEMLIMIT_MIN) == 0);
+      REQUIRE(replay::SetPassword(*db, "nwol", "main", p, h).ok());
+    }
+    desk::Settings s;
+    s.listen = "127.0.0.1:0";
+    char h[crypto_pwhash_STRBYTES];
+    REQUIRE(crypto_pwhash_str(h, "the-ga-secret", 13, crypto_pwhash_OPSLIMIT_MIN, crypto_pwhash_MEMLIMIT_MIN) == 0);
+    s.ga_pwhash = h;
+    desk::Hooks hooks;
+    hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, std::string* out, std::string* err) {
+      return cli::RunShared(l, argv, out, err);
+    };
+    auto d = desk::Desk::Start(*db, s, hooks);
+    REQUIRE(d.ok());
+    desk = std::move(d).value();
+  }
+  ~Nwol() {
+    desk->Stop();
+    desk->Wait();
+  }
+  Answer Call(http::verb method, const std::string& target, const std::string& body, const std::string& token) {
+    net::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), desk->port()));
+    http::request<http::string_body> rq(method, target, 11);
+    rq.set(http::field::host, "127.0.0.1");
+    if (!token.empty()) rq.set(http::field::authorization, "Bearer " + token);
+    rq.body() = body;
+    rq.prepare_payload();
+    http::write(stream, rq);
+    beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    http::read(stream, buf, res);
+    return {static_cast<int>(res.result_int()), res.body()};
+  }
+  std::string Token(const std::string& path, const std::string& body) {
+    Answer a = Call(http::verb::post, path, body, "");
+    INFO(a.body);
+    REQUIRE(a.status == 200);
+    return a.body.substr(a.body.find("\"token\": \"") + 10, 64);
+  }
+  size_t Orders() {
+    size_t n = 0;
+    REQUIRE(db->Read("nwol", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                  n += e.event()->payload_type() == fb::Payload_OrderSubmitted;
+                  return Status::Ok();
+                }).ok());
+    return n;
+  }
+};
+
+std::string ShipOrder(const std::string& ship) {
+  return R"({"orders": [{"body_type": "PateOrder", "body": {"body_type": "ShipOrders", "body": {"ship": ")" + ship +
+         R"(", "sea1": "SOA", "contact": "Pursue"}}}]})";
+}
+std::string Treasury(const std::string& state, const std::string& city) {
+  return R"({"orders": [{"body_type": "SowOrder", "body": {"state": ")" + state +
+         R"(", "body_type": "BuySuppliesOrder", "body": {"city": ")" + city + R"(", "stores": 10}}}]})";
+}
+
+}  // namespace
+
+TEST_CASE("desk authorization: every caller against every request, on his own and on another's", "[desk][authz]") {
+  Nwol g;
+  auto login = [&](const std::string& p) {
+    return g.Token("/api/login", R"({"game": "nwol", "person": ")" + p + R"(", "password": ")" + p + R"(-1805"})");
+  };
+  const std::string nelson = login("nelson"), pitt = login("pitt"), gaudin = login("gaudin");
+  const std::string ga = g.Token("/api/ga/login", R"({"password": "the-ga-secret"})");
+  const std::string gone = login("pitt");
+  REQUIRE(g.Call(http::verb::post, "/api/logout", "", gone).status == 200);
+  const std::string nobody;
+
+  struct Row {
+    const char* what;
+    http::verb method;
+    std::string target, body;
+    // The expected status for: nelson, pitt, gaudin, the GA, no session, logged out.
+    std::array<int, 6> want;
+  };
+  const auto P = http::verb::post, G = http::verb::get;
+  const std::vector<Row> table = {
+      {"own ship's orders", P, "/api/games/nwol/orders", ShipOrder("BR1FL"), {200, 403, 403, 403, 401, 401}},
+      {"another state's ship", P, "/api/games/nwol/orders", ShipOrder("FR1FL"), {403, 403, 403, 403, 401, 401}},
+      {"a ship that does not exist", P, "/api/games/nwol/orders", ShipOrder("XX9FL"), {403, 403, 403, 403, 401, 401}},
+      {"Britain's treasury", P, "/api/games/nwol/orders", Treasury("BR", "Portsmouth"), {403, 200, 403, 403, 401, 401}},
+      {"France's treasury", P, "/api/games/nwol/orders", Treasury("FR", "Paris"), {403, 403, 200, 403, 401, 401}},
+      {"own orders", G, "/api/games/nwol/orders", "", {200, 200, 200, 403, 401, 401}},
+      {"another game's orders", G, "/api/games/elsewhere/orders", "", {403, 403, 403, 403, 401, 401}},
+      {"own ships' events", G, "/api/games/nwol/reports?kind=events", "", {200, 200, 200, 403, 401, 401}},
+      {"own state's treasury", G, "/api/games/nwol/reports?kind=treasury", "", {403, 200, 200, 403, 401, 401}},
+      {"a nation's report (no ruler here)", G, "/api/games/nwol/reports?kind=nation", "", {403, 403, 403, 403, 401, 401}},
+      {"adjudicate", P, "/api/games/nwol/adjudicate", R"({"mode": "phase"})", {403, 403, 403, 200, 401, 401}},
+      {"a GA command", P, "/api/ga/run", R"({"args": ["verify", "nwol"]})", {403, 403, 403, 200, 401, 401}},
+      {"who am I", G, "/api/me", "", {200, 200, 200, 200, 401, 401}},
+  };
+  const std::array<std::string, 6> callers = {nelson, pitt, gaudin, ga, nobody, gone};
+  const std::array<const char*, 6> names = {"nelson", "pitt", "gaudin", "the GA", "no session", "logged out"};
+  std::map<std::string, int> bodies_401;
+  for (const Row& r : table) {
+    for (size_t c = 0; c < callers.size(); ++c) {
+      const size_t before = g.Orders();
+      Answer a = g.Call(r.method, r.target, r.body, callers[c]);
+      INFO(r.what << " by " << names[c] << ": " << a.body);
+      CHECK(a.status == r.want[c]);
+      // Nothing is recorded for a refused submission.
+      if (a.status != 200) CHECK(g.Orders() == before);
+      if (a.status == 401) bodies_401[a.body]++;
+    }
+  }
+  // One 401 answer for every missing, wrong or ended session.
+  CHECK(bodies_401.size() == 1);
+  // Another's ship and a ship that does not exist: the same answer.
+  Answer other = g.Call(http::verb::post, "/api/games/nwol/orders", ShipOrder("FR1FL"), nelson);
+  Answer none = g.Call(http::verb::post, "/api/games/nwol/orders", ShipOrder("XX9FL"), nelson);
+  CHECK(other.body == none.body);
+  // Another's game and a game that does not exist: the same answer.
+  CHECK(g.Call(http::verb::get, "/api/games/talavera/orders", "", nelson).body ==
+        g.Call(http::verb::get, "/api/games/elsewhere/orders", "", nelson).body);
+}
