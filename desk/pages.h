@@ -1,8 +1,11 @@
 // The order desk's web page: plain HTML, a little script, no framework.
-// One page: log in; then your orders as they stand, orders to submit (the
-// schema's OrderFile JSON), and your reports (text, or drawn as SVG). The
-// GA logs in with his own password and gets a console for adjudication,
-// directives and any view.
+// One page: log in; then your orders as they stand, the order forms your
+// roles call for — a ship's order form with every section of the PATE order
+// desk (PATE 4.4-4.9) for each of your ships, a minister's treasury orders
+// (SOW 2-6) — adding to the order file (the schema's OrderFile JSON, which
+// can also be edited by hand) that you submit, and your reports (text, or
+// drawn as SVG; a ruler's nation page). The GA logs in with his own
+// password and gets a console for adjudication, directives and any view.
 #pragma once
 
 #include <string_view>
@@ -37,8 +40,48 @@ pre{background:#f4f4f4;padding:.5rem;overflow:auto;white-space:pre-wrap}
 <p id="who"></p><button id="logout-btn">Log out</button>
 <h2>Your orders for the coming turn</h2>
 <button id="orders-btn">Show</button><pre id="orders"></pre>
+<div id="ship-form" class="hidden"><h2>Ship orders (PATE 4)</h2>
+<fieldset><legend>Ship</legend><select id="sf-ship"></select> <span id="sf-where"></span></fieldset>
+<fieldset><legend>4.4 Attachment</legend>
+<label>Attach to <input id="sf-attach" size="8"></label> <label><input id="sf-detach" type="checkbox"> Detach</label></fieldset>
+<fieldset><legend>4.5 Movement</legend>
+<label>Sea area 1 <input id="sf-sea1" size="6"></label> <label>Sea area 2 <input id="sf-sea2" size="6"></label>
+<label>Port <input id="sf-port" size="12"></label> <label><input id="sf-anyport" type="checkbox"> any port with an enemy ship</label>
+<label><input id="sf-harbour" type="checkbox"> enter the harbour</label> <label><input id="sf-alone" type="checkbox"> sail alone</label>
+<label><input id="sf-pursue-ports" type="checkbox" checked> pursue into ports</label></fieldset>
+<fieldset><legend>4.6 Contact</legend>
+<label>On contact <select id="sf-contact"><option value="">-</option><option>Accept</option><option>Pursue</option><option>Evade</option></select></label>
+<label>Min ships <input id="sf-min" type="number" min="0" max="99" size="3"></label>
+<label>Max ships <input id="sf-max" type="number" min="0" max="99" size="3"></label>
+<label><input id="sf-allies" type="checkbox" checked> join allies</label>
+<label>Weather gauge <select id="sf-gauge"><option value="">-</option><option>Leeward</option><option>Windward</option></select></label></fieldset>
+<fieldset><legend>4.7 Combat</legend>
+<label>Engage <select id="sf-engage"><option value="">-</option><option>Accept</option><option>Close</option><option>Evade</option></select></label>
+<label>Line <select id="sf-line"><option value="">-</option><option>LineAhead</option><option>BreakLine</option></select></label>
+<label>Aim <select id="sf-aim"><option value="">-</option><option>Rigging</option><option>Hull</option></select></label></fieldset>
+<fieldset><legend>4.8 Commerce</legend>
+<label>Mission <select id="sf-commerce"><option value="">as before</option><option>Raid</option><option>Convoy</option><option>Patrol</option><option>IgnoreCommerce</option></select></label></fieldset>
+<fieldset><legend>4.9 Stores and amphibious</legend>
+<label>Stores to carry <input id="sf-stores" type="number" min="0" max="24" size="3"></label>
+<label><select id="sf-amph"><option value="">no landing</option><option value="load">load</option><option value="unload">unload</option></select></label>
+<label>land unit <input id="sf-unit" size="8"></label> <label>or supplies <input id="sf-supplies" type="number" min="0" size="5"></label></fieldset>
+<button id="sf-add">Add to the order file</button></div>
+<div id="treasury-form" class="hidden"><h2>Treasury orders (SOW)</h2>
+<fieldset><legend>Order</legend>
+<label>Kind <select id="tf-kind">
+<option value="BuySuppliesOrder">buy supplies and stores</option><option value="TransferOrder">transfer money</option>
+<option value="BuildUnitOrder">build a land unit</option><option value="BuildShipOrder">build a ship</option>
+<option value="ReinforceOrder">reinforce a unit</option><option value="DisbandOrder">disband a unit</option>
+<option value="RemoveShipOrder">remove a ship</option><option value="StandingSupplyOrder">standing supply order</option>
+<option value="RepairOrder">repair a battery or fort</option></select></label>
+<label>City or port <input id="tf-city" size="12"></label> <label>To state <input id="tf-to" size="4"></label>
+<label>Amount (Cr) <input id="tf-amount" type="number" min="0" size="7"></label>
+<label>Supplies <input id="tf-supplies" type="number" min="0" size="5"></label> <label>Stores <input id="tf-stores" type="number" min="0" size="5"></label>
+<label>Type <input id="tf-type" size="4" placeholder="IN, SL"></label> <label>Men <input id="tf-men" type="number" min="0" size="6"></label>
+<label>Unit or ship <input id="tf-id" size="8"></label> <label>Repair <select id="tf-what"><option>Battery</option><option>Fort</option></select></label>
+</fieldset><button id="tf-add">Add to the order file</button></div>
 <h2>Submit orders</h2>
-<p>Orders in the schema's JSON (an <code>OrderFile</code>: <code>{"orders": [...]}</code>).</p>
+<p>The order file (the schema's <code>OrderFile</code> JSON: the forms above add to it; it can be edited by hand).</p>
 <textarea id="order-text" spellcheck="false">{"orders": []}</textarea>
 <button id="submit-btn">Submit</button><pre id="submitted"></pre>
 <h2>Your reports</h2>
@@ -74,7 +117,7 @@ function show() {
   $("login").classList.toggle("hidden", !!me);
   $("player").classList.toggle("hidden", !me || me.ga);
   $("ga").classList.toggle("hidden", !me || !me.ga);
-  if (me && !me.ga) $("who").textContent = me.person + " in " + me.game + " (" + (me.roles || []).join(", ") + ")";
+  if (me && !me.ga) { $("who").textContent = me.person + " in " + me.game + " (" + (me.roles || []).join(", ") + ")"; setupForms(); }
 }
 async function restore() {
   if (!token) return show();
@@ -92,6 +135,72 @@ $("login-btn").onclick = () => login("/api/login", {game: $("game").value, perso
 $("ga-login-btn").onclick = () => login("/api/ga/login", {password: $("ga-password").value});
 async function logout() { await call("POST", "/api/logout", ""); token = null; me = null; sessionStorage.removeItem("token"); show(); }
 $("logout-btn").onclick = logout; $("ga-logout-btn").onclick = logout;
+function roleOf(suffixes) {
+  for (const r of (me.roles || [])) { const d = r.indexOf("."); if (d > 0 && suffixes.includes(r.slice(d + 1))) return [r.slice(0, d), r]; }
+  return null;
+}
+function addOrder(item) {
+  let file; try { file = JSON.parse($("order-text").value); } catch (e) { file = {orders: []}; }
+  if (!Array.isArray(file.orders)) file.orders = [];
+  file.orders.push(item);
+  $("order-text").value = JSON.stringify(file, null, 1);
+}
+let myShips = [];
+async function setupForms() {
+  const naval = roleOf(["commander", "deputy", "naval"]), treasury = roleOf(["treasury", "prime"]);
+  $("ship-form").classList.toggle("hidden", !naval);
+  $("treasury-form").classList.toggle("hidden", !treasury);
+  if (naval) {
+    const r = await call("GET", "/api/games/" + me.game + "/reports?kind=positions&format=json");
+    myShips = r.status === 200 ? ((r.json() || {}).ships || []) : [];
+    $("sf-ship").innerHTML = "";
+    for (const s of myShips) { const o = document.createElement("option"); o.value = s.id; o.textContent = s.id + " " + (s.name || ""); $("sf-ship").appendChild(o); }
+    showShip();
+  }
+}
+function showShip() {
+  const s = myShips.find(x => x.id === $("sf-ship").value);
+  $("sf-where").textContent = s ? s.location + " (" + s.position + "), stores " + s.stores : "";
+}
+$("sf-ship").onchange = showShip;
+$("sf-add").onclick = () => {
+  const b = {ship: $("sf-ship").value}, v = id => $(id).value.trim(), n = id => parseInt($(id).value, 10);
+  if (v("sf-attach")) b.attach_to = v("sf-attach");
+  if ($("sf-detach").checked) b.detach = true;
+  if (v("sf-sea1")) b.sea1 = v("sf-sea1");
+  if (v("sf-sea2")) b.sea2 = v("sf-sea2");
+  if (v("sf-port")) b.port = v("sf-port");
+  if ($("sf-anyport").checked) b.any_enemy_port = true;
+  if ($("sf-harbour").checked) b.harbour = true;
+  if ($("sf-alone").checked) b.sail_alone = true;
+  if (!$("sf-pursue-ports").checked) b.pursue_into_ports = false;
+  if (v("sf-contact")) b.contact = v("sf-contact");
+  if (n("sf-min") > 0) b.min_ships = n("sf-min");
+  if (n("sf-max") > 0) b.max_ships = n("sf-max");
+  if (!$("sf-allies").checked) b.join_allies = false;
+  for (const [id, k] of [["sf-gauge", "gauge"], ["sf-engage", "engage"], ["sf-line", "line"], ["sf-aim", "aim"], ["sf-commerce", "commerce"]]) if (v(id)) b[k] = v(id);
+  if (v("sf-stores") !== "") b.stores = n("sf-stores");
+  if (v("sf-amph")) {
+    const a = {unload: v("sf-amph") === "unload"};
+    if (v("sf-unit")) a.unit = v("sf-unit"); else if (n("sf-supplies") > 0) a.supplies = n("sf-supplies");
+    b.amphibious = [a];
+  }
+  addOrder({body_type: "PateOrder", body: {body_type: "ShipOrders", body: b}});
+};
+$("tf-add").onclick = () => {
+  const [state, role] = roleOf(["treasury", "prime"]), k = $("tf-kind").value, v = id => $(id).value.trim(), n = id => parseInt($(id).value, 10) || 0;
+  const b = {};
+  if (k === "TransferOrder") { b.to_state = v("tf-to"); b.amount_cc = n("tf-amount"); }
+  if (k === "BuySuppliesOrder") { b.city = v("tf-city"); b.supplies = n("tf-supplies"); b.stores = n("tf-stores"); }
+  if (k === "StandingSupplyOrder") { b.city = v("tf-city"); b.supplies = n("tf-supplies"); }
+  if (k === "BuildUnitOrder") { b.city = v("tf-city"); b.type = v("tf-type"); b.men = n("tf-men"); b.id = v("tf-id"); }
+  if (k === "BuildShipOrder") { b.port = v("tf-city"); b.type = v("tf-type"); b.id = v("tf-id"); }
+  if (k === "ReinforceOrder") { b.unit = v("tf-id"); b.men = n("tf-men"); }
+  if (k === "DisbandOrder") b.unit = v("tf-id");
+  if (k === "RemoveShipOrder") b.ship = v("tf-id");
+  if (k === "RepairOrder") { b.city = v("tf-city"); b.what = v("tf-what"); }
+  addOrder({role, body_type: "SowOrder", body: {state, body_type: k, body: b}});
+};
 $("orders-btn").onclick = async () => {
   const r = await call("GET", "/api/games/" + me.game + "/orders");
   const j = r.json();

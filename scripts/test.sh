@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (ctest: Catch2 and
 # rapidcheck tests, end-to-end CLI tests, schema conformance, a benchmark
-# smoke run).
+# smoke run, the order desk's page in headless chromium).
 #   bash scripts/test.sh              the suite on the normal build (./build)
 #   bash scripts/test.sh --sanitize   the suite under AddressSanitizer and
 #                                     UndefinedBehaviorSanitizer (./build-asan)
 # Other arguments go to ctest (e.g. -R sow).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The order desk's page is tested in a real browser: Debian's chromium, headless.
+if ! dpkg-query -W -f='${Status}' chromium 2>/dev/null | grep -q "install ok installed"; then
+  echo "test: installing chromium" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >&2
+fi
 if [ "${1:-}" = "--sanitize" ]; then
   shift
   ADJUTANT_BUILD_DIR=build-asan ADJUTANT_BUILD_TYPE=Debug \

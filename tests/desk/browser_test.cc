@@ -1,0 +1,228 @@
+// The order desk's web page in a real browser: Debian's chromium, headless,
+// driven over the DevTools protocol (a WebSocket, Boost.Beast). A ship's
+// commander logs in, fills the ship order form (PATE 4), submits it, sees
+// his order standing and draws his positions report; the order is in the
+// log. scripts/test.sh installs chromium.
+#include <catch2/catch.hpp>
+#include <signal.h>
+#include <sodium.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "cli/commands.h"
+#include "desk/desk.h"
+#include "ledger/ledger.h"
+#include "replay/driver.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "support/pate_game.h"
+#include "support/run.h"
+#include "support/temp_dir.h"
+
+extern char** environ;
+
+using namespace adjutant;
+using adjutant::testing::Slurp;
+using adjutant::testing::TempDir;
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+
+namespace {
+
+const std::string F = ADJUTANT_FIXTURES;
+
+std::string Chromium() {
+  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"}) {
+    if (std::filesystem::exists(p)) return p;
+  }
+  return "";
+}
+
+// A JSON string literal for `s` (the scripts below embed a few values).
+std::string Quote(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    o += c;
+  }
+  return o + "\"";
+}
+
+// Headless chromium with remote debugging, and one page driven over CDP.
+class Browser {
+ public:
+  explicit Browser(const std::string& profile) : profile_(profile) {
+    const std::string bin = Chromium();
+    REQUIRE_FALSE(bin.empty());  // scripts/test.sh installs chromium
+    std::vector<std::string> args = {bin, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                     "--no-first-run", "--remote-debugging-port=0", "--user-data-dir=" + profile,
+                                     "about:blank"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    REQUIRE(posix_spawn(&pid_, bin.c_str(), &fa, nullptr, argv.data(), environ) == 0);
+    posix_spawn_file_actions_destroy(&fa);
+    // Its DevTools port, written once it listens.
+    const std::string port_file = profile + "/DevToolsActivePort";
+    std::string port;
+    for (int i = 0; i < 300 && port.empty(); ++i) {
+      std::ifstream in(port_file);
+      std::getline(in, port);
+      if (port.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    REQUIRE_FALSE(port.empty());
+    port_ = static_cast<uint16_t>(std::stoi(port));
+    // The page target: from /json/list, its WebSocket path.
+    std::string path;
+    for (int i = 0; i < 100 && path.empty(); ++i) {
+      const std::string list = Get("/json/list");
+      const auto at = list.find("\"webSocketDebuggerUrl\": \"ws://");
+      if (at != std::string::npos && list.find("\"type\": \"page\"") != std::string::npos) {
+        const auto start = list.find('/', at + 31);
+        path = list.substr(start, list.find('"', start) - start);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    }
+    REQUIRE_FALSE(path.empty());
+    ws_.emplace(ioc_);
+    beast::get_lowest_layer(*ws_).connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port_));
+    ws_->handshake("127.0.0.1:" + std::to_string(port_), path);
+  }
+  ~Browser() {
+    if (ws_) {
+      beast::error_code ec;
+      ws_->close(websocket::close_code::normal, ec);
+    }
+    kill(pid_, SIGTERM);
+    int st = 0;
+    waitpid(pid_, &st, 0);
+  }
+
+  // Runs a DevTools method; returns its answer (the message with its id).
+  std::string Send(const std::string& method, const std::string& params) {
+    const int id = ++id_;
+    ws_->write(net::buffer("{\"id\": " + std::to_string(id) + ", \"method\": \"" + method + "\", \"params\": " + params + "}"));
+    const std::string tag = "\"id\":" + std::to_string(id) + ",";
+    for (;;) {
+      beast::flat_buffer b;
+      ws_->read(b);
+      std::string msg = beast::buffers_to_string(b.data());
+      if (msg.find(tag) != std::string::npos) return msg;
+    }
+  }
+  // Evaluates a script in the page; its value, as JSON.
+  std::string Eval(const std::string& js) {
+    const std::string r = Send("Runtime.evaluate", "{\"expression\": " + Quote(js) + ", \"returnByValue\": true, \"awaitPromise\": true}");
+    const auto at = r.find("\"value\":");
+    return at == std::string::npos ? r : r.substr(at + 8, r.rfind("}}}") - at - 8);
+  }
+  // Waits until a script's value is true (the page works asynchronously).
+  bool Until(const std::string& js, int seconds = 20) {
+    for (int i = 0; i < seconds * 10; ++i) {
+      if (Eval(js) == "true") return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
+
+ private:
+  std::string Get(const std::string& target) {
+    net::io_context ioc;
+    beast::tcp_stream s(ioc);
+    beast::error_code ec;
+    s.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port_), ec);
+    if (ec) return "";
+    http::request<http::empty_body> rq(http::verb::get, target, 11);
+    rq.set(http::field::host, "127.0.0.1");
+    http::write(s, rq, ec);
+    beast::flat_buffer b;
+    http::response<http::string_body> res;
+    http::read(s, b, res, ec);
+    return ec ? "" : res.body();
+  }
+
+  std::string profile_;
+  pid_t pid_ = 0;
+  uint16_t port_ = 0;
+  net::io_context ioc_;
+  std::optional<websocket::stream<beast::tcp_stream>> ws_;
+  int id_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, submits it, sees it standing and "
+          "draws his positions",
+          "[desk][browser]") {
+  REQUIRE(sodium_init() >= 0);
+  TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  std::unique_ptr<ledger::Ledger> db = std::move(l).value();
+  REQUIRE(testing::CreateNwolGame(*db, "nwol", Slurp(F + "/scenarios/nwol-1805.json")).ok());
+  char h[crypto_pwhash_STRBYTES];
+  REQUIRE(crypto_pwhash_str(h, "nelson-1805", 11, crypto_pwhash_OPSLIMIT_MIN, crypto_pwhash_MEMLIMIT_MIN) == 0);
+  REQUIRE(replay::SetPassword(*db, "nwol", "main", "nelson", h).ok());
+  desk::Settings s;
+  s.listen = "127.0.0.1:0";
+  desk::Hooks hooks;
+  hooks.run = [](ledger::Ledger& d, const std::vector<std::string>& argv, std::string* out, std::string* err) {
+    return cli::RunShared(d, argv, out, err);
+  };
+  auto started = desk::Desk::Start(*db, s, hooks);
+  REQUIRE(started.ok());
+  std::unique_ptr<desk::Desk> desk = std::move(started).value();
+  {
+    Browser b(dir.Sub("chromium"));
+    b.Send("Page.navigate", "{\"url\": \"http://127.0.0.1:" + std::to_string(desk->port()) + "/\"}");
+    REQUIRE(b.Until("document.readyState === 'complete' && !!document.getElementById('login-btn')"));
+    // Log in.
+    b.Eval("document.getElementById('game').value = 'nwol'; document.getElementById('person').value = 'nelson';"
+           "document.getElementById('password').value = 'nelson-1805'; document.getElementById('login-btn').click(); true");
+    REQUIRE(b.Until("!document.getElementById('player').classList.contains('hidden')"));
+    // The ship form lists his ship (PATE 4: his own ships only).
+    REQUIRE(b.Until("!document.getElementById('ship-form').classList.contains('hidden') && "
+                    "document.getElementById('sf-ship').options.length === 1"));
+    CHECK(b.Eval("document.getElementById('sf-ship').value") == "\"BR1FL\"");
+    CHECK(b.Eval("document.getElementById('treasury-form').classList.contains('hidden')") == "true");
+    // Fill in movement, contact and combat; add it to the order file; submit.
+    b.Eval("const f = id => document.getElementById(id);"
+           "f('sf-sea1').value = 'SOA'; f('sf-contact').value = 'Pursue'; f('sf-gauge').value = 'Windward';"
+           "f('sf-engage').value = 'Close'; f('sf-line').value = 'BreakLine'; f('sf-aim').value = 'Hull';"
+           "f('order-text').value = '{\"orders\": []}'; f('sf-add').click(); f('submit-btn').click(); true");
+    REQUIRE(b.Until("document.getElementById('submitted').textContent.includes('recorded for turn')"));
+    CHECK(b.Eval("document.getElementById('submitted').textContent.includes('BR1FL: stands')") == "true");
+    // His orders as they stand.
+    b.Eval("document.getElementById('orders-btn').click(); true");
+    REQUIRE(b.Until("document.getElementById('orders').textContent.includes('BR1FL: stands')"));
+    // His positions, drawn on the naval map.
+    b.Eval("document.getElementById('kind').value = 'positions'; document.getElementById('svg-btn').click(); true");
+    REQUIRE(b.Until("!!document.querySelector('#drawing svg')"));
+  }
+  // The order the form built is in the log, from nelson, as the schema has it.
+  std::string recorded;
+  REQUIRE(db->Read("nwol", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                if (e.event()->payload_type() == fb::Payload_OrderSubmitted) recorded = *schema::ToJson("Event", e.bytes.data());
+                return Status::Ok();
+              }).ok());
+  CHECK_THAT(recorded, Catch::Contains("\"person\": \"nelson\"") && Catch::Contains("\"ship\": \"BR1FL\"") &&
+                           Catch::Contains("\"sea1\": \"SOA\"") && Catch::Contains("\"line\": \"BreakLine\""));
+  desk->Stop();
+  desk->Wait();
+}
