@@ -802,9 +802,10 @@ void Accept(Desk::Impl& impl, std::shared_ptr<std::vector<std::weak_ptr<Conn>>> 
       if (++impl.connections > impl.settings.max_connections) {
         // Over the limit: a short answer, then closed.
         impl.connections--;
+        static const std::string body = "{\"error\": \"too many connections open\"}\n";
         static const std::string busy =
             "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
-            "Retry-After: 5\r\nContent-Length: 40\r\n\r\n{\"error\": \"too many connections open\"}\n";
+            "Retry-After: 5\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
         beast::error_code wec;
         net::write(socket, net::buffer(busy), wec);
         socket.close(wec);

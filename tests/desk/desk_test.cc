@@ -9,7 +9,14 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <atomic>
+#include <fstream>
+#include <map>
 #include <thread>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "desk/desk.h"
@@ -234,4 +241,129 @@ TEST_CASE("desk: limits: a body too big (413), too many orders (413), too many r
   int last = 0;
   for (int i = 0; i < 12; ++i) last = s.Call(http::verb::get, "/api/me", "", t).status;
   CHECK(last == 429);
+}
+
+TEST_CASE("desk: connections over the limit are answered 503; a request that stalls is cut off after the header "
+          "timeout",
+          "[desk]") {
+  desk::Settings st;
+  st.max_connections = 2;
+  st.header_timeout_s = 1;
+  Served s(st);
+  net::io_context ioc;
+  auto open = [&] {
+    auto c = std::make_unique<beast::tcp_stream>(ioc);
+    c->connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), s.desk->port()));
+    return c;
+  };
+  auto a = open(), b = open();
+  // Both held open; a third is refused at once.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto c = open();
+  beast::flat_buffer buf;
+  http::response<http::string_body> res;
+  beast::error_code ec;
+  http::read(*c, buf, res, ec);
+  REQUIRE_FALSE(ec);
+  CHECK(res.result_int() == 503);
+  CHECK_THAT(res.body(), Catch::Contains("too many connections"));
+  // A request begun and never finished: cut off (408 or closed) within the timeout.
+  net::write(*a, net::buffer(std::string("POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")));
+  const auto t0 = std::chrono::steady_clock::now();
+  beast::flat_buffer buf2;
+  http::response<http::string_body> res2;
+  http::read(*a, buf2, res2, ec);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+  if (!ec) CHECK(res2.result_int() == 408);
+}
+
+TEST_CASE("adjutant serve: SIGTERM while players submit: every acknowledged order is in the log, none half there, "
+          "and the server exits 0",
+          "[desk]") {
+  TempDir dir;
+  const std::string db = dir.Sub("db");
+  REQUIRE(testing::Adjutant({"--db", db, "new", "talavera", "--scenario", F + "/dog/talavera-brigade.json", "--seed", "1809"})
+              .code == 0);
+  for (const char* p : {"wellesley", "victor"}) {
+    std::ofstream(dir.Sub(p)) << p << "-1809\n";
+    REQUIRE(testing::Adjutant({"--db", db, "password", "talavera", "--person", p, "--password-file", dir.Sub(p)}).code == 0);
+  }
+  const std::string log = dir.Sub("serve.out");
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    std::freopen(log.c_str(), "w", stdout);
+    execl(ADJUTANT_BIN, ADJUTANT_BIN, "--db", db.c_str(), "serve", "--listen", "127.0.0.1:0", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  uint16_t port = 0;
+  for (int i = 0; i < 100 && !port; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const std::string out = Slurp(log);
+    const auto at = out.find("http://127.0.0.1:");
+    if (at != std::string::npos) port = static_cast<uint16_t>(std::stoi(out.substr(at + 17)));
+  }
+  REQUIRE(port != 0);
+  // Two players keep submitting (each submission a new key) until the server goes.
+  std::atomic<int> acked{0};
+  std::vector<std::thread> players;
+  for (const auto& [person, side] : std::vector<std::pair<std::string, std::string>>{{"wellesley", "British"}, {"victor", "French"}}) {
+    players.emplace_back([&, person = person, side = side] {
+      try {
+        net::io_context ioc;
+        beast::tcp_stream st(ioc);
+        st.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+        auto call = [&](const std::string& target, const std::string& body, const std::string& token, const std::string& key) {
+          http::request<http::string_body> rq(http::verb::post, target, 11);
+          rq.set(http::field::host, "x");
+          if (!token.empty()) rq.set(http::field::authorization, "Bearer " + token);
+          if (!key.empty()) rq.set("Idempotency-Key", key);
+          rq.body() = body;
+          rq.prepare_payload();
+          http::write(st, rq);
+          beast::flat_buffer b;
+          http::response<http::string_body> res;
+          http::read(st, b, res);
+          return std::make_pair(static_cast<int>(res.result_int()), res.body());
+        };
+        auto [code, body] = call("/api/login", R"({"game": "talavera", "person": ")" + person + R"(", "password": ")" + person + R"(-1809"})", "", "");
+        if (code != 200) return;
+        const std::string token = body.substr(body.find("\"token\": \"") + 10, 64);
+        const std::string orders = Slurp(F + "/orders/dog-talavera/m1-" + side + ".orders.json");
+        for (int i = 0;; ++i) {
+          auto [c, b] = call("/api/games/talavera/orders", orders, token, person + std::to_string(i));
+          if (c != 200) return;
+          acked++;
+        }
+      } catch (...) {
+        // The server went away mid-request: that submission was not acknowledged.
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  REQUIRE(kill(pid, SIGTERM) == 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  for (auto& t : players) t.join();
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK_THAT(Slurp(log), Catch::Contains("stopped; every acknowledged order is in the log"));
+  CHECK(acked > 0);
+  // The log: whole batches only (7 British, 10 French intentions a file), at
+  // least every acknowledged one, and it verifies.
+  auto l = ledger::Ledger::Open(db);
+  REQUIRE(l.ok());
+  std::map<std::string, int> per_person;
+  int batches = 0;
+  REQUIRE((*l)->Read("talavera", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                 if (const auto* o = e.event()->payload_as_OrderSubmitted()) per_person[o->person()->str()]++;
+                 return Status::Ok();
+               }).ok());
+  CHECK(per_person["wellesley"] % 7 == 0);
+  CHECK(per_person["victor"] % 10 == 0);
+  batches = per_person["wellesley"] / 7 + per_person["victor"] / 10;
+  CHECK(batches >= acked.load());
+  auto v = (*l)->Verify("talavera", "main");
+  REQUIRE(v.ok());
+  CHECK(v->ok);
 }
