@@ -85,7 +85,8 @@ std::vector<Command> ServeCommands() {
             "follows a live feed of events. Stops gracefully on SIGTERM or Ctrl-C: no acknowledged order is lost.\n"
             "Web page: http://ADDR:PORT/. API: POST /api/login, GET|POST /api/games/GAME/orders,\n"
             "GET /api/games/GAME/reports?kind=K[&turn=T][&format=text|json|svg], POST /api/ga/login,\n"
-            "POST /api/games/GAME/adjudicate, POST /api/games/GAME/directives, POST /api/ga/run,\n"
+            "POST /api/games/GAME/adjudicate, POST /api/games/GAME/directives,\n"
+            "POST /api/games/GAME/correct?at=TURN[&name=BRANCH], POST /api/ga/run,\n"
             "GET /api/games/GAME/feed (server-sent events).",
             {{"listen", "ADDR:PORT", "where to listen (default 127.0.0.1:8080; port 0: any free one)"},
              {"ga-password-file", "F", "the GA's password, first line of F (else no GA login)"},

@@ -554,6 +554,10 @@ struct Desk::Impl {
         net::post(StrandOf(game), [this, argv, reply] { reply(Run(argv)); });
         return;
       }
+      if (what == "correct" && post) {
+        net::post(StrandOf(game), [this, game, rq, reply] { reply(Correct(game, rq)); });
+        return;
+      }
       if (what == "directives" && post) {
         net::post(StrandOf(game), [this, game, rq, reply] { reply(Directive(game, rq)); });
         return;
@@ -564,8 +568,10 @@ struct Desk::Impl {
     return reply(Error(http::status::not_found, "no such request: " + rq.path));
   }
 
-  // A GA's directive file, checked and recorded as `adjutant directive` does.
-  Response Directive(const std::string& game, const Request& rq) {
+  // A GA's directive file (checked first), run through the command that
+  // reads it from a scratch file: `adjutant directive` records it, and
+  // `adjutant correct` forks before `at` and records it there.
+  Response WithDirective(const Request& rq, const std::function<std::vector<std::string>(const std::string&)>& argv_of) {
     auto doc = schema::ParseJson("DirectiveFile", rq.body, "directive");
     if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
     unsigned char raw[8];
@@ -577,12 +583,29 @@ struct Desk::Impl {
       out << rq.body;
       if (!out) return Error(http::status::internal_server_error, "cannot write a scratch file");
     }
-    std::vector<std::string> argv = {"directive", game, file.string()};
-    if (!rq.idempotency_key.empty()) argv.insert(argv.end(), {"--key", rq.idempotency_key});
-    Response r = Run(argv);
+    Response r = Run(argv_of(file.string()));
     std::error_code ec;
     std::filesystem::remove(file, ec);
     return r;
+  }
+  Response Directive(const std::string& game, const Request& rq) {
+    return WithDirective(rq, [&](const std::string& file) {
+      std::vector<std::string> argv = {"directive", game, file};
+      if (!rq.idempotency_key.empty()) argv.insert(argv.end(), {"--key", rq.idempotency_key});
+      return argv;
+    });
+  }
+  Response Correct(const std::string& game, const Request& rq) {
+    const auto q = Query(rq.query);
+    if (!q.count("at") || !SafeWord(q.at("at"))) return Error(http::status::bad_request, "at: the faulty turn, e.g. ?at=1805.1.2");
+    if (q.count("name") && !ledger::CheckName("branch", q.at("name")).ok()) {
+      return Error(http::status::bad_request, "name: not a branch name");
+    }
+    return WithDirective(rq, [&](const std::string& file) {
+      std::vector<std::string> argv = {"correct", game, "--at", q.at("at"), "--directive", file, "--json"};
+      if (q.count("name")) argv.insert(argv.end(), {"--name", q.at("name")});
+      return argv;
+    });
   }
 };
 

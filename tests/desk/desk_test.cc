@@ -209,6 +209,16 @@ TEST_CASE("desk: the GA adjudicates a move, runs views, is refused server files,
   Reply files = s.Call(http::verb::post, "/api/ga/run", R"({"args": ["report", "battle", "talavera", "--svg", "/tmp/x"]})", ga);
   CHECK(files.status == 400);
   CHECK(s.Call(http::verb::post, "/api/ga/run", R"({"args": ["serve"]})", ga).status == 400);
+  // A correction: the dragoons stood elsewhere before move 1 (D12.6); the
+  // game forks before it and plays the move again on the new branch.
+  Reply fix = s.Call(http::verb::post, "/api/games/talavera/correct?at=1.1.0&name=fixed",
+                     R"({"reason": "the dragoons stood farther back", "body_type": "DogDirective", "body": {"body_type": "DogPlaceUnit", "body": {"unit": "BR-23LD", "x": 1560, "y": 200, "facing": 180}}})",
+                     ga);
+  INFO(fix.body);
+  CHECK(fix.status == 200);
+  Reply branches = s.Call(http::verb::post, "/api/ga/run", R"({"args": ["branches", "talavera"]})", ga);
+  CHECK_THAT(branches.body, Catch::Contains("fixed"));
+  CHECK(s.Call(http::verb::post, "/api/games/talavera/correct", "{}", ga).status == 400);
   // The feed: the events after seq 1, as server-sent events.
   net::io_context ioc;
   beast::tcp_stream stream(ioc);
@@ -223,6 +233,16 @@ TEST_CASE("desk: the GA adjudicates a move, runs views, is refused server files,
   }
   CHECK_THAT(got, Catch::StartsWith("HTTP/1.1 200 OK") && Catch::Contains("text/event-stream") &&
                       Catch::Contains("id: 2\ndata: {") && !Catch::Contains("id: 1\n"));
+}
+
+TEST_CASE("desk: a session ends when it expires", "[desk]") {
+  desk::Settings st;
+  st.session_minutes = 0;  // expires as it is made
+  Served s(st);
+  const std::string t = s.Login("wellesley");
+  Reply r = s.Call(http::verb::get, "/api/me", "", t);
+  CHECK(r.status == 401);
+  CHECK_THAT(r.body, Catch::Contains("not logged in, or the session has expired"));
 }
 
 TEST_CASE("desk: limits: a body too big (413), too many orders (413), too many requests (429)", "[desk]") {
