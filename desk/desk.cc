@@ -161,6 +161,10 @@ bool SafeWord(const std::string& s) {
 }  // namespace
 
 struct Desk::Impl {
+  // Declared first, so they outlive the I/O loop: a connection's destructor
+  // may run while the loop's queue is torn down.
+  std::atomic<bool> stopping{false};
+  std::atomic<size_t> connections{0};
   ledger::Ledger& db;
   Settings settings;
   Hooks hooks;
@@ -169,14 +173,11 @@ struct Desk::Impl {
   tcp::acceptor acceptor{ioc};
   std::thread io_thread;
   std::optional<net::signal_set> signals;
-  std::atomic<bool> stopping{false};
-  std::atomic<size_t> connections{0};
-  std::mutex mu;  // sessions, strands, rates, live connections
+  std::mutex mu;  // sessions, strands, rates
   std::map<std::string, Session> sessions;
   std::map<std::string, std::shared_ptr<net::strand<net::thread_pool::executor_type>>> strands;
   std::map<std::string, std::pair<Clock::time_point, int>> rates;
-  std::set<std::shared_ptr<void>> live;  // open connections, to close idle ones on Stop
-  std::function<void()> close_idle;      // set per connection registry
+  std::function<void()> close_idle;  // closes the connections waiting for a request (Stop)
   std::mutex done_mu;
   std::condition_variable done_cv;
   bool done = false;
@@ -184,6 +185,9 @@ struct Desk::Impl {
 
   Impl(ledger::Ledger& d, Settings s, Hooks h)
       : db(d), settings(std::move(s)), hooks(std::move(h)), pool(static_cast<size_t>(std::max(1, settings.threads))) {}
+  ~Impl() {
+    pool.join();
+  }
 
   net::strand<net::thread_pool::executor_type>& StrandOf(const std::string& game) {
     std::lock_guard<std::mutex> lock(mu);
@@ -194,8 +198,10 @@ struct Desk::Impl {
 
   bool RateOk(const std::string& client) {
     std::lock_guard<std::mutex> lock(mu);
-    auto& [start, n] = rates[client];
     const auto now = Clock::now();
+    // Addresses not seen for a minute are forgotten (the table stays small).
+    if (rates.size() > 10000) std::erase_if(rates, [&](const auto& kv) { return now - kv.second.first >= std::chrono::minutes(1); });
+    auto& [start, n] = rates[client];
     if (now - start >= std::chrono::minutes(1)) {
       start = now;
       n = 0;
@@ -224,6 +230,10 @@ struct Desk::Impl {
     s.expires = Clock::now() + std::chrono::minutes(settings.session_minutes);
     {
       std::lock_guard<std::mutex> lock(mu);
+      if (sessions.size() > 10000) {
+        const auto now = Clock::now();
+        std::erase_if(sessions, [&](const auto& kv) { return now >= kv.second.expires; });
+      }
       sessions[TokenKey(token)] = s;
     }
     flatbuffers::FlatBufferBuilder f;
