@@ -87,7 +87,7 @@ std::vector<Command> ServeCommands() {
             "GET /api/games/GAME/reports?kind=K[&turn=T][&format=text|json|svg], POST /api/ga/login,\n"
             "POST /api/games/GAME/adjudicate, POST /api/games/GAME/directives,\n"
             "POST /api/games/GAME/correct?at=TURN[&name=BRANCH], POST /api/ga/run,\n"
-            "GET /api/games/GAME/feed (server-sent events).",
+            "GET /api/games/GAME/digest?turn=T, GET /api/games/GAME/feed (server-sent events).",
             {{"listen", "ADDR:PORT", "where to listen (default 127.0.0.1:8080; port 0: any free one)"},
              {"ga-password-file", "F", "the GA's password, first line of F (else no GA login)"},
              {"max-body", "BYTES", "a request body's limit (default 262144)"},

@@ -551,6 +551,14 @@ struct Desk::Impl {
         return;
       }
       if (what == "orders" && get && !s->ga) return on_pool([this, s = *s] { return OwnOrders(s); });
+      if (what == "digest" && get) {
+        // A finished turn's digest (public: a hash of the log up to its end),
+        // for a player to keep and check later with `adjutant verify --digest`.
+        if (!q.count("turn") || !SafeWord(q.at("turn"))) return reply(Error(http::status::bad_request, "turn: e.g. ?turn=1805.1.2"));
+        return on_pool([this, game, turn = q.at("turn")] {
+          return Render({"digest", game, "--turn", turn, "--json"}, "application/json");
+        });
+      }
       if (what == "reports" && get && !s->ga) return on_pool([this, s = *s, q] { return Report(s, q); });
       if (!s->ga) return reply(Error(http::status::forbidden, "the GA's only"));
       if (what == "adjudicate" && post) {
