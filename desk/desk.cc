@@ -262,7 +262,10 @@ struct Desk::Impl {
     std::vector<std::string> roles;
     bool known = false;
     if (ledger::CheckName("game", game).ok()) {
-      auto world = replay::Fold(db, game, "main");
+      // The roster of the game's current branch (a correction may have made
+      // another than main current).
+      auto branch = db.Current(game);
+      auto world = branch.ok() ? replay::Fold(db, game, *branch) : Result<replay::World>(branch.status());
       if (world.ok()) {
         if (const projections::Person* p = world->roster().Find(person); p && !p->pwhash.empty()) {
           hash = p->pwhash;
