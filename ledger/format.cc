@@ -28,6 +28,12 @@ uint32_t GetU32(const char* p) {
 
 std::string CurrentKey(std::string_view game) { return "current/" + std::string(game); }
 
+std::string HeadKey(uint64_t branch_id) {
+  std::string k = "head/";
+  PutU64(&k, branch_id);
+  return k;
+}
+
 std::string EventKey(uint64_t branch_id, uint64_t seq) {
   std::string k;
   k.reserve(kEventKeyBytes);

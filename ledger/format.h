@@ -5,6 +5,12 @@
 //                "next_branch_id"          → u64 BE, the next id to hand out
 //                "current/" ‖ game         → the name of the game's current
 //                                            branch (absent: main)
+//                "head/" ‖ branch_id u64   → the branch's head: seq u64 ‖
+//                                            h[seq] (16 bytes), written in the
+//                                            same batch as the events it ends
+//                                            (absent in older databases); a
+//                                            last record lost or cut off is
+//                                            then seen, not taken for the end
 //   games        game name                 → GameRecord   (schema/records.fbs)
 //   branches     game ‖ 0x00 ‖ branch name → BranchRecord (schema/records.fbs)
 //   events       branch_id u64 ‖ seq u64   → record (below)
@@ -62,6 +68,7 @@ uint64_t GetU64(const char* p);
 uint32_t GetU32(const char* p);
 
 std::string EventKey(uint64_t branch_id, uint64_t seq);
+std::string HeadKey(uint64_t branch_id);
 std::string CurrentKey(std::string_view game);
 std::string BranchKey(std::string_view game, std::string_view branch);
 std::string BranchPrefix(std::string_view game);  // game ‖ 0x00

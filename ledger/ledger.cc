@@ -159,6 +159,13 @@ struct Ledger::Impl {
       return Status::Corruption("branch " + std::string(label) + " has no events of its own");
     }
     uint64_t seq = fmt::GetU64(it->key().data() + 8);
+    auto recorded = RecordedHead(id);
+    if (!recorded.ok()) return recorded.status();
+    if (recorded->has_value() && **recorded != seq) {
+      return Status::Corruption("branch " + std::string(label) + ": its head is seq " + std::to_string(**recorded) +
+                                " but the last event stored is seq " + std::to_string(seq) +
+                                (**recorded > seq ? " (events are missing)" : ""));
+    }
     AlignedBuffer buf;
     auto v = it->value();
     if (v.size() <= fmt::kRecordHeaderBytes) return Status::Corruption("seq " + std::to_string(seq) + ": record too short");
@@ -191,12 +198,30 @@ struct Ledger::Impl {
     return FromRocks(db->Write(wo, batch), "writing batch");
   }
 
+  // An event record, and the branch's head record after it (the last one a
+  // batch puts is the head the batch leaves).
   static void PutRecord(rocksdb::WriteBatch* batch, rocksdb::ColumnFamilyHandle* cf, uint64_t id,
                         uint64_t seq, const Hash128& h, const uint8_t* data, size_t size) {
     std::string rec(fmt::kRecordHeaderBytes, '\0');
     h.ToBytes(reinterpret_cast<uint8_t*>(rec.data()));
     rec.append(reinterpret_cast<const char*>(data), size);
     (void)batch->Put(cf, fmt::EventKey(id, seq), rec);
+    std::string head;
+    fmt::PutU64(&head, seq);
+    head.resize(8 + 16);
+    h.ToBytes(reinterpret_cast<uint8_t*>(head.data() + 8));
+    (void)batch->Put(fmt::HeadKey(id), head);
+  }
+
+  // The head a branch's last batch recorded (nullopt in a database older
+  // than the head record).
+  Result<std::optional<uint64_t>> RecordedHead(uint64_t id) const {
+    std::string v;
+    auto s = db->Get(rocksdb::ReadOptions(), fmt::HeadKey(id), &v);
+    if (s.IsNotFound()) return std::optional<uint64_t>();
+    ADJ_RETURN_IF_ERROR(FromRocks(s, "reading a branch's head"));
+    if (v.size() != 24) return Status::Corruption("branch head record of unexpected size");
+    return std::optional<uint64_t>(fmt::GetU64(v.data()));
   }
 };
 
@@ -612,18 +637,41 @@ Status Ledger::Read(std::string_view game, std::string_view branch, uint64_t fro
   rocksdb::ReadOptions ro;
   ro.fill_cache = false;
   ro.readahead_size = 2 << 20;
-  for (const Segment& sg : *segs) {
+  // Every event read is checked as verify checks it: no gap, the chain hash
+  // from its predecessor, the verifier, its envelope's seq; and the branch
+  // ends where its last batch said it did. Damage is an error naming its
+  // seq, never a silently different history.
+  for (size_t si = 0; si < segs->size(); ++si) {
+    const Segment& sg = (*segs)[si];
     uint64_t lo = std::max(from, sg.lo);
     uint64_t hi = std::min(to, sg.hi);
+    if (sg.hi == UINT64_MAX) {
+      auto head = impl_->LastOwn(sg.id, sg.name);
+      if (!head.ok()) return head.status();
+      hi = std::min(hi, head->seq);
+    }
     if (lo > hi) continue;
-    std::string upper = hi == UINT64_MAX ? fmt::EventKey(sg.id + 1, 0) : fmt::EventKey(sg.id, hi + 1);
+    Hash128 prev = si == 0 ? Hash128{} : sg.fork_hash;
+    if (lo > sg.lo) {
+      std::string v;
+      auto s = impl_->db->Get(rocksdb::ReadOptions(), impl_->events, fmt::EventKey(sg.id, lo - 1), &v);
+      if (s.IsNotFound()) return Status::Corruption("seq " + std::to_string(lo - 1) + " is missing");
+      ADJ_RETURN_IF_ERROR(FromRocks(s, "reading events of " + sg.name));
+      if (v.size() <= fmt::kRecordHeaderBytes) return Status::Corruption("seq " + std::to_string(lo - 1) + ": record too short");
+      prev = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data()));
+    }
+    std::string upper = fmt::EventKey(sg.id, hi + 1);
     rocksdb::Slice upper_slice(upper);
     ro.iterate_upper_bound = &upper_slice;
     std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->events));
+    uint64_t expect = lo;
     for (it->Seek(fmt::EventKey(sg.id, lo)); it->Valid(); it->Next()) {
       auto k = it->key();
       if (k.size() != fmt::kEventKeyBytes) return Status::Corruption("event key of unexpected size in branch " + sg.name);
       uint64_t seq = fmt::GetU64(k.data() + 8);
+      if (seq != expect) {
+        return Status::Corruption("seq " + std::to_string(expect) + " is missing (next stored is " + std::to_string(seq) + ")");
+      }
       auto v = it->value();
       if (v.size() <= fmt::kRecordHeaderBytes) {
         return Status::Corruption("seq " + std::to_string(seq) + ": record too short");
@@ -632,6 +680,10 @@ Status Ledger::Read(std::string_view game, std::string_view branch, uint64_t fro
       view.seq = seq;
       view.hash = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data()));
       view.bytes = buf.Assign(v.data() + fmt::kRecordHeaderBytes, v.size() - fmt::kRecordHeaderBytes);
+      if (!(ChainHash(prev, std::string_view(reinterpret_cast<const char*>(view.bytes.data()), view.bytes.size())) ==
+            view.hash)) {
+        return Status::Corruption("seq " + std::to_string(seq) + ": chain hash mismatch (the record was changed)");
+      }
       if (!schema::VerifyEventBuffer(view.bytes.data(), view.bytes.size())) {
         return Status::Corruption("seq " + std::to_string(seq) + ": event fails the FlatBuffers verifier");
       }
@@ -639,9 +691,12 @@ Status Ledger::Read(std::string_view game, std::string_view branch, uint64_t fro
         return Status::Corruption("seq " + std::to_string(seq) + ": envelope says seq " +
                                   std::to_string(view.event()->seq()));
       }
+      prev = view.hash;
+      ++expect;
       ADJ_RETURN_IF_ERROR(visit(view));
     }
     ADJ_RETURN_IF_ERROR(FromRocks(it->status(), "reading events of " + sg.name));
+    if (expect <= hi) return Status::Corruption("seq " + std::to_string(expect) + " is missing");
   }
   return Status::Ok();
 }
@@ -736,6 +791,16 @@ Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view bran
     if (sg.hi != UINT64_MAX && expect != sg.hi + 1) {
       return fail(expect, "parent branch " + sg.name + " ends at seq " + std::to_string(expect - 1) +
                               " before the fork point " + std::to_string(sg.hi));
+    }
+    if (sg.hi == UINT64_MAX) {
+      // The branch ends where its last batch said it would (format.h head/).
+      auto recorded = impl_->RecordedHead(sg.id);
+      if (!recorded.ok()) return recorded.status();
+      if (recorded->has_value() && **recorded != expect - 1) {
+        return fail(expect, **recorded > expect - 1 ? "seq " + std::to_string(expect) + " is missing (the branch's head is seq " +
+                                                          std::to_string(**recorded) + ")"
+                                                    : "the branch's head record says seq " + std::to_string(**recorded));
+      }
     }
   }
   return rep;

@@ -49,6 +49,11 @@ bool MutateEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq,
   return r.db->Put(rocksdb::WriteOptions(), r.events(), key, v).ok();
 }
 
+bool PutEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq, const std::string& record) {
+  RawDb r(dir);
+  return r.db->Put(rocksdb::WriteOptions(), r.events(), ledger::format::EventKey(branch_id, seq), record).ok();
+}
+
 bool DeleteEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq) {
   RawDb r(dir);
   return r.db->Delete(rocksdb::WriteOptions(), r.events(), ledger::format::EventKey(branch_id, seq)).ok();

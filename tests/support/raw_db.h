@@ -16,6 +16,8 @@ namespace adjutant::testing {
 bool MutateEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq,
                        const std::function<void(std::string&)>& mutate);
 bool DeleteEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq);
+// Writes `record` as the stored record of event `seq` (to undo a damage).
+bool PutEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq, const std::string& record);
 // Swaps the stored records of two events of a branch.
 bool SwapEventRecords(const std::string& dir, uint64_t branch_id, uint64_t a, uint64_t b);
 std::string ReadEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq);
