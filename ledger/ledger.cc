@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <chrono>
 #include <mutex>
+#include <thread>
 
 #include "base/limits.h"
 #include "ledger/format.h"
@@ -193,10 +195,26 @@ struct Ledger::Impl {
   }
 
   Status Write(rocksdb::WriteBatch* batch) {
+    // After a failed write (a full disk, an I/O error) RocksDB refuses every
+    // write until it is resumed: try, so the game goes on once the cause is
+    // gone; if it cannot, say so and write nothing.
+    if (write_failed) {
+      // RocksDB may be recovering on its own (Busy meanwhile): wait a little.
+      rocksdb::Status r = db->Resume();
+      for (int i = 0; r.IsBusy() && i < 100; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        r = db->Resume();
+      }
+      if (!r.ok()) return FromRocks(r, "the database cannot take writes again after a write error");
+      write_failed = false;
+    }
     rocksdb::WriteOptions wo;
     wo.sync = true;  // nobody is told "done" before the WAL is on disk
-    return FromRocks(db->Write(wo, batch), "writing batch");
+    rocksdb::Status s = db->Write(wo, batch);
+    if (!s.ok()) write_failed = true;
+    return FromRocks(s, "writing batch");
   }
+  bool write_failed = false;  // under write_mu
 
   // An event record, and the branch's head record after it (the last one a
   // batch puts is the head the batch leaves).
@@ -238,6 +256,7 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   dbo.create_if_missing = !opts.read_only && opts.create_if_missing;
   dbo.create_missing_column_families = !opts.read_only;
   dbo.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  if (opts.env) dbo.env = opts.env;
   dbo.keep_log_file_num = 4;
   // The small column families would otherwise pin every WAL file until the
   // default cap (GBs), making each read-only open replay them all.

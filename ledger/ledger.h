@@ -24,6 +24,7 @@
 #include "schema/draft.h"
 
 namespace adjutant::fb { struct Event; }
+namespace rocksdb { class Env; }
 
 namespace adjutant::ledger {
 
@@ -94,6 +95,9 @@ struct OpenOptions {
   // a process needs does not grow with the log; a long-lived server may
   // want more for random reads.
   size_t index_cache_bytes = 1 << 20;
+  // The environment RocksDB writes through (tests: a file system that fails
+  // as disks do, tests/support/fault_fs.h); null: the default.
+  rocksdb::Env* env = nullptr;
 };
 
 class Ledger {

@@ -27,8 +27,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     at += n;
     const auto* bytes = reinterpret_cast<const uint8_t*>(aligned.data());
     if (!adjutant::schema::VerifyEventBuffer(bytes, n)) continue;
+    // An event that verifies may still not render (a union member this
+    // schema does not know, as from a newer version): an error, not a crash.
     auto j = adjutant::schema::ToJson("Event", bytes);
-    if (!j.ok()) FuzzFail("a verified event does not render");
+    if (!j.ok() && j.status().message().empty()) FuzzFail("an event that does not render says nothing");
     const auto* ev = flatbuffers::GetRoot<adjutant::fb::Event>(bytes);
     (void)adjutant::schema::EventKind(*ev);
     adjutant::projections::Input in{++seq, ev, std::span<const uint8_t>(bytes, n)};

@@ -1,0 +1,128 @@
+#include "support/fault_fs.h"
+
+#include <rocksdb/env.h>
+#include <rocksdb/file_system.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace adjutant::testing {
+
+namespace {
+
+using rocksdb::FileOptions;
+using rocksdb::FSWritableFile;
+using rocksdb::IODebugContext;
+using rocksdb::IOOptions;
+using rocksdb::IOStatus;
+using rocksdb::Slice;
+
+}  // namespace
+
+struct FaultFs::Impl {
+  std::mutex mu;
+  std::map<std::string, uint64_t> synced;  // file → bytes synced
+  std::map<std::string, uint64_t> written;  // file → bytes written
+  std::atomic<bool> full{false};
+  std::shared_ptr<rocksdb::FileSystem> fs;
+  std::unique_ptr<rocksdb::Env> env;
+};
+
+namespace {
+
+class File : public rocksdb::FSWritableFileOwnerWrapper {
+ public:
+  File(std::unique_ptr<FSWritableFile>&& f, std::string name, FaultFs::Impl* impl)
+      : FSWritableFileOwnerWrapper(std::move(f)), name_(std::move(name)), impl_(impl) {}
+  IOStatus Append(const Slice& data, const IOOptions& o, IODebugContext* d) override {
+    if (impl_->full) return IOStatus::NoSpace("the disk is full (FaultFs)");
+    IOStatus s = FSWritableFileOwnerWrapper::Append(data, o, d);
+    if (s.ok()) {
+      std::lock_guard<std::mutex> lock(impl_->mu);
+      impl_->written[name_] += data.size();
+    }
+    return s;
+  }
+  IOStatus Append(const Slice& data, const IOOptions& o, const rocksdb::DataVerificationInfo&, IODebugContext* d) override {
+    return Append(data, o, d);
+  }
+  IOStatus Sync(const IOOptions& o, IODebugContext* d) override { return Synced(FSWritableFileOwnerWrapper::Sync(o, d)); }
+  IOStatus Fsync(const IOOptions& o, IODebugContext* d) override { return Synced(FSWritableFileOwnerWrapper::Fsync(o, d)); }
+  IOStatus RangeSync(uint64_t, uint64_t, const IOOptions&, IODebugContext*) override { return IOStatus::OK(); }
+  IOStatus Close(const IOOptions& o, IODebugContext* d) override { return FSWritableFileOwnerWrapper::Close(o, d); }
+
+ private:
+  IOStatus Synced(IOStatus s) {
+    if (impl_->full) return IOStatus::NoSpace("the disk is full (FaultFs)");
+    if (s.ok()) {
+      std::lock_guard<std::mutex> lock(impl_->mu);
+      impl_->synced[name_] = impl_->written[name_];
+    }
+    return s;
+  }
+  std::string name_;
+  FaultFs::Impl* impl_;
+};
+
+class Fs : public rocksdb::FileSystemWrapper {
+ public:
+  Fs(std::shared_ptr<rocksdb::FileSystem> base, FaultFs::Impl* impl) : FileSystemWrapper(std::move(base)), impl_(impl) {}
+  const char* Name() const override { return "AdjutantFaultFs"; }
+  IOStatus NewWritableFile(const std::string& f, const FileOptions& o, std::unique_ptr<FSWritableFile>* r,
+                           IODebugContext* d) override {
+    if (impl_->full) return IOStatus::NoSpace("the disk is full (FaultFs)");
+    IOStatus s = FileSystemWrapper::NewWritableFile(f, o, r, d);
+    if (s.ok()) {
+      {
+        std::lock_guard<std::mutex> lock(impl_->mu);
+        impl_->written[f] = 0;
+        impl_->synced[f] = 0;
+      }
+      *r = std::make_unique<File>(std::move(*r), f, impl_);
+    }
+    return s;
+  }
+  IOStatus ReopenWritableFile(const std::string& f, const FileOptions& o, std::unique_ptr<FSWritableFile>* r,
+                              IODebugContext* d) override {
+    IOStatus s = FileSystemWrapper::ReopenWritableFile(f, o, r, d);
+    if (s.ok()) {
+      uint64_t size = 0;
+      (void)FileSystemWrapper::GetFileSize(f, IOOptions(), &size, d);
+      {
+        std::lock_guard<std::mutex> lock(impl_->mu);
+        impl_->written[f] = size;
+        impl_->synced[f] = size;
+      }
+      *r = std::make_unique<File>(std::move(*r), f, impl_);
+    }
+    return s;
+  }
+
+ private:
+  FaultFs::Impl* impl_;
+};
+
+}  // namespace
+
+FaultFs::FaultFs() : impl_(std::make_shared<Impl>()) {
+  impl_->fs = std::make_shared<Fs>(rocksdb::FileSystem::Default(), impl_.get());
+  impl_->env = rocksdb::NewCompositeEnv(impl_->fs);
+}
+FaultFs::~FaultFs() = default;
+rocksdb::Env* FaultFs::env() { return impl_->env.get(); }
+void FaultFs::SetFull(bool full) { impl_->full = full; }
+
+uint64_t FaultFs::DropUnsynced() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  uint64_t dropped = 0;
+  for (const auto& [name, synced] : impl_->synced) {
+    const uint64_t written = impl_->written[name];
+    if (written > synced && truncate(name.c_str(), static_cast<off_t>(synced)) == 0) dropped += written - synced;
+  }
+  return dropped;
+}
+
+}  // namespace adjutant::testing
