@@ -80,9 +80,59 @@ Result<std::vector<uint8_t>> ParseJson(std::string_view table, std::string_view 
   return std::vector<uint8_t>(b, b + p->builder_.GetSize());
 }
 
+namespace {
+
+// Whether FlatBuffers' text generator can print a (verified) table: every
+// union value present has its type, and the type is one this schema knows
+// (the generator asserts on the first, and a buffer from damage or from a
+// newer schema can have either). Walks the tables reachable through fields,
+// vectors of tables and unions.
+bool Renderable(const reflection::Schema& s, const reflection::Object& obj, const flatbuffers::Table& t, int depth) {
+  if (depth > 64) return false;
+  for (const reflection::Field* f : *obj.fields()) {
+    const auto bt = f->type()->base_type();
+    if (bt == reflection::Union) {
+      if (t.GetOptionalFieldOffset(f->offset()) == 0) continue;
+      const uint8_t type = t.GetField<uint8_t>(static_cast<flatbuffers::voffset_t>(f->offset() - sizeof(flatbuffers::voffset_t)), 0);
+      if (type == 0) return false;  // a value without its type
+      const reflection::Enum* e = s.enums()->Get(static_cast<flatbuffers::uoffset_t>(f->type()->index()));
+      const reflection::EnumVal* ev = e->values()->LookupByKey(type);
+      if (!ev || !ev->union_type() || ev->union_type()->index() < 0) return false;  // a member this schema does not know
+      const reflection::Object* member = s.objects()->Get(static_cast<flatbuffers::uoffset_t>(ev->union_type()->index()));
+      const auto* sub = t.GetPointer<const flatbuffers::Table*>(f->offset());
+      if (sub && !member->is_struct() && !Renderable(s, *member, *sub, depth + 1)) return false;
+    } else if (bt == reflection::Obj) {
+      const reflection::Object* o = s.objects()->Get(static_cast<flatbuffers::uoffset_t>(f->type()->index()));
+      if (o->is_struct()) continue;
+      const auto* sub = t.GetPointer<const flatbuffers::Table*>(f->offset());
+      if (sub && !Renderable(s, *o, *sub, depth + 1)) return false;
+    } else if (bt == reflection::Vector && f->type()->element() == reflection::Obj) {
+      const reflection::Object* o = s.objects()->Get(static_cast<flatbuffers::uoffset_t>(f->type()->index()));
+      if (o->is_struct()) continue;
+      const auto* v = t.GetPointer<const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::Table>>*>(f->offset());
+      if (!v) continue;
+      for (flatbuffers::uoffset_t i = 0; i < v->size(); ++i) {
+        if (!Renderable(s, *o, *v->Get(i), depth + 1)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<std::string> ToJson(std::string_view table, const uint8_t* buffer) {
   flatbuffers::Parser* p = ParserFor(table);
   if (p == nullptr) return Status::InvalidArgument("schema has no table " + std::string(table));
+  {
+    const auto& schema = ReflectionSchema();
+    const std::string qualified = std::string(kNamespace) + std::string(table);
+    const reflection::Object* obj = schema.objects()->LookupByKey(qualified.c_str());
+    if (obj && !Renderable(schema, *obj, *flatbuffers::GetAnyRoot(buffer), 0)) {
+      return Status::Corruption("cannot render " + std::string(table) +
+                                " as JSON: a union's value without a type this schema knows");
+    }
+  }
   std::string out;
   if (!flatbuffers::GenerateText(*p, buffer, &out)) {
     return Status::Corruption("cannot render " + std::string(table) + " as JSON");
