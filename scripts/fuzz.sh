@@ -6,6 +6,8 @@
 # changed). Prints one JSON line per target: executions, and whether it
 # found anything. Exits 1 if any target crashed, hung or failed a check.
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]
+# With FUZZ_RUNS=N set, each target instead makes N runs from a fixed seed
+# (the bounded, repeatable run CI makes: .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-30}
@@ -32,11 +34,19 @@ for t in $TARGETS; do
   work=$(mktemp -d)
   cp -r "fixtures/fuzz/$t/." "$work/"
   log="$work.log"
-  if build-fuzz/tests/fuzz_$t -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    # The http target talks to a server on threads: fewer runs, it is slower.
+    runs=$FUZZ_RUNS; [ "$t" = http ] && runs=$(( FUZZ_RUNS / 10 + 1 ))
+    [ "$t" = conformance ] && runs=$(( FUZZ_RUNS / 5 + 1 ))
+    limit="-runs=$runs -seed=1"
+  else
+    limit="-max_total_time=$SECONDS_EACH"
+  fi
+  if build-fuzz/tests/fuzz_$t $limit -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
        -artifact_prefix="$work/crash-" "$work" > "$log" 2>&1; then found=false; else found=true; status=1; fi
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
   [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
-  echo "{\"fuzz\": \"$t\", \"seconds\": $SECONDS_EACH, \"executions\": ${execs:-0}, \"found\": $found}"
+  echo "{\"fuzz\": \"$t\", \"limit\": \"$limit\", \"executions\": ${execs:-0}, \"found\": $found}"
   if [ "$found" = true ]; then
     echo "fuzz: $t found something; its log is $log, the input in $work/crash-*" >&2
     tail -30 "$log" >&2

@@ -5,6 +5,8 @@
 #   bash scripts/test.sh              the suite on the normal build (./build)
 #   bash scripts/test.sh --sanitize   the suite under AddressSanitizer and
 #                                     UndefinedBehaviorSanitizer (./build-asan)
+#   bash scripts/test.sh --tsan       the order desk's tests under ThreadSanitizer
+#                                     (./build-tsan)
 # Other arguments go to ctest (e.g. -R sow).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +17,19 @@ if ! dpkg-query -W -f='${Status}' chromium 2>/dev/null | grep -q "install ok ins
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >&2
+fi
+if [ "${1:-}" = "--tsan" ]; then
+  # The order desk's concurrency under ThreadSanitizer (./build-tsan): its
+  # tests (loopback, authorization, the browser, SIGTERM) and the load smoke run.
+  shift
+  bash scripts/setup.sh
+  if [ ! -f build-tsan/build.ninja ]; then
+    cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-fsanitize=thread -O1" >&2
+  fi
+  ninja -C build-tsan -j "${ADJUTANT_JOBS:-2}" adjutant adjutant_tests adjutant_bench_desk >&2
+  cd build-tsan
+  TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/../tests/tsan.supp ${TSAN_OPTIONS:-}" ctest --output-on-failure -j 1 -R 'desk|adjutant serve' "$@"
+  exit 0
 fi
 if [ "${1:-}" = "--sanitize" ]; then
   shift
