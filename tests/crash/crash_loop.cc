@@ -19,7 +19,11 @@
 // its log must be identical — the same head hash — to an uninterrupted run
 // of the same workload (same orders, same dice).
 //
-//   adjutant_crash_loop [--kills N] [--seed S] [--moves M]
+// With --via cli every step is an `adjutant` process (order with
+// --password-file and --key, adjudicate --phase) and the kill takes the
+// whole process group: the command line's own path to the ledger.
+//
+//   adjutant_crash_loop [--kills N] [--seed S] [--moves M] [--via library|cli]
 //
 // Prints one JSON line: kills, steps acknowledged, checks made, the
 // head hash of both runs. Exits 1 on any failed check.
@@ -41,6 +45,8 @@
 #include <thread>
 #include <vector>
 
+#include <sodium.h>
+
 #include "base/scratch.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"
@@ -56,6 +62,30 @@ namespace fs = std::filesystem;
 
 const std::string kGame = "talavera";
 int failures = 0;
+bool via_cli = false;
+
+// Runs `adjutant ARGS...` and waits: its exit status (-1 if it could not run).
+int RunAdjutant(const std::vector<std::string>& args) {
+  std::vector<std::string> all = {ADJUTANT_BIN};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      dup2(null, 1);
+      dup2(null, 2);
+    }
+    execv(ADJUTANT_BIN, argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
 
 void Fail(const std::string& what) {
   std::fprintf(stderr, "adjutant_crash_loop: FAILED: %s\n", what.c_str());
@@ -110,13 +140,70 @@ Status Create(const std::string& dir) {
   auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
   if (!start.ok()) return start.status();
   auto h = (*db)->CreateGame(kGame, 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more);
-  return h.ok() ? Status::Ok() : h.status();
+  if (!h.ok()) return h.status();
+  // The generals' passwords (the command line asks for them).
+  // One hash a person for every database made (a hash is salted): the logs
+  // of the reference and the killed runs must be the same.
+  static std::map<std::string, std::string> hashes;
+  for (const char* p : {"wellesley", "victor"}) {
+    const std::string pw = std::string(p) + "-1809";
+    if (!hashes.count(p)) {
+      char hash[crypto_pwhash_STRBYTES];
+      if (crypto_pwhash_str(hash, pw.c_str(), pw.size(), crypto_pwhash_OPSLIMIT_MIN, crypto_pwhash_MEMLIMIT_MIN) != 0) {
+        return Status::IOError("hashing a password");
+      }
+      hashes[p] = hash;
+    }
+    auto r = replay::SetPassword(**db, kGame, "main", p, hashes[p]);
+    if (!r.ok()) return r.status();
+    std::ofstream(dir + ".pw-" + p) << pw << "\n";
+  }
+  return Status::Ok();
 }
 
 // The workload: every step not yet in the log, in order; each acknowledged
 // step appended to `ack_file` (fsync'd) before the next. Returns 0 when the
 // script is done.
+// The same steps as processes of the command line.
+int CliWorkload(const std::string& dir, const std::string& ack_file, int moves) {
+  const int ack = open(ack_file.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (ack < 0) return 3;
+  std::map<std::string, std::vector<std::string>> units;
+  {
+    auto db = ledger::Ledger::Open(dir, ledger::OpenOptions{.read_only = true});
+    if (!db.ok()) return 3;
+    auto world = replay::Fold(**db, kGame, "main");
+    if (!world.ok()) return 3;
+    for (const auto& [id, u] : world->battle().units) units[u.side].push_back(id);
+  }
+  for (const Step& s : Script(moves)) {
+    if (s.person.empty()) {
+      int32_t done = 0;
+      {
+        auto db = ledger::Ledger::Open(dir, ledger::OpenOptions{.read_only = true});
+        if (!db.ok()) return 3;
+        auto w = replay::Fold(**db, kGame, "main");
+        if (!w.ok()) return 3;
+        done = w->battle().moves_done;
+      }
+      if (done < s.move && RunAdjutant({"--db", dir, "adjudicate", kGame, "--phase"}) != 0) return 3;
+    } else {
+      const std::string file = dir + "." + s.key() + ".orders.json";
+      std::ofstream(file) << OrdersFor(s.move, s.side, units[s.side]);
+      if (RunAdjutant({"--db", dir, "order", kGame, file, "--as", s.person, "--password-file", dir + ".pw-" + s.person,
+                       "--key", s.key()}) != 0) {
+        return 3;
+      }
+    }
+    const std::string line = s.name() + "\n";
+    if (write(ack, line.data(), line.size()) != static_cast<ssize_t>(line.size()) || fdatasync(ack) != 0) return 3;
+  }
+  close(ack);
+  return 0;
+}
+
 int Workload(const std::string& dir, const std::string& ack_file, int moves) {
+  if (via_cli) return CliWorkload(dir, ack_file, moves);
   auto opened = ledger::Ledger::Open(dir);
   if (!opened.ok()) {
     std::fprintf(stderr, "workload: %s\n", opened.status().message().c_str());
@@ -226,11 +313,14 @@ int main(int argc, char** argv) {
     if (a == "--kills" && i + 1 < argc) kills = std::max(1, std::atoi(argv[++i]));
     else if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--moves" && i + 1 < argc) moves = std::clamp(std::atoi(argv[++i]), 1, 12);
-    else {
-      std::fprintf(stderr, "usage: adjutant_crash_loop [--kills N] [--seed S] [--moves M]\n");
+    else if (a == "--via" && i + 1 < argc && (std::string(argv[i + 1]) == "cli" || std::string(argv[i + 1]) == "library")) {
+      via_cli = std::string(argv[++i]) == "cli";
+    } else {
+      std::fprintf(stderr, "usage: adjutant_crash_loop [--kills N] [--seed S] [--moves M] [--via library|cli]\n");
       return 2;
     }
   }
+  if (sodium_init() < 0) return 2;
   auto root = ScratchDir("adjutant-crash-");
   if (!root.ok()) return 2;
   std::fprintf(stderr, "adjutant_crash_loop: seed %" PRIu64 ", %d kills, %d moves, in %s\n", seed, kills, moves, root->c_str());
@@ -255,7 +345,11 @@ int main(int argc, char** argv) {
   for (int k = 0; !finished && failures == 0; ++k) {
     const pid_t pid = fork();
     if (pid < 0) return 2;
-    if (pid == 0) _exit(Workload(dir, ack, moves));
+    if (pid == 0) {
+      setpgid(0, 0);  // its own process group: the kill takes its `adjutant` processes too
+      _exit(Workload(dir, ack, moves));
+    }
+    setpgid(pid, pid);
     runs++;
     int status = 0;
     if (k < kills) {
@@ -267,8 +361,11 @@ int main(int argc, char** argv) {
       const int64_t left_us = std::max<int64_t>(1000, whole_us * std::max<int64_t>(1, steps - steps_done) / steps);
       const auto delay = std::chrono::microseconds(static_cast<int64_t>(rng() % static_cast<uint64_t>(left_us)));
       std::this_thread::sleep_for(delay);
-      kill(pid, SIGKILL);
+      kill(-pid, SIGKILL);
       waitpid(pid, &status, 0);
+      // Its `adjutant` processes are dying too: wait until none is left (the
+      // database's lock goes with the last).
+      for (int i = 0; i < 5000 && kill(-pid, 0) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       if (WIFSIGNALED(status)) done_kills++;
       else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) finished = true;  // it finished first
       else Fail("the workload failed on its own (exit " + std::to_string(WEXITSTATUS(status)) + ")");
@@ -290,9 +387,9 @@ int main(int argc, char** argv) {
   auto a = HeadOf(ref), b = HeadOf(dir);
   const bool same = a.ok() && b.ok() && *a == *b;
   if (!same) Fail("the log after the kills differs from the uninterrupted run's");
-  std::printf("{\"crash_loop\": {\"seed\": %" PRIu64 ", \"kills\": %d, \"runs\": %d, \"checks\": %" PRIu64
+  std::printf("{\"crash_loop\": {\"via\": \"%s\", \"seed\": %" PRIu64 ", \"kills\": %d, \"runs\": %d, \"checks\": %" PRIu64
               ", \"moves\": %d, \"same_as_uninterrupted\": %s, \"failures\": %d}}\n",
-              seed, done_kills, runs, checks, moves, same ? "true" : "false", failures);
+              via_cli ? "cli" : "library", seed, done_kills, runs, checks, moves, same ? "true" : "false", failures);
   std::error_code ec;
   if (failures == 0) fs::remove_all(*root, ec);
   return failures == 0 ? 0 : 1;
