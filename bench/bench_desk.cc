@@ -38,7 +38,6 @@
 
 #include "base/scratch.h"
 #include "bench/common.h"
-#include "cli/commands.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"
@@ -46,6 +45,7 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/scenario_generated.h"
+#include "support/desk_client.h"
 
 namespace adjutant::bench {
 
@@ -64,14 +64,6 @@ std::string Slurp(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string Hash(const std::string& pw) {
-  char h[crypto_pwhash_STRBYTES];
-  if (crypto_pwhash_str(h, pw.c_str(), pw.size(), crypto_pwhash_OPSLIMIT_MIN, crypto_pwhash_MEMLIMIT_MIN) != 0) {
-    Die("hash", Status::IOError("out of memory"));
-  }
-  return h;
 }
 
 // Every unit of a side holds: a move's orders for it.
@@ -133,10 +125,6 @@ class Client {
   beast::flat_buffer buf_;
 };
 
-std::string TokenOf(const std::string& body) {
-  const auto at = body.find("\"token\": \"");
-  return at == std::string::npos ? "" : body.substr(at + 10, 64);
-}
 
 // The sequence numbers an answer says were recorded ("seq": N in its orders).
 std::vector<uint64_t> SeqsOf(const std::string& body) {
@@ -185,7 +173,7 @@ int main(int argc, char** argv) {
     Must(db->CreateGame(game, 1809 + static_cast<uint64_t>(g), buf, start.at, Actor{ActorKind::kGameAdministrator, "", ""},
                         start.more),
          "create");
-    for (const auto& [p, side] : generals) Must(replay::SetPassword(*db, game, "main", p, Hash(p + "-1809")), "password");
+    for (const auto& [p, side] : generals) Must(replay::SetPassword(*db, game, "main", p, testing::CheapPasswordHash(p + "-1809")), "password");
     if (g == 0) {
       auto w = Must(replay::Fold(*db, game, "main"), "fold");
       for (const auto& [id, u] : w.battle().units) units[u.side].push_back(id);
@@ -194,12 +182,8 @@ int main(int argc, char** argv) {
   desk::Settings settings;
   settings.listen = "127.0.0.1:0";
   settings.requests_per_minute = 1000000;
-  settings.ga_pwhash = Hash("the-bench-ga");
-  desk::Hooks hooks;
-  hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& a, std::string* out, std::string* err) {
-    return cli::RunShared(l, a, out, err);
-  };
-  auto desk = Must(desk::Desk::Start(*db, settings, hooks), "start the desk");
+  settings.ga_pwhash = testing::CheapPasswordHash("the-bench-ga");
+  auto desk = Must(testing::StartDesk(*db, settings), "start the desk");
   const uint16_t port = desk->port();
 
   // Each battle's move: both generals submit, then the GA adjudicates.
@@ -221,7 +205,7 @@ int main(int argc, char** argv) {
                                  R"({"game": ")" + game + R"(", "person": ")" + person + R"(", "password": ")" + person +
                                      R"(-1809"})",
                                  "");
-        const std::string token = TokenOf(body);
+        const std::string token = testing::TokenOf(body);
         if (st != 200 || token.empty()) {
           failures++;
           return;
@@ -260,7 +244,7 @@ int main(int argc, char** argv) {
   // The GA: adjudicates each battle's move once both its generals submitted.
   {
     Client ga(port);
-    const std::string token = TokenOf(ga.Call(http::verb::post, "/api/ga/login", R"({"password": "the-bench-ga"})", "").second);
+    const std::string token = testing::TokenOf(ga.Call(http::verb::post, "/api/ga/login", R"({"password": "the-bench-ga"})", "").second);
     for (int m = 1; m <= moves; ++m) {
       for (int g = 0; g < games; ++g) {
         const std::string game = "battle" + std::to_string(g);

@@ -298,9 +298,11 @@ Status CmdAdjudicate(Context& c) {
     if (!parsed.ok()) return Status::InvalidArgument("--rules-version: " + parsed.status().message());
     adopt = *parsed;
   }
+  const std::string key = c.args.ValueOr("key", "");
+  if (!key.empty() && *turns != 1) return Status::InvalidArgument("--key: makes one phase or one turn safe to retry, not --turns " + std::to_string(*turns));
   auto r = replay::Adjudicate(**db, game, branch,
                               c.args.Flag("phase") ? replay::AdjudicateMode::kPhase : replay::AdjudicateMode::kTurn,
-                              static_cast<int>(*turns), salt, nullptr, adopt ? &*adopt : nullptr);
+                              static_cast<int>(*turns), salt, nullptr, adopt ? &*adopt : nullptr, key);
   if (!r.ok()) return r.status();
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;
@@ -308,7 +310,8 @@ Status CmdAdjudicate(Context& c) {
     for (const auto& p : *r) {
       fb::Turn t(p.at.turn.major, p.at.turn.minor, p.at.turn.step);
       rows.push_back(fb::CreatePhaseSummaryDirect(fbb, &t, p.at.phase, p.name.c_str(), p.turn_name.c_str(),
-                                                  p.first_seq, p.last_seq, static_cast<uint32_t>(p.rejected)));
+                                                  p.first_seq, p.last_seq, static_cast<uint32_t>(p.rejected),
+                                                  p.replayed));
     }
     fbb.Finish(fb::CreateAdjudicateSummaryDirect(fbb, game.c_str(), branch.c_str(), &rows));
     return PrintJson("AdjudicateSummary", fbb);
@@ -320,6 +323,7 @@ Status CmdAdjudicate(Context& c) {
       Line(current + ":");
     }
     std::string line = "  " + p.name + "  seq " + std::to_string(p.first_seq) + ".." + std::to_string(p.last_seq);
+    if (p.replayed) line += "  (already adjudicated under key " + key + ": nothing new recorded)";
     if (p.rejected) line += "  (" + std::to_string(p.rejected) + (p.rejected == 1 ? " order" : " orders") + " rejected)";
     Line(line);
   }
@@ -339,18 +343,20 @@ std::vector<Command> PlayCommands() {
         "recorded as rejected, with the rule and the reason.",
         {{"as", "PERSON", "the person giving the orders"}, kBranch, kPasswordFile, kKey, kJson}, 2, 2},
        CmdOrder},
-      {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--rules-version V] [--json]",
+      {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--rules-version V] [--key K] [--json]",
         "Adjudicate the rest of the current turn, N turns, or one phase.\n"
         "A turn's phases are income, upkeep, the orders and construction; in a game with a naval map, then\n"
         "repair, supply, the initial amphibious phase, combat, movement, the final amphibious phase and\n"
         "intelligence (PATE 3.2). A season's end brings manpower growth and attrition, men returning and\n"
         "repairs. Each phase is one batch of events, every die roll among them.\n"
         "A game runs under the rules versions its last phase ran under (new games: the newest; see\n"
-        "`adjutant rules-versions`); --rules-version adopts others from this phase on.",
+        "`adjutant rules-versions`); --rules-version adopts others from this phase on.\n"
+        "--key K makes a retry safe: a phase (or turn) already adjudicated under K is answered, not run again;\n"
+        "a turn a crash cut short is finished.",
         {kBranch, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"},
          {"dice-salt-file", "F", "the GA's secret salt for a turn whose dice he committed to"},
          {"rules-version", "V", "adopt rules versions from now on: RULESET=N[,RULESET=N] or N (every ruleset that has it)"},
-         kJson},
+         kKey, kJson},
         1, 1},
        CmdAdjudicate},
       {{"directive", "GAME FILE [--branch B] [--key K] [--json]",

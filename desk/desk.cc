@@ -572,6 +572,7 @@ struct Desk::Impl {
         if (mode != "phase" && mode != "turn") return reply(Error(http::status::bad_request, "mode: \"phase\" or \"turn\""));
         std::vector<std::string> argv = {"adjudicate", game, "--json"};
         if (mode == "phase") argv.push_back("--phase");
+        if (!rq.idempotency_key.empty()) argv.insert(argv.end(), {"--key", rq.idempotency_key});
         net::post(StrandOf(game), [this, argv, reply] { reply(Run(argv)); });
         return;
       }

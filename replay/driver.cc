@@ -197,9 +197,13 @@ Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, ru
 
 namespace {
 
+// `key` (with `fingerprint`) is recorded with the batch when it ends the
+// request: always in phase mode (`key_on_last_only` false), else only on
+// the last phase of the turn.
 Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                 const std::optional<std::string>& dice_salt, rules::DiceSource* given,
-                                const rules::RulesVersions* adopt) {
+                                const rules::RulesVersions* adopt, std::string_view key = {},
+                                uint64_t fingerprint = 0, bool key_on_last_only = false) {
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
   auto next = NextPhaseOf(*world);
@@ -216,7 +220,8 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
   w.set_rules_versions(versions);
   ADJ_RETURN_IF_ERROR(RunPhaseInto(w, *next, given ? *given : static_cast<rules::DiceSource&>(*dice)));
   auto drafts = w.TakeDrafts();
-  auto r = db.Append(game, branch, world->head.seq, drafts);
+  const bool keyed = !key.empty() && (!key_on_last_only || next->last_of_turn);
+  auto r = db.Append(game, branch, world->head.seq, drafts, keyed ? key : std::string_view{}, keyed ? fingerprint : 0);
   if (!r.ok()) return r.status();
   report.first_seq = r->first_seq;
   report.last_seq = r->last_seq;
@@ -228,21 +233,59 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
   return report;
 }
 
+// The answer to a retried adjudication: the phase its key was recorded with.
+Result<PhaseReport> ReplayedPhase(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                  const ledger::AppendResult& prior) {
+  PhaseReport report;
+  report.replayed = true;
+  report.first_seq = prior.first_seq;
+  report.last_seq = prior.last_seq;
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, prior.first_seq, prior.last_seq, [&](const ledger::EventView& e) {
+    const fb::Event* ev = e.event();
+    if (const auto* p = ev->payload_as_PhaseStarted()) {
+      report.name = p->name()->str();
+      if (ev->turn()) report.at.turn = Turn{ev->turn()->major(), ev->turn()->minor(), ev->turn()->step()};
+      report.at.phase = ev->phase();
+      report.turn_name = "turn " + report.at.turn.ToString();
+    }
+    if (ev->payload_type() == fb::Payload_OrderRejected) report.rejected++;
+    return Status::Ok();
+  }));
+  return report;
+}
+
 }  // namespace
 
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             AdjudicateMode mode, int turns, const std::optional<std::string>& dice_salt,
-                                            rules::DiceSource* dice, const rules::RulesVersions* versions) {
+                                            rules::DiceSource* dice, const rules::RulesVersions* versions,
+                                            std::string_view idempotency_key) {
+  if (!idempotency_key.empty() && turns != 1) {
+    return Status::InvalidArgument("an idempotency key makes one phase or one turn safe to retry, not " +
+                                   std::to_string(turns) + " turns");
+  }
+  const uint64_t fingerprint =
+      RequestFingerprint("adjudicate", branch, "GA", mode == AdjudicateMode::kPhase ? "phase" : "turn");
+  auto prior = PriorRequest(db, game, branch, idempotency_key, fingerprint);
+  if (!prior.ok()) return prior.status();
   std::vector<PhaseReport> out;
   if (mode == AdjudicateMode::kPhase) {
-    auto r = RunOnePhase(db, game, branch, dice_salt, dice, versions);
+    auto r = prior->has_value() ? ReplayedPhase(db, game, branch, **prior)
+                                : RunOnePhase(db, game, branch, dice_salt, dice, versions, idempotency_key, fingerprint);
     if (!r.ok()) return r.status();
     out.push_back(*r);
     return out;
   }
   for (int t = 0; t < turns; ++t) {
-    while (true) {
-      auto r = RunOnePhase(db, game, branch, dice_salt, dice, versions);
+    if (prior->has_value()) {
+      // Retried after the turn's last phase: answer it; a season's end that
+      // a crash kept from following it still runs below.
+      auto r = ReplayedPhase(db, game, branch, **prior);
+      if (!r.ok()) return r.status();
+      out.push_back(*r);
+    }
+    while (!prior->has_value()) {
+      auto r = RunOnePhase(db, game, branch, dice_salt, dice, versions, idempotency_key, fingerprint, true);
       if (!r.ok()) return r.status();
       out.push_back(*r);
       if (r->last_of_turn) break;

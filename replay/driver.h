@@ -77,6 +77,7 @@ struct PhaseReport {
   uint64_t first_seq = 0, last_seq = 0;
   size_t rejected = 0;   // orders refused in the phase
   bool last_of_turn = false;
+  bool replayed = false; // a retry of a request already recorded: nothing appended
 };
 
 enum class AdjudicateMode { kPhase, kTurn };
@@ -98,11 +99,17 @@ Status RunPhaseInto(rules::PhaseWriter& w, const GamePhase& next, rules::DiceSou
 // branch's dice (scripted dice for conformance cases). `versions`, when
 // given, are rules versions the GA adopts from this phase on (recorded in
 // every event, so later phases keep them); else the game's own.
+// `idempotency_key` makes a retry safe (a GA whose answer was lost): it is
+// recorded with the batch that ends the request — the phase, or the last
+// phase of the turn — so a retry after that answers the first result
+// (replayed) and a retry after a crash in the middle of a turn runs only
+// the rest of it. A key needs `turns` == 1.
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             AdjudicateMode mode, int turns = 1,
                                             const std::optional<std::string>& dice_salt = std::nullopt,
                                             rules::DiceSource* dice = nullptr,
-                                            const rules::RulesVersions* versions = nullptr);
+                                            const rules::RulesVersions* versions = nullptr,
+                                            std::string_view idempotency_key = {});
 
 struct OrderOutcome {
   uint64_t seq = 0;

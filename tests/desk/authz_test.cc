@@ -10,8 +10,6 @@
 #include <array>
 #include <map>
 
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
 #include "cli/commands.h"
@@ -20,6 +18,7 @@
 #include "replay/driver.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
+#include "support/desk_client.h"
 #include "support/pate_game.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
@@ -27,7 +26,6 @@
 using namespace adjutant;
 using adjutant::testing::Slurp;
 using adjutant::testing::TempDir;
-namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
@@ -51,21 +49,11 @@ struct Nwol {
     db = std::move(l).value();
     REQUIRE(testing::CreateNwolGame(*db, "nwol", Slurp(F + "/scenarios/nwol-1805.json")).ok());
     for (const char* p : {"nelson", "pitt", "gaudin"}) {
-      char h[crypto_pwhash_STRBYTES];
-      const std::string pw = std::string(p) + "-1805";
-      REQUIRE(crypto_pwhash_str(h, pw.c_str(), pw.size(), crypto_pwhash_OPSLIMIT_MIN, crypto_pwhash_MEMLIMIT_MIN) == 0);
-      REQUIRE(replay::SetPassword(*db, "nwol", "main", p, h).ok());
+      REQUIRE(replay::SetPassword(*db, "nwol", "main", p, testing::CheapPasswordHash(std::string(p) + "-1805")).ok());
     }
     desk::Settings s;
-    s.listen = "127.0.0.1:0";
-    char h[crypto_pwhash_STRBYTES];
-    REQUIRE(crypto_pwhash_str(h, "the-ga-secret", 13, crypto_pwhash_OPSLIMIT_MIN, crypto_pwhash_MEMLIMIT_MIN) == 0);
-    s.ga_pwhash = h;
-    desk::Hooks hooks;
-    hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, std::string* out, std::string* err) {
-      return cli::RunShared(l, argv, out, err);
-    };
-    auto d = desk::Desk::Start(*db, s, hooks);
+    s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
+    auto d = testing::StartDesk(*db, s);
     REQUIRE(d.ok());
     desk = std::move(d).value();
   }
@@ -74,19 +62,10 @@ struct Nwol {
     desk->Wait();
   }
   Answer Call(http::verb method, const std::string& target, const std::string& body, const std::string& token) {
-    net::io_context ioc;
-    beast::tcp_stream stream(ioc);
-    stream.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), desk->port()));
-    http::request<http::string_body> rq(method, target, 11);
-    rq.set(http::field::host, "127.0.0.1");
-    if (!token.empty()) rq.set(http::field::authorization, "Bearer " + token);
-    rq.body() = body;
-    rq.prepare_payload();
-    http::write(stream, rq);
-    beast::flat_buffer buf;
-    http::response<http::string_body> res;
-    http::read(stream, buf, res);
-    return {static_cast<int>(res.result_int()), res.body()};
+    testing::HttpReply r = testing::HttpCall(desk->port(), std::string(http::to_string(method)), target, body, token);
+    INFO(r.error);
+    REQUIRE(r.status != 0);
+    return {r.status, r.body};
   }
   std::string Token(const std::string& path, const std::string& body) {
     Answer a = Call(http::verb::post, path, body, "");

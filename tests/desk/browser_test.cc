@@ -24,6 +24,7 @@
 #include "replay/driver.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
+#include "support/desk_client.h"
 #include "support/pate_game.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
@@ -176,16 +177,8 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
   REQUIRE(l.ok());
   std::unique_ptr<ledger::Ledger> db = std::move(l).value();
   REQUIRE(testing::CreateNwolGame(*db, "nwol", Slurp(F + "/scenarios/nwol-1805.json")).ok());
-  char h[crypto_pwhash_STRBYTES];
-  REQUIRE(crypto_pwhash_str(h, "nelson-1805", 11, crypto_pwhash_OPSLIMIT_MIN, crypto_pwhash_MEMLIMIT_MIN) == 0);
-  REQUIRE(replay::SetPassword(*db, "nwol", "main", "nelson", h).ok());
-  desk::Settings s;
-  s.listen = "127.0.0.1:0";
-  desk::Hooks hooks;
-  hooks.run = [](ledger::Ledger& d, const std::vector<std::string>& argv, std::string* out, std::string* err) {
-    return cli::RunShared(d, argv, out, err);
-  };
-  auto started = desk::Desk::Start(*db, s, hooks);
+  REQUIRE(replay::SetPassword(*db, "nwol", "main", "nelson", testing::CheapPasswordHash("nelson-1805")).ok());
+  auto started = testing::StartDesk(*db, desk::Settings{});
   REQUIRE(started.ok());
   std::unique_ptr<desk::Desk> desk = std::move(started).value();
   {

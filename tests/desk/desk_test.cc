@@ -26,6 +26,7 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/scenario_generated.h"
+#include "support/desk_client.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 
@@ -39,13 +40,6 @@ namespace http = beast::http;
 namespace {
 
 const std::string F = ADJUTANT_FIXTURES;
-
-std::string Hash(const std::string& pw) {
-  char h[crypto_pwhash_STRBYTES];
-  REQUIRE(crypto_pwhash_str(h, pw.c_str(), pw.size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
-                            crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0);
-  return h;
-}
 
 struct Reply {
   int status = 0;
@@ -70,15 +64,10 @@ struct Served {
     REQUIRE(start.ok());
     REQUIRE(db->CreateGame("talavera", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
     for (const char* p : {"wellesley", "victor"}) {
-      REQUIRE(replay::SetPassword(*db, "talavera", "main", p, Hash(std::string(p) + "-1809")).ok());
+      REQUIRE(replay::SetPassword(*db, "talavera", "main", p, testing::CheapPasswordHash(std::string(p) + "-1809")).ok());
     }
-    s.listen = "127.0.0.1:0";
-    s.ga_pwhash = Hash("the-ga-secret");
-    desk::Hooks hooks;
-    hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, std::string* out, std::string* err) {
-      return cli::RunShared(l, argv, out, err);
-    };
-    auto d = desk::Desk::Start(*db, s, hooks);
+    s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
+    auto d = testing::StartDesk(*db, s);
     REQUIRE(d.ok());
     desk = std::move(d).value();
   }
@@ -88,23 +77,11 @@ struct Served {
   }
 
   Reply Call(http::verb method, const std::string& target, const std::string& body = "", const std::string& token = "",
-             const std::vector<std::pair<std::string, std::string>>& headers = {}) {
-    net::io_context ioc;
-    beast::tcp_stream stream(ioc);
-    stream.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), desk->port()));
-    http::request<http::string_body> rq(method, target, 11);
-    rq.set(http::field::host, "127.0.0.1");
-    if (!token.empty()) rq.set(http::field::authorization, "Bearer " + token);
-    for (const auto& [k, v] : headers) rq.set(k, v);
-    rq.body() = body;
-    rq.prepare_payload();
-    http::write(stream, rq);
-    beast::flat_buffer buf;
-    http::response<http::string_body> res;
-    beast::error_code ec;
-    http::read(stream, buf, res, ec);
-    REQUIRE_FALSE(ec);
-    return Reply{static_cast<int>(res.result_int()), res.body(), std::string(res[http::field::content_type])};
+             const testing::Headers& headers = {}) {
+    testing::HttpReply r = testing::HttpCall(desk->port(), std::string(http::to_string(method)), target, body, token, headers);
+    INFO(r.error);
+    REQUIRE(r.status != 0);
+    return Reply{r.status, r.body, r.type};
   }
 
   std::string Login(const std::string& person) {
@@ -199,10 +176,18 @@ TEST_CASE("desk: who may do what: 401 without a valid session (one answer for ev
 TEST_CASE("desk: the GA adjudicates a move, runs views, is refused server files, and follows the live feed", "[desk]") {
   Served s;
   const std::string ga = s.GaLogin();
-  Reply adj = s.Call(http::verb::post, "/api/games/talavera/adjudicate", R"({"mode": "phase"})", ga);
+  Reply adj = s.Call(http::verb::post, "/api/games/talavera/adjudicate", R"({"mode": "phase"})", ga,
+                     {{"Idempotency-Key", "move-1"}});
   INFO(adj.body);
   CHECK(adj.status == 200);
   CHECK_THAT(adj.body, Catch::Contains("\"code\": 0") && Catch::Contains("move 1 of 12"));
+  CHECK(s.Count("PhaseCompleted") == 1);
+  // The GA's answer was lost and he asks again with the same key: answered,
+  // the move not adjudicated twice.
+  Reply retry = s.Call(http::verb::post, "/api/games/talavera/adjudicate", R"({"mode": "phase"})", ga,
+                       {{"Idempotency-Key", "move-1"}});
+  CHECK(retry.status == 200);
+  CHECK_THAT(retry.body, Catch::Contains("already adjudicated under key move-1"));
   CHECK(s.Count("PhaseCompleted") == 1);
   Reply verify = s.Call(http::verb::post, "/api/ga/run", R"({"args": ["verify", "talavera"]})", ga);
   CHECK_THAT(verify.body, Catch::Contains("verify talavera/main: ok"));

@@ -15,13 +15,13 @@
 #include <string>
 
 #include "base/scratch.h"
-#include "cli/commands.h"
 #include "desk/desk.h"
 #include "fuzz.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"
 #include "schema/codec.h"
 #include "schema/scenario_generated.h"
+#include "support/desk_client.h"
 
 namespace {
 
@@ -52,11 +52,7 @@ struct Served {
     st.max_body_bytes = 16 * 1024;
     st.requests_per_minute = 100000000;
     st.header_timeout_s = 1;
-    desk::Hooks hooks;
-    hooks.run = [](ledger::Ledger& d, const std::vector<std::string>& argv, std::string* out, std::string* err) {
-      return cli::RunShared(d, argv, out, err);
-    };
-    auto d = desk::Desk::Start(*db, st, hooks);
+    auto d = testing::StartDesk(*db, st);
     if (!d.ok()) FuzzFail("the desk does not start");
     desk = std::move(d).value();
   }

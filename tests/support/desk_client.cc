@@ -1,0 +1,82 @@
+#include "support/desk_client.h"
+
+#include <sodium.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+
+#include "cli/commands.h"
+
+namespace adjutant::testing {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+HttpReply HttpCall(uint16_t port, const std::string& method, const std::string& target, const std::string& body,
+                   const std::string& token, const Headers& headers, int timeout_ms) {
+  HttpReply out;
+  net::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  stream.expires_after(std::chrono::milliseconds(timeout_ms));
+  http::request<http::string_body> rq(http::string_to_verb(method), target, 11);
+  rq.set(http::field::host, "127.0.0.1");
+  rq.keep_alive(false);
+  if (!token.empty()) rq.set(http::field::authorization, "Bearer " + token);
+  for (const auto& [k, v] : headers) rq.set(k, v);
+  rq.body() = body;
+  rq.prepare_payload();
+  beast::flat_buffer buf;
+  http::response<http::string_body> res;
+  beast::error_code ec;
+  // Asynchronous calls so that the deadline applies to each.
+  stream.async_connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](beast::error_code e) {
+    if (e) {
+      ec = e;
+      return;
+    }
+    http::async_write(stream, rq, [&](beast::error_code e2, size_t) {
+      if (e2) {
+        ec = e2;
+        return;
+      }
+      http::async_read(stream, buf, res, [&](beast::error_code e3, size_t) { ec = e3; });
+    });
+  });
+  ioc.run();
+  if (ec) {
+    out.error = ec.message();
+    return out;
+  }
+  out.status = static_cast<int>(res.result_int());
+  out.body = res.body();
+  out.type = std::string(res[http::field::content_type]);
+  return out;
+}
+
+std::string TokenOf(const std::string& login_body) {
+  const auto at = login_body.find("\"token\": \"");
+  return at == std::string::npos ? "" : login_body.substr(at + 10, 64);
+}
+
+std::string CheapPasswordHash(const std::string& password) {
+  char h[crypto_pwhash_STRBYTES];
+  if (sodium_init() < 0 || crypto_pwhash_str(h, password.c_str(), password.size(), crypto_pwhash_OPSLIMIT_MIN,
+                                             crypto_pwhash_MEMLIMIT_MIN) != 0) {
+    return "";
+  }
+  return h;
+}
+
+Result<std::unique_ptr<desk::Desk>> StartDesk(ledger::Ledger& db, desk::Settings s) {
+  if (s.listen == desk::Settings{}.listen) s.listen = "127.0.0.1:0";
+  desk::Hooks hooks;
+  hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, std::string* out, std::string* err) {
+    return cli::RunShared(l, argv, out, err);
+  };
+  return desk::Desk::Start(db, s, hooks);
+}
+
+}  // namespace adjutant::testing

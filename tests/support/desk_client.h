@@ -1,0 +1,45 @@
+// What tests, the desk benchmark and the crash loop share to talk to the
+// order desk: start one on a database (commands run through
+// cli::RunShared, as `adjutant serve` does), make one HTTP/1.1 request on a
+// fresh loopback connection, and hash a password cheaply. Boost stays in
+// desk_client.cc.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+#include "desk/desk.h"
+
+namespace adjutant::ledger { class Ledger; }
+
+namespace adjutant::testing {
+
+struct HttpReply {
+  int status = 0;     // 0: no answer (`error` says why: refused, reset, timed out)
+  std::string body;
+  std::string type;   // Content-Type
+  std::string error;
+};
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+// `method` is "GET", "POST", ... One connection a call (Connection: close);
+// never throws: a failed exchange is status 0 with `error` set.
+HttpReply HttpCall(uint16_t port, const std::string& method, const std::string& target, const std::string& body = "",
+                   const std::string& token = "", const Headers& headers = {}, int timeout_ms = 60000);
+
+// The token in a login's answer ("" if there is none).
+std::string TokenOf(const std::string& login_body);
+
+// libsodium's password hash at its cheapest cost (tests only).
+std::string CheapPasswordHash(const std::string& password);
+
+// A desk on `db` (listening on 127.0.0.1, port 0 unless `s.listen` says
+// otherwise) whose commands run through cli::RunShared.
+Result<std::unique_ptr<desk::Desk>> StartDesk(ledger::Ledger& db, desk::Settings s);
+
+}  // namespace adjutant::testing
