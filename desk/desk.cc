@@ -90,8 +90,9 @@ http::status StatusOf(const Status& s) {
   switch (s.code()) {
     case Status::Code::kNotFound: return http::status::not_found;
     case Status::Code::kConflict: return http::status::conflict;
-    case Status::Code::kCorruption: case Status::Code::kIOError: case Status::Code::kBusy:
-      return http::status::internal_server_error;
+    case Status::Code::kIOError: case Status::Code::kBusy:  // a full disk, say: ask again later
+      return http::status::service_unavailable;
+    case Status::Code::kCorruption: return http::status::internal_server_error;
     default: return http::status::bad_request;
   }
 }

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cstring>
 #include <chrono>
+#include <atomic>
 #include <mutex>
+#include <shared_mutex>
 #include <thread>
 
 #include "base/limits.h"
@@ -94,16 +96,92 @@ struct Ledger::Impl {
   bool read_only = false;
   std::mutex write_mu;  // one writer at a time inside this process
 
-  ~Impl() {
-    if (db) {
-      for (auto* h : handles) (void)db->DestroyColumnFamilyHandle(h);
-      (void)db->Close();
-    }
-  }
+  // After a write error (a full disk) RocksDB refuses writes until resumed,
+  // and a failed WAL write cannot be resumed in-process: Recover closes
+  // and reopens the database, so a long-running process (the desk) goes on
+  // once there is space, without a restart. Every use of `db` holds
+  // `use_mu` shared (Use()); Recover holds it exclusively. glibc's rwlock
+  // prefers readers, so a reader that calls back into the ledger while
+  // Recover waits does not deadlock.
+  mutable std::shared_mutex use_mu;
+  std::atomic<bool> write_failed{false};
+  bool degraded = false;     // reopened read-only: the read-write open failed too (under use_mu)
+  std::string write_error;   // why writes are refused meanwhile (under use_mu)
+  rocksdb::DBOptions dbo;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
 
+  ~Impl() { CloseDb(); }
+
+  std::shared_lock<std::shared_mutex> Use() const { return std::shared_lock<std::shared_mutex>(use_mu); }
+
+  // Under Use(): the database is there to read.
+  Status Ready() const {
+    if (!db) return Status::IOError("database " + dir + " is closed after a write error (" + write_error + ")");
+    return Status::Ok();
+  }
+  // Under Use(): the database takes writes.
   Status CheckWritable() const {
     if (read_only) return Status::InvalidArgument("database " + dir + " is open read-only");
+    ADJ_RETURN_IF_ERROR(Ready());
+    if (degraded) {
+      return Status::IOError("database " + dir + " cannot take writes after a write error (" + write_error +
+                             "); nothing was recorded; writes are tried again with the next request");
+    }
     return Status::Ok();
+  }
+
+  void CloseDb() {
+    if (!db) return;
+    for (auto* h : handles) (void)db->DestroyColumnFamilyHandle(h);
+    handles.clear();
+    (void)db->Close();
+    db.reset();
+  }
+
+  rocksdb::Status OpenDb(bool ro) {
+    rocksdb::DB* raw = nullptr;
+    rocksdb::Status s = ro ? rocksdb::DB::OpenForReadOnly(dbo, dir, cfs, &handles, &raw)
+                           : rocksdb::DB::Open(dbo, dir, cfs, &handles, &raw);
+    if (!s.ok()) return s;
+    db.reset(raw);
+    games = handles[1];
+    branches = handles[2];
+    events = handles[3];
+    turns = handles[4];
+    idempotency = handles[5];
+    snapshots = handles[6];
+    return s;
+  }
+
+  // Before a write, not under Use(): after a write error, resume RocksDB or
+  // reopen the database; if the cause is still there, reopen it read-only
+  // (reads go on) and refuse the write with the reason.
+  Status Recover() {
+    if (!write_failed.load()) return Status::Ok();
+    std::unique_lock<std::shared_mutex> lk(use_mu);
+    if (!write_failed.load()) return Status::Ok();  // another thread did it
+    if (db && !degraded) {
+      rocksdb::Status r = db->Resume();
+      for (int i = 0; r.IsBusy() && i < 100; ++i) {  // RocksDB may be recovering on its own
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        r = db->Resume();
+      }
+      if (r.ok()) {
+        write_failed = false;
+        return Status::Ok();
+      }
+    }
+    CloseDb();
+    rocksdb::Status s = OpenDb(false);
+    if (s.ok()) {
+      degraded = false;
+      write_error.clear();
+      write_failed = false;
+      return Status::Ok();
+    }
+    write_error = s.ToString();
+    degraded = OpenDb(true).ok();
+    return Status::Ok();  // the caller's CheckWritable says why it cannot write
   }
 
   Result<BranchInfo> LoadBranch(std::string_view game, std::string_view branch) const {
@@ -194,27 +272,15 @@ struct Ledger::Impl {
     return id;
   }
 
+  // Under Use() and write_mu. A failed write leaves the database refusing
+  // writes until Recover (the next write method) has resumed or reopened it.
   Status Write(rocksdb::WriteBatch* batch) {
-    // After a failed write (a full disk, an I/O error) RocksDB refuses every
-    // write until it is resumed: try, so the game goes on once the cause is
-    // gone; if it cannot, say so and write nothing.
-    if (write_failed) {
-      // RocksDB may be recovering on its own (Busy meanwhile): wait a little.
-      rocksdb::Status r = db->Resume();
-      for (int i = 0; r.IsBusy() && i < 100; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        r = db->Resume();
-      }
-      if (!r.ok()) return FromRocks(r, "the database cannot take writes again after a write error");
-      write_failed = false;
-    }
     rocksdb::WriteOptions wo;
     wo.sync = true;  // nobody is told "done" before the WAL is on disk
     rocksdb::Status s = db->Write(wo, batch);
     if (!s.ok()) write_failed = true;
     return FromRocks(s, "writing batch");
   }
-  bool write_failed = false;  // under write_mu
 
   // An event record, and the branch's head record after it (the last one a
   // batch puts is the head the batch leaves).
@@ -272,17 +338,11 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   table.cache_index_and_filter_blocks = true;
   table.pin_l0_filter_and_index_blocks_in_cache = true;
   cfo.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
-      {rocksdb::kDefaultColumnFamilyName, cfo}, {fmt::kCfGames, cfo},
-      {fmt::kCfBranches, cfo}, {fmt::kCfEvents, cfo}, {fmt::kCfTurns, cfo},
-      {fmt::kCfIdempotency, cfo}, {fmt::kCfSnapshots, cfo}};
-  rocksdb::DB* raw = nullptr;
-  rocksdb::Status s;
-  if (opts.read_only) {
-    s = rocksdb::DB::OpenForReadOnly(dbo, dir, cfs, &impl->handles, &raw);
-  } else {
-    s = rocksdb::DB::Open(dbo, dir, cfs, &impl->handles, &raw);
-  }
+  impl->cfs = {{rocksdb::kDefaultColumnFamilyName, cfo}, {fmt::kCfGames, cfo},
+               {fmt::kCfBranches, cfo}, {fmt::kCfEvents, cfo}, {fmt::kCfTurns, cfo},
+               {fmt::kCfIdempotency, cfo}, {fmt::kCfSnapshots, cfo}};
+  impl->dbo = dbo;
+  rocksdb::Status s = impl->OpenDb(opts.read_only);
   if (!s.ok()) {
     std::string m = s.ToString();
     if (m.find("lock") != std::string::npos || m.find("LOCK") != std::string::npos) {
@@ -294,13 +354,7 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
     }
     return Status::IOError("cannot open database " + dir + ": " + m);
   }
-  impl->db.reset(raw);
-  impl->games = impl->handles[1];
-  impl->branches = impl->handles[2];
-  impl->events = impl->handles[3];
-  impl->turns = impl->handles[4];
-  impl->idempotency = impl->handles[5];
-  impl->snapshots = impl->handles[6];
+  rocksdb::DB* raw = impl->db.get();
   std::string v;
   auto fs = raw->Get(rocksdb::ReadOptions(), "format", &v);
   if (fs.ok()) {
@@ -322,6 +376,8 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
 
 Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<const uint8_t> scenario,
                                 const TurnPhase& at, const Actor& actor, std::span<const Draft> more) {
+  ADJ_RETURN_IF_ERROR(impl_->Recover());
+  auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
   ADJ_RETURN_IF_ERROR(CheckName("game", game));
   if (!schema::VerifyTableBuffer("Scenario", scenario.data(), scenario.size())) {
@@ -383,6 +439,8 @@ Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<
 }
 
 Result<std::vector<GameInfo>> Ledger::Games() const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   std::vector<GameInfo> out;
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->games));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -400,6 +458,8 @@ Result<std::vector<GameInfo>> Ledger::Games() const {
 }
 
 Result<GameInfo> Ledger::Game(std::string_view game) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   std::string v;
   auto s = impl_->db->Get(rocksdb::ReadOptions(), impl_->games, std::string(game), &v);
   if (s.IsNotFound()) return Status::NotFound("no game '" + std::string(game) + "' in " + impl_->dir);
@@ -413,10 +473,14 @@ Result<GameInfo> Ledger::Game(std::string_view game) const {
 }
 
 Result<BranchInfo> Ledger::Branch(std::string_view game, std::string_view branch) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   return impl_->LoadBranch(game, branch);
 }
 
 Status Ledger::SetCurrent(std::string_view game, std::string_view branch) {
+  ADJ_RETURN_IF_ERROR(impl_->Recover());
+  auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
   auto b = Branch(game, branch);
   if (!b.ok()) return b.status();
@@ -426,6 +490,8 @@ Status Ledger::SetCurrent(std::string_view game, std::string_view branch) {
 }
 
 Result<std::string> Ledger::Current(std::string_view game) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto g = Game(game);
   if (!g.ok()) return g.status();
   std::string v;
@@ -436,6 +502,8 @@ Result<std::string> Ledger::Current(std::string_view game) const {
 }
 
 Result<std::vector<BranchInfo>> Ledger::Branches(std::string_view game) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto g = Game(game);
   if (!g.ok()) return g.status();
   std::vector<BranchInfo> out;
@@ -453,6 +521,8 @@ Result<std::vector<BranchInfo>> Ledger::Branches(std::string_view game) const {
 }
 
 Result<Head> Ledger::HeadOf(std::string_view game, std::string_view branch) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto b = impl_->LoadBranch(game, branch);
   if (!b.ok()) return b.status();
   return impl_->LastOwn(b->id, branch);
@@ -460,6 +530,8 @@ Result<Head> Ledger::HeadOf(std::string_view game, std::string_view branch) cons
 
 Result<BranchInfo> Ledger::Fork(std::string_view game, std::string_view parent, uint64_t at_seq,
                                 std::string_view name, std::optional<uint64_t> new_salt, const Actor& actor) {
+  ADJ_RETURN_IF_ERROR(impl_->Recover());
+  auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
   ADJ_RETURN_IF_ERROR(CheckName("branch", name));
   std::lock_guard<std::mutex> lock(impl_->write_mu);
@@ -527,6 +599,8 @@ Result<BranchInfo> Ledger::Fork(std::string_view game, std::string_view parent, 
 Result<AppendResult> Ledger::Append(std::string_view game, std::string_view branch, uint64_t expected_head,
                                     std::span<const Draft> drafts, std::string_view idempotency_key,
                                     uint64_t request_fingerprint) {
+  ADJ_RETURN_IF_ERROR(impl_->Recover());
+  auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
   if (drafts.empty()) return Status::InvalidArgument("an append needs at least one event");
   if (drafts.size() > limits::kEventsPerBatchMax) {
@@ -632,6 +706,8 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
 
 Result<std::optional<Ledger::Idempotent>> Ledger::FindIdempotent(std::string_view game,
                                                                 std::string_view key) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   std::string v;
   auto s = impl_->db->Get(rocksdb::ReadOptions(), impl_->idempotency, fmt::IdempotencyKey(game, key), &v);
   if (s.IsNotFound()) return std::optional<Idempotent>();
@@ -649,6 +725,8 @@ Result<std::optional<Ledger::Idempotent>> Ledger::FindIdempotent(std::string_vie
 
 Status Ledger::Read(std::string_view game, std::string_view branch, uint64_t from, uint64_t to,
                     const Visitor& visit) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto segs = impl_->Lineage(game, branch);
   if (!segs.ok()) return segs.status();
   if (from < 1) from = 1;
@@ -722,6 +800,8 @@ Status Ledger::Read(std::string_view game, std::string_view branch, uint64_t fro
 
 Result<std::optional<uint64_t>> Ledger::SeekTurn(std::string_view game, std::string_view branch,
                                                  const TurnPhase& at) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto segs = impl_->Lineage(game, branch);
   if (!segs.ok()) return segs.status();
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->turns));
@@ -739,6 +819,8 @@ Result<std::optional<uint64_t>> Ledger::SeekTurn(std::string_view game, std::str
 }
 
 Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view branch) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto segs = impl_->Lineage(game, branch);
   if (!segs.ok()) return segs.status();
   VerifyReport rep;
@@ -827,6 +909,8 @@ Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view bran
 
 Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::string_view projection,
                            uint64_t seq, std::string_view bytes) {
+  ADJ_RETURN_IF_ERROR(impl_->Recover());
+  auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
   auto b = impl_->LoadBranch(game, branch);
   if (!b.ok()) return b.status();
@@ -845,6 +929,8 @@ Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::
 
 Result<std::optional<Snapshot>> Ledger::FindSnapshot(std::string_view game, std::string_view branch,
                                                      std::string_view projection, uint64_t upto) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto segs = impl_->Lineage(game, branch);
   if (!segs.ok()) return segs.status();
   std::optional<Snapshot> best;
@@ -864,6 +950,8 @@ Result<std::optional<Snapshot>> Ledger::FindSnapshot(std::string_view game, std:
 }
 
 Status Ledger::DeleteSnapshots(std::string_view game) {
+  ADJ_RETURN_IF_ERROR(impl_->Recover());
+  auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
   auto bs = Branches(game);
   if (!bs.ok()) return bs.status();

@@ -20,10 +20,15 @@
 // of the same workload (same orders, same dice).
 //
 // With --via cli every step is an `adjutant` process (order with
-// --password-file and --key, adjudicate --phase) and the kill takes the
-// whole process group: the command line's own path to the ledger.
+// --password-file and --key, adjudicate --phase --key) and the kill takes
+// the whole process group: the command line's own path to the ledger.
+// With --via desk the workload starts `adjutant serve` and is its client:
+// the generals log in and POST their orders, the GA logs in and POSTs the
+// adjudication, each with an Idempotency-Key; a step is acknowledged only
+// on its 200. The kill takes the server mid-request (and the client with
+// it); the next run starts a new server and retries the unacknowledged.
 //
-//   adjutant_crash_loop [--kills N] [--seed S] [--moves M] [--via library|cli]
+//   adjutant_crash_loop [--kills N] [--seed S] [--moves M] [--via library|cli|desk]
 //
 // Prints one JSON line: kills, steps acknowledged, checks made, the
 // head hash of both runs. Exits 1 on any failed check.
@@ -40,6 +45,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -54,6 +60,7 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/scenario_generated.h"
+#include "support/desk_client.h"
 
 namespace {
 
@@ -61,27 +68,31 @@ using namespace adjutant;
 namespace fs = std::filesystem;
 
 const std::string kGame = "talavera";
+const std::string kGaPassword = "the-crash-loop-ga";
 int failures = 0;
-bool via_cli = false;
+std::string via = "library";
 
-// Runs `adjutant ARGS...` and waits: its exit status (-1 if it could not run).
-int RunAdjutant(const std::vector<std::string>& args) {
+// Starts `adjutant ARGS...` (its output to `out`, else /dev/null); its pid.
+pid_t SpawnAdjutant(const std::vector<std::string>& args, const std::string& out = "") {
   std::vector<std::string> all = {ADJUTANT_BIN};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
   const pid_t pid = fork();
+  if (pid != 0) return pid;
+  const int null = open("/dev/null", O_WRONLY);
+  const int to = out.empty() ? null : open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (to >= 0) dup2(to, 1);
+  if (null >= 0) dup2(null, 2);
+  execv(ADJUTANT_BIN, argv.data());
+  _exit(127);
+}
+
+// Runs `adjutant ARGS...` and waits: its exit status (-1 if it could not run).
+int RunAdjutant(const std::vector<std::string>& args) {
+  const pid_t pid = SpawnAdjutant(args);
   if (pid < 0) return -1;
-  if (pid == 0) {
-    const int null = open("/dev/null", O_WRONLY);
-    if (null >= 0) {
-      dup2(null, 1);
-      dup2(null, 2);
-    }
-    execv(ADJUTANT_BIN, argv.data());
-    _exit(127);
-  }
   int status = 0;
   if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
   return WEXITSTATUS(status);
@@ -102,7 +113,7 @@ std::string Slurp(const std::string& path) {
 struct Step {
   int move = 0;
   std::string person, side;  // a submission; empty person: the adjudication of `move`
-  std::string key() const { return kGame + "-m" + std::to_string(move) + "-" + side; }
+  std::string key() const { return kGame + "-m" + std::to_string(move) + "-" + (person.empty() ? "adjudicate" : side); }
   std::string name() const { return person.empty() ? "adjudicate move " + std::to_string(move) : key(); }
 };
 
@@ -158,6 +169,7 @@ Status Create(const std::string& dir) {
     if (!r.ok()) return r.status();
     std::ofstream(dir + ".pw-" + p) << pw << "\n";
   }
+  std::ofstream(dir + ".pw-ga") << kGaPassword << "\n";
   return Status::Ok();
 }
 
@@ -168,6 +180,7 @@ Status Create(const std::string& dir) {
 int CliWorkload(const std::string& dir, const std::string& ack_file, int moves) {
   const int ack = open(ack_file.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
   if (ack < 0) return 3;
+  std::mt19937 lose(static_cast<unsigned>(getpid()));
   std::map<std::string, std::vector<std::string>> units;
   {
     auto db = ledger::Ledger::Open(dir, ledger::OpenOptions{.read_only = true});
@@ -178,15 +191,11 @@ int CliWorkload(const std::string& dir, const std::string& ack_file, int moves) 
   }
   for (const Step& s : Script(moves)) {
     if (s.person.empty()) {
-      int32_t done = 0;
-      {
-        auto db = ledger::Ledger::Open(dir, ledger::OpenOptions{.read_only = true});
-        if (!db.ok()) return 3;
-        auto w = replay::Fold(**db, kGame, "main");
-        if (!w.ok()) return 3;
-        done = w->battle().moves_done;
+      // The key answers a retry of a move already adjudicated (now and then
+      // the first answer is lost and the GA runs it again).
+      for (int tries = lose() % 3 == 0 ? 2 : 1; tries > 0; --tries) {
+        if (RunAdjutant({"--db", dir, "adjudicate", kGame, "--phase", "--key", s.key()}) != 0) return 3;
       }
-      if (done < s.move && RunAdjutant({"--db", dir, "adjudicate", kGame, "--phase"}) != 0) return 3;
     } else {
       const std::string file = dir + "." + s.key() + ".orders.json";
       std::ofstream(file) << OrdersFor(s.move, s.side, units[s.side]);
@@ -202,8 +211,80 @@ int CliWorkload(const std::string& dir, const std::string& ack_file, int moves) 
   return 0;
 }
 
+// The same steps through the order desk: `adjutant serve` started in this
+// process group, this process its client.
+int DeskWorkload(const std::string& dir, const std::string& ack_file, int moves) {
+  const int ack = open(ack_file.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (ack < 0) return 3;
+  std::map<std::string, std::vector<std::string>> units;
+  {
+    auto db = ledger::Ledger::Open(dir, ledger::OpenOptions{.read_only = true});
+    if (!db.ok()) return 3;
+    auto world = replay::Fold(**db, kGame, "main");
+    if (!world.ok()) return 3;
+    for (const auto& [id, u] : world->battle().units) units[u.side].push_back(id);
+  }
+  const std::string out = dir + ".serve.out";
+  const pid_t server = SpawnAdjutant({"--db", dir, "serve", "--listen", "127.0.0.1:0", "--ga-password-file",
+                                      dir + ".pw-ga", "--rate", "1000000"},
+                                     out);
+  if (server < 0) return 3;
+  uint16_t port = 0;
+  for (int i = 0; i < 2000 && !port; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const std::string said = Slurp(out);
+    const auto at = said.find("http://127.0.0.1:");
+    if (at != std::string::npos) port = static_cast<uint16_t>(std::atoi(said.c_str() + at + 17));
+  }
+  if (!port) return 3;
+  auto login = [&](const std::string& path, const std::string& body) {
+    return testing::TokenOf(testing::HttpCall(port, "POST", path, body).body);
+  };
+  std::map<std::string, std::string> token;
+  token[""] = login("/api/ga/login", "{\"password\": \"" + kGaPassword + "\"}");
+  for (const char* p : {"wellesley", "victor"}) {
+    token[p] = login("/api/login", std::string("{\"game\": \"") + kGame + "\", \"person\": \"" + p +
+                                       "\", \"password\": \"" + p + "-1809\"}");
+  }
+  for (const auto& [who, t] : token) {
+    if (t.empty()) {
+      std::fprintf(stderr, "workload: %s could not log in\n", who.empty() ? "the GA" : who.c_str());
+      return 3;
+    }
+  }
+  // Now and then an answer is lost (the client asks again, with the same
+  // key): a step must never be recorded twice.
+  std::mt19937 lose(static_cast<unsigned>(getpid()));
+  for (const Step& s : Script(moves)) {
+    testing::HttpReply r;
+    for (int tries = lose() % 3 == 0 ? 2 : 1; tries > 0; --tries) {
+      if (s.person.empty()) {
+        r = testing::HttpCall(port, "POST", "/api/games/" + kGame + "/adjudicate", "{\"mode\": \"phase\"}", token[""],
+                              {{"Idempotency-Key", s.key()}});
+        if (r.status == 200 && r.body.find("\"code\": 0") == std::string::npos) r.status = 500;  // the command failed
+      } else {
+        r = testing::HttpCall(port, "POST", "/api/games/" + kGame + "/orders", OrdersFor(s.move, s.side, units[s.side]),
+                              token[s.person], {{"Idempotency-Key", s.key()}});
+      }
+    }
+    if (r.status != 200) {
+      std::fprintf(stderr, "workload: %s: %d %s%s\n", s.name().c_str(), r.status, r.error.c_str(), r.body.c_str());
+      return 3;
+    }
+    const std::string line = s.name() + "\n";
+    if (write(ack, line.data(), line.size()) != static_cast<ssize_t>(line.size()) || fdatasync(ack) != 0) return 3;
+  }
+  close(ack);
+  // Done: stop the server gracefully and wait for it (it holds the database).
+  kill(server, SIGTERM);
+  int status = 0;
+  waitpid(server, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 3;
+}
+
 int Workload(const std::string& dir, const std::string& ack_file, int moves) {
-  if (via_cli) return CliWorkload(dir, ack_file, moves);
+  if (via == "cli") return CliWorkload(dir, ack_file, moves);
+  if (via == "desk") return DeskWorkload(dir, ack_file, moves);
   auto opened = ledger::Ledger::Open(dir);
   if (!opened.ok()) {
     std::fprintf(stderr, "workload: %s\n", opened.status().message().c_str());
@@ -245,7 +326,7 @@ int Workload(const std::string& dir, const std::string& ack_file, int moves) {
 }
 
 // What the parent checks after every kill.
-void Check(const std::string& dir, const std::string& ack_file, int moves, uint64_t* checks) {
+void Check(const std::string& dir, const std::string& ack_file, uint64_t* checks) {
   auto opened = ledger::Ledger::Open(dir);
   if (!opened.ok()) return Fail("reopen after a kill: " + opened.status().message());
   ledger::Ledger& db = **opened;
@@ -292,7 +373,6 @@ void Check(const std::string& dir, const std::string& ack_file, int moves, uint6
     const int move = std::stoi(line.substr(kGame.size() + 2));
     if (move <= 3 && orders != want) Fail("acknowledged " + line + " has " + std::to_string(orders) + " orders, not " + std::to_string(want));
   }
-  (void)moves;
 }
 
 Result<Hash128> HeadOf(const std::string& dir) {
@@ -313,10 +393,10 @@ int main(int argc, char** argv) {
     if (a == "--kills" && i + 1 < argc) kills = std::max(1, std::atoi(argv[++i]));
     else if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--moves" && i + 1 < argc) moves = std::clamp(std::atoi(argv[++i]), 1, 12);
-    else if (a == "--via" && i + 1 < argc && (std::string(argv[i + 1]) == "cli" || std::string(argv[i + 1]) == "library")) {
-      via_cli = std::string(argv[++i]) == "cli";
+    else if (a == "--via" && i + 1 < argc && std::set<std::string>{"library", "cli", "desk"}.count(argv[i + 1])) {
+      via = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: adjutant_crash_loop [--kills N] [--seed S] [--moves M] [--via library|cli]\n");
+      std::fprintf(stderr, "usage: adjutant_crash_loop [--kills N] [--seed S] [--moves M] [--via library|cli|desk]\n");
       return 2;
     }
   }
@@ -369,7 +449,7 @@ int main(int argc, char** argv) {
       if (WIFSIGNALED(status)) done_kills++;
       else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) finished = true;  // it finished first
       else Fail("the workload failed on its own (exit " + std::to_string(WEXITSTATUS(status)) + ")");
-      Check(dir, ack, moves, &checks);
+      Check(dir, ack, &checks);
       // Start again from an empty game now and then, for kills early in a run.
       if (finished && k + 1 < kills) {
         fs::remove_all(dir);
@@ -380,16 +460,25 @@ int main(int argc, char** argv) {
     } else {
       waitpid(pid, &status, 0);
       if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) Fail("the last, uninterrupted run failed");
-      Check(dir, ack, moves, &checks);
+      Check(dir, ack, &checks);
       finished = true;
     }
   }
   auto a = HeadOf(ref), b = HeadOf(dir);
   const bool same = a.ok() && b.ok() && *a == *b;
   if (!same) Fail("the log after the kills differs from the uninterrupted run's");
+  // Every move adjudicated exactly once (a retried adjudication is answered, not run again).
+  for (const std::string& d : {ref, dir}) {
+    auto db = ledger::Ledger::Open(d, ledger::OpenOptions{.read_only = true});
+    auto w = db.ok() ? replay::Fold(**db, kGame, "main") : Result<replay::World>(db.status());
+    if (!w.ok() || w->battle().moves_done != moves) {
+      Fail(d + ": " + (w.ok() ? std::to_string(w->battle().moves_done) : w.status().message()) + " moves adjudicated, not " +
+           std::to_string(moves));
+    }
+  }
   std::printf("{\"crash_loop\": {\"via\": \"%s\", \"seed\": %" PRIu64 ", \"kills\": %d, \"runs\": %d, \"checks\": %" PRIu64
               ", \"moves\": %d, \"same_as_uninterrupted\": %s, \"failures\": %d}}\n",
-              via_cli ? "cli" : "library", seed, done_kills, runs, checks, moves, same ? "true" : "false", failures);
+              via.c_str(), seed, done_kills, runs, checks, moves, same ? "true" : "false", failures);
   std::error_code ec;
   if (failures == 0) fs::remove_all(*root, ec);
   return failures == 0 ? 0 : 1;

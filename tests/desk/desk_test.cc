@@ -27,6 +27,7 @@
 #include "schema/event_generated.h"
 #include "schema/scenario_generated.h"
 #include "support/desk_client.h"
+#include "support/fault_fs.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 
@@ -187,7 +188,7 @@ TEST_CASE("desk: the GA adjudicates a move, runs views, is refused server files,
   Reply retry = s.Call(http::verb::post, "/api/games/talavera/adjudicate", R"({"mode": "phase"})", ga,
                        {{"Idempotency-Key", "move-1"}});
   CHECK(retry.status == 200);
-  CHECK_THAT(retry.body, Catch::Contains("already adjudicated under key move-1"));
+  CHECK_THAT(retry.body, Catch::Contains(R"(\"replayed\": true)"));
   CHECK(s.Count("PhaseCompleted") == 1);
   Reply verify = s.Call(http::verb::post, "/api/ga/run", R"({"args": ["verify", "talavera"]})", ga);
   CHECK_THAT(verify.body, Catch::Contains("verify talavera/main: ok"));
@@ -371,4 +372,50 @@ TEST_CASE("adjutant serve: SIGTERM while players submit: every acknowledged orde
   auto v = (*l)->Verify("talavera", "main");
   REQUIRE(v.ok());
   CHECK(v->ok);
+}
+
+TEST_CASE("desk: a full disk answers 503 and records nothing, reports are still read, and the same running desk "
+          "takes orders again once there is space",
+          "[desk][fault]") {
+  TempDir dir;
+  testing::FaultFs fs;
+  ledger::OpenOptions o;
+  o.env = fs.env();
+  auto l = ledger::Ledger::Open(dir.Sub("db"), o);
+  REQUIRE(l.ok());
+  std::unique_ptr<ledger::Ledger> db = std::move(l).value();
+  auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
+  REQUIRE(buf.ok());
+  bool map_error = false;
+  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
+  REQUIRE(start.ok());
+  REQUIRE(db->CreateGame("talavera", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
+  REQUIRE(replay::SetPassword(*db, "talavera", "main", "wellesley", testing::CheapPasswordHash("wellesley-1809")).ok());
+  auto d = testing::StartDesk(*db, desk::Settings{});
+  REQUIRE(d.ok());
+  const uint16_t port = (*d)->port();
+  const std::string token = testing::TokenOf(
+      testing::HttpCall(port, "POST", "/api/login", R"({"game": "talavera", "person": "wellesley", "password": "wellesley-1809"})").body);
+  REQUIRE_FALSE(token.empty());
+  const std::string orders = Slurp(F + "/orders/dog-talavera/m1-British.orders.json");
+  const uint64_t head = db->HeadOf("talavera", "main")->seq;
+  fs.SetFull(true);
+  for (int i = 0; i < 2; ++i) {  // the first write fails; the next is refused with the reason
+    auto full = testing::HttpCall(port, "POST", "/api/games/talavera/orders", orders, token, {{"Idempotency-Key", "m1"}});
+    INFO(full.body);
+    CHECK(full.status == 503);
+    CHECK_THAT(full.body, Catch::Contains("space") || Catch::Contains("full"));
+  }
+  CHECK(db->HeadOf("talavera", "main")->seq == head);
+  auto report = testing::HttpCall(port, "GET", "/api/games/talavera/reports?kind=battle", "", token);
+  CHECK(report.status == 200);
+  fs.SetFull(false);
+  auto ok = testing::HttpCall(port, "POST", "/api/games/talavera/orders", orders, token, {{"Idempotency-Key", "m1"}});
+  INFO(ok.body);
+  CHECK(ok.status == 200);
+  CHECK_THAT(ok.body, Catch::Contains("\"replayed\": false"));
+  CHECK(db->HeadOf("talavera", "main")->seq > head);
+  (*d)->Stop();
+  (*d)->Wait();
+  CHECK(db->Verify("talavera", "main")->ok);
 }

@@ -117,16 +117,19 @@ TEST_CASE("a full disk: a clear error, nothing recorded, and the game goes on on
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == Status::Code::kIOError);
   CHECK_THAT(r.status().message(), Catch::Contains("space") || Catch::Contains("full"));
+  // While the disk is full every write is refused with the reason, and
+  // reads go on (a player can still read his reports).
   auto adj = replay::Adjudicate(**db, "b", "main", replay::AdjudicateMode::kPhase);
-  CHECK_FALSE(adj.ok());
+  REQUIRE_FALSE(adj.ok());
+  CHECK(adj.status().code() == Status::Code::kIOError);
+  CHECK_THAT(adj.status().message(), Catch::Contains("space") || Catch::Contains("full"));
   CHECK((*db)->HeadOf("b", "main")->seq == head);  // nothing half there
+  auto during = replay::Fold(**db, "b", "main");
+  REQUIRE(during.ok());
+  CHECK(during->battle().moves_done == 0);
   fs.SetFull(false);
-  // Each command opens the database afresh (the desk: a restart): it opens,
-  // and the game goes on from where it stood.
-  db->reset();  // closed
-  db = ledger::Ledger::Open(dir.Sub("db"), o);
-  REQUIRE(db.ok());
-  CHECK((*db)->HeadOf("b", "main")->seq == head);
+  // The same open ledger (a long-running desk, no restart) goes on from
+  // where the game stood.
   auto again = Orders(**db, 1, "wellesley", "British");
   INFO((again.ok() ? std::string() : again.status().message()));
   REQUIRE(again.ok());
@@ -135,4 +138,10 @@ TEST_CASE("a full disk: a clear error, nothing recorded, and the game goes on on
   REQUIRE(v.ok());
   CHECK(v->ok);
   CHECK(replay::Fold(**db, "b", "main")->battle().moves_done == 1);
+  // And a command that opens the database afresh finds it whole.
+  db->reset();
+  db = ledger::Ledger::Open(dir.Sub("db"), o);
+  REQUIRE(db.ok());
+  CHECK(replay::Fold(**db, "b", "main")->battle().moves_done == 1);
+  CHECK((*db)->Verify("b", "main")->ok);
 }
