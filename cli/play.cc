@@ -87,16 +87,10 @@ Status CmdOrder(Context& c) {
   auto rep = replay::SubmitOrders(**db, game, branch, *person, *doc, c.args.ValueOr("key", ""));
   if (!rep.ok()) return rep.status();
   if (c.args.Flag("json")) {
-    flatbuffers::FlatBufferBuilder fbb;
-    std::vector<flatbuffers::Offset<fb::OrderResult>> rows;
-    for (const auto& o : rep->orders) {
-      rows.push_back(fb::CreateOrderResultDirect(fbb, o.seq, o.slot.c_str(), o.status.c_str(), o.rule.c_str(),
-                                                 o.reason.c_str()));
-    }
-    fb::Turn t(rep->at.turn.major, rep->at.turn.minor, rep->at.turn.step);
-    fbb.Finish(fb::CreateSubmitSummaryDirect(fbb, game.c_str(), branch.c_str(), &t, rep->append.first_seq,
-                                             rep->append.last_seq, rep->append.replayed, &rows));
-    return PrintJson("SubmitSummary", fbb);
+    auto j = replay::SubmitSummaryJson(game, branch, *rep);
+    if (!j.ok()) return j.status();
+    Line(*j);
+    return Status::Ok();
   }
   Line(std::string(rep->append.replayed ? "already recorded" : "recorded") + " " + std::to_string(rep->orders.size()) +
        (rep->orders.size() == 1 ? " order" : " orders") + " from " + *person + " for turn " + rep->at.turn.ToString() + " of " + game + "/" + branch + ":");

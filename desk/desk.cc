@@ -334,31 +334,16 @@ struct Desk::Impl {
     auto branch = db.Current(s.game);
     if (!branch.ok()) return Error(StatusOf(branch.status()), branch.status().message());
     // Another's ship, ministry or unit — or one that does not exist: the same
-    // 403, naming only the order's place in the file.
-    // (A retry of a request already recorded gets its first answer instead.)
-    auto prior = rq.idempotency_key.empty() ? Result<std::optional<ledger::Ledger::Idempotent>>(std::nullopt)
-                                            : db.FindIdempotent(s.game, rq.idempotency_key);
-    if (!prior.ok()) return Error(StatusOf(prior.status()), prior.status().message());
-    auto not_his = prior->has_value() ? Result<std::optional<size_t>>(std::nullopt)
-                                      : replay::FirstNotHis(db, s.game, *branch, s.person, *doc);
-    if (!not_his.ok()) return Error(StatusOf(not_his.status()), not_his.status().message());
-    if (not_his->has_value()) {
-      return Error(http::status::forbidden, "orders[" + std::to_string(**not_his) + "]: you may order only your own "
-                                            "ships, ministries, nation or units, under roles you hold");
-    }
-    auto rep = replay::SubmitOrders(db, s.game, *branch, s.person, *doc, rq.idempotency_key);
+    // 403, naming only the order's place in the file, nothing recorded. (A
+    // retry of a request already recorded gets its first answer instead.)
+    std::optional<size_t> not_his;
+    auto rep = replay::SubmitOrders(db, s.game, *branch, s.person, *doc, rq.idempotency_key, &not_his);
+    if (not_his.has_value()) return Error(http::status::forbidden, rep.status().message());
     if (!rep.ok()) return Error(StatusOf(rep.status()), rep.status().message());
     // Answered only now: the batch is synced (Ledger::Append).
-    flatbuffers::FlatBufferBuilder f;
-    std::vector<flatbuffers::Offset<fb::OrderResult>> rows;
-    for (const auto& o : rep->orders) {
-      rows.push_back(fb::CreateOrderResultDirect(f, o.seq, o.slot.c_str(), o.status.c_str(), o.rule.c_str(),
-                                                 o.reason.c_str()));
-    }
-    fb::Turn t(rep->at.turn.major, rep->at.turn.minor, rep->at.turn.step);
-    f.Finish(fb::CreateSubmitSummaryDirect(f, s.game.c_str(), branch->c_str(), &t, rep->append.first_seq,
-                                           rep->append.last_seq, rep->append.replayed, &rows));
-    return Json(JsonOf("SubmitSummary", f));
+    auto j = replay::SubmitSummaryJson(s.game, *branch, *rep);
+    if (!j.ok()) return Error(http::status::internal_server_error, j.status().message());
+    return Json(*j);
   }
 
   // The person's orders for the coming turn, as they stand.

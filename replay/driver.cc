@@ -1,5 +1,7 @@
 #include "replay/driver.h"
 
+#include "schema/reports_generated.h"
+
 #include <functional>
 #include <map>
 
@@ -308,6 +310,19 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
   return out;
 }
 
+Result<std::string> SubmitSummaryJson(std::string_view game, std::string_view branch, const SubmitReport& rep) {
+  flatbuffers::FlatBufferBuilder f;
+  std::vector<flatbuffers::Offset<fb::OrderResult>> rows;
+  for (const auto& o : rep.orders) {
+    rows.push_back(fb::CreateOrderResultDirect(f, o.seq, o.slot.c_str(), o.status.c_str(), o.rule.c_str(),
+                                               o.reason.c_str()));
+  }
+  fb::Turn t(rep.at.turn.major, rep.at.turn.minor, rep.at.turn.step);
+  f.Finish(fb::CreateSubmitSummaryDirect(f, std::string(game).c_str(), std::string(branch).c_str(), &t,
+                                         rep.append.first_seq, rep.append.last_seq, rep.append.replayed, &rows));
+  return schema::ToJson("SubmitSummary", f.GetBufferPointer());
+}
+
 uint64_t RequestFingerprint(std::string_view kind, std::string_view branch, const std::string& who,
                             std::string_view request) {
   std::string key(kind);
@@ -395,38 +410,35 @@ Result<SubmitReport> SubmitThrough(ledger::Ledger& db, std::string_view game, st
 
 }  // namespace
 
-Result<std::optional<size_t>> FirstNotHis(ledger::Ledger& db, std::string_view game, std::string_view branch,
-                                          const std::string& person, const std::vector<uint8_t>& order_file) {
-  auto world = Fold(db, game, branch);
-  if (!world.ok()) return world.status();
+std::optional<size_t> FirstNotHis(const World& world, const std::string& person, const std::vector<uint8_t>& order_file) {
   const auto* file = flatbuffers::GetRoot<fb::OrderFile>(order_file.data());
   const size_t n = file->orders() ? file->orders()->size() : 0;
-  const projections::Person* p = world->roster().Find(person);
+  const projections::Person* p = world.roster().Find(person);
   if (!p) return n ? std::optional<size_t>(0) : std::nullopt;
   for (size_t i = 0; i < n; ++i) {
     const fb::OrderItem* item = file->orders()->Get(static_cast<flatbuffers::uoffset_t>(i));
     const std::string asked = item->role() ? item->role()->str() : "";
     bool his = true;
-    if (world->is_dog()) {
-      auto side = rules::dog::SideOf(world->battle(), p->roles, asked);
+    if (world.is_dog()) {
+      auto side = rules::dog::SideOf(world.battle(), p->roles, asked);
       const fb::DogOrder* d = item->body_as_DogOrder();
       const fb::DogIntent* intent = d ? d->body_as_DogIntent() : nullptr;
-      const projections::DogUnitState* u = intent ? world->battle().Unit(intent->unit()->str()) : nullptr;
+      const projections::DogUnitState* u = intent ? world.battle().Unit(intent->unit()->str()) : nullptr;
       his = side && (!intent || (u && u->side == *side));
-    } else if (world->is_y1820()) {
-      his = rules::y1820::NationOf(world->y1820(), p->roles, asked).has_value();
+    } else if (world.is_y1820()) {
+      his = rules::y1820::NationOf(world.y1820(), p->roles, asked).has_value();
     } else {
-      his = rules::nwol::MayGive(world->treasury().state(), world->roster(), person, *item,
-                                 GameVersions(SummaryOf(*world)));
+      his = rules::nwol::MayGive(world.treasury().state(), world.roster(), person, *item,
+                                 GameVersions(SummaryOf(world)));
     }
-    if (!his) return std::optional<size_t>(i);
+    if (!his) return i;
   }
-  return std::optional<size_t>();
+  return std::nullopt;
 }
 
 Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                   const std::string& person, const std::vector<uint8_t>& order_file,
-                                  std::string_view idempotency_key) {
+                                  std::string_view idempotency_key, std::optional<size_t>* not_his) {
   uint64_t fingerprint = RequestFingerprint("orders", branch, person, Bytes(order_file));
   auto prior = PriorRequest(db, game, branch, idempotency_key, fingerprint);
   if (!prior.ok()) return prior.status();
@@ -438,6 +450,13 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   }
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
+  if (not_his) {
+    *not_his = FirstNotHis(*world, person, order_file);
+    if (not_his->has_value()) {
+      return Status::InvalidArgument("orders[" + std::to_string(**not_his) + "]: you may order only your own "
+                                     "ships, ministries, nation or units, under roles you hold");
+    }
+  }
   if (!world->roster().Find(person)) {
     return Status::InvalidArgument("there is no person '" + person + "' in game '" + std::string(game) + "'");
   }

@@ -127,16 +127,23 @@ struct SubmitReport {
 // Records an order file (a verified OrderFile buffer) from `person`, whose
 // password the caller has checked. One batch: every OrderSubmitted with its
 // OrderRejected or OrderSuperseded.
+// With `not_his` (the order desk), a file holding an item `person` may not
+// give (FirstNotHis) records nothing: *not_his is set to its index and an
+// InvalidArgument returned — from the same fold the submission makes. A
+// retry of a submission already recorded is answered first.
 Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                   const std::string& person, const std::vector<uint8_t>& order_file,
-                                  std::string_view idempotency_key = {});
+                                  std::string_view idempotency_key = {}, std::optional<size_t>* not_his = nullptr);
+
+// The answer to a submission as JSON in the schema's SubmitSummary form
+// (`adjutant order --json` and the desk give the same).
+Result<std::string> SubmitSummaryJson(std::string_view game, std::string_view branch, const SubmitReport& rep);
 
 // The order desk's check, made before anything is recorded: the first item
 // of an order file (a verified OrderFile buffer) that `person` may not give —
 // a ship, ministry or unit not his, whether or not it exists (SOW 2.1, PATE
 // 2.3, 4.1; D12.2; Y1.3: a ruler orders for his own nation) — else nullopt.
-Result<std::optional<size_t>> FirstNotHis(ledger::Ledger& db, std::string_view game, std::string_view branch,
-                                          const std::string& person, const std::vector<uint8_t>& order_file);
+std::optional<size_t> FirstNotHis(const World& world, const std::string& person, const std::vector<uint8_t>& order_file);
 
 // Records a GA directive (a verified DirectiveFile buffer) and its
 // consequences. A directive that breaks a rule is refused; nothing is
