@@ -95,7 +95,7 @@ Status CmdNew(Context& c) {
   }
   TurnPhase at = start->at;
   std::vector<Draft> more = std::move(start->more);
-  auto db = OpenDb(c, true);
+  auto db = OpenDb(c, true, /*create=*/true);
   if (!db.ok()) return db.status();
   auto head = (*db)->CreateGame(game, s, *buf, at, kGa, more);
   if (!head.ok()) return head.status();

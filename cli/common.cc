@@ -46,10 +46,11 @@ Result<std::string> ReadFile(const std::string& path, size_t limit) {
   return data;
 }
 
-Result<DbRef> OpenDb(const Context& c, bool write) {
+Result<DbRef> OpenDb(const Context& c, bool write, bool create) {
   if (Capture* cap = CurrentCapture(); cap && cap->shared) return DbRef(cap->shared);
   ledger::OpenOptions o;
   o.read_only = !write;
+  o.create_if_missing = create;
   auto db = ledger::Ledger::Open(c.db, o);
   if (!db.ok()) return db.status();
   return DbRef(std::move(db).value());

@@ -50,7 +50,9 @@ class DbRef {
   std::unique_ptr<ledger::Ledger> owned_;
   ledger::Ledger* db_;
 };
-Result<DbRef> OpenDb(const Context& c, bool write);
+// Only `create` (adjutant new) makes a database where there is none: any
+// other command on a missing --db says so and creates nothing.
+Result<DbRef> OpenDb(const Context& c, bool write, bool create = false);
 
 // Runs one command against `shared` (already open) with its output and
 // errors captured instead of printed (see commands.h RunShared).

@@ -23,6 +23,7 @@
 #include "ledger/ledger.h"
 #include "projections/roster.h"
 #include "replay/driver.h"
+#include "replay/rebuild.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -395,12 +396,25 @@ struct Desk::Impl {
   // A player's own reports, from his roles: his ships' events and positions
   // (PATE), his state's treasury (SOW), his nation (y1820), his side's
   // battle (dog), the public 1820 map.
+  // A person's roles as the game's roster stands now: a ship given to him
+  // after he logged in is his at once (PATE 2.3), as the order check has it.
+  std::vector<std::string> RolesNow(const Session& s) {
+    auto branch = db.Current(s.game);
+    if (!branch.ok()) return {};
+    projections::Roster roster;
+    projections::Projection* ps[] = {&roster};
+    if (!replay::Rebuild(db, s.game, *branch, UINT64_MAX, ps).ok()) return {};
+    const projections::Person* p = roster.Find(s.person);
+    return p ? std::vector<std::string>(p->roles.begin(), p->roles.end()) : std::vector<std::string>{};
+  }
+
   Response Report(const Session& s, const std::map<std::string, std::string>& q) {
     const std::string kind = q.count("kind") ? q.at("kind") : "";
     const std::string format = q.count("format") ? q.at("format") : "text";
     std::vector<std::string> argv = {"report", kind, s.game};
+    const std::vector<std::string> roles = RolesNow(s);
     auto prefix_of = [&](const std::string& suffix) -> std::optional<std::string> {
-      for (const auto& r : s.roles) {
+      for (const auto& r : roles) {
         auto dot = r.find('.');
         if (dot != std::string::npos && (suffix.empty() || r.substr(dot + 1) == suffix)) return r.substr(0, dot);
       }
@@ -501,12 +515,14 @@ struct Desk::Impl {
       return reply(Json("{\"logged_out\": true}"));
     }
     if (get && parts == std::vector<std::string>{"api", "me"}) {
-      flatbuffers::FlatBufferBuilder f;
-      std::vector<flatbuffers::Offset<flatbuffers::String>> roles;
-      for (const auto& r : s->roles) roles.push_back(f.CreateString(r));
-      const int left = static_cast<int>(std::chrono::duration_cast<std::chrono::seconds>(s->expires - Clock::now()).count());
-      f.Finish(fb::CreateDeskSessionDirect(f, "", left, s->game.c_str(), s->person.c_str(), &roles, s->ga));
-      return reply(Json(JsonOf("DeskSession", f)));
+      return on_pool([this, s = *s] {
+        flatbuffers::FlatBufferBuilder f;
+        std::vector<flatbuffers::Offset<flatbuffers::String>> roles;
+        for (const auto& r : s.ga ? s.roles : RolesNow(s)) roles.push_back(f.CreateString(r));
+        const int left = static_cast<int>(std::chrono::duration_cast<std::chrono::seconds>(s.expires - Clock::now()).count());
+        f.Finish(fb::CreateDeskSessionDirect(f, "", left, s.game.c_str(), s.person.c_str(), &roles, s.ga));
+        return Json(JsonOf("DeskSession", f));
+      });
     }
     if (post && parts == std::vector<std::string>{"api", "ga", "run"}) {
       if (!s->ga) return reply(Error(http::status::forbidden, "the GA's only"));

@@ -282,14 +282,16 @@ struct Ledger::Impl {
     return FromRocks(s, "writing batch");
   }
 
-  // An event record, and the branch's head record after it (the last one a
-  // batch puts is the head the batch leaves).
+  // An event record.
   static void PutRecord(rocksdb::WriteBatch* batch, rocksdb::ColumnFamilyHandle* cf, uint64_t id,
                         uint64_t seq, const Hash128& h, const uint8_t* data, size_t size) {
     std::string rec(fmt::kRecordHeaderBytes, '\0');
     h.ToBytes(reinterpret_cast<uint8_t*>(rec.data()));
     rec.append(reinterpret_cast<const char*>(data), size);
     (void)batch->Put(cf, fmt::EventKey(id, seq), rec);
+  }
+  // The branch's head record: once a batch, after its last event.
+  static void PutHead(rocksdb::WriteBatch* batch, uint64_t id, uint64_t seq, const Hash128& h) {
     std::string head;
     fmt::PutU64(&head, seq);
     head.resize(8 + 16);
@@ -342,6 +344,11 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
                {fmt::kCfBranches, cfo}, {fmt::kCfEvents, cfo}, {fmt::kCfTurns, cfo},
                {fmt::kCfIdempotency, cfo}, {fmt::kCfSnapshots, cfo}};
   impl->dbo = dbo;
+  // RocksDB makes the directory even when it is told not to create a
+  // database: a mistyped --db must leave nothing behind.
+  if (!dbo.create_if_missing && !(dbo.env ? dbo.env : rocksdb::Env::Default())->FileExists(dir + "/CURRENT").ok()) {
+    return Status::NotFound("no database at " + dir + " (create a game first, or pass --db DIR)");
+  }
   rocksdb::Status s = impl->OpenDb(opts.read_only);
   if (!s.ok()) {
     std::string m = s.ToString();
@@ -434,6 +441,7 @@ Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<
     h = ChainHash(h, std::string_view(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize()));
     Impl::PutRecord(&batch, impl_->events, *id, seq, h, fbb.GetBufferPointer(), fbb.GetSize());
   }
+  Impl::PutHead(&batch, *id, seq, h);
   ADJ_RETURN_IF_ERROR(impl_->Write(&batch));
   return Head{seq, h, at};
 }
@@ -590,8 +598,9 @@ Result<BranchInfo> Ledger::Fork(std::string_view game, std::string_view parent, 
   flatbuffers::FlatBufferBuilder fbb(512);
   BuildEventBuffer(fbb, game, name, at_seq + 1, d, {});
   std::string_view bytes(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
-  Impl::PutRecord(&batch, impl_->events, info.id, at_seq + 1, ChainHash(fork_hash, bytes),
-                  fbb.GetBufferPointer(), fbb.GetSize());
+  const Hash128 fh2 = ChainHash(fork_hash, bytes);
+  Impl::PutRecord(&batch, impl_->events, info.id, at_seq + 1, fh2, fbb.GetBufferPointer(), fbb.GetSize());
+  Impl::PutHead(&batch, info.id, at_seq + 1, fh2);
   ADJ_RETURN_IF_ERROR(impl_->Write(&batch));
   return info;
 }
@@ -672,6 +681,7 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
     }
   }
 
+  Impl::PutHead(&batch, b->id, seq, h);
   AppendResult result{head->seq + 1, seq, h, false};
   if (!idempotency_key.empty()) {
     uint64_t fingerprint = request_fingerprint != 0 ? request_fingerprint : Hash64(fingerprint_input);

@@ -1,6 +1,8 @@
 // End to end: the built `adjutant` binary, its outputs and every error path.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include <fstream>
 #include <sstream>
 
@@ -291,4 +293,16 @@ TEST_CASE("the database comes from --db, else ADJUTANT_DB, else ./adjutant-data"
   auto missing = Adjutant({"--db", dir.Sub("nothing"), "log", "g"});
   CHECK(missing.code == 2);
   CHECK_THAT(missing.err, Catch::Contains("no database at " + dir.Sub("nothing")));
+  // A command that writes, or the desk, on a mistyped --db says so and makes
+  // no empty database there; only `new` creates one.
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"adjudicate", "g"}, {"serve", "--listen", "127.0.0.1:0"}, {"fork", "g", "--at", "1805.1.1", "--name", "b"}}) {
+    std::vector<std::string> all = {"--db", dir.Sub("typo")};
+    all.insert(all.end(), args.begin(), args.end());
+    auto r = Adjutant(all);
+    INFO(args[0] << ": " << r.err);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("no database at " + dir.Sub("typo")));
+    CHECK_FALSE(std::filesystem::exists(dir.Sub("typo")));
+  }
 }

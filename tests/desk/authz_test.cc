@@ -48,7 +48,7 @@ struct Nwol {
     REQUIRE(l.ok());
     db = std::move(l).value();
     REQUIRE(testing::CreateNwolGame(*db, "nwol", Slurp(F + "/scenarios/nwol-1805.json")).ok());
-    for (const char* p : {"nelson", "pitt", "gaudin"}) {
+    for (const char* p : {"nelson", "pitt", "gaudin", "barham"}) {
       REQUIRE(replay::SetPassword(*db, "nwol", "main", p, testing::CheapPasswordHash(std::string(p) + "-1805")).ok());
     }
     desk::Settings s;
@@ -161,4 +161,28 @@ TEST_CASE("desk authorization: every caller against every request, on his own an
   // Another's game and a game that does not exist: the same answer.
   CHECK(g.Call(http::verb::get, "/api/games/talavera/orders", "", nelson).body ==
         g.Call(http::verb::get, "/api/games/elsewhere/orders", "", nelson).body);
+}
+
+TEST_CASE("desk: a ship given to a commander after he logged in is his at once, in /api/me and for his orders "
+          "(PATE 2.3)",
+          "[desk][authz]") {
+  Nwol g;
+  auto login = [&](const std::string& p) {
+    return g.Token("/api/login", R"({"game": "nwol", "person": ")" + p + R"(", "password": ")" + p + R"(-1805"})");
+  };
+  const std::string nelson = login("nelson"), barham = login("barham");
+  CHECK_THAT(g.Call(http::verb::get, "/api/me", "", nelson).body, !Catch::Contains("BR2FL.commander"));
+  CHECK(g.Call(http::verb::post, "/api/games/nwol/orders", ShipOrder("BR2FL"), nelson).status == 403);
+  // The Naval Minister appoints nelson to BR2FL (in effect on receipt).
+  Answer appoint = g.Call(http::verb::post, "/api/games/nwol/orders",
+                          R"({"orders": [{"body_type": "PateOrder", "body": {"body_type": "AppointOrder", "body": {"ship": "BR2FL", "commander": "nelson"}}}]})",
+                          barham);
+  INFO(appoint.body);
+  REQUIRE(appoint.status == 200);
+  REQUIRE_THAT(appoint.body, Catch::Contains("\"status\": \"stands\""));
+  // No new login: the session reads the roster as it stands.
+  CHECK_THAT(g.Call(http::verb::get, "/api/me", "", nelson).body, Catch::Contains("BR2FL.commander"));
+  CHECK(g.Call(http::verb::post, "/api/games/nwol/orders", ShipOrder("BR2FL"), nelson).status == 200);
+  Answer events = g.Call(http::verb::get, "/api/games/nwol/reports?kind=events&format=json", "", nelson);
+  CHECK(events.status == 200);
 }
