@@ -232,14 +232,19 @@ struct Ledger::Impl {
 
   // The last event stored under `id` (every branch has one).
   Result<Head> LastOwn(uint64_t id, std::string_view label) const {
-    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), events));
+    // The last event and the head record from one snapshot: an append in
+    // between would otherwise look like a damaged head.
+    rocksdb::ManagedSnapshot snap(db.get());
+    rocksdb::ReadOptions ro;
+    ro.snapshot = snap.snapshot();
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, events));
     it->SeekForPrev(fmt::EventKey(id, UINT64_MAX));
     ADJ_RETURN_IF_ERROR(FromRocks(it->status(), "reading head"));
     if (!it->Valid() || it->key().size() != fmt::kEventKeyBytes || fmt::GetU64(it->key().data()) != id) {
       return Status::Corruption("branch " + std::string(label) + " has no events of its own");
     }
     uint64_t seq = fmt::GetU64(it->key().data() + 8);
-    auto recorded = RecordedHead(id);
+    auto recorded = RecordedHead(id, ro);
     if (!recorded.ok()) return recorded.status();
     if (recorded->has_value() && **recorded != seq) {
       return Status::Corruption("branch " + std::string(label) + ": its head is seq " + std::to_string(**recorded) +
@@ -301,9 +306,9 @@ struct Ledger::Impl {
 
   // The head a branch's last batch recorded (nullopt in a database older
   // than the head record).
-  Result<std::optional<uint64_t>> RecordedHead(uint64_t id) const {
+  Result<std::optional<uint64_t>> RecordedHead(uint64_t id, const rocksdb::ReadOptions& ro = {}) const {
     std::string v;
-    auto s = db->Get(rocksdb::ReadOptions(), fmt::HeadKey(id), &v);
+    auto s = db->Get(ro, fmt::HeadKey(id), &v);
     if (s.IsNotFound()) return std::optional<uint64_t>();
     ADJ_RETURN_IF_ERROR(FromRocks(s, "reading a branch's head"));
     if (v.size() != 24) return Status::Corruption("branch head record of unexpected size");
@@ -837,7 +842,11 @@ Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view bran
   Hash128 prev;
   uint64_t expect = 1;
   AlignedBuffer buf;
+  // One snapshot for the events and the head record: appends made while
+  // verifying (the desk takes orders meanwhile) are simply not seen.
+  rocksdb::ManagedSnapshot snap(impl_->db.get());
   rocksdb::ReadOptions ro;
+  ro.snapshot = snap.snapshot();
   ro.fill_cache = false;
   ro.readahead_size = 2 << 20;
   auto fail = [&](uint64_t seq, std::string why) {
@@ -905,7 +914,7 @@ Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view bran
     }
     if (sg.hi == UINT64_MAX) {
       // The branch ends where its last batch said it would (format.h head/).
-      auto recorded = impl_->RecordedHead(sg.id);
+      auto recorded = impl_->RecordedHead(sg.id, ro);
       if (!recorded.ok()) return recorded.status();
       if (recorded->has_value() && **recorded != expect - 1) {
         return fail(expect, **recorded > expect - 1 ? "seq " + std::to_string(expect) + " is missing (the branch's head is seq " +
