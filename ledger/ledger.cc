@@ -928,7 +928,8 @@ Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view bran
 
 Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::string_view projection,
                            uint64_t seq, std::string_view bytes) {
-  ADJ_RETURN_IF_ERROR(impl_->Recover());
+  // No Recover() here: a fold writes snapshots from inside Read (holding
+  // use_mu shared), and a snapshot is only a cache.
   auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
   auto b = impl_->LoadBranch(game, branch);
@@ -941,9 +942,10 @@ Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::
     if (seq >= sg.lo && seq <= sg.hi) id = sg.id;
   }
   rocksdb::WriteOptions wo;  // a cache: no sync
-  return FromRocks(impl_->db->Put(wo, impl_->snapshots, fmt::SnapshotKey(id, projection, seq),
-                                  rocksdb::Slice(bytes.data(), bytes.size())),
-                   "writing snapshot");
+  rocksdb::Status st = impl_->db->Put(wo, impl_->snapshots, fmt::SnapshotKey(id, projection, seq),
+                                      rocksdb::Slice(bytes.data(), bytes.size()));
+  if (!st.ok()) impl_->write_failed = true;  // the next write resumes or reopens the database
+  return FromRocks(st, "writing snapshot");
 }
 
 Result<std::optional<Snapshot>> Ledger::FindSnapshot(std::string_view game, std::string_view branch,

@@ -223,8 +223,10 @@ void Battle::Apply(const Input& in) {
     if (sc && sc->rulesets()) for (const auto* r : *sc->rulesets()) dog |= r->str() == "dog";
     if (dog && sc->dog()) Load(s_, *sc->dog());
   }
-  if (!s_.active) return;  // nothing else concerns a game without dog
+  // Every event is folded, whatever the game: a snapshot of this view must
+  // stand at its seq, or every fold of another game would start from event 1.
   s_.last_seq = in.seq;
+  if (!s_.active) return;  // nothing else concerns a game without dog
   if (auto* de = e.payload_as_DogEvent()) {
     ApplyEvent(s_, *de, e.rules_version());
   } else if (auto* o = e.payload_as_OrderSubmitted()) {

@@ -421,8 +421,10 @@ void Y1820::Apply(const Input& in) {
   if (auto* g = e.payload_as_GameCreated()) {
     if (g->scenario()) ApplyScenario(s_, *g->scenario());
   }
-  if (!s_.active) return;  // nothing else concerns a game without y1820
+  // Every event is folded, whatever the game: a snapshot of this view must
+  // stand at its seq, or every fold of another game would start from event 1.
   s_.last_seq = in.seq;
+  if (!s_.active) return;  // nothing else concerns a game without y1820
   if (auto* ye = e.payload_as_Y1820Event()) {
     ApplyEvent(s_, *ye);
   } else if (auto* o = e.payload_as_OrderSubmitted()) {

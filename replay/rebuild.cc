@@ -23,15 +23,21 @@ Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std:
   }
   if (projections.empty()) start = 0;
   stats.start_seq = start;
+  bool snapshots_ok = true;
   ADJ_RETURN_IF_ERROR(ledger.Read(game, branch, start + 1, upto, [&](const ledger::EventView& e) {
     projections::Input in{e.seq, e.event(), e.bytes};
     for (projections::Projection* p : projections) {
       if (e.seq > p->last_seq()) p->Apply(in);
     }
     ++stats.events_folded;
-    if (opts.snapshot_every != 0 && e.seq % opts.snapshot_every == 0 && !ledger.read_only()) {
+    if (opts.snapshot_every != 0 && e.seq % opts.snapshot_every == 0 && !ledger.read_only() && snapshots_ok) {
       for (projections::Projection* p : projections) {
-        ADJ_RETURN_IF_ERROR(ledger.PutSnapshot(game, branch, p->SnapshotName(), e.seq, p->Encode()));
+        // A snapshot is a cache: one that cannot be written (a full disk)
+        // does not fail the fold; no more are tried in it.
+        if (!ledger.PutSnapshot(game, branch, p->SnapshotName(), e.seq, p->Encode()).ok()) {
+          snapshots_ok = false;
+          break;
+        }
         ++stats.snapshots_written;
       }
     }
