@@ -5,6 +5,7 @@
 #include "projections/y1820.h"
 #include "replay/driver.h"
 #include "replay/fork.h"
+#include "rules/dog/dog.h"
 #include "rules/pate/directives.h"
 #include "rules/sow/calendar.h"
 #include "rules/sow/directives.h"
@@ -59,6 +60,26 @@ Result<bool> Reached(const World& w, const TurnPhase& at, bool* past) {
   *past = at.turn < p.turn || (at.turn == p.turn && at.phase < p.phase_done);
   return false;
 }
+
+// `s` with `note` added to its message.
+Status Noted(const Status& s, const std::string& note) {
+  const std::string m = s.message() + note;
+  switch (s.code()) {
+    case Status::Code::kNotFound: return Status::NotFound(m);
+    case Status::Code::kAlreadyExists: return Status::AlreadyExists(m);
+    case Status::Code::kConflict: return Status::Conflict(m);
+    case Status::Code::kCorruption: return Status::Corruption(m);
+    case Status::Code::kIOError: return Status::IOError(m);
+    case Status::Code::kBusy: return Status::Busy(m);
+    default: return Status::InvalidArgument(m);
+  }
+}
+
+// The correction and every later input on the new branch, the phases
+// between adjudicated again; then the new branch made current.
+Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view branch, const std::string& new_branch,
+                  const std::vector<uint8_t>& directive_file, const std::vector<Input>& inputs,
+                  const Progress& old_state, CorrectReport* out);
 
 }  // namespace
 
@@ -124,8 +145,13 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
       ADJ_RETURN_IF_ERROR(rules::pate::CheckDirective(then->treasury().state(), *pd));
     } else if (const auto* yd = file->body_as_Y1820Directive()) {
       ADJ_RETURN_IF_ERROR(rules::y1820::CheckDirective(then->y1820(), *yd));
+    } else if (const auto* dd = file->body_as_DogDirective()) {
+      ADJ_RETURN_IF_ERROR(rules::dog::CheckDirective(then->battle(), *dd));
     } else if (file->body_type() == fb::DirectiveBody_SetPassword) {
       return Status::InvalidArgument("a correction is a directive of the rules, not a password");
+    } else if (file->body_type() == fb::DirectiveBody_CommitDice || file->body_type() == fb::DirectiveBody_RevealDice) {
+      return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
+                                     ": dice commitments are made on the branch itself, not as corrections");
     }
   }
   auto old = Fold(db, game, branch);
@@ -133,6 +159,24 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
   const Progress old_state = ProgressOf(*old);
   // The corrected branch: the same dice, the correction first.
   ADJ_RETURN_IF_ERROR(db.Fork(game, branch, *point, new_branch, std::nullopt, Actor{ActorKind::kGameAdministrator, "", ""}).status());
+  // Nothing is ever removed from the log: if the replay fails from here on
+  // (a later order the correction made impossible, a full disk), the new
+  // branch stays as far as it got, the game's current branch unchanged —
+  // and the message says so.
+  Status st = ReplayOnto(db, game, branch, std::string(new_branch), directive_file, inputs, old_state, &rep);
+  if (!st.ok()) {
+    return Noted(st, " (the correction stopped: branch '" + std::string(new_branch) + "' was left as far as it got; the game's "
+                     "current branch is still '" + std::string(branch) + "')");
+  }
+  return rep;
+}
+
+namespace {
+
+Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view branch, const std::string& new_branch,
+                  const std::vector<uint8_t>& directive_file, const std::vector<Input>& inputs,
+                  const Progress& old_state, CorrectReport* out) {
+  CorrectReport& rep = *out;
   auto fix = RecordDirective(db, game, new_branch, directive_file);
   if (!fix.ok()) return fix.status();
   // Every later input at its position, the phases between adjudicated again.
@@ -178,8 +222,9 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
   if (!head.ok()) return head.status();
   rep.head = head->seq;
   // The game goes on from the corrected branch.
-  ADJ_RETURN_IF_ERROR(db.SetCurrent(game, new_branch));
-  return rep;
+  return db.SetCurrent(game, new_branch);
 }
+
+}  // namespace
 
 }  // namespace adjutant::replay

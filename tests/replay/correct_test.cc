@@ -92,6 +92,18 @@ TEST_CASE("correct: a correction that breaks the rules is refused and nothing is
   auto after = g.db->Branches("g");
   REQUIRE(after.ok());
   CHECK(after->size() == branches->size());
+  // Dice commitments and passwords are not corrections: refused before the
+  // fork, so no half-made branch is left behind.
+  for (const char* json :
+       {R"({"reason": "x", "body_type": "CommitDice", "body": {"turn": {"major": 1805, "minor": 1, "step": 2}, "commitment": "00"}})",
+        R"({"reason": "x", "body_type": "SetPassword", "body": {"person": "nelson", "pwhash": "x"}})"}) {
+    auto r = replay::Correct(*g.db, "g", "main", TurnPhase{Turn{1805, 1, 2}, 0}, File(json), "fixed2");
+    INFO(json);
+    CHECK_FALSE(r.ok());
+    CHECK(r.status().code() == Status::Code::kInvalidArgument);
+    CHECK(g.db->Branches("g")->size() == branches->size());
+  }
+  CHECK(*g.db->Current("g") == "main");
 }
 
 TEST_CASE("adjutant correct", "[correct][cli]") {
