@@ -28,13 +28,26 @@ namespace P = projections;
 namespace pate = rules::pate;
 namespace sow = rules::sow;
 
+// How many characters wide UTF-8 text is on a terminal (one column a code
+// point: names like "Bucentaure" or "Redoutable" with their accents line
+// up with the rest).
+size_t Width(const std::string& s) {
+  size_t w = 0;
+  for (unsigned char c : s) w += (c & 0xC0) != 0x80;  // continuation bytes take no column
+  return w;
+}
+
 // A column of width n; a longer value keeps one space before the next.
 std::string Pad(std::string s, size_t n) {
-  if (s.size() < n) s.resize(n, ' ');
+  const size_t w = Width(s);
+  if (w < n) s.append(n - w, ' ');
   else s += ' ';
   return s;
 }
-std::string PadLeft(std::string s, size_t n) { return s.size() < n ? std::string(n - s.size(), ' ') + s : s; }
+std::string PadLeft(std::string s, size_t n) {
+  const size_t w = Width(s);
+  return w < n ? std::string(n - w, ' ') + s : s;
+}
 
 std::string Signed(int64_t cc) { return (cc > 0 ? "+" : "") + FormatCc(cc); }
 

@@ -11,6 +11,7 @@
 using adjutant::testing::Adjutant;
 using adjutant::testing::Lines;
 using adjutant::testing::Run;
+using adjutant::testing::Slurp;
 using adjutant::testing::TempDir;
 
 namespace {
@@ -277,6 +278,35 @@ TEST_CASE("PATE 2.2, 2.7: ship ids, and crews and Marines within their limits", 
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::Contains("sow.ships[0].") && Catch::Contains(why));
   }
+}
+
+TEST_CASE("a report's columns line up with accented names (widths in characters, not bytes)", "[cli][pate]") {
+  TempDir dir;
+  const std::string fixtures = ADJUTANT_FIXTURES;
+  std::string scenario = Slurp(fixtures + "/scenarios/nwol-1805.json");
+  const auto at = scenario.find("Santisima Trinidad");
+  REQUIRE(at != std::string::npos);
+  scenario.replace(at, 18, "Sant\u00edsima Trinidad");  // JSON escape: the name holds a two-byte UTF-8 letter
+  std::ofstream(dir.Sub("scenario.json")) << scenario;
+  REQUIRE(Adjutant({"--db", dir.Sub("db"), "new", "nwol", "--scenario", dir.Sub("scenario.json")}).code == 0);
+  auto sp = Adjutant({"--db", dir.Sub("db"), "report", "fleet", "nwol", "--state", "SP"});
+  REQUIRE(sp.code == 0);
+  // The column after the name ("Cadiz", the location) starts at the same
+  // character on the accented ship's line as on the header's.
+  auto column_of = [](const std::string& line, const std::string& what) {
+    const size_t byte = line.find(what);
+    size_t chars = 0;
+    for (size_t i = 0; i < byte && i < line.size(); ++i) chars += (static_cast<unsigned char>(line[i]) & 0xC0) != 0x80;
+    return byte == std::string::npos ? std::string::npos : chars;
+  };
+  std::string header, trinidad;
+  for (const auto& l : Lines(sp.out)) {
+    if (l.rfind("id ", 0) == 0) header = l;
+    if (l.find("SP1FL") != std::string::npos) trinidad = l;
+  }
+  REQUIRE_FALSE(header.empty());
+  REQUIRE_THAT(trinidad, Catch::Contains("Sant\xc3\xadsima Trinidad"));
+  CHECK(column_of(trinidad, "Cadiz") == column_of(header, "location"));
 }
 
 TEST_CASE("the GA's fleet report of the 1805 position", "[cli][pate]") {
