@@ -1034,9 +1034,11 @@ std::string MainHelp(const std::vector<Command>& cmds) {
 
 }  // namespace
 
-int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::string* out, std::string* err) {
+int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::string* out, std::string* err,
+              const std::string& in) {
   Capture capture;
   capture.shared = &db;
+  capture.in = &in;
   Capture* before = CurrentCapture();
   CurrentCapture() = &capture;
   auto cmds = AllCommands();

@@ -17,6 +17,7 @@ int Run(const std::vector<std::string>& argv);
 // order desk's), on this thread, with what it would print captured: `out`
 // gets its output, `err` its error message. Returns the exit status as Run.
 // Commands that read a file or a password read them as Run would.
-int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::string* out, std::string* err);
+int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::string* out, std::string* err,
+              const std::string& in = "");
 
 }  // namespace adjutant::cli

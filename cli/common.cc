@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 
 #include <flatbuffers/flatbuffers.h>
 
@@ -25,6 +26,19 @@ void Out(const std::string& s) {
 }
 void Line(const std::string& s) { Out(s + "\n"); }
 
+Status WriteSvg(const std::string& path, const std::string& svg, const std::string& what, bool* to_stdout) {
+  *to_stdout = path == "-";
+  if (*to_stdout) {
+    Out(svg);
+    return Status::Ok();
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << svg;
+  out.close();
+  if (!out) return Status::IOError(path + ": cannot write " + what);
+  return Status::Ok();
+}
+
 Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb) {
   auto j = schema::ToJson(table, fbb.GetBufferPointer());
   if (!j.ok()) return j.status();
@@ -33,14 +47,28 @@ Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb) {
 }
 
 Result<std::string> ReadFile(const std::string& path, size_t limit) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::InvalidArgument(path + ": cannot open file");
+  // "-": the standard input (the desk's request body, when it runs a command).
+  if (path == "-") {
+    if (Capture* cap = CurrentCapture(); cap && cap->in) {
+      if (cap->in->size() > limit) {
+        return Status::InvalidArgument("standard input is over the limit of " + std::to_string(limit) + " bytes");
+      }
+      return *cap->in;
+    }
+  }
+  std::ifstream file;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) return Status::InvalidArgument(path + ": cannot open file");
+  }
+  std::istream& in = path == "-" ? std::cin : file;
   std::string data;
   char buf[65536];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     data.append(buf, static_cast<size_t>(in.gcount()));
     if (data.size() > limit) {
-      return Status::InvalidArgument(path + ": file is over the limit of " + std::to_string(limit) + " bytes");
+      return Status::InvalidArgument((path == "-" ? std::string("standard input") : path) + " is over the limit of " +
+                                     std::to_string(limit) + " bytes");
     }
   }
   return data;
@@ -67,7 +95,7 @@ Result<uint64_t> U64Option(const Args& a, const std::string& name, uint64_t fall
 Result<std::vector<uint8_t>> ReadDocument(const std::string& path, std::string_view table, size_t limit) {
   auto text = ReadFile(path, limit);
   if (!text.ok()) return text.status();
-  return schema::ParseJson(table, *text, path);
+  return schema::ParseJson(table, *text, path == "-" ? "stdin" : path);
 }
 
 std::string BranchArg(const Context& c, const std::string& game) {

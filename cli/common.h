@@ -35,6 +35,11 @@ void Line(const std::string& s);
 // Renders a finished report buffer of `table` as one JSON line.
 Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb);
 
+// A drawing for --svg PATH: written to PATH, or to stdout when PATH is "-"
+// (the report's text is then left out: the output is the SVG alone).
+// `what` names it in an error. Sets *to_stdout.
+Status WriteSvg(const std::string& path, const std::string& svg, const std::string& what, bool* to_stdout);
+
 Result<std::string> ReadFile(const std::string& path, size_t limit);
 
 // An open database: the command's own, or the one a server (adjutant serve)
@@ -59,6 +64,7 @@ Result<DbRef> OpenDb(const Context& c, bool write, bool create = false);
 struct Capture {
   ledger::Ledger* shared = nullptr;
   std::string out;
+  const std::string* in = nullptr;  // the command's standard input (a FILE of "-")
 };
 // The capture of the command running on this thread, if any.
 Capture*& CurrentCapture();

@@ -137,7 +137,7 @@ Status CmdDirective(Context& c) {
   if (!db.ok()) return db.status();
   auto r = replay::RecordDirective(**db, game, branch, *doc, c.args.ValueOr("key", ""));
   if (!r.ok()) return Status(r.status().code() == Status::Code::kInvalidArgument
-                                 ? Status::InvalidArgument(file + ": " + r.status().message())
+                                 ? Status::InvalidArgument((file == "-" ? "stdin" : file) + ": " + r.status().message())
                                  : r.status());
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;
@@ -176,7 +176,8 @@ Status CmdCorrect(Context& c) {
   }
   auto r = replay::Correct(**db, game, branch, *point, *doc, name);
   if (!r.ok()) {
-    return r.status().code() == Status::Code::kInvalidArgument ? Status::InvalidArgument(*file + ": " + r.status().message())
+    return r.status().code() == Status::Code::kInvalidArgument
+               ? Status::InvalidArgument((*file == "-" ? "stdin" : *file) + ": " + r.status().message())
                                                                : r.status();
   }
   if (c.args.Flag("json")) {
@@ -330,7 +331,7 @@ std::vector<Command> PlayCommands() {
   return {
       {{"order", "GAME FILE --as PERSON [--branch B] [--password-file FILE] [--key K] [--json]",
         "Record PERSON's orders for the coming turn.\n"
-        "FILE is JSON in the schema's OrderFile form. The password comes from --password-file, $ADJUTANT_PASSWORD or a prompt.\n"
+        "FILE is JSON in the schema's OrderFile form (- reads it from standard input). The password comes from --password-file, $ADJUTANT_PASSWORD or a prompt.\n"
         "Items are a minister's SowOrder (transfers, builds, supplies, repairs...) or a PateOrder: a ship's order form\n"
         "(ShipOrders, from her commander or deputy; the commander's last stands), or the Naval Minister's AppointOrder,\n"
         "ActivationOrder, MoveStoresOrder, and TransferCrewOrder. Each order is checked: an order that breaks a rule is\n"
@@ -355,7 +356,7 @@ std::vector<Command> PlayCommands() {
        CmdAdjudicate},
       {{"directive", "GAME FILE [--branch B] [--key K] [--json]",
         "Record a GA directive and its consequences.\n"
-        "FILE is JSON in the schema's DirectiveFile form: a reason and a body. Declare war or peace, blockades and embargoes, capture a city, place, move or\n"
+        "FILE is JSON in the schema's DirectiveFile form (- reads it from standard input): a reason and a body. Declare war or peace, blockades and embargoes, capture a city, place, move or\n"
         "destroy a unit, move or lose a ship, set a siege, correct a value (SowDirective); combine or divide transport\n"
         "groups, seize inactive ships in a taken port (PateDirective). A directive that breaks a rule is refused and\n"
         "nothing is recorded. Nothing is rewritten.",

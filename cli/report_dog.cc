@@ -213,9 +213,9 @@ Status BattleReport(Context& c, const std::string& game) {
   }
   const std::string when = s.moves_done == 0 ? "before the first move" : "after move " + std::to_string(s.moves_done);
   if (auto svg = c.args.Value("svg")) {
-    std::ofstream out(*svg, std::ios::binary | std::ios::trunc);
-    out << Svg(s, game + "/" + branch + ", " + when);
-    if (!out) return Status::IOError(*svg + ": cannot write the battle");
+    bool to_stdout = false;
+    ADJ_RETURN_IF_ERROR(WriteSvg(*svg, Svg(s, game + "/" + branch + ", " + when), "the battle", &to_stdout));
+    if (to_stdout) return Status::Ok();
   }
   auto happened = MoveEvents(**db, game, branch, upto == UINT64_MAX ? world->head.seq : upto, s.moves_done, s, side);
   if (!happened.ok()) return happened.status();

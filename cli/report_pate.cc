@@ -575,10 +575,9 @@ Status PositionsReport(Context& c, const std::string& game) {
   std::string title = PositionsTitle(*r, game, branch);
   if (auto svg_path = c.args.Value("svg")) {
     if (!r->map) return Status::InvalidArgument("--svg: game '" + game + "' has no naval map (create it with --map)");
-    std::ofstream out(*svg_path, std::ios::binary | std::ios::trunc);
-    out << PositionSvg(*r, own, title);
-    out.close();
-    if (!out) return Status::IOError(*svg_path + ": cannot write the map");
+    bool to_stdout = false;
+    ADJ_RETURN_IF_ERROR(WriteSvg(*svg_path, PositionSvg(*r, own, title), "the map", &to_stdout));
+    if (to_stdout) return Status::Ok();
   }
   auto type = [](P::ShipType t) { return std::string(fb::EnumNameSowShipType(static_cast<fb::SowShipType>(t))); };
   if (c.args.Flag("json")) {

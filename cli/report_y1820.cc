@@ -202,9 +202,9 @@ Status MapReport(Context& c, const std::string& game) {
   const P::Y1820State& s = f->s();
   const std::string turn = TurnLabel(s);
   if (auto svg = c.args.Value("svg")) {
-    std::ofstream out(*svg, std::ios::binary | std::ios::trunc);
-    out << Svg(s, game + "/" + branch + ", after " + turn);
-    if (!out) return Status::IOError(*svg + ": cannot write the map");
+    bool to_stdout = false;
+    ADJ_RETURN_IF_ERROR(WriteSvg(*svg, Svg(s, game + "/" + branch + ", after " + turn), "the map", &to_stdout));
+    if (to_stdout) return Status::Ok();
   }
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;

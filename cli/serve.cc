@@ -59,9 +59,8 @@ Status CmdServe(Context& c) {
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   desk::Hooks hooks;
-  hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, std::string* out, std::string* err) {
-    return RunShared(l, argv, out, err);
-  };
+  hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, const std::string& in, std::string* out,
+                 std::string* err) { return RunShared(l, argv, out, err, in); };
   auto d = desk::Desk::Start(**db, s, hooks);
   if (!d.ok()) return d.status();
   (*d)->HandleSignals();

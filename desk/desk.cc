@@ -301,21 +301,26 @@ struct Desk::Impl {
     return NewSession(s);
   }
 
-  Response Run(const std::vector<std::string>& argv) {
+  Response Run(const std::vector<std::string>& argv, const std::string& in = "") {
     std::string out, err;
-    const int code = hooks.run(db, argv, &out, &err);
+    const int code = hooks.run(db, argv, in, &out, &err);
     flatbuffers::FlatBufferBuilder f;
     f.Finish(fb::CreateDeskRunResultDirect(f, code, out.c_str(), err.c_str()));
     Response r = Json(JsonOf("DeskRunResult", f));
-    if (code != 0) r.status = code == 3 ? http::status::internal_server_error : code == 4 ? http::status::conflict
-                                                                                          : http::status::bad_request;
+    if (code != 0) {
+      r.status = code == 3   ? http::status::internal_server_error
+                 : code == 4 ? http::status::conflict
+                 : code == 5 ? http::status::service_unavailable  // a full disk, say: ask again later
+                             : http::status::bad_request;
+    }
     return r;
   }
 
   // A command's output as the answer itself (reports): text, JSON or SVG.
   Response Render(const std::vector<std::string>& argv, const std::string& type) {
+    const std::string in;
     std::string out, err;
-    const int code = hooks.run(db, argv, &out, &err);
+    const int code = hooks.run(db, argv, in, &out, &err);
     if (code != 0) return Error(code == 3 ? http::status::internal_server_error : http::status::bad_request, err);
     Response r;
     r.type = type;
@@ -452,18 +457,11 @@ struct Desk::Impl {
     return Render(argv, format == "json" ? "application/json" : "text/plain; charset=utf-8");
   }
 
-  // A report drawn by the command into a scratch file, answered as SVG.
+  // A report drawn by the command (--svg -: the SVG alone on its output), answered as SVG.
   Response Svg(std::vector<std::string> argv) {
-    unsigned char raw[8];
-    randombytes_buf(raw, sizeof raw);
-    const std::filesystem::path file = std::filesystem::temp_directory_path() / ("adjutant-desk-" + Hex(raw, 8) + ".svg");
-    argv.insert(argv.end(), {"--svg", file.string()});
-    std::string out, err;
-    const int code = hooks.run(db, argv, &out, &err);
-    std::ifstream in(file, std::ios::binary);
-    std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::error_code ec;
-    std::filesystem::remove(file, ec);
+    argv.insert(argv.end(), {"--svg", "-"});
+    std::string svg, err;
+    const int code = hooks.run(db, argv, "", &svg, &err);
     if (code != 0) return Error(http::status::bad_request, err);
     Response r;
     r.type = "image/svg+xml";
@@ -592,25 +590,13 @@ struct Desk::Impl {
     return reply(Error(http::status::not_found, "no such request: " + rq.path));
   }
 
-  // A GA's directive file (checked first), run through the command that
-  // reads it from a scratch file: `adjutant directive` records it, and
+  // A GA's directive file (checked first), given as the standard input of
+  // the command that reads it ("-"): `adjutant directive` records it, and
   // `adjutant correct` forks before `at` and records it there.
   Response WithDirective(const Request& rq, const std::function<std::vector<std::string>(const std::string&)>& argv_of) {
     auto doc = schema::ParseJson("DirectiveFile", rq.body, "directive");
     if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
-    unsigned char raw[8];
-    randombytes_buf(raw, sizeof raw);
-    const std::filesystem::path file =
-        std::filesystem::temp_directory_path() / ("adjutant-desk-" + Hex(raw, 8) + ".directive.json");
-    {
-      std::ofstream out(file, std::ios::binary);
-      out << rq.body;
-      if (!out) return Error(http::status::internal_server_error, "cannot write a scratch file");
-    }
-    Response r = Run(argv_of(file.string()));
-    std::error_code ec;
-    std::filesystem::remove(file, ec);
-    return r;
+    return Run(argv_of("-"), rq.body);
   }
   Response Directive(const std::string& game, const Request& rq) {
     return WithDirective(rq, [&](const std::string& file) {

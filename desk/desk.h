@@ -39,10 +39,13 @@ struct Settings {
 };
 
 // What the desk asks of the command side: run `adjutant ARGS...` against the
-// open database and capture its output (cli::RunShared). Reports are
-// rendered exactly as the command line renders them.
+// open database with `in` as its standard input (a FILE argument "-" reads
+// it) and capture its output (cli::RunShared). Reports are rendered exactly
+// as the command line renders them.
 struct Hooks {
-  std::function<int(ledger::Ledger&, const std::vector<std::string>& argv, std::string* out, std::string* err)> run;
+  std::function<int(ledger::Ledger&, const std::vector<std::string>& argv, const std::string& in, std::string* out,
+                    std::string* err)>
+      run;
 };
 
 class Desk {

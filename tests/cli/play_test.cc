@@ -136,6 +136,16 @@ TEST_CASE("directives from files; bad ones change nothing", "[cli][sow]") {
   CHECK(b.code == 2);
   CHECK_THAT(b.err, Catch::StartsWith("adjutant directive: " + broken + ":3:"));
   CHECK(Lines(g.Do({"log", "g"}).out).size() == 2);
+  // FILE "-": the directive from standard input (a script's pipe; the desk).
+  auto piped = adjutant::testing::AdjutantWithInput(
+      {"--db", g.db, "directive", "g", "-"},
+      R"({"reason": "peace", "body_type": "SowDirective", "body": {"body_type": "DeclareEmbargo", "body": {"by": "FR", "against": "BR"}}})");
+  CHECK(piped.code == 0);
+  CHECK_THAT(piped.out, Catch::StartsWith("recorded directive from - on g/main"));
+  auto bad_pipe = adjutant::testing::AdjutantWithInput({"--db", g.db, "directive", "g", "-"}, "{\n  \"reason\": 1,\n");
+  CHECK(bad_pipe.code == 2);
+  CHECK_THAT(bad_pipe.err, Catch::StartsWith("adjutant directive: stdin:"));
+  CHECK(Lines(g.Do({"log", "g"}).out).size() == 3);
 }
 
 TEST_CASE("adjudication errors and the report's errors", "[cli][sow]") {

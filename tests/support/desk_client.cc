@@ -73,9 +73,8 @@ std::string CheapPasswordHash(const std::string& password) {
 Result<std::unique_ptr<desk::Desk>> StartDesk(ledger::Ledger& db, desk::Settings s) {
   if (s.listen == desk::Settings{}.listen) s.listen = "127.0.0.1:0";
   desk::Hooks hooks;
-  hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, std::string* out, std::string* err) {
-    return cli::RunShared(l, argv, out, err);
-  };
+  hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, const std::string& in, std::string* out,
+                 std::string* err) { return cli::RunShared(l, argv, out, err, in); };
   return desk::Desk::Start(db, s, hooks);
 }
 

@@ -25,13 +25,19 @@ std::string Slurp(const std::string& path) {
 // Runs the binary with `args`; `env` entries ("K=V") replace the inherited
 // environment's ADJUTANT_DB.
 Run Adjutant(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+  return AdjutantWithInput(args, std::nullopt, env);
+}
+
+Run AdjutantWithInput(const std::vector<std::string>& args, const std::optional<std::string>& input,
+                      const std::vector<std::string>& env) {
   adjutant::testing::TempDir io;
-  std::string out = io.Sub("out"), err = io.Sub("err");
+  std::string out = io.Sub("out"), err = io.Sub("err"), in = io.Sub("in");
+  if (input) std::ofstream(in, std::ios::binary) << *input;
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 0, input ? in.c_str() : "/dev/null", O_RDONLY, 0);
   std::vector<std::string> argv_s = {ADJUTANT_BIN};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;

@@ -1,6 +1,7 @@
 // Runs the built `adjutant` binary and captures what it printed.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ struct Run {
 // Runs the binary with `args`; `env` entries ("K=V") are added to the
 // inherited environment, less any ADJUTANT_DB and ADJUTANT_PASSWORD.
 Run Adjutant(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+// The same with `input` as its standard input (else /dev/null).
+Run AdjutantWithInput(const std::vector<std::string>& args, const std::optional<std::string>& input,
+                      const std::vector<std::string>& env = {});
 
 std::vector<std::string> Lines(const std::string& s);
 std::string Slurp(const std::string& path);
