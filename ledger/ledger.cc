@@ -112,7 +112,21 @@ struct Ledger::Impl {
 
   ~Impl() { CloseDb(); }
 
-  std::shared_lock<std::shared_mutex> Use() const { return std::shared_lock<std::shared_mutex>(use_mu); }
+  // A use of `db`: use_mu held shared, and counted on this thread, so that
+  // a write made from inside a read (a fold's snapshot) never waits for
+  // Recover's exclusive lock against its own shared one.
+  static int& UsesOnThisThread() {
+    thread_local int n = 0;
+    return n;
+  }
+  struct UseGuard {
+    std::shared_lock<std::shared_mutex> lock;
+    explicit UseGuard(std::shared_mutex& mu) : lock(mu) { ++UsesOnThisThread(); }
+    ~UseGuard() { --UsesOnThisThread(); }
+    UseGuard(const UseGuard&) = delete;
+    UseGuard& operator=(const UseGuard&) = delete;
+  };
+  [[nodiscard]] UseGuard Use() const { return UseGuard(use_mu); }  // (guaranteed copy elision)
 
   // Under Use(): the database is there to read.
   Status Ready() const {
@@ -158,6 +172,9 @@ struct Ledger::Impl {
   // (reads go on) and refuse the write with the reason.
   Status Recover() {
     if (!write_failed.load()) return Status::Ok();
+    // Inside a read on this thread: recovering would wait for ourselves; the
+    // write is refused (CheckWritable or RocksDB says why) and a later one recovers.
+    if (UsesOnThisThread() > 0) return Status::Ok();
     std::unique_lock<std::shared_mutex> lk(use_mu);
     if (!write_failed.load()) return Status::Ok();  // another thread did it
     if (db && !degraded) {
