@@ -98,6 +98,27 @@ http::status StatusOf(const Status& s) {
   }
 }
 
+// The page, its treasury form's unit and ship types filled in from the
+// schema's own enums (SOW 3.1, 5.4), so a player picks one that exists.
+const std::string& IndexPage() {
+  static const std::string page = [] {
+    std::string options = "<optgroup label=\"land units\">";
+    for (const char* const* n = fb::EnumNamesSowUnitType(); *n; ++n) {
+      options += std::string("<option>") + *n + "</option>";
+    }
+    options += "</optgroup><optgroup label=\"ships\">";
+    for (const char* const* n = fb::EnumNamesSowShipType(); *n; ++n) {
+      options += std::string("<option>") + *n + "</option>";
+    }
+    options += "</optgroup>";
+    std::string p(kIndexPage);
+    const std::string mark = "<!--SOW-TYPES-->";
+    p.replace(p.find(mark), mark.size(), options);
+    return p;
+  }();
+  return page;
+}
+
 std::string Hex(const unsigned char* p, size_t n) {
   std::string out(n * 2 + 1, '\0');
   sodium_bin2hex(out.data(), out.size(), p, n);
@@ -497,7 +518,7 @@ struct Desk::Impl {
     if (get && (parts.empty() || parts == std::vector<std::string>{"index.html"})) {
       Response r;
       r.type = "text/html; charset=utf-8";
-      r.body = std::string(kIndexPage);
+      r.body = IndexPage();
       return reply(std::move(r));
     }
     if (parts.empty() || parts[0] != "api") return reply(Error(http::status::not_found, "no such page: " + rq.path));

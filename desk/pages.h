@@ -77,7 +77,7 @@ pre{background:#f4f4f4;padding:.5rem;overflow:auto;white-space:pre-wrap}
 <label>City or port <input id="tf-city" size="12"></label> <label>To state <input id="tf-to" size="4"></label>
 <label>Amount (Cr) <input id="tf-amount" type="number" min="0" size="7"></label>
 <label>Supplies <input id="tf-supplies" type="number" min="0" size="5"></label> <label>Stores <input id="tf-stores" type="number" min="0" size="5"></label>
-<label>Type <input id="tf-type" size="4" placeholder="IN, SL"></label> <label>Men <input id="tf-men" type="number" min="0" size="6"></label>
+<label>Type <select id="tf-type"><!--SOW-TYPES--></select></label> <label>Men <input id="tf-men" type="number" min="0" size="6"></label>
 <label>Unit or ship <input id="tf-id" size="8"></label> <label>Repair <select id="tf-what"><option>Battery</option><option>Fort</option></select></label>
 </fieldset><button id="tf-add">Add to the order file</button></div>
 <h2>Submit orders</h2>

@@ -127,9 +127,13 @@ class Browser {
       if (msg.find(tag) != std::string::npos) return msg;
     }
   }
-  // Evaluates a script in the page; its value, as JSON.
+  // Evaluates a script in the page; its value, as JSON. A script that
+  // throws (or does not parse) fails the test: a step that silently did
+  // nothing would let a later check pass on what an earlier step left.
   std::string Eval(const std::string& js) {
     const std::string r = Send("Runtime.evaluate", "{\"expression\": " + Quote(js) + ", \"returnByValue\": true, \"awaitPromise\": true}");
+    INFO(js << " -> " << r);
+    REQUIRE(r.find("\"exceptionDetails\"") == std::string::npos);
     const auto at = r.find("\"value\":");
     return at == std::string::npos ? r : r.substr(at + 8, r.rfind("}}}") - at - 8);
   }
@@ -169,7 +173,7 @@ class Browser {
 }  // namespace
 
 TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, submits it, sees it standing and "
-          "draws his positions",
+          "draws his positions; the Treasury minister builds a unit from his form",
           "[desk][browser]") {
   REQUIRE(sodium_init() >= 0);
   TempDir dir;
@@ -178,6 +182,7 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
   std::unique_ptr<ledger::Ledger> db = std::move(l).value();
   REQUIRE(testing::CreateNwolGame(*db, "nwol", Slurp(F + "/scenarios/nwol-1805.json")).ok());
   REQUIRE(replay::SetPassword(*db, "nwol", "main", "nelson", testing::CheapPasswordHash("nelson-1805")).ok());
+  REQUIRE(replay::SetPassword(*db, "nwol", "main", "pitt", testing::CheapPasswordHash("pitt-1805")).ok());
   auto started = testing::StartDesk(*db, desk::Settings{});
   REQUIRE(started.ok());
   std::unique_ptr<desk::Desk> desk = std::move(started).value();
@@ -207,15 +212,40 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
     // His positions, drawn on the naval map.
     b.Eval("document.getElementById('kind').value = 'positions'; document.getElementById('svg-btn').click(); true");
     REQUIRE(b.Until("!!document.querySelector('#drawing svg')"));
+    // Log out; the Treasury minister logs in on the same page: his form, not the ship form.
+    b.Eval("document.getElementById('logout-btn').click(); true");
+    REQUIRE(b.Until("!document.getElementById('login').classList.contains('hidden')"));
+    b.Eval("document.getElementById('game').value = 'nwol'; document.getElementById('person').value = 'pitt';"
+           "document.getElementById('password').value = 'pitt-1805'; document.getElementById('login-btn').click(); true");
+    REQUIRE(b.Until("!document.getElementById('treasury-form').classList.contains('hidden')"));
+    CHECK(b.Eval("document.getElementById('ship-form').classList.contains('hidden')") == "true");
+    // A unit type is chosen from the schema's list (SOW 3.1), not typed.
+    CHECK(b.Eval("[...document.getElementById('tf-type').options].map(o => o.value).join(',')") ==
+          "\"IN,LI,MI,LC,MC,HC,LA,MA,HA,SA,AQ,CQ,FL,SL,FR,TR\"");
+    // (A block of its own: the page's global scope already holds the `f` declared above.)
+    b.Eval("{ const f = id => document.getElementById(id);"
+           "f('tf-kind').value = 'BuildUnitOrder'; f('tf-city').value = 'London'; f('tf-type').value = 'HC';"
+           "f('tf-men').value = '500'; f('tf-id').value = 'BR-HC-9';"
+           "f('order-text').value = '{\"orders\": []}'; f('submitted').textContent = ''; f('tf-add').click();"
+           "f('submit-btn').click(); } true");
+    REQUIRE(b.Until("document.getElementById('submitted').textContent !== ''"));
+    const std::string submitted = b.Eval("document.getElementById('submitted').textContent");
+    INFO(submitted);
+    CHECK(b.Eval("document.getElementById('submitted').textContent.includes('recorded for turn')") == "true");
   }
   // The order the form built is in the log, from nelson, as the schema has it.
-  std::string recorded;
+  std::string recorded, treasury;
   REQUIRE(db->Read("nwol", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
-                if (e.event()->payload_type() == fb::Payload_OrderSubmitted) recorded = *schema::ToJson("Event", e.bytes.data());
+                if (const auto* o = e.event()->payload_as_OrderSubmitted()) {
+                  (o->person()->str() == "nelson" ? recorded : treasury) = *schema::ToJson("Event", e.bytes.data());
+                }
                 return Status::Ok();
               }).ok());
   CHECK_THAT(recorded, Catch::Contains("\"person\": \"nelson\"") && Catch::Contains("\"ship\": \"BR1FL\"") &&
                            Catch::Contains("\"sea1\": \"SOA\"") && Catch::Contains("\"line\": \"BreakLine\""));
+  CHECK_THAT(treasury, Catch::Contains("\"person\": \"pitt\"") && Catch::Contains("\"body_type\": \"BuildUnitOrder\"") &&
+                           Catch::Contains("\"type\": \"HC\"") && Catch::Contains("\"men\": 500") &&
+                           Catch::Contains("\"city\": \"London\""));
   desk->Stop();
   desk->Wait();
 }

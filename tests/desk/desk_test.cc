@@ -118,6 +118,9 @@ TEST_CASE("desk: a player logs in, submits orders answered once recorded, a retr
   Reply page = s.Call(http::verb::get, "/");
   CHECK(page.status == 200);
   CHECK_THAT(page.body, Catch::Contains("<title>Adjutant order desk</title>"));
+  // The treasury form offers the schema's unit and ship types (SOW 3.1, 5.4), not free text.
+  CHECK_THAT(page.body, Catch::Contains("<select id=\"tf-type\"><optgroup label=\"land units\"><option>IN</option>") &&
+                            Catch::Contains("<option>CQ</option></optgroup><optgroup label=\"ships\"><option>FL</option>"));
   const std::string t = s.Login("wellesley");
   const std::string orders = Slurp(F + "/orders/dog-talavera/m1-British.orders.json");
   Reply sub = s.Call(http::verb::post, "/api/games/talavera/orders", orders, t, {{"Idempotency-Key", "m1-British"}});
