@@ -20,7 +20,8 @@ if ! dpkg-query -W -f='${Status}' chromium 2>/dev/null | grep -q "install ok ins
 fi
 if [ "${1:-}" = "--tsan" ]; then
   # The order desk's concurrency under ThreadSanitizer (./build-tsan): its
-  # tests (loopback, authorization, the browser, SIGTERM) and the load smoke run.
+  # tests (loopback, authorization, the browser, SIGTERM), the load smoke run,
+  # and the ledger's readers against a writer thread.
   shift
   bash scripts/setup.sh
   if [ ! -f build-tsan/build.ninja ]; then
@@ -28,7 +29,7 @@ if [ "${1:-}" = "--tsan" ]; then
   fi
   ninja -C build-tsan -j "${ADJUTANT_JOBS:-2}" adjutant adjutant_tests adjutant_bench_desk >&2
   cd build-tsan
-  TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/../tests/tsan.supp ${TSAN_OPTIONS:-}" ctest --output-on-failure -j 1 -R 'desk|adjutant serve' "$@"
+  TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/../tests/tsan.supp ${TSAN_OPTIONS:-}" ctest --output-on-failure -j 1 -R 'desk|adjutant serve|damaged head' "$@"
   exit 0
 fi
 if [ "${1:-}" = "--sanitize" ]; then
