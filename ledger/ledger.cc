@@ -972,11 +972,18 @@ Result<std::optional<Snapshot>> Ledger::FindSnapshot(std::string_view game, std:
   auto segs = impl_->Lineage(game, branch);
   if (!segs.ok()) return segs.status();
   std::optional<Snapshot> best;
-  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->snapshots));
   for (const Segment& sg : *segs) {
     uint64_t hi = std::min(sg.hi, upto);
     if (hi < sg.lo) continue;
     std::string prefix = fmt::SnapshotPrefix(sg.id, projection);
+    // Bounded to this branch's snapshots of this view: an unbounded seek
+    // back lands on another view's (megabytes of visibility) and reads it
+    // only to reject it.
+    const std::string lower = fmt::SnapshotKey(sg.id, projection, sg.lo);
+    rocksdb::Slice lower_slice(lower);
+    rocksdb::ReadOptions ro;
+    ro.iterate_lower_bound = &lower_slice;
+    std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
     it->SeekForPrev(fmt::SnapshotKey(sg.id, projection, hi));
     ADJ_RETURN_IF_ERROR(FromRocks(it->status(), "reading snapshots"));
     if (!it->Valid() || !it->key().starts_with(prefix) || it->key().size() != prefix.size() + 8) continue;
