@@ -173,6 +173,17 @@ Status Create(const std::string& dir) {
   return Status::Ok();
 }
 
+// Each side's units, from the database opened read-only (for a workload
+// whose writes go through other processes).
+bool UnitsBySide(const std::string& dir, std::map<std::string, std::vector<std::string>>* units) {
+  auto db = ledger::Ledger::Open(dir, ledger::OpenOptions{.read_only = true});
+  if (!db.ok()) return false;
+  auto world = replay::Fold(**db, kGame, "main");
+  if (!world.ok()) return false;
+  for (const auto& [id, u] : world->battle().units) (*units)[u.side].push_back(id);
+  return true;
+}
+
 // The workload: every step not yet in the log, in order; each acknowledged
 // step appended to `ack_file` (fsync'd) before the next. Returns 0 when the
 // script is done.
@@ -182,13 +193,7 @@ int CliWorkload(const std::string& dir, const std::string& ack_file, int moves) 
   if (ack < 0) return 3;
   std::mt19937 lose(static_cast<unsigned>(getpid()));
   std::map<std::string, std::vector<std::string>> units;
-  {
-    auto db = ledger::Ledger::Open(dir, ledger::OpenOptions{.read_only = true});
-    if (!db.ok()) return 3;
-    auto world = replay::Fold(**db, kGame, "main");
-    if (!world.ok()) return 3;
-    for (const auto& [id, u] : world->battle().units) units[u.side].push_back(id);
-  }
+  if (!UnitsBySide(dir, &units)) return 3;
   for (const Step& s : Script(moves)) {
     if (s.person.empty()) {
       // The key answers a retry of a move already adjudicated (now and then
@@ -217,13 +222,7 @@ int DeskWorkload(const std::string& dir, const std::string& ack_file, int moves)
   const int ack = open(ack_file.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
   if (ack < 0) return 3;
   std::map<std::string, std::vector<std::string>> units;
-  {
-    auto db = ledger::Ledger::Open(dir, ledger::OpenOptions{.read_only = true});
-    if (!db.ok()) return 3;
-    auto world = replay::Fold(**db, kGame, "main");
-    if (!world.ok()) return 3;
-    for (const auto& [id, u] : world->battle().units) units[u.side].push_back(id);
-  }
+  if (!UnitsBySide(dir, &units)) return 3;
   const std::string out = dir + ".serve.out";
   const pid_t server = SpawnAdjutant({"--db", dir, "serve", "--listen", "127.0.0.1:0", "--ga-password-file",
                                       dir + ".pw-ga", "--rate", "1000000"},

@@ -42,6 +42,19 @@ namespace {
 
 const std::string F = ADJUTANT_FIXTURES;
 
+// The Talavera battle, its generals' passwords PERSON-1809.
+void CreateTalavera(ledger::Ledger& db) {
+  auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
+  REQUIRE(buf.ok());
+  bool map_error = false;
+  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
+  REQUIRE(start.ok());
+  REQUIRE(db.CreateGame("talavera", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
+  for (const char* p : {"wellesley", "victor"}) {
+    REQUIRE(replay::SetPassword(db, "talavera", "main", p, testing::CheapPasswordHash(std::string(p) + "-1809")).ok());
+  }
+}
+
 struct Reply {
   int status = 0;
   std::string body;
@@ -58,15 +71,7 @@ struct Served {
     auto l = ledger::Ledger::Open(dir.Sub("db"));
     REQUIRE(l.ok());
     db = std::move(l).value();
-    auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
-    REQUIRE(buf.ok());
-    bool map_error = false;
-    auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
-    REQUIRE(start.ok());
-    REQUIRE(db->CreateGame("talavera", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
-    for (const char* p : {"wellesley", "victor"}) {
-      REQUIRE(replay::SetPassword(*db, "talavera", "main", p, testing::CheapPasswordHash(std::string(p) + "-1809")).ok());
-    }
+    CreateTalavera(*db);
     s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
     auto d = testing::StartDesk(*db, s);
     REQUIRE(d.ok());
@@ -387,13 +392,7 @@ TEST_CASE("desk: a full disk answers 503 and records nothing, reports are still 
   auto l = ledger::Ledger::Open(dir.Sub("db"), o);
   REQUIRE(l.ok());
   std::unique_ptr<ledger::Ledger> db = std::move(l).value();
-  auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
-  REQUIRE(buf.ok());
-  bool map_error = false;
-  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
-  REQUIRE(start.ok());
-  REQUIRE(db->CreateGame("talavera", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
-  REQUIRE(replay::SetPassword(*db, "talavera", "main", "wellesley", testing::CheapPasswordHash("wellesley-1809")).ok());
+  CreateTalavera(*db);
   auto d = testing::StartDesk(*db, desk::Settings{});
   REQUIRE(d.ok());
   const uint16_t port = (*d)->port();
