@@ -236,6 +236,12 @@ Status CmdVerify(Context& c) {
     }
   }
   if (!all_ok) return Status::Corruption(first_failure);
+  // Every branch is whole again (say, the GA put a table file back from a
+  // copy): the damage once found no longer stops the game's reads.
+  if (c.args.Flag("all") && (*db)->DamageOf(game)) {
+    (*db)->ClearDamage(game);
+    if (!c.args.Flag("json")) Line("verify " + game + ": every branch verifies; the damage recorded earlier is cleared");
+  }
   return Status::Ok();
 }
 
@@ -774,7 +780,9 @@ Result<bool> AnswerRetry(Context& c, ledger::Ledger& db, const std::string& game
                          uint64_t fingerprint) {
   auto key = c.args.Value("key");
   if (!key) return false;
-  auto prior = replay::PriorRequest(db, game, branch, *key, fingerprint);
+  // The commands that answer retries this way are the GA's (roll, ruling, ...).
+  auto prior = replay::PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
+                                    *key, fingerprint);
   if (!prior.ok()) return prior.status();
   if (!prior->has_value()) return false;
   const ledger::AppendResult& orig = **prior;

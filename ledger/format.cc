@@ -1,4 +1,5 @@
 #include "ledger/format.h"
+#include <algorithm>
 
 namespace adjutant::ledger::format {
 
@@ -74,7 +75,18 @@ TurnPhase DecodeTurnKey(std::string_view key) {
   return tp;
 }
 
-std::string IdempotencyKey(std::string_view game, std::string_view key) {
+std::string IdempotencyKey(std::string_view game, std::string_view owner, std::string_view key) {
+  std::string k = BranchPrefix(game);
+  k.push_back('\x01');
+  const size_t n = std::min<size_t>(owner.size(), 0xffff);
+  k.push_back(static_cast<char>(n >> 8));
+  k.push_back(static_cast<char>(n & 0xff));
+  k.append(owner.substr(0, n));
+  k.append(key);
+  return k;
+}
+
+std::string LegacyIdempotencyKey(std::string_view game, std::string_view key) {
   return BranchPrefix(game) + std::string(key);
 }
 

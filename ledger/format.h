@@ -18,10 +18,25 @@
 //                                          → u64 seq of the first event on
 //                                            this branch at that turn/phase;
 //                turn = major, minor, step as i32 with the sign bit flipped
-//   idempotency  game ‖ 0x00 ‖ key         → IdempotencyRecord (below)
+//   idempotency  game ‖ 0x00 ‖ 0x01 ‖ u16 BE len(owner) ‖ owner ‖ key
+//                                          → IdempotencyRecord (below); a
+//                                            key belongs to whoever sent it
+//                                            (owner: "person:NAME" or "GA"),
+//                                            so another's use of the same key
+//                                            is simply another key. Older
+//                                            databases: game ‖ 0x00 ‖ key,
+//                                            honoured only for the actor of
+//                                            the batch it recorded
 //   snapshots    branch_id u64 ‖ projection ‖ 0x00 ‖ seq u64
-//                                          → a projection's encoded state
-//                                            after event seq (a cache only)
+//                                          → "SNP2" ‖ h[seq] ‖ a projection's
+//                                            encoded state after event seq
+//                                            (a cache only, used only while
+//                                            event seq has that hash)
+//
+// Outside RocksDB, in the same directory: adjutant-heads, every branch's
+// acknowledged head (ledger/acked.h); adjutant-damage/GAME, damage found in
+// a game (Ledger::DamageOf); wal-at-open/ and damaged-wal-*/, the write-ahead
+// log files kept while an open is proved complete, and after it was not.
 //
 // An event record is the chain hash followed by the event as stored:
 //
@@ -59,6 +74,8 @@ inline constexpr const char* kCfIdempotency = "idempotency";
 inline constexpr const char* kCfSnapshots = "snapshots";
 
 inline constexpr size_t kEventKeyBytes = 16;
+// A snapshot's value: this magic ‖ h[seq] (16 bytes) ‖ the projection's bytes.
+inline constexpr const char* kSnapshotMagic = "SNP2";
 inline constexpr size_t kRecordHeaderBytes = Hash128::kBytes;
 inline constexpr size_t kIdempotencyRecordBytes = 8 * 4 + Hash128::kBytes;
 
@@ -74,7 +91,8 @@ std::string BranchKey(std::string_view game, std::string_view branch);
 std::string BranchPrefix(std::string_view game);  // game ‖ 0x00
 std::string TurnKey(uint64_t branch_id, const TurnPhase& at);
 TurnPhase DecodeTurnKey(std::string_view key);     // key without checks: size must be 22
-std::string IdempotencyKey(std::string_view game, std::string_view key);
+std::string IdempotencyKey(std::string_view game, std::string_view owner, std::string_view key);
+std::string LegacyIdempotencyKey(std::string_view game, std::string_view key);
 std::string SnapshotKey(uint64_t branch_id, std::string_view projection, uint64_t seq);
 std::string SnapshotPrefix(uint64_t branch_id, std::string_view projection);
 

@@ -10,12 +10,18 @@
 #include <algorithm>
 #include <cstring>
 #include <chrono>
+#include <ctime>
 #include <atomic>
 #include <mutex>
 #include <shared_mutex>
 #include <thread>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
+
 #include "base/limits.h"
+#include "ledger/acked.h"
 #include "ledger/format.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -27,6 +33,10 @@ namespace adjutant::ledger {
 namespace fmt = format;
 
 const fb::Event* EventView::event() const { return flatbuffers::GetRoot<fb::Event>(bytes.data()); }
+
+std::string IdempotencyOwner(ActorKind kind, std::string_view person) {
+  return kind == ActorKind::kPlayer ? "person:" + std::string(person) : std::string("GA");
+}
 
 Status CheckName(std::string_view what, std::string_view name) {
   bool ok = !name.empty() && name.size() <= limits::kNameBytesMax;
@@ -109,6 +119,15 @@ struct Ledger::Impl {
   std::string write_error;   // why writes are refused meanwhile (under use_mu)
   rocksdb::DBOptions dbo;
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+
+  // The acknowledged heads (acked.h): the file, open for writing in a
+  // read-write ledger, and what it says (under write_mu once open). In a
+  // read-only ledger `short_of` holds, for each branch id that ends before
+  // its acknowledged head, why: every read of it fails with that.
+  AckedHeads acked;
+  mutable std::mutex acked_mu;  // acked_heads: written under write_mu, read by Verify
+  std::map<uint64_t, Acked> acked_heads;
+  std::map<uint64_t, std::string> short_of;
 
   ~Impl() { CloseDb(); }
 
@@ -249,6 +268,7 @@ struct Ledger::Impl {
 
   // The last event stored under `id` (every branch has one).
   Result<Head> LastOwn(uint64_t id, std::string_view label) const {
+    if (auto sh = short_of.find(id); sh != short_of.end()) return Status::Corruption(sh->second);
     // The last event and the head record from one snapshot: an append in
     // between would otherwise look like a damaged head.
     rocksdb::ManagedSnapshot snap(db.get());
@@ -304,6 +324,96 @@ struct Ledger::Impl {
     return FromRocks(s, "writing batch");
   }
 
+  // ---- damage found, remembered outside RocksDB (ledger.h DamageOf) ----
+  std::string DamagePath(std::string_view game) const { return dir + "/adjutant-damage/" + std::string(game); }
+  std::optional<std::string> DamageOf(std::string_view game) const {
+    std::ifstream in(DamagePath(game));
+    if (!in) return std::nullopt;
+    std::string line;
+    std::getline(in, line);
+    return line.empty() ? std::string("damage was found in this game") : line;
+  }
+  Status DamageStatus(std::string_view game) const {
+    auto d = DamageOf(game);
+    if (!d) return Status::Ok();
+    return Status::Corruption(*d + " (recorded in " + DamagePath(game) +
+                              "; restore a backup, or run `adjutant verify " + std::string(game) +
+                              " --all`, which clears this when every branch verifies)");
+  }
+  // Best effort: the read that found the damage fails either way.
+  void RecordDamage(std::string_view game, const std::string& what) const {
+    if (DamageOf(game)) return;
+    std::error_code ec;
+    std::filesystem::create_directories(dir + "/adjutant-damage", ec);
+    char stamp[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+    const std::string tmp = DamagePath(game) + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::trunc);
+      out << "damage found in game " << game << " (" << stamp << "): " << what << "\n";
+      if (!out) return;
+    }
+    std::filesystem::rename(tmp, DamagePath(game), ec);
+  }
+
+  // After a batch's synced write: its branch's head is acknowledged outside
+  // RocksDB (acked.h) before anyone is told "done". The batch is on disk
+  // either way; a failure here is reported, and a retry with the same
+  // idempotency key is answered from the log.
+  Status Ack(uint64_t id, uint64_t seq, const Hash128& h) {
+    if (!acked.open()) return Status::Ok();
+    Status s = acked.Record(id, seq, h);
+    if (!s.ok()) {
+      return Status::IOError("the batch ending at seq " + std::to_string(seq) +
+                             " is recorded, but its acknowledgement could not be written (" + s.message() + ")");
+    }
+    std::lock_guard<std::mutex> lock(acked_mu);
+    acked_heads[id] = {seq, h};
+    return Status::Ok();
+  }
+
+  // Each acknowledged head against the database: the event at its seq must
+  // be stored with its hash. Returns, per short branch id, what is missing.
+  std::map<uint64_t, std::string> Shortfalls(const std::map<uint64_t, Acked>& heads) const {
+    std::map<uint64_t, std::string> out;
+    for (const auto& [id, a] : heads) {
+      std::string v;
+      auto s = db->Get(rocksdb::ReadOptions(), events, fmt::EventKey(id, a.seq), &v);
+      if (s.ok() && v.size() > fmt::kRecordHeaderBytes &&
+          Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data())) == a.hash) {
+        continue;
+      }
+      // The branch's name and its last stored seq, for the message.
+      std::string label = "branch id " + std::to_string(id);
+      std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), branches));
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const std::string bv = it->value().ToString();
+        flatbuffers::Verifier ver(reinterpret_cast<const uint8_t*>(bv.data()), bv.size());
+        if (!ver.VerifyBuffer<fb::BranchRecord>(nullptr)) continue;
+        auto* r = flatbuffers::GetRoot<fb::BranchRecord>(bv.data());
+        if (r->id() == id) {
+          label = "branch '" + r->name()->str() + "' of game '" + r->game()->str() + "'";
+          break;
+        }
+      }
+      std::unique_ptr<rocksdb::Iterator> ev(db->NewIterator(rocksdb::ReadOptions(), events));
+      ev->SeekForPrev(fmt::EventKey(id, UINT64_MAX));
+      uint64_t last = 0;
+      if (ev->Valid() && ev->key().size() == fmt::kEventKeyBytes && fmt::GetU64(ev->key().data()) == id) {
+        last = fmt::GetU64(ev->key().data() + 8);
+      }
+      std::string what;
+      if (!s.ok() && !s.IsNotFound()) what = "cannot be read (" + s.ToString() + ")";
+      else if (s.IsNotFound()) what = "is missing: the database ends at seq " + std::to_string(last);
+      else what = "is stored with another chain hash";
+      out[id] = label + " was acknowledged up to seq " + std::to_string(a.seq) + " (" + kAckedHeadsFile +
+                "), but seq " + std::to_string(a.seq) + " " + what +
+                "; acknowledged history is gone from the write-ahead log or a table file";
+    }
+    return out;
+  }
+
   // An event record.
   static void PutRecord(rocksdb::WriteBatch* batch, rocksdb::ColumnFamilyHandle* cf, uint64_t id,
                         uint64_t seq, const Hash128& h, const uint8_t* data, size_t size) {
@@ -348,6 +458,13 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   dbo.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   if (opts.env) dbo.env = opts.env;
   dbo.keep_log_file_num = 4;
+  // A record in the middle of the write-ahead log that fails its checksum
+  // stops the open (the default would replay up to it and silently drop
+  // the rest); only a record cut off at the very end, a write torn by a
+  // crash before it was acknowledged, is dropped. That such a drop took
+  // nothing acknowledged is proved against the heads kept outside the log
+  // (acked.h), below.
+  dbo.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
   // The small column families would otherwise pin every WAL file until the
   // default cap (GBs), making each read-only open replay them all.
   dbo.max_total_wal_size = 64 << 20;
@@ -368,37 +485,137 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   impl->dbo = dbo;
   // RocksDB makes the directory even when it is told not to create a
   // database: a mistyped --db must leave nothing behind.
-  if (!dbo.create_if_missing && !(dbo.env ? dbo.env : rocksdb::Env::Default())->FileExists(dir + "/CURRENT").ok()) {
+  // A database's own files there (CURRENT, or a manifest or the heads when
+  // CURRENT is gone): a database, damaged or not.
+  auto looks_like_db = [&] {
+    if ((dbo.env ? dbo.env : rocksdb::Env::Default())->FileExists(dir + "/CURRENT").ok()) return true;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n.rfind("MANIFEST-", 0) == 0 || n == kAckedHeadsFile) return true;
+    }
+    return false;
+  };
+  if (!dbo.create_if_missing && !looks_like_db()) {
     return Status::NotFound("no database at " + dir + " (create a game first, or pass --db DIR)");
+  }
+  // Without CURRENT, RocksDB would start a new, empty database beside the
+  // old one's files: refused before it touches anything.
+  if (looks_like_db() && !(dbo.env ? dbo.env : rocksdb::Env::Default())->FileExists(dir + "/CURRENT").ok()) {
+    return Status::Corruption("database " + dir + " is damaged and was not opened: its CURRENT file is missing. "
+                              "Nothing in it was changed or deleted. Keep the directory as it is, and restore the "
+                              "last backup into a new one: adjutant restore --from BACKUP --to NEWDIR");
+  }
+  // The acknowledged heads are read before RocksDB opens: a read-only open
+  // beside a writer then sees at least everything they acknowledge.
+  bool heads_exist = false;
+  auto heads = AckedHeads::Load(dir, &heads_exist);
+  if (!heads.ok()) return heads.status();
+  // A read-write open may drop a torn tail of the write-ahead log and then
+  // delete the log: the log files as they are now are kept (hard links) until
+  // the open is proved complete, and kept for good if it is not.
+  namespace fs = std::filesystem;
+  const fs::path kept = fs::path(dir) / "wal-at-open";
+  if (!opts.read_only) {
+    std::error_code ec;
+    fs::remove_all(kept, ec);
+    if (fs::exists(fs::path(dir) / "CURRENT", ec)) {
+      fs::create_directory(kept, ec);
+      for (const auto& e : fs::directory_iterator(dir, ec)) {
+        if (e.path().extension() == ".log") fs::create_hard_link(e.path(), kept / e.path().filename(), ec);
+      }
+    }
   }
   rocksdb::Status s = impl->OpenDb(opts.read_only);
   if (!s.ok()) {
+    std::error_code ec;
+    fs::remove_all(kept, ec);  // a failed open deletes nothing: the originals are there
     std::string m = s.ToString();
-    if (m.find("lock") != std::string::npos || m.find("LOCK") != std::string::npos) {
+    if (s.IsCorruption()) {
+      std::string wals;
+      for (const auto& e : fs::directory_iterator(dir, ec)) {
+        if (e.path().extension() == ".log" || e.path().filename().string().rfind("MANIFEST-", 0) == 0) {
+          wals += (wals.empty() ? "" : ", ") + e.path().filename().string();
+        }
+      }
+      return Status::Corruption("database " + dir + " is damaged and was not opened: " + m +
+                                " (its log and manifest files: " + wals +
+                                "). Nothing in it was changed or deleted. Keep the directory as it is, and restore "
+                                "the last backup into a new one: adjutant restore --from BACKUP --to NEWDIR");
+    }
+    if (m.find("lock file") != std::string::npos || m.find("/LOCK") != std::string::npos) {
       return Status::Busy("database " + dir + " is in use by another adjutant process");
     }
-    if (s.IsNotFound() || m.find("does not exist") != std::string::npos ||
-        m.find("No such file") != std::string::npos) {
+    // CURRENT gone but the database's other files there: damage, not a
+    // directory without a database.
+    const bool has_current = looks_like_db();
+    if (!has_current && (s.IsNotFound() || m.find("does not exist") != std::string::npos ||
+                         m.find("No such file") != std::string::npos)) {
       return Status::NotFound("no database at " + dir + " (create a game first, or pass --db DIR)");
+    }
+    if (has_current && (m.find("No such file") != std::string::npos || s.IsNotFound())) {
+      // A database whose own files are gone (a table file, a manifest) or
+      // whose CURRENT names nothing: damage, not a missing database.
+      return Status::Corruption("database " + dir + " is damaged and was not opened: " + m +
+                                ". Nothing in it was changed or deleted. Keep the directory as it is, and restore "
+                                "the last backup into a new one: adjutant restore --from BACKUP --to NEWDIR");
     }
     return Status::IOError("cannot open database " + dir + ": " + m);
   }
+  // Every acknowledged head must be there, with its hash.
+  auto shortfalls = impl->Shortfalls(*heads);
+  if (!shortfalls.empty() && !opts.read_only) {
+    impl->CloseDb();
+    std::error_code ec;
+    char stamp[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", std::gmtime(&now));
+    const fs::path damaged = fs::path(dir) / (std::string("damaged-wal-") + stamp);
+    fs::rename(kept, damaged, ec);
+    std::string m;
+    for (const auto& [id, why] : shortfalls) m += (m.empty() ? "" : "; ") + why;
+    return Status::Corruption("database " + dir + " is damaged and was not opened for writing: " + m +
+                              ". The write-ahead log files as found are kept in " + damaged.string() +
+                              ". Nothing will be written to this database: restore the last backup into a new "
+                              "directory (adjutant restore --from BACKUP --to NEWDIR); `adjutant verify` still says "
+                              "what is missing");
+  }
+  impl->short_of = std::move(shortfalls);
+  impl->acked_heads = *heads;
+  if (!opts.read_only) {
+    std::error_code ec;
+    fs::remove_all(kept, ec);
+    ADJ_RETURN_IF_ERROR(impl->acked.OpenForWrite(dir, *heads));
+    if (!heads_exist) {
+      // A database older than the file, or a restored one: its heads as they
+      // stand are the first acknowledgements.
+      std::unique_ptr<rocksdb::Iterator> it(impl->db->NewIterator(rocksdb::ReadOptions()));
+      const std::string prefix = "head/";
+      for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+        if (it->key().size() != prefix.size() + 8 || it->value().size() != 24) continue;
+        const uint64_t id = fmt::GetU64(it->key().data() + prefix.size());
+        const Hash128 h = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(it->value().data() + 8));
+        ADJ_RETURN_IF_ERROR(impl->Ack(id, fmt::GetU64(it->value().data()), h));
+      }
+      ADJ_RETURN_IF_ERROR(FromRocks(it->status(), "reading branch heads"));
+    }
+  }
   rocksdb::DB* raw = impl->db.get();
   std::string v;
-  auto fs = raw->Get(rocksdb::ReadOptions(), "format", &v);
-  if (fs.ok()) {
+  auto fstatus = raw->Get(rocksdb::ReadOptions(), "format", &v);
+  if (fstatus.ok()) {
     if (v.size() != 4 || fmt::GetU32(v.data()) != fmt::kFormatVersion) {
       return Status::Corruption("database " + dir + " has an unknown format version");
     }
-  } else if (fs.IsNotFound() && !opts.read_only) {
+  } else if (fstatus.IsNotFound() && !opts.read_only) {
     std::string nv;
     fmt::PutU32(&nv, fmt::kFormatVersion);
     rocksdb::WriteOptions wo;
     wo.sync = true;
     auto ps = raw->Put(wo, "format", nv);
     if (!ps.ok()) return FromRocks(ps, "writing format version");
-  } else if (!fs.IsNotFound()) {
-    return FromRocks(fs, "reading format version");
+  } else if (!fstatus.IsNotFound()) {
+    return FromRocks(fstatus, "reading format version");
   }
   return std::unique_ptr<Ledger>(new Ledger(std::move(impl)));
 }
@@ -464,7 +681,9 @@ Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<
     Impl::PutRecord(&batch, impl_->events, *id, seq, h, fbb.GetBufferPointer(), fbb.GetSize());
   }
   Impl::PutHead(&batch, *id, seq, h);
+  if (impl_->acked.open()) ADJ_RETURN_IF_ERROR(impl_->acked.Reserve(*id));
   ADJ_RETURN_IF_ERROR(impl_->Write(&batch));
+  ADJ_RETURN_IF_ERROR(impl_->Ack(*id, seq, h));
   return Head{seq, h, at};
 }
 
@@ -551,6 +770,7 @@ Result<std::vector<BranchInfo>> Ledger::Branches(std::string_view game) const {
 }
 
 Result<Head> Ledger::HeadOf(std::string_view game, std::string_view branch) const {
+  ADJ_RETURN_IF_ERROR(impl_->DamageStatus(game));
   auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto b = impl_->LoadBranch(game, branch);
@@ -564,6 +784,7 @@ Result<BranchInfo> Ledger::Fork(std::string_view game, std::string_view parent, 
   auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
   ADJ_RETURN_IF_ERROR(CheckName("branch", name));
+  ADJ_RETURN_IF_ERROR(impl_->DamageStatus(game));
   std::lock_guard<std::mutex> lock(impl_->write_mu);
   auto p = impl_->LoadBranch(game, parent);
   if (!p.ok()) return p.status();
@@ -623,7 +844,9 @@ Result<BranchInfo> Ledger::Fork(std::string_view game, std::string_view parent, 
   const Hash128 fh2 = ChainHash(fork_hash, bytes);
   Impl::PutRecord(&batch, impl_->events, info.id, at_seq + 1, fh2, fbb.GetBufferPointer(), fbb.GetSize());
   Impl::PutHead(&batch, info.id, at_seq + 1, fh2);
+  if (impl_->acked.open()) ADJ_RETURN_IF_ERROR(impl_->acked.Reserve(info.id));
   ADJ_RETURN_IF_ERROR(impl_->Write(&batch));
+  ADJ_RETURN_IF_ERROR(impl_->Ack(info.id, at_seq + 1, fh2));
   return info;
 }
 
@@ -642,6 +865,7 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
     return Status::InvalidArgument("idempotency key is over " + std::to_string(limits::kIdempotencyKeyBytesMax) +
                                    " bytes");
   }
+  ADJ_RETURN_IF_ERROR(impl_->DamageStatus(game));
   std::lock_guard<std::mutex> lock(impl_->write_mu);
   auto b = impl_->LoadBranch(game, branch);
   if (!b.ok()) return b.status();
@@ -706,8 +930,15 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
   Impl::PutHead(&batch, b->id, seq, h);
   AppendResult result{head->seq + 1, seq, h, false};
   if (!idempotency_key.empty()) {
+    std::string owner = IdempotencyOwner(ActorKind::kGameAdministrator, "");
+    for (const Draft& d : drafts) {
+      if (d.actor.kind == ActorKind::kPlayer) {
+        owner = IdempotencyOwner(d.actor.kind, d.actor.person);
+        break;
+      }
+    }
     uint64_t fingerprint = request_fingerprint != 0 ? request_fingerprint : Hash64(fingerprint_input);
-    auto prior = FindIdempotent(game, idempotency_key);
+    auto prior = FindIdempotent(game, owner, idempotency_key);
     if (!prior.ok()) return prior.status();
     if (prior->has_value()) {
       const AppendResult& orig = (*prior)->result;
@@ -718,7 +949,7 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
       }
       return orig;
     }
-    std::string key = fmt::IdempotencyKey(game, idempotency_key);
+    std::string key = fmt::IdempotencyKey(game, owner, idempotency_key);
     std::string rec;
     fmt::PutU64(&rec, b->id);
     fmt::PutU64(&rec, result.first_seq);
@@ -732,17 +963,26 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
     return Status::Conflict("stale head: expected " + std::string(game) + "/" + std::string(branch) + " at seq " +
                             std::to_string(expected_head) + ", it is at " + std::to_string(head->seq));
   }
+  if (impl_->acked.open()) ADJ_RETURN_IF_ERROR(impl_->acked.Reserve(b->id));
   ADJ_RETURN_IF_ERROR(impl_->Write(&batch));
+  ADJ_RETURN_IF_ERROR(impl_->Ack(b->id, seq, h));
   return result;
 }
 
-Result<std::optional<Ledger::Idempotent>> Ledger::FindIdempotent(std::string_view game,
+Result<std::optional<Ledger::Idempotent>> Ledger::FindIdempotent(std::string_view game, std::string_view owner,
                                                                 std::string_view key) const {
   auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->Ready());
   std::string v;
-  auto s = impl_->db->Get(rocksdb::ReadOptions(), impl_->idempotency, fmt::IdempotencyKey(game, key), &v);
-  if (s.IsNotFound()) return std::optional<Idempotent>();
+  auto s = impl_->db->Get(rocksdb::ReadOptions(), impl_->idempotency, fmt::IdempotencyKey(game, owner, key), &v);
+  bool legacy = false;
+  if (s.IsNotFound()) {
+    // A key recorded before keys had owners counts only for the owner of
+    // the batch it recorded.
+    s = impl_->db->Get(rocksdb::ReadOptions(), impl_->idempotency, fmt::LegacyIdempotencyKey(game, key), &v);
+    if (s.IsNotFound()) return std::optional<Idempotent>();
+    legacy = true;
+  }
   ADJ_RETURN_IF_ERROR(FromRocks(s, "reading idempotency record"));
   if (v.size() != fmt::kIdempotencyRecordBytes) {
     return Status::Corruption("idempotency record '" + std::string(key) + "' is damaged");
@@ -752,11 +992,44 @@ Result<std::optional<Ledger::Idempotent>> Ledger::FindIdempotent(std::string_vie
   r.result = {fmt::GetU64(v.data() + 8), fmt::GetU64(v.data() + 16),
               Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data() + 32)), true};
   r.fingerprint = fmt::GetU64(v.data() + 24);
+  if (legacy) {
+    std::string ev;
+    auto es = impl_->db->Get(rocksdb::ReadOptions(), impl_->events, fmt::EventKey(r.branch_id, r.result.first_seq), &ev);
+    if (es.IsNotFound()) return std::optional<Idempotent>();
+    ADJ_RETURN_IF_ERROR(FromRocks(es, "reading the event an idempotency key recorded"));
+    if (ev.size() <= fmt::kRecordHeaderBytes) return Status::Corruption("idempotency record '" + std::string(key) + "' points at a damaged event");
+    AlignedBuffer buf;
+    auto bytes = buf.Assign(ev.data() + fmt::kRecordHeaderBytes, ev.size() - fmt::kRecordHeaderBytes);
+    if (!schema::VerifyEventBuffer(bytes.data(), bytes.size())) {
+      return Status::Corruption("idempotency record '" + std::string(key) + "' points at a damaged event");
+    }
+    const auto* e = flatbuffers::GetRoot<fb::Event>(bytes.data());
+    const auto kind = e->actor() ? static_cast<ActorKind>(e->actor()->kind()) : ActorKind::kAdjudicator;
+    const std::string person = e->actor() && e->actor()->person() ? e->actor()->person()->str() : "";
+    if (IdempotencyOwner(kind, person) != owner) return std::optional<Idempotent>();
+  }
   return std::optional<Idempotent>(r);
 }
 
 Status Ledger::Read(std::string_view game, std::string_view branch, uint64_t from, uint64_t to,
                     const Visitor& visit) const {
+  ADJ_RETURN_IF_ERROR(impl_->DamageStatus(game));
+  // Damage this read finds (not a visitor's own stop) is remembered for the
+  // game: later reads fail with it too, whatever snapshot they start from.
+  bool visitor_stopped = false;
+  Status s = ReadChecked(game, branch, from, to, [&](const EventView& e) {
+    Status v = visit(e);
+    if (!v.ok()) visitor_stopped = true;
+    return v;
+  });
+  if (s.code() == Status::Code::kCorruption && !visitor_stopped) {
+    impl_->RecordDamage(game, "reading " + std::string(game) + "/" + std::string(branch) + ": " + s.message());
+  }
+  return s;
+}
+
+Status Ledger::ReadChecked(std::string_view game, std::string_view branch, uint64_t from, uint64_t to,
+                           const Visitor& visit) const {
   auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto segs = impl_->Lineage(game, branch);
@@ -851,6 +1124,22 @@ Result<std::optional<uint64_t>> Ledger::SeekTurn(std::string_view game, std::str
 }
 
 Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view branch) const {
+  auto rep = VerifyWalk(game, branch);
+  if (rep.ok() && !rep->ok) {
+    impl_->RecordDamage(game, "verify " + std::string(game) + "/" + std::string(branch) + ": FAILED at seq " +
+                                  std::to_string(rep->bad_seq) + ": " + rep->reason);
+  }
+  return rep;
+}
+
+std::optional<std::string> Ledger::DamageOf(std::string_view game) const { return impl_->DamageOf(game); }
+
+void Ledger::ClearDamage(std::string_view game) {
+  std::error_code ec;
+  std::filesystem::remove(impl_->DamagePath(game), ec);
+}
+
+Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view branch) const {
   auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto segs = impl_->Lineage(game, branch);
@@ -859,6 +1148,15 @@ Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view bran
   Hash128 prev;
   uint64_t expect = 1;
   AlignedBuffer buf;
+  // The acknowledged heads, taken before the snapshot: whatever they say
+  // was synced before it, so the snapshot must hold it.
+  std::map<uint64_t, Acked> acked;
+  {
+    std::lock_guard<std::mutex> lock(impl_->acked_mu);
+    for (const Segment& sg : *segs) {
+      if (auto a = impl_->acked_heads.find(sg.id); a != impl_->acked_heads.end()) acked[sg.id] = a->second;
+    }
+  }
   // One snapshot for the events and the head record: appends made while
   // verifying (the desk takes orders meanwhile) are simply not seen.
   rocksdb::ManagedSnapshot snap(impl_->db.get());
@@ -938,13 +1236,24 @@ Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view bran
                                                           std::to_string(**recorded) + ")"
                                                     : "the branch's head record says seq " + std::to_string(**recorded));
       }
+      // And at least as far as the last batch acknowledged to anyone.
+      if (auto a = acked.find(sg.id); a != acked.end()) {
+        if (a->second.seq > expect - 1) {
+          return fail(expect, "seq " + std::to_string(expect) + ".." + std::to_string(a->second.seq) +
+                                  " were acknowledged (" + kAckedHeadsFile + ") but are missing");
+        }
+      }
     }
+  }
+  // A branch found short when a read-only ledger was opened.
+  if (auto sh = impl_->short_of.find(segs->back().id); sh != impl_->short_of.end()) {
+    return fail(rep.head.seq + 1, sh->second);
   }
   return rep;
 }
 
 Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::string_view projection,
-                           uint64_t seq, std::string_view bytes) {
+                           uint64_t seq, std::string_view bytes, const Hash128* hash) {
   // No Recover() here: a fold writes snapshots from inside Read (holding
   // use_mu shared), and a snapshot is only a cache.
   auto use = impl_->Use();
@@ -958,9 +1267,23 @@ Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::
   for (const Segment& sg : *segs) {
     if (seq >= sg.lo && seq <= sg.hi) id = sg.id;
   }
+  // Bound to the chain hash of event `seq` (ledger.h).
+  Hash128 at;
+  if (hash) {
+    at = *hash;
+  } else {
+    std::string v;
+    auto gs = impl_->db->Get(rocksdb::ReadOptions(), impl_->events, fmt::EventKey(id, seq), &v);
+    ADJ_RETURN_IF_ERROR(FromRocks(gs, "reading the event a snapshot follows"));
+    if (v.size() <= fmt::kRecordHeaderBytes) return Status::Corruption("seq " + std::to_string(seq) + ": record too short");
+    at = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data()));
+  }
+  std::string value(fmt::kSnapshotMagic);
+  value.resize(value.size() + Hash128::kBytes);
+  at.ToBytes(reinterpret_cast<uint8_t*>(value.data() + value.size() - Hash128::kBytes));
+  value.append(bytes);
   rocksdb::WriteOptions wo;  // a cache: no sync
-  rocksdb::Status st = impl_->db->Put(wo, impl_->snapshots, fmt::SnapshotKey(id, projection, seq),
-                                      rocksdb::Slice(bytes.data(), bytes.size()));
+  rocksdb::Status st = impl_->db->Put(wo, impl_->snapshots, fmt::SnapshotKey(id, projection, seq), value);
   if (!st.ok()) impl_->write_failed = true;  // the next write resumes or reopens the database
   return FromRocks(st, "writing snapshot");
 }
@@ -985,11 +1308,30 @@ Result<std::optional<Snapshot>> Ledger::FindSnapshot(std::string_view game, std:
     ro.iterate_lower_bound = &lower_slice;
     std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
     it->SeekForPrev(fmt::SnapshotKey(sg.id, projection, hi));
-    ADJ_RETURN_IF_ERROR(FromRocks(it->status(), "reading snapshots"));
+    // A snapshot that cannot be read (a damaged block) is a cache miss: the
+    // fold reads, and checks, the events instead.
+    if (!it->status().ok()) continue;
     if (!it->Valid() || !it->key().starts_with(prefix) || it->key().size() != prefix.size() + 8) continue;
     uint64_t seq = fmt::GetU64(it->key().data() + prefix.size());
     if (seq < sg.lo) continue;
-    if (!best || seq > best->seq) best = Snapshot{seq, it->value().ToString()};
+    if (best && seq <= best->seq) continue;
+    // Older snapshots (without the binding) are not used.
+    const rocksdb::Slice v = it->value();
+    const size_t head = std::string_view(fmt::kSnapshotMagic).size() + Hash128::kBytes;
+    if (v.size() < head || !v.starts_with(fmt::kSnapshotMagic)) continue;
+    const Hash128 bound = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data() + head - Hash128::kBytes));
+    std::string ev;
+    auto gs = impl_->db->Get(rocksdb::ReadOptions(), impl_->events, fmt::EventKey(sg.id, seq), &ev);
+    if (!gs.ok() || ev.size() <= fmt::kRecordHeaderBytes ||
+        !(Hash128::FromBytes(reinterpret_cast<const uint8_t*>(ev.data())) == bound)) {
+      Status damaged = Status::Corruption(
+          "seq " + std::to_string(seq) + ": " +
+          (gs.ok() ? std::string("stored with another chain hash than the history its snapshot was made from (the record was changed)")
+                   : gs.IsNotFound() ? std::string("is missing") : gs.ToString()));
+      impl_->RecordDamage(game, "reading " + std::string(game) + "/" + std::string(branch) + ": " + damaged.message());
+      return damaged;
+    }
+    best = Snapshot{seq, std::string(v.data() + head, v.size() - head)};
   }
   return best;
 }

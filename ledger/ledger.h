@@ -155,7 +155,10 @@ class Ledger {
     uint64_t fingerprint = 0;  // of the batch's events (ledger/format.h)
     AppendResult result;
   };
-  Result<std::optional<Idempotent>> FindIdempotent(std::string_view game, std::string_view key) const;
+  // `owner` is IdempotencyOwner(...) of whoever sends the request: keys are
+  // his own, and another's use of the same key is another key.
+  Result<std::optional<Idempotent>> FindIdempotent(std::string_view game, std::string_view owner,
+                                                   std::string_view key) const;
 
   // Visits events from..to (inclusive, clipped to the head) in order,
   // reading below fork points from the parent. Stops at the first non-ok
@@ -174,17 +177,39 @@ class Ledger {
   Result<VerifyReport> Verify(std::string_view game, std::string_view branch) const;
 
   // Snapshots are a cache: written unsynced, found through the lineage.
+  // Each is bound to the chain hash of the event it follows (`hash`, read
+  // from the log when null): one is used only while that event is stored
+  // with that hash, so a report from a snapshot is a fold of the history
+  // that hash commits to, verified when the snapshot was made. A snapshot
+  // that cannot be read is a cache miss; a changed event is corruption.
   Status PutSnapshot(std::string_view game, std::string_view branch, std::string_view projection,
-                     uint64_t seq, std::string_view bytes);
+                     uint64_t seq, std::string_view bytes, const Hash128* hash = nullptr);
   Result<std::optional<Snapshot>> FindSnapshot(std::string_view game, std::string_view branch,
                                                std::string_view projection, uint64_t upto) const;
   Status DeleteSnapshots(std::string_view game);
 
+  // Damage found in a game (by Verify, or by a read that failed its
+  // checks) is remembered outside RocksDB, in `DIR/adjutant-damage/GAME`,
+  // by every process: from then on every read of the game and every write
+  // to it fails with what was found, as verify does, until the GA restores
+  // a backup or a full verify of every branch of the game passes again
+  // (ClearDamage). nullopt: none recorded.
+  std::optional<std::string> DamageOf(std::string_view game) const;
+  void ClearDamage(std::string_view game);
+
  private:
   struct Impl;
   explicit Ledger(std::unique_ptr<Impl> impl);
+  Result<VerifyReport> VerifyWalk(std::string_view game, std::string_view branch) const;
+  Status ReadChecked(std::string_view game, std::string_view branch, uint64_t from, uint64_t to,
+                     const Visitor& visit) const;
   std::unique_ptr<Impl> impl_;
 };
+
+// Whose an idempotency key is: a player's ("person:NAME"), or the GA's
+// (his directives and adjudications, "GA"). Append takes the owner of a
+// batch from its first player's event, else the GA.
+std::string IdempotencyOwner(ActorKind kind, std::string_view person);
 
 // Names of games and branches: 1–64 of [A-Za-z0-9_-], starting with a
 // letter or digit. Returns a message naming `what` when `name` is not one.

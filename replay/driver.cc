@@ -268,7 +268,8 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
   }
   const uint64_t fingerprint =
       RequestFingerprint("adjudicate", branch, "GA", mode == AdjudicateMode::kPhase ? "phase" : "turn");
-  auto prior = PriorRequest(db, game, branch, idempotency_key, fingerprint);
+  auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
+                            idempotency_key, fingerprint);
   if (!prior.ok()) return prior.status();
   std::vector<PhaseReport> out;
   if (mode == AdjudicateMode::kPhase) {
@@ -335,10 +336,10 @@ uint64_t RequestFingerprint(std::string_view kind, std::string_view branch, cons
 }
 
 Result<std::optional<ledger::AppendResult>> PriorRequest(ledger::Ledger& db, std::string_view game,
-                                                         std::string_view branch, std::string_view key,
-                                                         uint64_t fingerprint) {
+                                                         std::string_view branch, std::string_view owner,
+                                                         std::string_view key, uint64_t fingerprint) {
   if (key.empty()) return std::optional<ledger::AppendResult>();
-  auto prior = db.FindIdempotent(game, key);
+  auto prior = db.FindIdempotent(game, owner, key);
   if (!prior.ok()) return prior.status();
   if (!prior->has_value()) return std::optional<ledger::AppendResult>();
   auto b = db.Branch(game, branch);
@@ -440,7 +441,8 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
                                   const std::string& person, const std::vector<uint8_t>& order_file,
                                   std::string_view idempotency_key, std::optional<size_t>* not_his) {
   uint64_t fingerprint = RequestFingerprint("orders", branch, person, Bytes(order_file));
-  auto prior = PriorRequest(db, game, branch, idempotency_key, fingerprint);
+  auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kPlayer, person), idempotency_key,
+                            fingerprint);
   if (!prior.ok()) return prior.status();
   if (prior->has_value()) {
     SubmitReport rep;
@@ -594,7 +596,8 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
                                              const std::vector<uint8_t>& directive_file,
                                              std::string_view idempotency_key) {
   uint64_t fingerprint = RequestFingerprint("directive", branch, "GA", Bytes(directive_file));
-  auto prior = PriorRequest(db, game, branch, idempotency_key, fingerprint);
+  auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
+                            idempotency_key, fingerprint);
   if (!prior.ok()) return prior.status();
   if (prior->has_value()) return **prior;
   auto world = Fold(db, game, branch);

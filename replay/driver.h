@@ -159,9 +159,10 @@ uint64_t RequestFingerprint(std::string_view kind, std::string_view branch, cons
                             std::string_view request);
 // The original result of a request already recorded under `key`; nullopt
 // for a new key; kConflict when the key was used for another request.
+// Keys are their owner's (ledger::IdempotencyOwner): another's is another key.
 Result<std::optional<ledger::AppendResult>> PriorRequest(ledger::Ledger& db, std::string_view game,
-                                                         std::string_view branch, std::string_view key,
-                                                         uint64_t fingerprint);
+                                                         std::string_view branch, std::string_view owner,
+                                                         std::string_view key, uint64_t fingerprint);
 
 // Records the hash (crypto_pwhash_str) of a person's new password.
 Result<ledger::AppendResult> SetPassword(ledger::Ledger& db, std::string_view game, std::string_view branch,

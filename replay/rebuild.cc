@@ -34,7 +34,7 @@ Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std:
       for (projections::Projection* p : projections) {
         // A snapshot is a cache: one that cannot be written (a full disk)
         // does not fail the fold; no more are tried in it.
-        if (!ledger.PutSnapshot(game, branch, p->SnapshotName(), e.seq, p->Encode()).ok()) {
+        if (!ledger.PutSnapshot(game, branch, p->SnapshotName(), e.seq, p->Encode(), &e.hash).ok()) {
           snapshots_ok = false;
           break;
         }

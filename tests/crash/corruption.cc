@@ -8,8 +8,21 @@
 //
 //   adjutant_corruption [--rounds N] [--seed S]
 //
+// --on-disk: damage the files themselves, as a failing disk does, one file
+// of a copy of the ledger directory per round: a write-ahead log, the
+// MANIFEST, a table file (events, snapshots, any column family), CURRENT,
+// the OPTIONS file or the acknowledged heads — a bit flipped, the file cut
+// short, 4 KiB zeroed, or the file gone. The copy is then opened as the
+// commands open it, read-only and then read-write. Each round must end
+// "refused" (the open or verify reports the damage) or "whole" (verify
+// passes, the branch ends at the acknowledged head with its hash, and a
+// full fold gives the undamaged state). A round where history came back
+// shorter or different without a word ("silent") fails the run.
+//
 // Prints one JSON line: injected, detected at the right seq, by kind.
 // Exits 1 if any injection went undetected or misplaced.
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -56,6 +69,147 @@ Status Build(const std::string& dir, int turns, uint64_t* events) {
   return Status::Ok();
 }
 
+// Where the ledger keeps its files, by kind of damage target.
+std::string TargetKind(const std::string& name) {
+  if (name.size() > 4 && name.substr(name.size() - 4) == ".log") return "wal";
+  if (name.size() > 4 && name.substr(name.size() - 4) == ".sst") return "table";
+  if (name.rfind("MANIFEST-", 0) == 0) return "manifest";
+  if (name.rfind("OPTIONS-", 0) == 0) return "options";
+  if (name == "CURRENT") return "current";
+  if (name == "adjutant-heads") return "heads";
+  return "";
+}
+
+std::string StateOf(const replay::World& w);
+
+// One round of --on-disk: "refused", "whole" or "silent: why".
+std::string OpenDamaged(const std::string& dir, const ledger::Head& acked, const std::string& before) {
+  for (bool read_only : {true, false}) {
+    auto db = ledger::Ledger::Open(dir, ledger::OpenOptions{.read_only = read_only, .create_if_missing = false});
+    if (!db.ok()) {
+      if (db.status().code() == Status::Code::kNotFound) return "silent: the open says there is no database (" + db.status().message() + ")";
+      return "refused";
+    }
+    auto rep = (*db)->Verify("big", "main");
+    if (!rep.ok() || !rep->ok) return "refused";
+    if (rep->head.seq != acked.seq || !(rep->head.hash == acked.hash)) {
+      return "silent: verify passes at seq " + std::to_string(rep->head.seq) + ", acknowledged " + std::to_string(acked.seq);
+    }
+    auto w = replay::Fold(**db, "big", "main");
+    if (!w.ok()) {
+      if (w.status().code() == Status::Code::kCorruption) return "refused";
+      return "silent: the fold fails without naming damage (" + w.status().message() + ")";
+    }
+    if (StateOf(*w) != before) return "silent: the fold gives another state";
+  }
+  return "whole";
+}
+
+int OnDisk(const std::string& root, int rounds, uint64_t seed) {
+  namespace fs = std::filesystem;
+  const std::string base = root + "/base";
+  uint64_t events = 0;
+  // Two turns in table files (the database reopened flushes its log), a
+  // third and the snapshots of a fold in the write-ahead log.
+  if (Status st = Build(base, 2, &events); !st.ok()) {
+    std::fprintf(stderr, "adjutant_corruption: building the ledger: %s\n", st.message().c_str());
+    return 2;
+  }
+  ledger::Head acked;
+  std::string before;
+  {
+    auto db = ledger::Ledger::Open(base);
+    if (!db.ok()) return 2;
+    if (!replay::Adjudicate(**db, "big", "main", replay::AdjudicateMode::kTurn).ok()) return 2;
+    auto w = replay::Fold(**db, "big", "main");
+    if (!w.ok()) return 2;
+    before = StateOf(*w);
+    acked = *(*db)->HeadOf("big", "main");
+  }
+  std::vector<std::string> targets;
+  for (const auto& e : fs::directory_iterator(base)) {
+    if (e.is_regular_file() && !TargetKind(e.path().filename().string()).empty()) targets.push_back(e.path().filename().string());
+  }
+  std::sort(targets.begin(), targets.end());
+  std::fprintf(stderr, "adjutant_corruption --on-disk: seed %" PRIu64 ", %" PRIu64 " events acknowledged, %zu files, %d rounds\n",
+               seed, acked.seq, targets.size(), rounds);
+  std::mt19937_64 rng(seed);
+  // kind of file → injected, refused, whole
+  std::map<std::string, std::array<int, 3>> by_target;
+  std::map<std::string, int> by_damage;
+  int silent = 0;
+  const std::string work = root + "/work";
+  for (int r = 0; r < rounds; ++r) {
+    std::error_code ec;
+    fs::remove_all(work, ec);
+    fs::copy(base, work, fs::copy_options::recursive, ec);
+    if (ec) return 2;
+    // The write-ahead log and the table files hold the history: they are
+    // damaged most often (a kind first, then a file of that kind).
+    static const std::vector<std::string> kWeighted = {"wal", "wal", "wal", "table", "table", "table",
+                                                       "manifest", "manifest", "current", "heads", "options"};
+    std::vector<std::string> of_kind;
+    while (of_kind.empty()) {
+      const std::string& want = kWeighted[rng() % kWeighted.size()];
+      for (const auto& t : targets) {
+        if (TargetKind(t) == want) of_kind.push_back(t);
+      }
+    }
+    const std::string name = of_kind[rng() % of_kind.size()];
+    const std::string path = work + "/" + name;
+    const uint64_t size = fs::file_size(path);
+    std::string damage;
+    switch (size == 0 ? 3 : rng() % 4) {
+      case 0: {
+        damage = "bit flip";
+        testing::FlipByte(path, rng() % size, static_cast<uint8_t>(1u << (rng() % 8)));
+        break;
+      }
+      case 1:
+        damage = "cut short";
+        fs::resize_file(path, rng() % size);
+        break;
+      case 2: {
+        damage = "4 KiB zeroed";
+        const uint64_t at = (rng() % size) & ~uint64_t{4095};
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(static_cast<std::streamoff>(at));
+        const std::string zeros(static_cast<size_t>(std::min<uint64_t>(4096, size - at)), '\0');
+        f.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+        break;
+      }
+      default:
+        damage = "file gone";
+        fs::remove(path);
+        break;
+    }
+    const std::string kind = TargetKind(name);
+    auto& tally = by_target[kind];
+    tally[0]++;
+    by_damage[damage]++;
+    const std::string outcome = OpenDamaged(work, acked, before);
+    if (outcome == "refused") tally[1]++;
+    else if (outcome == "whole") tally[2]++;
+    else {
+      silent++;
+      std::fprintf(stderr, "adjutant_corruption --on-disk: %s of %s (%" PRIu64 " bytes): %s\n", damage.c_str(),
+                   name.c_str(), size, outcome.c_str());
+    }
+  }
+  std::string kinds, damages;
+  for (const auto& [k, v] : by_target) {
+    kinds += std::string(kinds.empty() ? "" : ", ") + "\"" + k + "\": {\"injected\": " + std::to_string(v[0]) +
+             ", \"refused\": " + std::to_string(v[1]) + ", \"whole\": " + std::to_string(v[2]) + "}";
+  }
+  for (const auto& [k, v] : by_damage) damages += std::string(damages.empty() ? "" : ", ") + "\"" + k + "\": " + std::to_string(v);
+  std::printf("{\"corruption_on_disk\": {\"seed\": %" PRIu64 ", \"acknowledged_events\": %" PRIu64
+              ", \"rounds\": %d, \"silent\": %d, \"by_file\": {%s}, \"by_damage\": {%s}}}\n",
+              seed, acked.seq, rounds, silent, kinds.c_str(), damages.c_str());
+  std::error_code ec;
+  if (silent == 0) fs::remove_all(root, ec);
+  return silent == 0 ? 0 : 1;
+}
+
 std::string StateOf(const replay::World& w) {
   std::string s;
   for (const auto& p : w.projections) s += std::string(p->name()) + ":" + p->Encode() + ";";
@@ -66,18 +220,21 @@ std::string StateOf(const replay::World& w) {
 
 int main(int argc, char** argv) {
   int rounds = 300;
+  bool on_disk = false;
   uint64_t seed = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--rounds" && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
     else if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--on-disk") on_disk = true;
     else {
-      std::fprintf(stderr, "usage: adjutant_corruption [--rounds N] [--seed S]\n");
+      std::fprintf(stderr, "usage: adjutant_corruption [--on-disk] [--rounds N] [--seed S]\n");
       return 2;
     }
   }
   auto root = ScratchDir("adjutant-corruption-");
   if (!root.ok()) return 2;
+  if (on_disk) return OnDisk(*root, rounds, seed);
   const std::string dir = *root + "/db";
   uint64_t events = 0;
   if (Status st = Build(dir, 3, &events); !st.ok()) {
@@ -170,6 +327,9 @@ int main(int argc, char** argv) {
     } else {
       testing::PutEventRecord(dir, branch_id, seq, original);
     }
+    // The finding is remembered for the game (Ledger::DamageOf) until a GA
+    // clears it: as he would once the damage is mended.
+    if (auto db = ledger::Ledger::Open(dir, ledger::OpenOptions{.read_only = true}); db.ok()) (*db)->ClearDamage("big");
   }
   std::string kinds;
   int injected = 0, detected = 0;

@@ -360,7 +360,10 @@ void Check(const std::string& dir, const std::string& ack_file, uint64_t* checks
       if (!completed.count(move)) Fail("acknowledged " + line + " but the move is not in the log");
       continue;
     }
-    auto found = db.FindIdempotent(kGame, line);
+    // The key is its sender's: the British general's or the French one's.
+    const std::string owner =
+        ledger::IdempotencyOwner(ActorKind::kPlayer, line.find("British") != std::string::npos ? "wellesley" : "victor");
+    auto found = db.FindIdempotent(kGame, owner, line);
     if (!found.ok() || !found->has_value()) {
       Fail("acknowledged " + line + " but its batch is not in the log");
       continue;

@@ -155,6 +155,31 @@ TEST_CASE("desk: a player logs in, submits orders answered once recorded, a retr
   CHECK(s.Count("OrderSubmitted") == recorded);
 }
 
+TEST_CASE("desk: an idempotency key is its sender's: another player's key does not block my orders, nor the GA's "
+          "adjudication",
+          "[desk]") {
+  Served s;
+  const std::string victor = s.Login("victor"), wellesley = s.Login("wellesley"), ga = s.GaLogin();
+  // The French general sends his orders under the key the British general's
+  // script uses (keys in the bundled scripts are easy to guess).
+  Reply french = s.Call(http::verb::post, "/api/games/talavera/orders",
+                        Slurp(F + "/orders/dog-talavera/m1-French.orders.json"), victor, {{"Idempotency-Key", "m1-British"}});
+  REQUIRE(french.status == 200);
+  Reply british = s.Call(http::verb::post, "/api/games/talavera/orders",
+                         Slurp(F + "/orders/dog-talavera/m1-British.orders.json"), wellesley,
+                         {{"Idempotency-Key", "m1-British"}});
+  INFO(british.body);
+  REQUIRE(british.status == 200);
+  CHECK_THAT(british.body, Catch::Contains("\"replayed\": false"));
+  CHECK(s.Count("OrderSubmitted") == 17);
+  const size_t completed = s.Count("PhaseCompleted");
+  Reply adj = s.Call(http::verb::post, "/api/games/talavera/adjudicate", R"({"mode": "turn"})", ga,
+                     {{"Idempotency-Key", "m1-British"}});
+  INFO(adj.body);
+  CHECK(adj.status == 200);
+  CHECK(s.Count("PhaseCompleted") > completed);
+}
+
 TEST_CASE("desk: who may do what: 401 without a valid session (one answer for every wrong login), 403 for another's "
           "game, report or the GA's requests",
           "[desk]") {

@@ -2,6 +2,9 @@
 
 #include <rocksdb/db.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 
@@ -66,6 +69,59 @@ bool SwapEventRecords(const std::string& dir, uint64_t branch_id, uint64_t a, ui
   if (!r.db->Get(rocksdb::ReadOptions(), r.events(), kb, &vb).ok()) return false;
   return r.db->Put(rocksdb::WriteOptions(), r.events(), ka, vb).ok() &&
          r.db->Put(rocksdb::WriteOptions(), r.events(), kb, va).ok();
+}
+
+}  // namespace adjutant::testing
+
+namespace adjutant::testing {
+
+std::vector<std::string> TableFiles(const std::string& dir, const std::string& column_family) {
+  std::vector<rocksdb::LiveFileMetaData> files;
+  {
+    RawDb r(dir);
+    r.db->GetLiveFilesMetaData(&files);
+  }
+  std::erase_if(files, [&](const auto& f) { return f.column_family_name != column_family; });
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.size > b.size; });
+  std::vector<std::string> out;
+  for (const auto& f : files) out.push_back(dir + "/" + f.relative_filename);
+  return out;
+}
+
+std::vector<std::string> LogFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() == ".log") out.push_back(e.path().string());
+  }
+  std::sort(out.rbegin(), out.rend());
+  return out;
+}
+
+bool FlipByte(const std::string& path, uint64_t offset, uint8_t mask) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  if (!f) return false;
+  f.seekg(static_cast<std::streamoff>(offset));
+  char c = 0;
+  if (!f.get(c)) return false;
+  f.seekp(static_cast<std::streamoff>(offset));
+  f.put(static_cast<char>(c ^ static_cast<char>(mask)));
+  return static_cast<bool>(f);
+}
+
+}  // namespace adjutant::testing
+
+namespace adjutant::testing {
+
+bool MakeIdempotencyKeyLegacy(const std::string& dir, const std::string& game, const std::string& owner,
+                              const std::string& key) {
+  RawDb r(dir);
+  rocksdb::ColumnFamilyHandle* cf = r.handles[5];  // idempotency (RawDb's order)
+  std::string v;
+  if (!r.db->Get(rocksdb::ReadOptions(), cf, ledger::format::IdempotencyKey(game, owner, key), &v).ok()) return false;
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  return r.db->Delete(wo, cf, ledger::format::IdempotencyKey(game, owner, key)).ok() &&
+         r.db->Put(wo, cf, ledger::format::LegacyIdempotencyKey(game, key), v).ok();
 }
 
 }  // namespace adjutant::testing

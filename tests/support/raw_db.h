@@ -23,3 +23,24 @@ bool SwapEventRecords(const std::string& dir, uint64_t branch_id, uint64_t a, ui
 std::string ReadEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq);
 
 }  // namespace adjutant::testing
+
+namespace adjutant::testing {
+
+// The table (.sst) files of one column family (ledger/format.h kCf*), as
+// paths, largest first; and the write-ahead log files (.log), newest first.
+std::vector<std::string> TableFiles(const std::string& dir, const std::string& column_family);
+std::vector<std::string> LogFiles(const std::string& dir);
+// Flips the bits of `mask` in the byte at `offset` of a file on disk, as a
+// failing disk would; returns false when the file is shorter.
+bool FlipByte(const std::string& path, uint64_t offset, uint8_t mask = 0x01);
+
+}  // namespace adjutant::testing
+
+namespace adjutant::testing {
+
+// Rewrites an idempotency record as a database from before keys had owners
+// stored it (game ‖ 0x00 ‖ key). Returns false if there is no such record.
+bool MakeIdempotencyKeyLegacy(const std::string& dir, const std::string& game, const std::string& owner,
+                              const std::string& key);
+
+}  // namespace adjutant::testing
