@@ -147,8 +147,8 @@ struct Served {
 
 }  // namespace
 
-TEST_CASE("desk auth: the GA's run reads no server file: file options are refused by name before anything runs, "
-          "a named pipe does not hang the workers",
+TEST_CASE("desk auth: the GA's run reads no server file: file options are refused by name before anything runs "
+          "and a named pipe does not hang the workers",
           "[desk][auth]") {
   Served s;
   const std::string ga = s.GaToken();
@@ -178,6 +178,17 @@ TEST_CASE("desk auth: the GA's run reads no server file: file options are refuse
   CHECK(commit.status == 400);
   CHECK_THAT(commit.body, Catch::Contains("--salt-file: not an option"));
   CHECK_FALSE(std::ifstream(fresh).good());
+  // A named pipe: refused at once, and the workers still answer.
+  const std::string fifo = s.dir.Sub("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  Got piped = CallFrom("127.0.0.1", s.desk->port(), http::verb::post, "/api/ga/run",
+                       R"({"args": [)" + roll + R"("--script", ")" + fifo + R"("]})", ga, {}, 20000);
+  // Whatever happened, nothing stays blocked on the pipe (a reader waiting on it gets its end).
+  if (int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK); fd >= 0) ::close(fd);
+  INFO(piped.error);
+  CHECK(piped.status == 400);
+  CHECK_THAT(piped.body, Catch::Contains("--script: not an option"));
+  for (int i = 0; i < 3; ++i) CHECK(s.Run(ga, R"({"args": ["verify", "nwol"]})").status == 200);
   // Options that are no file but are not the GA's either, and help.
   CHECK_THAT(s.Run(ga, R"({"args": ["report", "events", "nwol", "--as", "nelson"]})").body, Catch::Contains("--as: not an option"));
   CHECK_THAT(s.Run(ga, R"({"args": ["report", "map", "nwol", "--svg", "/tmp/x.svg"]})").body, Catch::Contains("--svg: not an option"));
@@ -190,21 +201,9 @@ TEST_CASE("desk auth: the GA's run reads no server file: file options are refuse
   CHECK_THAT(value.body, Catch::Contains("no event kind '--script'") || Catch::Contains("unexpected argument '/etc/passwd'"));
   CHECK_THAT(value.body, !Catch::Contains("root"));
   CHECK(s.Head() == head);  // nothing recorded by any of them
-
-  // A named pipe: refused at once, and the workers still answer.
-  const std::string fifo = s.dir.Sub("fifo");
-  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  Got piped = CallFrom("127.0.0.1", s.desk->port(), http::verb::post, "/api/ga/run",
-                       R"({"args": [)" + roll + R"("--script", ")" + fifo + R"("]})", ga, {}, 20000);
-  // Whatever happened, nothing stays blocked on the pipe (a reader waiting on it gets its end).
-  if (int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK); fd >= 0) ::close(fd);
-  INFO(piped.error);
-  CHECK(piped.status == 400);
-  CHECK_THAT(piped.body, Catch::Contains("--script: not an option"));
-  for (int i = 0; i < 3; ++i) CHECK(s.Run(ga, R"({"args": ["verify", "nwol"]})").status == 200);
 }
 
-TEST_CASE("desk auth: a scripted roll and committed dice with the salt in the request's body, end to end",
+TEST_CASE("desk auth: a scripted roll and committed dice with the salt in the request's body end to end",
           "[desk][auth]") {
   Served s;
   const std::string ga = s.GaToken();
@@ -251,8 +250,8 @@ TEST_CASE("desk auth: a scripted roll and committed dice with the salt in the re
   CHECK_THAT(check.body, Catch::Contains("revealed salt matches its commitment"));
 }
 
-TEST_CASE("adjutant dice-commit, adjudicate and dice-reveal take the salt from standard input (-), and help through "
-          "RunShared runs no command",
+TEST_CASE("desk auth: dice-commit and adjudicate and dice-reveal take the salt from standard input (-) and help "
+          "through RunShared runs no command",
           "[desk][auth][cli]") {
   TempDir dir;
   const std::string db = dir.Sub("db");
@@ -284,8 +283,8 @@ TEST_CASE("adjutant dice-commit, adjudicate and dice-reveal take the salt from s
   CHECK_THAT(out, Catch::StartsWith("usage: adjutant [--db DIR] roll GAME"));
 }
 
-TEST_CASE("desk auth: failed logins back off per (address, account) pair, the real user from another address is "
-          "never delayed, 429 says the same for any account",
+TEST_CASE("desk auth: failed logins back off per (address and account) pair: the real user from another address "
+          "is never delayed and 429 says the same for any account",
           "[desk][auth]") {
   FakeClock clock;
   desk::Settings st;
@@ -382,7 +381,7 @@ TEST_CASE("desk auth: X-Forwarded-For names the client only when the peer is a t
   CHECK(testing::StartDesk(**l, good).ok());
 }
 
-TEST_CASE("adjutant serve refuses a GA password that is short or weak, with the reason", "[desk][auth][cli]") {
+TEST_CASE("desk auth: adjutant serve refuses a GA password that is short or weak and says why", "[desk][auth][cli]") {
   TempDir dir;
   const std::string pw = dir.Sub("pw"), db = dir.Sub("no-db");
   auto serve = [&](const std::string& password, std::vector<std::string> more = {}) {
