@@ -470,6 +470,7 @@ struct Desk::Impl {
     const std::string key = LoginKey(rq.client, game, person, false);
     if (auto wait = LoginBegin(key)) return *wait;
     LoginAttempt attempt{*this, key};
+    if (settings.login_checking) settings.login_checking();
     std::string hash = dummy_hash;
     std::vector<std::string> roles;
     bool known = false;
@@ -506,6 +507,7 @@ struct Desk::Impl {
     const std::string key = LoginKey(rq.client, "", "", true);
     if (auto wait = LoginBegin(key)) return *wait;
     LoginAttempt attempt{*this, key};
+    if (settings.login_checking) settings.login_checking();
     const std::string& hash = settings.ga_pwhash.empty() ? dummy_hash : settings.ga_pwhash;
     const bool match = crypto_pwhash_str_verify(hash.c_str(), password.c_str(), password.size()) == 0;
     attempt.ok = !settings.ga_pwhash.empty() && match;

@@ -50,6 +50,8 @@ struct Settings {
   std::vector<std::string> trusted_proxies;
   // The login backoff's clock (tests); empty: std::chrono::steady_clock.
   std::function<std::chrono::steady_clock::time_point()> clock;
+  // Tests: called while a login is being checked (once the backoff let it in).
+  std::function<void()> login_checking;
 };
 
 // What the desk asks of the command side: run `adjutant ARGS...` against the

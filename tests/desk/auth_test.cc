@@ -14,13 +14,16 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 #include <fstream>
+#include <future>
 #include <memory>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/common.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"
 #include "replay/dice_commit.h"
@@ -336,6 +339,37 @@ TEST_CASE("desk auth: failed logins back off per (address and account) pair: the
   CHECK(s.Call(attacker, http::verb::post, "/api/ga/login", R"({"password": "the-ga-secret"})").status == 200);
 }
 
+TEST_CASE("desk auth: while a login of a pair is being checked another of the same pair is answered 429 (no "
+          "parallel guessing) and other addresses are not",
+          "[desk][auth]") {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  auto calls = std::make_shared<std::atomic<int>>(0);
+  desk::Settings st;
+  st.login_checking = [calls, released] {
+    if ((*calls)++ == 0) released.wait();  // the first login is held inside its check
+  };
+  Served s(st);
+  Got first;
+  std::thread attempt([&] { first = CallFrom("127.0.0.2", s.desk->port(), http::verb::post, "/api/login",
+                                             R"({"game": "nwol", "person": "nelson", "password": "guess"})"); });
+  struct Release {  // the held login ends whatever happens below
+    std::promise<void>& p;
+    std::thread& t;
+    ~Release() {
+      p.set_value();
+      t.join();
+    }
+  } at_end{release, attempt};
+  for (int i = 0; i < 6000 && calls->load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(calls->load() == 1);
+  Got second = s.Login("127.0.0.2", "nelson", "nelson-1805");
+  CHECK(second.status == 429);
+  CHECK(second.retry_after == "1");
+  CHECK(calls->load() == 1);  // refused before any check
+  CHECK(s.Login("127.0.0.1", "nelson", "nelson-1805").status == 200);
+}
+
 TEST_CASE("desk auth: X-Forwarded-For names the client only when the peer is a trusted proxy (rate limit and login "
           "backoff)",
           "[desk][auth]") {
@@ -405,4 +439,20 @@ TEST_CASE("desk auth: adjutant serve refuses a GA password that is short or weak
   CHECK(ok.code != 0);
   CHECK_THAT(ok.err, !Catch::Contains("--ga-password") && Catch::Contains(db));
   CHECK(serve("correcthorsebattery").err.find("--ga-password") == std::string::npos);  // one kind, but 19 long
+  // Every new setting is in the help; --trusted-proxy may be given again, the others may not.
+  auto help = testing::Adjutant({"serve", "--help"});
+  for (const char* o : {"--ga-password-min-length N", "--login-backoff S", "--login-backoff-max S", "--login-backoff-pairs N",
+                        "--trusted-proxy ADDR"}) {
+    CHECK_THAT(help.out, Catch::Contains(o));
+  }
+  const cli::CommandSpec* spec = nullptr;
+  const auto commands = cli::ServeCommands();
+  for (const auto& c : commands) if (c.spec.name == "serve") spec = &c.spec;
+  REQUIRE(spec);
+  auto two = cli::Parse(*spec, {"--trusted-proxy", "10.0.0.1", "--trusted-proxy=fd00::/8"});
+  REQUIRE(two.ok());
+  CHECK(two->All("trusted-proxy") == std::vector<std::string>{"10.0.0.1", "fd00::/8"});
+  auto twice = cli::Parse(*spec, {"--rate", "1", "--rate", "2"});
+  REQUIRE_FALSE(twice.ok());
+  CHECK_THAT(twice.status().message(), Catch::Contains("--rate given twice"));
 }
