@@ -703,6 +703,10 @@ struct Desk::Impl {
       return Error(http::status::bad_request, "args[0]: the desk runs " + known);
     }
     const GaCommand& cmd = it->second;
+    // A command that writes runs on the sequencer of the game named first (Handle).
+    if (cmd.writes && (argv.size() < 2 || argv[1].rfind("-", 0) == 0)) {
+      return Error(http::status::bad_request, "args[1]: " + argv[0] + " takes its game first, before any option");
+    }
     for (size_t i = 1; i < argv.size(); ++i) {
       const std::string& a = argv[i];
       std::string name;

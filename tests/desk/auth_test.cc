@@ -195,7 +195,7 @@ TEST_CASE("desk auth: the GA's run reads no server file: file options are refuse
   // Options that are no file but are not the GA's either, and help.
   CHECK_THAT(s.Run(ga, R"({"args": ["report", "events", "nwol", "--as", "nelson"]})").body, Catch::Contains("--as: not an option"));
   CHECK_THAT(s.Run(ga, R"({"args": ["report", "map", "nwol", "--svg", "/tmp/x.svg"]})").body, Catch::Contains("--svg: not an option"));
-  CHECK_THAT(s.Run(ga, R"({"args": ["roll", "--help"]})").body, Catch::Contains("--help: not an option"));
+  CHECK_THAT(s.Run(ga, R"({"args": ["roll", "nwol", "--help"]})").body, Catch::Contains("--help: not an option"));
   CHECK_THAT(s.Run(ga, R"({"args": ["verify", "nwol", "-h"]})").body, Catch::Contains("--help: not an option"));
   // A word after an option with a value is its value, as the command line reads it.
   Got value = s.Run(ga, R"({"args": ["log", "nwol", "--kind", "--script", "/etc/passwd"]})");
@@ -203,6 +203,10 @@ TEST_CASE("desk auth: the GA's run reads no server file: file options are refuse
   CHECK(value.status == 400);
   CHECK_THAT(value.body, Catch::Contains("no event kind '--script'") || Catch::Contains("unexpected argument '/etc/passwd'"));
   CHECK_THAT(value.body, !Catch::Contains("root"));
+  // A command that writes names its game first: it runs on that game's sequencer.
+  Got later = s.Run(ga, R"({"args": ["ruling", "--reason", "r", "nwol", "--text", "t"]})");
+  CHECK(later.status == 400);
+  CHECK_THAT(later.body, Catch::Contains("args[1]: ruling takes its game first"));
   CHECK(s.Head() == head);  // nothing recorded by any of them
 }
 
