@@ -8,6 +8,11 @@ std::optional<std::string> Args::Value(const std::string& name) const {
   return it->second;
 }
 
+std::vector<std::string> Args::All(const std::string& name) const {
+  auto it = all.find(name);
+  return it == all.end() ? std::vector<std::string>{} : it->second;
+}
+
 std::string Args::ValueOr(const std::string& name, std::string fallback) const {
   auto v = Value(name);
   return v ? *v : fallback;
@@ -41,7 +46,8 @@ Result<Args> Parse(const CommandSpec& spec, const std::vector<std::string>& argv
         if (i + 1 >= argv.size()) return fail("--" + name + " needs a value " + o->value);
         value = argv[++i];
       }
-      if (a.values.count(name)) return fail("--" + name + " given twice");
+      if (a.values.count(name) && !o->repeat) return fail("--" + name + " given twice");
+      if (o->repeat) a.all[name].push_back(value);
       a.values[name] = value;
       continue;
     }

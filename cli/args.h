@@ -15,6 +15,7 @@ struct OptionSpec {
   std::string name;   // without dashes: "branch"
   std::string value;  // placeholder ("B"); empty for a flag
   std::string help;
+  bool repeat = false;  // may be given more than once (Args::All)
 };
 
 struct CommandSpec {
@@ -28,13 +29,15 @@ struct CommandSpec {
 
 struct Args {
   std::vector<std::string> positional;
-  std::map<std::string, std::string> values;  // options with a value
+  std::map<std::string, std::string> values;  // options with a value (a repeated one: its last)
+  std::map<std::string, std::vector<std::string>> all;  // every value of a repeatable option, in order
   std::map<std::string, bool> flags;
   bool help = false;
 
   bool Flag(const std::string& name) const { return flags.count(name) != 0; }
   std::optional<std::string> Value(const std::string& name) const;
   std::string ValueOr(const std::string& name, std::string fallback) const;
+  std::vector<std::string> All(const std::string& name) const;
 };
 
 Result<Args> Parse(const CommandSpec& spec, const std::vector<std::string>& argv);

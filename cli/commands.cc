@@ -1005,7 +1005,7 @@ std::vector<Command> Commands() {
         {kBranch, {"purpose", "P", "what the roll decides"}, {"rule", "R", "the rule it serves, e.g. \"PATE 8.1\""},
          {"sides", "N", "sides of each die (default 6)"}, {"count", "C", "number of dice (default 1)"},
          {"subject", "S", "what the roll is about (a ship, a province)"},
-         {"script", "FILE", "take the values from FILE (whitespace-separated, # comments)"},
+         {"script", "FILE", "take the values from FILE (whitespace-separated, # comments; - reads standard input)"},
          {"key", "K", "idempotency key: a retry with the same key records nothing new"}, kJson},
         1, 1},
        CmdRoll},
@@ -1059,6 +1059,8 @@ int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::str
   } else if (auto args = Parse(cmd->spec, std::vector<std::string>(argv.begin() + 1, argv.end())); !args.ok()) {
     *err = args.status().message();
     code = 2;
+  } else if (args->help) {
+    capture.out = HelpText(cmd->spec);  // no command runs (it would without its arguments)
   } else {
     Context ctx;
     ctx.db = db.dir();

@@ -203,14 +203,18 @@ Status CmdCorrect(Context& c) {
 
 // ---- committed dice ---------------------------------------------------------------
 
-// A salt file's first line, hex.
+// A salt file's first line, hex; "-": the standard input's (the desk passes
+// the salt of its request's body this way).
 Result<std::string> ReadSaltFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::NotFound(path + ": cannot open the salt file");
-  std::string line;
-  std::getline(in, line);
+  const std::string name = path == "-" ? "standard input" : path;
+  auto text = ReadFile(path, 4096);
+  if (!text.ok()) {
+    if (path == "-") return text.status();
+    return Status::NotFound(path + ": cannot open the salt file");
+  }
+  std::string line = text->substr(0, text->find('\n'));
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-  if (!replay::CommitmentOf(line).ok()) return Status::InvalidArgument(path + ": line 1: a salt is 32 to 128 hex digits");
+  if (!replay::CommitmentOf(line).ok()) return Status::InvalidArgument(name + ": line 1: a salt is 32 to 128 hex digits");
   return line;
 }
 
@@ -223,7 +227,7 @@ Status RecordDice(Context& c, bool reveal) {
   auto turn = Turn::Parse(*t);
   if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
   bool fresh = false;
-  if (!reveal && !std::ifstream(*file)) {
+  if (!reveal && *file != "-" && !std::ifstream(*file)) {
     // A new salt, kept by the GA alone until he reveals it.
     std::ofstream out(*file, std::ios::trunc);
     out << replay::NewSalt() << "\n";
@@ -257,8 +261,11 @@ Status RecordDice(Context& c, bool reveal) {
   } else {
     Line(*commitment);
     Line("committed to the dice of turn " + turn->ToString() + " on " + game + "/" + branch + "  [seq " +
-         std::to_string(r->first_seq) + "]; the salt is in " + *file + (fresh ? " (new)" : "") +
-         ": keep it secret, adjudicate the turn with --dice-salt-file " + *file + ", then reveal it");
+         std::to_string(r->first_seq) + "]; " +
+         (*file == "-" ? std::string("the salt is the one given: keep it secret, adjudicate the turn with it")
+                       : "the salt is in " + *file + (fresh ? " (new)" : "") +
+                             ": keep it secret, adjudicate the turn with --dice-salt-file " + *file) +
+         ", then reveal it");
   }
   return Status::Ok();
 }
@@ -349,7 +356,7 @@ std::vector<Command> PlayCommands() {
         "--key K makes a retry safe: a phase (or turn) already adjudicated under K is answered, not run again;\n"
         "a turn a crash cut short is finished.",
         {kBranch, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"},
-         {"dice-salt-file", "F", "the GA's secret salt for a turn whose dice he committed to"},
+         {"dice-salt-file", "F", "the GA's secret salt for a turn whose dice he committed to (- : standard input)"},
          {"rules-version", "V", "adopt rules versions from now on: RULESET=N[,RULESET=N] or N (every ruleset that has it)"},
          kKey, kJson},
         1, 1},
@@ -367,12 +374,12 @@ std::vector<Command> PlayCommands() {
         "Records BLAKE2b-256 of the salt in F (a new random salt is written to F if it does not exist);\n"
         "the turn's rolls then also derive from the salt, so the turn is adjudicated with\n"
         "--dice-salt-file F. Publish the commitment; reveal the salt after the turn with dice-reveal.",
-        {kBranch, {"turn", "T", "the turn (not yet begun)"}, {"salt-file", "F", "the secret salt (hex)"}, kKey}, 1, 1},
+        {kBranch, {"turn", "T", "the turn (not yet begun)"}, {"salt-file", "F", "the secret salt (hex; - reads it from standard input)"}, kKey}, 1, 1},
        CmdDiceCommit},
       {{"dice-reveal", "GAME --turn T --salt-file F [--branch B] [--key K]",
         "Reveal a turn's dice salt once the turn is over; `verify --turn T --dice` then checks the\n"
         "commitment and recomputes every roll of the turn.",
-        {kBranch, {"turn", "T", "the turn (over)"}, {"salt-file", "F", "the salt committed to"}, kKey}, 1, 1},
+        {kBranch, {"turn", "T", "the turn (over)"}, {"salt-file", "F", "the salt committed to (- reads it from standard input)"}, kKey}, 1, 1},
        CmdDiceReveal},
       {{"correct", "GAME --at TURN[.PHASE] --directive FILE [--branch B] [--name NEW] [--json]",
         "Correct history without rewriting it.\n"

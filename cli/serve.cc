@@ -2,6 +2,7 @@
 // SIGTERM or SIGINT; every limit a named option.
 #include <sodium.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <type_traits>
@@ -23,6 +24,45 @@ Result<int> IntOption(const Args& a, const std::string& name, int fallback, int 
   return static_cast<int>(*v);
 }
 
+// The GA's password must be at least `min_length` characters (UTF-8 code
+// points); one of fewer than 16 must mix two kinds of character (lower case,
+// upper case, digits, others); and any must have at least 5 different
+// characters. The password itself is never echoed.
+Status CheckGaPassword(const std::string& pw, int min_length) {
+  int chars = 0;
+  bool lower = false, upper = false, digit = false, other = false;
+  std::string distinct;
+  for (size_t i = 0; i < pw.size(); ++i) {
+    const auto b = static_cast<unsigned char>(pw[i]);
+    if ((b & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte
+    ++chars;
+    size_t n = 1;
+    while (i + n < pw.size() && (static_cast<unsigned char>(pw[i + n]) & 0xC0) == 0x80) ++n;
+    const std::string ch = pw.substr(i, n);
+    if (b >= 'a' && b <= 'z') lower = true;
+    else if (b >= 'A' && b <= 'Z') upper = true;
+    else if (b >= '0' && b <= '9') digit = true;
+    else other = true;
+    if (distinct.find(ch) == std::string::npos) distinct += ch + '\0';
+  }
+  const int kinds = lower + upper + digit + other;
+  const auto distinct_count = std::count(distinct.begin(), distinct.end(), '\0');
+  if (chars < min_length) {
+    return Status::InvalidArgument("--ga-password-file: the GA's password has " + std::to_string(chars) +
+                                   " characters; it needs at least " + std::to_string(min_length) +
+                                   " (--ga-password-min-length)");
+  }
+  if (chars < 16 && kinds < 2) {
+    return Status::InvalidArgument("--ga-password-file: the GA's password is too weak: under 16 characters, it must mix "
+                                   "at least two kinds (lower case, upper case, digits, others)");
+  }
+  if (distinct_count < 5) {
+    return Status::InvalidArgument("--ga-password-file: the GA's password is too weak: it repeats fewer than 5 "
+                                   "different characters");
+  }
+  return Status::Ok();
+}
+
 Status CmdServe(Context& c) {
   desk::Settings s;
   s.listen = c.args.ValueOr("listen", s.listen);
@@ -41,6 +81,14 @@ Status CmdServe(Context& c) {
   ADJ_RETURN_IF_ERROR(get("max-connections", static_cast<int>(s.max_connections), 1, 100000, s.max_connections));
   ADJ_RETURN_IF_ERROR(get("session-minutes", s.session_minutes, 1, 60 * 24 * 30, s.session_minutes));
   ADJ_RETURN_IF_ERROR(get("threads", s.threads, 1, 64, s.threads));
+  ADJ_RETURN_IF_ERROR(get("login-backoff", s.login_backoff_s, 1, 3600, s.login_backoff_s));
+  ADJ_RETURN_IF_ERROR(get("login-backoff-max", s.login_backoff_max_s, 1, 86400, s.login_backoff_max_s));
+  ADJ_RETURN_IF_ERROR(get("login-backoff-pairs", static_cast<int>(s.login_backoff_pairs), 100, 10000000, s.login_backoff_pairs));
+  if (s.login_backoff_max_s < s.login_backoff_s) {
+    return Status::InvalidArgument("--login-backoff-max: " + std::to_string(s.login_backoff_max_s) +
+                                   " is below --login-backoff " + std::to_string(s.login_backoff_s));
+  }
+  s.trusted_proxies = c.args.All("trusted-proxy");
   if (auto file = c.args.Value("ga-password-file")) {
     std::ifstream in(*file);
     if (!in) return Status::InvalidArgument("--ga-password-file: cannot open " + *file);
@@ -48,7 +96,9 @@ Status CmdServe(Context& c) {
     std::getline(in, line);
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const std::string* pw = &line;
-    if (pw->size() < 8) return Status::InvalidArgument("--ga-password-file: a password needs at least 8 characters");
+    auto min_length = IntOption(c.args, "ga-password-min-length", 12, 8, 1024);
+    if (!min_length.ok()) return min_length.status();
+    ADJ_RETURN_IF_ERROR(CheckGaPassword(*pw, *min_length));
     char hash[crypto_pwhash_STRBYTES];
     if (crypto_pwhash_str(hash, pw->c_str(), pw->size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
                           crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
@@ -85,8 +135,16 @@ std::vector<Command> ServeCommands() {
             "Web page: http://ADDR:PORT/. API: POST /api/login, GET|POST /api/games/GAME/orders,\n"
             "GET /api/games/GAME/reports?kind=K[&turn=T][&format=text|json|svg], POST /api/ga/login,\n"
             "POST /api/games/GAME/adjudicate, POST /api/games/GAME/directives,\n"
-            "POST /api/games/GAME/correct?at=TURN[&name=BRANCH], POST /api/ga/run,\n"
-            "GET /api/games/GAME/digest?turn=T, GET /api/games/GAME/feed (server-sent events).",
+            "POST /api/games/GAME/correct?at=TURN[&name=BRANCH], POST /api/ga/run (a command and its allowed\n"
+            "options; a roll's dice in \"script\", a turn's salt in \"salt\": no file on the server is read),\n"
+            "GET /api/games/GAME/digest?turn=T, GET /api/games/GAME/feed (server-sent events).\n"
+            "The GA's password is refused if shorter than --ga-password-min-length, if under 16 characters it\n"
+            "does not mix two kinds (lower case, upper case, digits, others), or if it has fewer than 5 different\n"
+            "characters. Failed logins: the (client address, game, person) pair - (address, GA) for the GA - is\n"
+            "answered 429 with Retry-After for --login-backoff seconds, doubled per failure up to\n"
+            "--login-backoff-max; a success resets it; another address is not delayed. Behind a reverse proxy,\n"
+            "name it with --trusted-proxy: only from it is X-Forwarded-For believed (the client is its right-most\n"
+            "address that is not a trusted proxy), for the rate limit and the login backoff.",
             {{"listen", "ADDR:PORT", "where to listen (default 127.0.0.1:8080; port 0: any free one)"},
              {"ga-password-file", "F", "the GA's password, first line of F (else no GA login)"},
              {"max-body", "BYTES", "a request body's limit (default 262144)"},
@@ -97,7 +155,12 @@ std::vector<Command> ServeCommands() {
              {"idle-timeout", "S", "seconds a kept-alive connection may wait (default 60)"},
              {"max-connections", "N", "connections open at once (default 256)"},
              {"session-minutes", "M", "a login's lifetime (default 480)"},
-             {"threads", "N", "worker threads (default 2)"}},
+             {"threads", "N", "worker threads (default 2)"},
+             {"ga-password-min-length", "N", "the GA's password: at least N characters (default 12); see below"},
+             {"login-backoff", "S", "a failed login: that address waits S s for that account, doubled per failure (default 1)"},
+             {"login-backoff-max", "S", "the longest wait after failed logins (default 600)"},
+             {"login-backoff-pairs", "N", "(address, account) pairs remembered for the backoff (default 100000)"},
+             {"trusted-proxy", "ADDR", "a reverse proxy, ADDRESS or ADDRESS/PREFIX (repeatable): see below", true}},
             0, 0},
            CmdServe}};
 }

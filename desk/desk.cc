@@ -39,14 +39,54 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// Commands the GA may run through POST /api/ga/run: views, checks and the
-// GA's own acts that need no file on the server. Options that would read
-// or write files on the server are refused (kNoFileOptions).
-const std::set<std::string> kGaCommands = {"games",   "log",     "verify", "digest",      "audit",      "replay",
-                                           "diff",    "branches", "stats", "report",      "fork",       "roll",
-                                           "ruling",  "dice-commit", "dice-reveal", "rules-versions", "adjudicate"};
-const std::set<std::string> kWritingCommands = {"fork", "roll", "ruling", "dice-commit", "dice-reveal", "adjudicate"};
-const std::set<std::string> kNoFileOptions = {"--svg", "--password-file", "--db", "--keep", "--salt-file", "--dice", "--as"};
+// Commands the GA may run through POST /api/ga/run, each with the exact
+// options it may take there: views, checks and the GA's own acts, and no
+// option that names a file on the server. A dice script or a salt travels in
+// the request's body ("script", "salt") and reaches the command as its
+// standard input (its FILE option given as "-").
+struct GaCommand {
+  std::set<std::string> values;  // options with a value (without "--")
+  std::set<std::string> flags;
+  bool writes = false;           // runs on its game's sequencer (args[1] is the game)
+  std::string field{};           // "script" or "salt": the body's field it takes, if any
+  std::string field_option{};    // the option that reads that field from standard input
+  bool field_required = false;
+};
+
+const std::map<std::string, GaCommand>& GaCommands() {
+  static const std::map<std::string, GaCommand> commands = {
+      {"games", {{}, {"json"}}},
+      {"log", {{"branch", "from", "to", "turn", "kind"}, {"json"}}},
+      {"verify", {{"branch", "turn", "digest"}, {"all", "dice", "json"}}},
+      {"digest", {{"branch", "turn"}, {"json"}}},
+      {"audit", {{"branch", "turn", "rules-version"}, {"all", "json"}}},
+      {"replay", {{"to", "branch", "view"}, {"json"}}},
+      {"diff", {{"turn", "view"}, {"json"}}},
+      {"branches", {{"make-current"}, {"json"}}},
+      {"stats", {{"branch", "at"}, {"json"}}},
+      {"report", {{"state", "player", "nation", "side", "move", "turn", "branch"}, {"public", "json"}}},
+      {"rules-versions", {{"branch"}, {"json"}}},
+      {"fork", {{"from", "at", "branch", "name"}, {"with-orders", "reseed", "json"}, true}},
+      {"ruling", {{"branch", "reason", "text", "key"}, {"json"}, true}},
+      {"roll", {{"branch", "purpose", "rule", "sides", "count", "subject", "key"}, {"json"}, true, "script", "--script"}},
+      {"dice-commit", {{"branch", "turn", "key"}, {}, true, "salt", "--salt-file", true}},
+      {"dice-reveal", {{"branch", "turn", "key"}, {}, true, "salt", "--salt-file", true}},
+      {"adjudicate", {{"branch", "turns", "rules-version", "key"}, {"phase", "json"}, true, "salt", "--dice-salt-file"}},
+  };
+  return commands;
+}
+
+// Why an option the command line knows is not run through the desk.
+std::string RefusedBecause(const std::string& option) {
+  if (option == "script") return "it names a file on the server: send the dice values in the request's \"script\" field";
+  if (option == "salt-file" || option == "dice-salt-file") {
+    return "it names a file on the server: send the salt in the request's \"salt\" field";
+  }
+  if (option == "svg" || option == "keep") return "it names a file on the server";
+  if (option == "as" || option == "password-file") return "the GA reads a player's reports with --player";
+  if (option == "help") return "the desk runs commands, not their help";
+  return "";
+}
 
 struct Session {
   std::string game, person;
@@ -205,6 +245,17 @@ struct Desk::Impl {
   std::condition_variable done_cv;
   bool done = false;
   std::string dummy_hash;  // verified against when the person is unknown: the same work either way
+  // The login backoff (under mu): per (client address, account) pair, its
+  // failures since its last success and when it may try again.
+  struct LoginPair {
+    int failures = 0;
+    Clock::time_point until{};
+    bool busy = false;  // a login of the pair is being checked
+  };
+  std::map<std::string, LoginPair> logins;
+  // The trusted proxies (settings.trusted_proxies, parsed by Start): an
+  // address's 16 bytes (IPv4 as IPv4-mapped IPv6) and the bits that count.
+  std::vector<std::pair<net::ip::address_v6::bytes_type, unsigned>> trusted;
 
   Impl(ledger::Ledger& d, Settings s, Hooks h)
       : db(d), settings(std::move(s)), hooks(std::move(h)), pool(static_cast<size_t>(std::max(1, settings.threads))) {}
@@ -230,6 +281,139 @@ struct Desk::Impl {
       n = 0;
     }
     return ++n <= settings.requests_per_minute;
+  }
+
+  Clock::time_point Now() const { return settings.clock ? settings.clock() : Clock::now(); }
+
+  // ---- logins: the backoff of a (client address, account) pair -------------------
+
+  // A login's pair: its address and the account named (whether it exists or
+  // not, so the answers tell nothing). Lengths keep the parts apart.
+  static std::string LoginKey(const std::string& client, const std::string& game, const std::string& person, bool ga) {
+    if (ga) return client + "\nGA";
+    return client + "\n" + std::to_string(game.size()) + ":" + game + person;
+  }
+
+  // Before a login's work: the 429 if the pair must wait (or has a login
+  // being checked); else the pair is marked busy until LoginEnd.
+  std::optional<Response> LoginBegin(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu);
+    const auto now = Now();
+    auto it = logins.find(key);
+    if (it != logins.end() && (it->second.busy || now < it->second.until)) {
+      const auto wait = std::chrono::ceil<std::chrono::seconds>(it->second.until - now).count();
+      const long long seconds = std::max<long long>(1, wait);
+      Response r = Error(http::status::too_many_requests,
+                         "too many failed logins for this game and person from this address: try again in " +
+                             std::to_string(seconds) + " s");
+      r.headers.push_back({"Retry-After", std::to_string(seconds)});
+      return r;
+    }
+    if (it == logins.end() && logins.size() >= settings.login_backoff_pairs) {
+      // Full: forget the pairs quiet for a ceiling's length, then those not waiting.
+      const auto ceiling = std::chrono::seconds(settings.login_backoff_max_s);
+      std::erase_if(logins, [&](const auto& kv) { return !kv.second.busy && now >= kv.second.until + ceiling; });
+      if (logins.size() >= settings.login_backoff_pairs) {
+        std::erase_if(logins, [&](const auto& kv) { return !kv.second.busy && now >= kv.second.until; });
+      }
+    }
+    logins[key].busy = true;
+    return std::nullopt;
+  }
+
+  // After it: a success forgets the pair; a failure doubles its wait, from
+  // login_backoff_s up to login_backoff_max_s. A pair quiet for a ceiling's
+  // length since its last wait ended starts again from the base.
+  void LoginEnd(const std::string& key, bool ok) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (ok) {
+      logins.erase(key);
+      return;
+    }
+    const auto now = Now();
+    const auto ceiling = std::chrono::seconds(settings.login_backoff_max_s);
+    LoginPair& p = logins[key];
+    p.busy = false;
+    if (p.failures > 0 && now >= p.until + ceiling) p.failures = 0;
+    p.failures = std::min(p.failures + 1, 64);
+    const auto doubled = std::chrono::seconds(settings.login_backoff_s) * (int64_t{1} << std::min(p.failures - 1, 24));
+    p.until = now + std::min<std::chrono::seconds>(doubled, ceiling);
+  }
+  // One login between LoginBegin and LoginEnd (ended even if its check throws).
+  struct LoginAttempt {
+    Impl& impl;
+    std::string key;
+    bool ok = false;
+    ~LoginAttempt() { impl.LoginEnd(key, ok); }
+  };
+
+  // ---- the client's address ---------------------------------------------------------
+
+  // An address as 16 bytes (IPv4 as IPv4-mapped IPv6). `with_port`: as a
+  // proxy may write it in X-Forwarded-For, "[v6]:port" or "v4:port" too.
+  static std::optional<net::ip::address_v6::bytes_type> AddressBytes(std::string_view text, bool with_port) {
+    std::string t(text);
+    if (with_port && !t.empty() && t.front() == '[') {  // [v6]:port
+      const size_t close = t.find(']');
+      if (close == std::string::npos) return std::nullopt;
+      t = t.substr(1, close - 1);
+    } else if (with_port && std::count(t.begin(), t.end(), ':') == 1) {  // v4:port
+      t = t.substr(0, t.find(':'));
+    }
+    beast::error_code ec;
+    const auto a = net::ip::make_address(t, ec);
+    if (ec) return std::nullopt;
+    return a.is_v4() ? net::ip::make_address_v6(net::ip::v4_mapped, a.to_v4()).to_bytes() : a.to_v6().to_bytes();
+  }
+
+  static std::string AddressText(const net::ip::address_v6::bytes_type& b) {
+    const net::ip::address_v6 a(b);
+    return a.is_v4_mapped() ? net::ip::make_address_v4(net::ip::v4_mapped, a).to_string() : a.to_string();
+  }
+
+  bool Trusted(const net::ip::address_v6::bytes_type& a) const {
+    for (const auto& [net_bytes, bits] : trusted) {
+      bool in = true;
+      for (unsigned i = 0; i < 16 && in; ++i) {
+        const unsigned have = bits > i * 8 ? std::min(8u, bits - i * 8) : 0;
+        const auto mask = static_cast<unsigned char>(0xff00 >> have);
+        in = (a[i] & mask) == (net_bytes[i] & mask);
+      }
+      if (in) return true;
+    }
+    return false;
+  }
+
+  // The client's address: the peer's, unless the peer is a trusted proxy;
+  // then the right-most address of X-Forwarded-For (every such header, in
+  // order) that is not a trusted proxy itself — or the left-most, if all
+  // are; a word that is no address ends the walk at the hop before it.
+  std::string ClientAddress(const std::string& peer, const http::request<http::string_body>& m) const {
+    if (trusted.empty()) return peer;
+    const auto p = AddressBytes(peer, false);
+    if (!p || !Trusted(*p)) return peer;
+    std::vector<std::string> hops;
+    for (auto [it, end] = m.equal_range("X-Forwarded-For"); it != end; ++it) {
+      const std::string_view v(it->value().data(), it->value().size());
+      size_t i = 0;
+      while (i <= v.size()) {
+        size_t comma = v.find(',', i);
+        if (comma == std::string_view::npos) comma = v.size();
+        std::string_view h = v.substr(i, comma - i);
+        while (!h.empty() && (h.front() == ' ' || h.front() == '\t')) h.remove_prefix(1);
+        while (!h.empty() && (h.back() == ' ' || h.back() == '\t')) h.remove_suffix(1);
+        hops.emplace_back(h);
+        i = comma + 1;
+      }
+    }
+    auto client = *p;
+    for (auto h = hops.rbegin(); h != hops.rend(); ++h) {
+      const auto a = AddressBytes(*h, true);
+      if (!a) break;
+      client = *a;
+      if (!Trusted(client)) break;
+    }
+    return AddressText(client);
   }
 
   std::optional<Session> SessionOf(const Request& rq) {
@@ -281,6 +465,12 @@ struct Desk::Impl {
       person = l->person() ? l->person()->str() : "";
       password = l->password() ? l->password()->str() : "";
     }
+    // The pair of this address and this account waits after failures (429,
+    // the same whether the account exists or not); others are not delayed.
+    const std::string key = LoginKey(rq.client, game, person, false);
+    if (auto wait = LoginBegin(key)) return *wait;
+    LoginAttempt attempt{*this, key};
+    if (settings.login_checking) settings.login_checking();
     std::string hash = dummy_hash;
     std::vector<std::string> roles;
     bool known = false;
@@ -298,6 +488,7 @@ struct Desk::Impl {
       }
     }
     const bool match = crypto_pwhash_str_verify(hash.c_str(), password.c_str(), password.size()) == 0;
+    attempt.ok = known && match;
     if (!known || !match) return refused;
     Session s;
     s.game = game;
@@ -313,8 +504,13 @@ struct Desk::Impl {
       const auto* l = flatbuffers::GetRoot<fb::DeskGaLogin>(doc->data());
       password = l->password() ? l->password()->str() : "";
     }
+    const std::string key = LoginKey(rq.client, "", "", true);
+    if (auto wait = LoginBegin(key)) return *wait;
+    LoginAttempt attempt{*this, key};
+    if (settings.login_checking) settings.login_checking();
     const std::string& hash = settings.ga_pwhash.empty() ? dummy_hash : settings.ga_pwhash;
     const bool match = crypto_pwhash_str_verify(hash.c_str(), password.c_str(), password.size()) == 0;
+    attempt.ok = !settings.ga_pwhash.empty() && match;
     if (settings.ga_pwhash.empty() || !match) return Error(http::status::unauthorized, "wrong game, person or password");
     Session s;
     s.person = "GA";
@@ -490,25 +686,67 @@ struct Desk::Impl {
     return r;
   }
 
+  // POST /api/ga/run: every option checked against the command's allowlist
+  // (GaCommands) before anything runs, exactly as the command line will read
+  // them (cli/args.cc: "--NAME[=VALUE]", a value option takes the next word).
   Response GaRun(const Request& rq) {
     auto doc = schema::ParseJson("DeskRun", rq.body, "run");
     if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
     const auto* d = flatbuffers::GetRoot<fb::DeskRun>(doc->data());
     std::vector<std::string> argv;
     if (d->args()) for (const auto* a : *d->args()) argv.push_back(a->str());
-    if (argv.empty() || !kGaCommands.count(argv[0])) {
+    const auto& commands = GaCommands();
+    auto it = argv.empty() ? commands.end() : commands.find(argv[0]);
+    if (it == commands.end()) {
       std::string known;
-      for (const auto& c : kGaCommands) known += (known.empty() ? "" : ", ") + c;
+      for (const auto& [name, c] : commands) known += (known.empty() ? "" : ", ") + name;
       return Error(http::status::bad_request, "args[0]: the desk runs " + known);
     }
-    for (const auto& a : argv) {
-      for (const auto& o : kNoFileOptions) {
-        if (a == o || a.rfind(o + "=", 0) == 0) {
-          return Error(http::status::bad_request, a + ": the desk reads and writes no files on the server");
-        }
-      }
+    const GaCommand& cmd = it->second;
+    // A command that writes runs on the sequencer of the game named first (Handle).
+    if (cmd.writes && (argv.size() < 2 || argv[1].rfind("-", 0) == 0)) {
+      return Error(http::status::bad_request, "args[1]: " + argv[0] + " takes its game first, before any option");
     }
-    return Run(argv);
+    for (size_t i = 1; i < argv.size(); ++i) {
+      const std::string& a = argv[i];
+      std::string name;
+      if (a == "-h") {
+        name = "help";
+      } else if (a.size() > 2 && a.rfind("--", 0) == 0) {
+        name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+        const bool inline_value = a.find('=') != std::string::npos;
+        if (cmd.values.count(name)) {
+          if (!inline_value) ++i;  // its value, whatever it looks like
+          continue;
+        }
+        if (cmd.flags.count(name)) continue;
+      } else {
+        continue;  // a positional argument: a game, a branch, a report's kind
+      }
+      std::string allowed;
+      for (const auto& o : cmd.values) allowed += (allowed.empty() ? "--" : ", --") + o;
+      for (const auto& o : cmd.flags) allowed += (allowed.empty() ? "--" : ", --") + o;
+      const std::string why = RefusedBecause(name);
+      return Error(http::status::bad_request,
+                   "args[" + std::to_string(i) + "]: --" + name + ": not an option the desk runs " + argv[0] + " with" +
+                       (why.empty() ? "" : " (" + why + ")") + "; it takes " + (allowed.empty() ? "none" : allowed));
+    }
+    // The body's dice script or salt: the command's standard input.
+    std::string in;
+    for (const auto& [field, value] : {std::pair<std::string, const flatbuffers::String*>{"script", d->script()},
+                                       std::pair<std::string, const flatbuffers::String*>{"salt", d->salt()}}) {
+      if (!value) continue;
+      if (cmd.field != field) {
+        return Error(http::status::bad_request, field + ": " + argv[0] + " takes no " + field +
+                                                    (field == "script" ? " (roll does)" : " (adjudicate, dice-commit and dice-reveal do)"));
+      }
+      in = value->str();
+      argv.insert(argv.end(), {cmd.field_option, "-"});
+    }
+    if (cmd.field_required && !(cmd.field == "salt" ? d->salt() : d->script())) {
+      return Error(http::status::bad_request, cmd.field + ": " + argv[0] + " needs the turn's secret salt (32 to 128 hex digits)");
+    }
+    return Run(argv, in);
   }
 
   // Routes a request; `reply` is called once, from any thread.
@@ -550,8 +788,9 @@ struct Desk::Impl {
       std::string game;
       if (doc.ok()) {
         const auto* d = flatbuffers::GetRoot<fb::DeskRun>(doc->data());
-        if (d->args() && d->args()->size() >= 2 && kWritingCommands.count(d->args()->Get(0)->str())) {
-          game = d->args()->Get(1)->str();
+        if (d->args() && d->args()->size() >= 2) {
+          auto c = GaCommands().find(d->args()->Get(0)->str());
+          if (c != GaCommands().end() && c->second.writes) game = d->args()->Get(1)->str();
         }
       }
       if (!game.empty()) {
@@ -704,7 +943,8 @@ class Conn : public std::enable_shared_from_this<Conn> {
     auto& m = parser_->get();
     keep_alive_ = m.keep_alive() && !impl_.stopping;
     version_ = m.version();
-    if (!impl_.RateOk(client_)) {
+    const std::string client = impl_.ClientAddress(client_, m);  // behind a trusted proxy: the forwarded client
+    if (!impl_.RateOk(client)) {
       Response r = Error(http::status::too_many_requests, "more than " + std::to_string(impl_.settings.requests_per_minute) +
                                                               " requests a minute from this address");
       r.headers.push_back({"Retry-After", "60"});
@@ -720,7 +960,7 @@ class Conn : public std::enable_shared_from_this<Conn> {
     rq.authorization = std::string(m[http::field::authorization]);
     rq.idempotency_key = std::string(m["Idempotency-Key"]);
     rq.last_event_id = std::string(m["Last-Event-ID"]);
-    rq.client = client_;
+    rq.client = client;
     stream_.expires_never();  // the handler may take a while (a turn's adjudication)
     if (rq.method == http::verb::get && IsFeed(rq)) return StartFeed(rq);
     auto self = shared_from_this();
@@ -889,6 +1129,24 @@ Result<std::unique_ptr<Desk>> Desk::Start(ledger::Ledger& db, const Settings& se
       return Status::IOError("out of memory while hashing");
     }
     impl->dummy_hash = h;
+  }
+  for (const std::string& t : settings.trusted_proxies) {
+    const size_t slash = t.find('/');
+    const auto a = Impl::AddressBytes(t.substr(0, slash), false);
+    const bool v4 = a && net::ip::address_v6(*a).is_v4_mapped();
+    unsigned bits = 128;
+    if (a && slash != std::string::npos) {
+      const std::string n = t.substr(slash + 1);
+      const unsigned max = v4 ? 32 : 128;
+      const bool digits = !n.empty() && n.size() <= 3 && std::all_of(n.begin(), n.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+      bits = digits ? static_cast<unsigned>(std::stoul(n)) : max + 1;
+      if (bits > max) return Status::InvalidArgument("--trusted-proxy: '" + t + "': the prefix is 0 to " + std::to_string(max));
+      if (v4) bits += 96;
+    }
+    if (!a) {
+      return Status::InvalidArgument("--trusted-proxy: '" + t + "' is not an IP address or ADDRESS/PREFIX network");
+    }
+    impl->trusted.push_back({*a, bits});
   }
   const size_t colon = settings.listen.rfind(':');
   if (colon == std::string::npos) return Status::InvalidArgument("--listen: ADDRESS:PORT, e.g. 127.0.0.1:8080");

@@ -11,6 +11,7 @@
 // worker pool), so appends stay ordered while reads run concurrently.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -36,6 +37,21 @@ struct Settings {
   int session_minutes = 8 * 60;           // a login's lifetime
   int threads = 2;                        // worker threads (the I/O runs on one more)
   std::string ga_pwhash;                  // the GA's password (libsodium hash); empty: no GA login
+  // Logins: after a failure, the pair (client address, game, person) — (client
+  // address, GA) for the GA — waits login_backoff_s, doubled per further
+  // failure up to login_backoff_max_s, and is answered 429 with Retry-After
+  // meanwhile; a success forgets the pair. Other addresses are not delayed.
+  int login_backoff_s = 1;
+  int login_backoff_max_s = 600;
+  size_t login_backoff_pairs = 100000;    // pairs remembered at most (those not waiting are forgotten first)
+  // Reverse proxies (ADDRESS or ADDRESS/PREFIX) whose X-Forwarded-For names
+  // the client: the right-most address in it that is not itself a trusted
+  // proxy. From any other peer the header is ignored.
+  std::vector<std::string> trusted_proxies;
+  // The login backoff's clock (tests); empty: std::chrono::steady_clock.
+  std::function<std::chrono::steady_clock::time_point()> clock;
+  // Tests: called while a login is being checked (once the backoff let it in).
+  std::function<void()> login_checking;
 };
 
 // What the desk asks of the command side: run `adjutant ARGS...` against the
