@@ -56,6 +56,7 @@ Status CmdServe(Context& c) {
     }
     s.ga_pwhash = hash;
   }
+  s.backup_dir = c.args.ValueOr("backup-dir", "");
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   desk::Hooks hooks;
@@ -86,7 +87,8 @@ std::vector<Command> ServeCommands() {
             "GET /api/games/GAME/reports?kind=K[&turn=T][&format=text|json|svg], POST /api/ga/login,\n"
             "POST /api/games/GAME/adjudicate, POST /api/games/GAME/directives,\n"
             "POST /api/games/GAME/correct?at=TURN[&name=BRANCH], POST /api/ga/run,\n"
-            "GET /api/games/GAME/digest?turn=T, GET /api/games/GAME/feed (server-sent events).",
+            "GET /api/games/GAME/digest?turn=T, GET /api/games/GAME/feed (server-sent events),\n"
+            "POST /api/ga/backup, GET /api/ga/backups (with --backup-dir).",
             {{"listen", "ADDR:PORT", "where to listen (default 127.0.0.1:8080; port 0: any free one)"},
              {"ga-password-file", "F", "the GA's password, first line of F (else no GA login)"},
              {"max-body", "BYTES", "a request body's limit (default 262144)"},
@@ -97,7 +99,9 @@ std::vector<Command> ServeCommands() {
              {"idle-timeout", "S", "seconds a kept-alive connection may wait (default 60)"},
              {"max-connections", "N", "connections open at once (default 256)"},
              {"session-minutes", "M", "a login's lifetime (default 480)"},
-             {"threads", "N", "worker threads (default 2)"}},
+             {"threads", "N", "worker threads (default 2)"},
+             {"backup-dir", "DIR", "where POST /api/ga/backup backs the database up, incrementally (GET /api/ga/backups\n"
+                                   "lists them); default none: no backups through the desk"}},
             0, 0},
            CmdServe}};
 }

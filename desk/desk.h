@@ -36,6 +36,8 @@ struct Settings {
   int session_minutes = 8 * 60;           // a login's lifetime
   int threads = 2;                        // worker threads (the I/O runs on one more)
   std::string ga_pwhash;                  // the GA's password (libsodium hash); empty: no GA login
+  std::string backup_dir;                 // where POST /api/ga/backup backs the database up (set on the
+                                          // server only: no client names a path); empty: no backups
 };
 
 // What the desk asks of the command side: run `adjutant ARGS...` against the

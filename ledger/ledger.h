@@ -24,7 +24,7 @@
 #include "schema/draft.h"
 
 namespace adjutant::fb { struct Event; }
-namespace rocksdb { class Env; }
+namespace rocksdb { class Env; class DB; }
 
 namespace adjutant::ledger {
 
@@ -184,7 +184,12 @@ class Ledger {
   struct Impl;
   explicit Ledger(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
+  friend Status WithRocksDb(const Ledger& db, const std::function<Status(rocksdb::DB&)>& fn);
 };
+
+// For ledger/backup.cc only: runs `fn` on the open RocksDB database, held
+// so that a reopen after a write error cannot close it meanwhile.
+Status WithRocksDb(const Ledger& db, const std::function<Status(rocksdb::DB&)>& fn);
 
 // Names of games and branches: 1–64 of [A-Za-z0-9_-], starting with a
 // letter or digit. Returns a message naming `what` when `name` is not one.
