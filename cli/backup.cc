@@ -65,18 +65,23 @@ Status CmdBackup(Context& c) {
     }
     return db.status();
   }
-  auto made = ledger::CreateBackup(**db, *to);
+  auto keep = U64Option(c.args, "keep", 0);
+  if (!keep.ok()) return keep.status();
+  if (*keep > 100000) return Status::InvalidArgument("--keep: at most 100000 backups");
+  auto made = ledger::CreateBackup(**db, *to, static_cast<uint32_t>(*keep));
   if (!made.ok()) return made.status();
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder f;
     auto line = LineOf(f, made->backup);
-    f.Finish(fb::CreateBackupTakenDirect(f, to->c_str(), line, made->new_bytes, made->new_files));
+    f.Finish(fb::CreateBackupTakenDirect(f, to->c_str(), line, made->new_bytes, made->new_files, made->deleted));
     return PrintJson("BackupTaken", f);
   }
   const auto& b = made->backup;
   Line("backup " + std::to_string(b.id) + " of " + (*db)->dir() + " in " + *to + ": " + Size(b.bytes) + " in " +
        std::to_string(b.files) + " files; " + Size(made->new_bytes) + " in " + std::to_string(made->new_files) +
-       " files copied, the rest shared with earlier backups");
+       " files copied, the rest shared with earlier backups" +
+       (made->deleted ? "; " + std::to_string(made->deleted) + " older deleted (--keep " + std::to_string(*keep) + ")"
+                      : std::string()));
   return Status::Ok();
 }
 
@@ -112,13 +117,15 @@ Status CmdRestore(Context& c) {
 
 std::vector<Command> BackupCommands() {
   return {
-      {{"backup", "--to DIR [--list] [--json]",
+      {{"backup", "--to DIR [--keep N] [--list] [--json]",
         "Back the database up into DIR (created if missing), while it is in use: a consistent copy of one moment,\n"
         "every batch acknowledged before it began included. Backups into the same DIR are incremental: each\n"
         "copies only the files that changed and shares the rest. DIR is self-contained: copy it elsewhere\n"
         "(rsync, scp) and restore it there. While `adjutant serve` holds the database, ask the server instead\n"
         "(serve --backup-dir DIR; POST /api/ga/backup). With --list: the backups in DIR (id, time, size).",
-        {{"to", "DIR", "the backup directory"}, {"list", "", "list the backups in DIR instead"}, kJson},
+        {{"to", "DIR", "the backup directory"},
+         {"keep", "N", "then keep only the N newest backups in DIR (default: keep all)"},
+         {"list", "", "list the backups in DIR instead"}, kJson},
         0, 0},
        CmdBackup},
       {{"restore", "--from DIR [--backup ID] --to NEWDIR [--json]",

@@ -57,6 +57,7 @@ Status CmdServe(Context& c) {
     s.ga_pwhash = hash;
   }
   s.backup_dir = c.args.ValueOr("backup-dir", "");
+  ADJ_RETURN_IF_ERROR(get("backup-keep", 0, 0, 100000, s.backup_keep));
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   desk::Hooks hooks;
@@ -100,8 +101,8 @@ std::vector<Command> ServeCommands() {
              {"max-connections", "N", "connections open at once (default 256)"},
              {"session-minutes", "M", "a login's lifetime (default 480)"},
              {"threads", "N", "worker threads (default 2)"},
-             {"backup-dir", "DIR", "where POST /api/ga/backup backs the database up, incrementally (GET /api/ga/backups\n"
-                                   "lists them); default none: no backups through the desk"}},
+             {"backup-dir", "DIR", "where POST /api/ga/backup backs the database up (default: none, no backups)"},
+             {"backup-keep", "N", "after each such backup keep only the N newest (default 0: keep all)"}},
             0, 0},
            CmdServe}};
 }

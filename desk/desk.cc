@@ -570,6 +570,7 @@ struct Desk::Impl {
       }
       std::vector<std::string> argv = {"backup", "--to", settings.backup_dir, "--json"};
       if (get || parts[2] == "backups") argv.push_back("--list");
+      else if (settings.backup_keep > 0) argv.insert(argv.end(), {"--keep", std::to_string(settings.backup_keep)});
       return on_pool([this, argv] { return Run(argv); });
     }
     if (parts.size() >= 4 && parts[0] == "api" && parts[1] == "games") {

@@ -38,6 +38,7 @@ struct Settings {
   std::string ga_pwhash;                  // the GA's password (libsodium hash); empty: no GA login
   std::string backup_dir;                 // where POST /api/ga/backup backs the database up (set on the
                                           // server only: no client names a path); empty: no backups
+  uint32_t backup_keep = 0;               // then keep only this many newest backups; 0: all
 };
 
 // What the desk asks of the command side: run `adjutant ARGS...` against the

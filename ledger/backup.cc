@@ -75,7 +75,7 @@ Status Settle(rocksdb::DB& raw) {
 
 }  // namespace
 
-Result<BackupMade> CreateBackup(const Ledger& db, const std::string& backup_dir) {
+Result<BackupMade> CreateBackup(const Ledger& db, const std::string& backup_dir, uint32_t keep) {
   if (backup_dir.empty()) return Status::InvalidArgument("the backup directory is empty");
   std::error_code ec;
   if (fs::exists(backup_dir, ec) && fs::equivalent(backup_dir, db.dir(), ec)) {
@@ -112,6 +112,13 @@ Result<BackupMade> CreateBackup(const Ledger& db, const std::string& backup_dir)
     ADJ_RETURN_IF_ERROR(FromRocks(engine->GetBackupInfo(id, &info, /*include_file_details=*/true),
                                   "reading backup " + std::to_string(id)));
     made.backup = EntryOf(info);
+    if (keep > 0) {
+      std::vector<rocksdb::BackupInfo> all;
+      engine->GetBackupInfo(&all);
+      ADJ_RETURN_IF_ERROR(FromRocks(engine->PurgeOldBackups(keep), "deleting backups older than the " +
+                                                                      std::to_string(keep) + " newest"));
+      if (all.size() > keep) made.deleted = static_cast<uint32_t>(all.size() - keep);
+    }
     for (const auto& f : info.file_details) {
       if (known.count(f.relative_filename)) continue;
       made.new_bytes += f.size;

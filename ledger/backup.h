@@ -42,13 +42,15 @@ struct BackupMade {
   BackupEntry backup;
   uint64_t new_bytes = 0;   // copied by this backup: not shared with an earlier one
   uint32_t new_files = 0;
+  uint32_t deleted = 0;     // older backups deleted (`keep`)
 };
 
 // Backs `db` up into `backup_dir` (created if missing) while it stays open
 // for reads and writes. Every batch acknowledged before the call is in the
 // backup. One backup at a time per process; `backup_dir` must not be the
-// database's own directory.
-Result<BackupMade> CreateBackup(const Ledger& db, const std::string& backup_dir);
+// database's own directory. With `keep` > 0, only the `keep` newest backups
+// are kept afterwards (older ones deleted, with the files no other needs).
+Result<BackupMade> CreateBackup(const Ledger& db, const std::string& backup_dir, uint32_t keep = 0);
 
 // The backups in `backup_dir`, oldest first. NotFound if it holds none.
 Result<std::vector<BackupEntry>> ListBackups(const std::string& backup_dir);

@@ -252,6 +252,23 @@ TEST_CASE("backup: a second backup into the same directory copies only what chan
   CHECK(!(*a)->FindIdempotent("b", "w-40")->has_value());
   CHECK((*a)->FindIdempotent("b", "w-39")->has_value());
   CHECK((*b)->FindIdempotent("b", "w-43")->has_value());
+
+  // --keep N: the N newest stay, the older go with the files only they needed.
+  auto fourth = Adjutant({"--db", dir.Sub("db"), "backup", "--to", dir.Sub("bk"), "--keep", "2"});
+  INFO(fourth.err);
+  REQUIRE(fourth.code == 0);
+  CHECK(fourth.out.find("; 2 older deleted (--keep 2)") != std::string::npos);
+  auto kept = Adjutant({"backup", "--list", "--to", dir.Sub("bk")});
+  REQUIRE(testing::Lines(kept.out).size() == 2);
+  CHECK(kept.out.find("backup 3  ") == 0);
+  CHECK(kept.out.find("\nbackup 4  ") != std::string::npos);
+  CHECK(!fs::exists(dir.Sub("bk/private/1")));
+  auto gone = Adjutant({"restore", "--from", dir.Sub("bk"), "--backup", "1", "--to", dir.Sub("r-gone")});
+  CHECK(gone.code == 2);
+  auto latest = Adjutant({"restore", "--from", dir.Sub("bk"), "--to", dir.Sub("r4")});
+  INFO(latest.err);
+  CHECK(latest.code == 0);
+  CHECK(latest.out.find("restored backup 4") == 0);
 }
 
 TEST_CASE("restore: never into an existing non-empty directory, and the list of an empty directory says so",
@@ -275,6 +292,10 @@ TEST_CASE("restore: never into an existing non-empty directory, and the list of 
     CHECK(FilesUnder(target == dir.Sub("busy/keep") ? dir.Sub("busy") : target) == before);
   }
   CHECK(Slurp(dir.Sub("busy/keep")) == "mine");
+  // Nor does a backup go into the database's own directory.
+  auto own = Adjutant({"--db", dir.Sub("db"), "backup", "--to", dir.Sub("db")});
+  CHECK(own.code == 2);
+  CHECK(own.err.find("is the database's own directory") != std::string::npos);
   // An empty directory is a fine target.
   fs::create_directories(dir.Sub("empty"));
   auto ok = Adjutant({"restore", "--from", dir.Sub("bk"), "--to", dir.Sub("empty")});
@@ -369,6 +390,7 @@ TEST_CASE("backup: the desk backs up the database it serves while players submit
   desk::Settings s;
   s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
   s.backup_dir = dir.Sub("bk");
+  s.backup_keep = 1;
   s.requests_per_minute = 1000000;  // three clients on one address: the rate is not this test's subject
   auto started = testing::StartDesk(db, s);
   REQUIRE(started.ok());
@@ -425,6 +447,12 @@ TEST_CASE("backup: the desk backs up the database it serves while players submit
   INFO(bk.body);
   REQUIRE(bk.status == 200);
   CHECK(bk.body.find("\\\"id\\\": 1") != std::string::npos);
+  // Another, with --backup-keep 1: the first goes.
+  auto bk2 = testing::HttpCall(port, "POST", "/api/ga/backup", "", ga);
+  INFO(bk2.body);
+  REQUIRE(bk2.status == 200);
+  CHECK(bk2.body.find("\\\"id\\\": 2") != std::string::npos);
+  CHECK(bk2.body.find("\\\"deleted\\\": 1") != std::string::npos);
   const size_t at_backup = count();
   WaitFor([&] { return count() >= at_backup + 10 || failures > 0; });
   // The CLI cannot open the database the desk holds: it says how to back up.
@@ -439,6 +467,8 @@ TEST_CASE("backup: the desk backs up the database it serves while players submit
   auto list = testing::HttpCall(port, "GET", "/api/ga/backups", "", ga);
   CHECK(list.status == 200);
   CHECK(list.body.find("time_utc") != std::string::npos);
+  CHECK(list.body.find("\\\"id\\\": 2") != std::string::npos);
+  CHECK(list.body.find("\\\"id\\\": 1") == std::string::npos);
   desk.Stop();
   desk.Wait();
 
