@@ -140,6 +140,9 @@ TEST_CASE("text: adjutant order, directive, new, roll and ruling refuse them, na
   auto roll = Adjutant({"--db", db, "roll", "b", "--purpose", "p\xe2\x80\xae", "--rule", "DOG 1"});
   CHECK(roll.code == 2);
   CHECK(roll.err.find("--purpose: U+202E") != std::string::npos);
+  auto person = Adjutant({"--db", db, "password", "b", "--person", "victor\x7f", "--password-file", dir.Sub("pw")});
+  CHECK(person.code == 2);
+  CHECK(person.err.find("--person: U+007F (a control character)") != std::string::npos);
   CHECK(HeadSeq(db, "b") == head);
 
   // A unit's name in a scenario.
