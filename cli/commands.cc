@@ -35,6 +35,7 @@
 #include "rules/sow/scenario.h"
 #include "schema/pate_generated.h"
 #include "schema/codec.h"
+#include "schema/text.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
 #include "schema/reports_generated.h"
@@ -823,6 +824,9 @@ Status CmdRoll(Context& c) {
   req.sides = static_cast<uint32_t>(*sides);
   req.count = static_cast<uint32_t>(*count);
   ADJ_RETURN_IF_ERROR(rules::CheckRollRequest(req));
+  ADJ_RETURN_IF_ERROR(schema::CheckText("--purpose", req.purpose, schema::TextRule::kName));
+  ADJ_RETURN_IF_ERROR(schema::CheckText("--rule", req.rule, schema::TextRule::kName));
+  ADJ_RETURN_IF_ERROR(schema::CheckText("--subject", req.subject, schema::TextRule::kName));
   std::optional<rules::ScriptedDice> scripted;
   if (auto path = c.args.Value("script")) {
     auto text = ReadFile(*path, limits::kScriptFileBytesMax);
@@ -883,6 +887,8 @@ Status CmdRuling(Context& c) {
   auto text = c.args.Value("text");
   if (!reason || reason->empty()) return Status::InvalidArgument("adjutant ruling: --reason R is required");
   if (!text || text->empty()) return Status::InvalidArgument("adjutant ruling: --text T is required");
+  ADJ_RETURN_IF_ERROR(schema::CheckText("--reason", *reason, schema::TextRule::kFreeText));
+  ADJ_RETURN_IF_ERROR(schema::CheckText("--text", *text, schema::TextRule::kFreeText));
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   const uint64_t fingerprint = replay::RequestFingerprint("ruling", branch, "GA", *reason + '\0' + *text);
@@ -1023,6 +1029,7 @@ std::vector<Command> AllCommands() {
   for (auto& c : ReportCommands()) all.push_back(std::move(c));
   for (auto& c : MapCommands()) all.push_back(std::move(c));
   for (auto& c : ServeCommands()) all.push_back(std::move(c));
+  for (auto& c : BackupCommands()) all.push_back(std::move(c));
   return all;
 }
 

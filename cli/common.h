@@ -103,5 +103,6 @@ std::vector<Command> PlayCommands();    // cli/play.cc
 std::vector<Command> ReportCommands();  // cli/report.cc
 std::vector<Command> MapCommands();     // cli/map.cc
 std::vector<Command> ServeCommands();   // cli/serve.cc
+std::vector<Command> BackupCommands();  // cli/backup.cc
 
 }  // namespace adjutant::cli

@@ -16,6 +16,7 @@
 #include "replay/correct.h"
 #include "replay/dice_commit.h"
 #include "replay/driver.h"
+#include "schema/text.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
 #include "schema/reports_generated.h"
@@ -109,6 +110,7 @@ Status CmdPassword(Context& c) {
   std::string branch = BranchArg(c, game);
   auto person = c.args.Value("person");
   if (!person) return Status::InvalidArgument("adjutant password: --person P is required");
+  ADJ_RETURN_IF_ERROR(schema::CheckText("--person", *person, schema::TextRule::kName));
   auto pw = ReadPassword(c.args, "new password for " + *person + ": ");
   if (!pw.ok()) return pw.status();
   if (pw->size() < 8) return Status::InvalidArgument("a password needs at least 8 characters");

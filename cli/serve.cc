@@ -106,6 +106,8 @@ Status CmdServe(Context& c) {
     }
     s.ga_pwhash = hash;
   }
+  s.backup_dir = c.args.ValueOr("backup-dir", "");
+  ADJ_RETURN_IF_ERROR(get("backup-keep", 0, 0, 100000, s.backup_keep));
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   desk::Hooks hooks;
@@ -144,7 +146,8 @@ std::vector<Command> ServeCommands() {
             "answered 429 with Retry-After for --login-backoff seconds, doubled per failure up to\n"
             "--login-backoff-max; a success resets it; another address is not delayed. Behind a reverse proxy,\n"
             "name it with --trusted-proxy: only from it is X-Forwarded-For believed (the client is its right-most\n"
-            "address that is not a trusted proxy), for the rate limit and the login backoff.",
+            "address that is not a trusted proxy), for the rate limit and the login backoff.\n"
+            "With --backup-dir: POST /api/ga/backup, GET /api/ga/backups.",
             {{"listen", "ADDR:PORT", "where to listen (default 127.0.0.1:8080; port 0: any free one)"},
              {"ga-password-file", "F", "the GA's password, first line of F (else no GA login)"},
              {"max-body", "BYTES", "a request body's limit (default 262144)"},
@@ -160,7 +163,9 @@ std::vector<Command> ServeCommands() {
              {"login-backoff", "S", "a failed login: that address waits S s for that account, doubled per failure (default 1)"},
              {"login-backoff-max", "S", "the longest wait after failed logins (default 600)"},
              {"login-backoff-pairs", "N", "(address, account) pairs remembered for the backoff (default 100000)"},
-             {"trusted-proxy", "ADDR", "a reverse proxy, ADDRESS or ADDRESS/PREFIX (repeatable): see below", true}},
+             {"trusted-proxy", "ADDR", "a reverse proxy, ADDRESS or ADDRESS/PREFIX (repeatable): see below", true},
+             {"backup-dir", "DIR", "where POST /api/ga/backup backs the database up (default: none, no backups)"},
+             {"backup-keep", "N", "after each such backup keep only the N newest (default 0: keep all)"}},
             0, 0},
            CmdServe}};
 }

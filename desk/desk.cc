@@ -799,6 +799,19 @@ struct Desk::Impl {
       }
       return on_pool([this, rq] { return GaRun(rq); });
     }
+    // Backups (ledger/backup.h): made by this process, which holds the
+    // database, into the directory the server was started with.
+    if ((post || get) && (parts == std::vector<std::string>{"api", "ga", "backup"} ||
+                          parts == std::vector<std::string>{"api", "ga", "backups"})) {
+      if (!s->ga) return reply(Error(http::status::forbidden, "the GA's only"));
+      if (settings.backup_dir.empty()) {
+        return reply(Error(http::status::not_found, "no backup directory: start adjutant serve with --backup-dir DIR"));
+      }
+      std::vector<std::string> argv = {"backup", "--to", settings.backup_dir, "--json"};
+      if (get || parts[2] == "backups") argv.push_back("--list");
+      else if (settings.backup_keep > 0) argv.insert(argv.end(), {"--keep", std::to_string(settings.backup_keep)});
+      return on_pool([this, argv] { return Run(argv); });
+    }
     if (parts.size() >= 4 && parts[0] == "api" && parts[1] == "games") {
       const std::string& game = parts[2];
       const std::string& what = parts[3];

@@ -52,6 +52,9 @@ struct Settings {
   std::function<std::chrono::steady_clock::time_point()> clock;
   // Tests: called while a login is being checked (once the backoff let it in).
   std::function<void()> login_checking;
+  std::string backup_dir;                 // where POST /api/ga/backup backs the database up (set on the
+                                          // server only: no client names a path); empty: no backups
+  uint32_t backup_keep = 0;               // then keep only this many newest backups; 0: all
 };
 
 // What the desk asks of the command side: run `adjutant ARGS...` against the

@@ -448,6 +448,12 @@ Ledger::~Ledger() = default;
 const std::string& Ledger::dir() const { return impl_->dir; }
 bool Ledger::read_only() const { return impl_->read_only; }
 
+Status WithRocksDb(const Ledger& db, const std::function<Status(rocksdb::DB&)>& fn) {
+  auto use = db.impl_->Use();
+  ADJ_RETURN_IF_ERROR(db.impl_->Ready());
+  return fn(*db.impl_->db);
+}
+
 Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenOptions& opts) {
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;

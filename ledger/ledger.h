@@ -24,7 +24,7 @@
 #include "schema/draft.h"
 
 namespace adjutant::fb { struct Event; }
-namespace rocksdb { class Env; }
+namespace rocksdb { class Env; class DB; }
 
 namespace adjutant::ledger {
 
@@ -204,12 +204,17 @@ class Ledger {
   Status ReadChecked(std::string_view game, std::string_view branch, uint64_t from, uint64_t to,
                      const Visitor& visit) const;
   std::unique_ptr<Impl> impl_;
+  friend Status WithRocksDb(const Ledger& db, const std::function<Status(rocksdb::DB&)>& fn);
 };
 
 // Whose an idempotency key is: a player's ("person:NAME"), or the GA's
 // (his directives and adjudications, "GA"). Append takes the owner of a
 // batch from its first player's event, else the GA.
 std::string IdempotencyOwner(ActorKind kind, std::string_view person);
+
+// For ledger/backup.cc only: runs `fn` on the open RocksDB database, held
+// so that a reopen after a write error cannot close it meanwhile.
+Status WithRocksDb(const Ledger& db, const std::function<Status(rocksdb::DB&)>& fn);
 
 // Names of games and branches: 1–64 of [A-Za-z0-9_-], starting with a
 // letter or digit. Returns a message naming `what` when `name` is not one.

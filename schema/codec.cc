@@ -3,6 +3,7 @@
 #include <flatbuffers/idl.h>
 #include <flatbuffers/reflection.h>
 
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -11,6 +12,7 @@
 #include "base/hash.h"
 #include "schema/event_generated.h"
 #include "schema/embedded_schema.h"
+#include "schema/text.h"
 
 namespace adjutant::schema {
 namespace {
@@ -52,7 +54,121 @@ std::string TidyParseError(const std::string& raw) {
   return raw;
 }
 
+// Fields people write prose in: a ruling's or a written order's text, a
+// directive's reason, a scenario's description. Only these may hold a line
+// break or a tab.
+bool FreeTextField(std::string_view name) {
+  return name == "text" || name == "reason" || name == "description" || name == "detail";
+}
+
+std::string CodePoint(uint32_t c) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "U+%04X", c);
+  return buf;
+}
+
+Status CheckStringAt(const std::string& path, std::string_view field, const flatbuffers::String* s) {
+  if (s == nullptr) return Status::Ok();
+  // A login's password is a secret that is compared, never shown: only a NUL is refused in it.
+  const bool secret = field == "password";
+  const TextRule rule = secret ? TextRule::kSecret : FreeTextField(field) ? TextRule::kFreeText : TextRule::kName;
+  return CheckText(path, s->string_view(), rule);
+}
+
+// Walks every string reachable from table `t` of type `obj`: fields, vectors
+// of strings, tables, vectors of tables and unions. `path` is the field path
+// so far ("orders[2].body").
+Status CheckStrings(const reflection::Schema& s, const reflection::Object& obj, const flatbuffers::Table& t,
+                    std::string* path, int depth) {
+  if (depth > 64) return Status::InvalidArgument(*path + ": nested too deeply");
+  for (const reflection::Field* f : *obj.fields()) {
+    const auto bt = f->type()->base_type();
+    if (bt != reflection::String && bt != reflection::Obj && bt != reflection::Union && bt != reflection::Vector) continue;
+    if (t.GetOptionalFieldOffset(f->offset()) == 0) continue;
+    const size_t mark = path->size();
+    if (!path->empty()) *path += ".";
+    *path += f->name()->str();
+    Status st = Status::Ok();
+    if (bt == reflection::String) {
+      st = CheckStringAt(*path, f->name()->string_view(), t.GetPointer<const flatbuffers::String*>(f->offset()));
+    } else if (bt == reflection::Obj) {
+      const reflection::Object* o = s.objects()->Get(static_cast<flatbuffers::uoffset_t>(f->type()->index()));
+      const auto* sub = t.GetPointer<const flatbuffers::Table*>(f->offset());
+      if (!o->is_struct() && sub) st = CheckStrings(s, *o, *sub, path, depth + 1);
+    } else if (bt == reflection::Union) {
+      const uint8_t type = t.GetField<uint8_t>(static_cast<flatbuffers::voffset_t>(f->offset() - sizeof(flatbuffers::voffset_t)), 0);
+      const reflection::Enum* e = s.enums()->Get(static_cast<flatbuffers::uoffset_t>(f->type()->index()));
+      const reflection::EnumVal* ev = e->values()->LookupByKey(type);
+      const auto* sub = t.GetPointer<const flatbuffers::Table*>(f->offset());
+      if (ev && ev->union_type() && ev->union_type()->index() >= 0 && sub) {
+        const reflection::Object* member = s.objects()->Get(static_cast<flatbuffers::uoffset_t>(ev->union_type()->index()));
+        if (!member->is_struct()) st = CheckStrings(s, *member, *sub, path, depth + 1);
+      }
+    } else if (f->type()->element() == reflection::String) {
+      const auto* v = t.GetPointer<const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>*>(f->offset());
+      for (flatbuffers::uoffset_t i = 0; v && st.ok() && i < v->size(); ++i) {
+        st = CheckStringAt(*path + "[" + std::to_string(i) + "]", f->name()->string_view(), v->Get(i));
+      }
+    } else if (f->type()->element() == reflection::Obj) {
+      const reflection::Object* o = s.objects()->Get(static_cast<flatbuffers::uoffset_t>(f->type()->index()));
+      const auto* v = t.GetPointer<const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::Table>>*>(f->offset());
+      for (flatbuffers::uoffset_t i = 0; v && !o->is_struct() && st.ok() && i < v->size(); ++i) {
+        const size_t at = path->size();
+        *path += "[" + std::to_string(i) + "]";
+        st = CheckStrings(s, *o, *v->Get(i), path, depth + 1);
+        if (st.ok()) path->resize(at);
+      }
+    }
+    if (!st.ok()) return st;
+    path->resize(mark);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+Status CheckText(std::string_view field, std::string_view text, TextRule rule) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    // Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.
+    uint32_t c = p[i];
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = len != 0 && i + len <= n;
+    if (ok && len > 1) {
+      c &= (0x7F >> len);
+      for (size_t k = 1; k < len; ++k) {
+        if ((p[i + k] & 0xC0) != 0x80) ok = false;
+        c = (c << 6) | (p[i + k] & 0x3F);
+      }
+      const uint32_t min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
+      if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) ok = false;
+    }
+    if (!ok) {
+      return Status::InvalidArgument(std::string(field) + ": invalid UTF-8 at byte " + std::to_string(i));
+    }
+    i += len;
+    std::string what;
+    if (c == 0) {
+      what = "a NUL byte";
+    } else if (rule == TextRule::kSecret) {
+      continue;
+    } else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F)) {
+      if (rule == TextRule::kFreeText && (c == '\n' || c == '\t')) continue;
+      what = "a control character";
+    } else if ((c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F ||
+               c == 0x061C) {
+      what = "a bidirectional control";
+    } else {
+      continue;
+    }
+    return Status::InvalidArgument(std::string(field) + ": " + CodePoint(c) + " (" + what + ") is not allowed" +
+                                   (rule == TextRule::kFreeText && what == "a control character"
+                                        ? " (free text may hold line breaks and tabs only)"
+                                        : ""));
+  }
+  return Status::Ok();
+}
 
 std::span<const uint8_t> BinarySchema() {
   return {kEmbeddedSchema, kEmbeddedSchemaSize};
@@ -77,7 +193,16 @@ Result<std::vector<uint8_t>> ParseJson(std::string_view table, std::string_view 
     return Status::InvalidArgument(TidyParseError(p->error_));
   }
   const uint8_t* b = p->builder_.GetBufferPointer();
-  return std::vector<uint8_t>(b, b + p->builder_.GetSize());
+  std::vector<uint8_t> out(b, b + p->builder_.GetSize());
+  // Every string of every input document, one check (schema/codec.h).
+  const auto& schema = ReflectionSchema();
+  const std::string qualified = std::string(kNamespace) + std::string(table);
+  if (const reflection::Object* obj = schema.objects()->LookupByKey(qualified.c_str())) {
+    std::string path;
+    Status st = CheckStrings(schema, *obj, *flatbuffers::GetAnyRoot(out.data()), &path, 0);
+    if (!st.ok()) return Status::InvalidArgument(name + ": " + st.message());
+  }
+  return out;
 }
 
 namespace {
