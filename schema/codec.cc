@@ -55,10 +55,11 @@ std::string TidyParseError(const std::string& raw) {
 }
 
 // Fields people write prose in: a ruling's or a written order's text, a
-// directive's reason, a scenario's description. Only these may hold a line
-// break or a tab.
+// directive's reason, a scenario's description; and a GA's dice script (the
+// desk's DeskRun.script: values a line, # comments). Only these may hold a
+// line break or a tab.
 bool FreeTextField(std::string_view name) {
-  return name == "text" || name == "reason" || name == "description" || name == "detail";
+  return name == "text" || name == "reason" || name == "description" || name == "detail" || name == "script";
 }
 
 std::string CodePoint(uint32_t c) {

@@ -53,6 +53,11 @@ Result<replay::SubmitReport> Submit(ledger::Ledger& db, int i, const std::string
   return replay::SubmitOrders(db, game, "main", british ? "wellesley" : "victor", *o, "w-" + std::to_string(i));
 }
 
+// Whose key "w-I" is (keys are their sender's): Submit's general.
+std::string OwnerOfKey(const std::string& key) {
+  return ledger::IdempotencyOwner(ActorKind::kPlayer, std::stoi(key.substr(2)) % 2 == 0 ? "wellesley" : "victor");
+}
+
 struct Logged {
   uint64_t seq;
   Hash128 hash;
@@ -173,7 +178,7 @@ TEST_CASE("backup: taken while a writer keeps submitting orders, it restores ver
   for (const Ack& a : before) {
     INFO(a.key);
     CHECK(head->seq >= a.last_seq);
-    auto found = (*restored)->FindIdempotent("b", a.key);
+    auto found = (*restored)->FindIdempotent("b", OwnerOfKey(a.key), a.key);
     REQUIRE(found.ok());
     REQUIRE(found->has_value());
     CHECK((*found)->result.first_seq == a.first_seq);
@@ -249,9 +254,9 @@ TEST_CASE("backup: a second backup into the same directory copies only what chan
   auto b = ledger::Ledger::Open(dir.Sub("r2"), ro);
   REQUIRE(a.ok());
   REQUIRE(b.ok());
-  CHECK(!(*a)->FindIdempotent("b", "w-40")->has_value());
-  CHECK((*a)->FindIdempotent("b", "w-39")->has_value());
-  CHECK((*b)->FindIdempotent("b", "w-43")->has_value());
+  CHECK(!(*a)->FindIdempotent("b", OwnerOfKey("w-40"), "w-40")->has_value());
+  CHECK((*a)->FindIdempotent("b", OwnerOfKey("w-39"), "w-39")->has_value());
+  CHECK((*b)->FindIdempotent("b", OwnerOfKey("w-43"), "w-43")->has_value());
 
   // --keep N: the N newest stay, the older go with the files only they needed.
   auto fourth = Adjutant({"--db", dir.Sub("db"), "backup", "--to", dir.Sub("bk"), "--keep", "2"});
