@@ -41,6 +41,15 @@ Status CmdServe(Context& c) {
   ADJ_RETURN_IF_ERROR(get("max-connections", static_cast<int>(s.max_connections), 1, 100000, s.max_connections));
   ADJ_RETURN_IF_ERROR(get("session-minutes", s.session_minutes, 1, 60 * 24 * 30, s.session_minutes));
   ADJ_RETURN_IF_ERROR(get("threads", s.threads, 1, 64, s.threads));
+  ADJ_RETURN_IF_ERROR(get("max-connections-per-address", static_cast<int>(s.max_connections_per_address), 1, 100000,
+                          s.max_connections_per_address));
+  ADJ_RETURN_IF_ERROR(get("orders-per-turn", static_cast<int>(s.orders_per_turn), 1, 10000000, s.orders_per_turn));
+  ADJ_RETURN_IF_ERROR(get("order-bytes-per-turn", static_cast<int>(s.order_bytes_per_turn), 1024, 1 << 30,
+                          s.order_bytes_per_turn));
+  ADJ_RETURN_IF_ERROR(get("page-rows", static_cast<int>(s.page_rows), 1, 100000, s.page_rows));
+  s.tls_cert = c.args.ValueOr("tls-cert", "");
+  s.tls_key = c.args.ValueOr("tls-key", "");
+  s.access_log = c.args.ValueOr("access-log", "");
   if (auto file = c.args.Value("ga-password-file")) {
     std::ifstream in(*file);
     if (!in) return Status::InvalidArgument("--ga-password-file: cannot open " + *file);
@@ -64,8 +73,9 @@ Status CmdServe(Context& c) {
   auto d = desk::Desk::Start(**db, s, hooks);
   if (!d.ok()) return d.status();
   (*d)->HandleSignals();
+  for (const auto& w : desk::DeploymentWarnings(s)) std::fprintf(stderr, "adjutant serve: warning: %s\n", w.c_str());
   const std::string addr = s.listen.substr(0, s.listen.rfind(':'));
-  Line("adjutant serve: the order desk on http://" + addr + ":" + std::to_string((*d)->port()) + "/ (database " +
+  Line("adjutant serve: the order desk on " + std::string(s.tls_cert.empty() ? "http" : "https") + "://" + addr + ":" + std::to_string((*d)->port()) + "/ (database " +
        (*db)->dir() + (s.ga_pwhash.empty() ? "; no GA login: give --ga-password-file" : "") +
        "); SIGTERM or Ctrl-C stops it");
   std::fflush(stdout);
@@ -77,7 +87,7 @@ Status CmdServe(Context& c) {
 }  // namespace
 
 std::vector<Command> ServeCommands() {
-  return {{{"serve", "[--listen ADDR:PORT] [--ga-password-file F] [limits]",
+  return {{{"serve", "[--listen ADDR:PORT] [--ga-password-file F] [--tls-cert F --tls-key F] [--access-log F] [limits]",
             "Serve the games of the database over HTTP/1.1: the order desk. Players log in with the password the\n"
             "GA set (adjutant password), submit orders (answered once they are synced to disk), read their orders\n"
             "and their own reports; the GA (--ga-password-file) adjudicates, records directives, runs views and\n"
@@ -86,7 +96,9 @@ std::vector<Command> ServeCommands() {
             "GET /api/games/GAME/reports?kind=K[&turn=T][&format=text|json|svg], POST /api/ga/login,\n"
             "POST /api/games/GAME/adjudicate, POST /api/games/GAME/directives,\n"
             "POST /api/games/GAME/correct?at=TURN[&name=BRANCH], POST /api/ga/run,\n"
-            "GET /api/games/GAME/digest?turn=T, GET /api/games/GAME/feed (server-sent events).",
+            "GET /api/games/GAME/digest?turn=T, GET /api/games/GAME/feed (server-sent events),\n"
+            "POST /api/games/GAME/sessions/revoke [{\"person\": P}] (the GA ends a game's or a person's sessions).\n"
+            "Listening beyond loopback without TLS is warned about on stderr.",
             {{"listen", "ADDR:PORT", "where to listen (default 127.0.0.1:8080; port 0: any free one)"},
              {"ga-password-file", "F", "the GA's password, first line of F (else no GA login)"},
              {"max-body", "BYTES", "a request body's limit (default 262144)"},
@@ -97,7 +109,14 @@ std::vector<Command> ServeCommands() {
              {"idle-timeout", "S", "seconds a kept-alive connection may wait (default 60)"},
              {"max-connections", "N", "connections open at once (default 256)"},
              {"session-minutes", "M", "a login's lifetime (default 480)"},
-             {"threads", "N", "worker threads (default 2)"}},
+             {"threads", "N", "worker threads (default 2)"},
+             {"tls-cert", "F", "serve HTTPS (TLS 1.2 or later): the PEM certificate chain in F (with --tls-key)"},
+             {"tls-key", "F", "the PEM private key of --tls-cert"},
+             {"access-log", "F", "one JSON line per request appended to F ('-': stderr); never a password or token"},
+             {"max-connections-per-address", "N", "connections open at once from one address (default 32)"},
+             {"orders-per-turn", "N", "orders one person may submit in one turn (default 1000)"},
+             {"order-bytes-per-turn", "BYTES", "bytes of orders one person may submit in one turn (default 8388608)"},
+             {"page-rows", "N", "rows in one page of a list, e.g. a player's orders (default 100)"}},
             0, 0},
            CmdServe}};
 }
