@@ -47,6 +47,7 @@ Status CmdServe(Context& c) {
   ADJ_RETURN_IF_ERROR(get("order-bytes-per-turn", static_cast<int>(s.order_bytes_per_turn), 1024, 1 << 30,
                           s.order_bytes_per_turn));
   ADJ_RETURN_IF_ERROR(get("page-rows", static_cast<int>(s.page_rows), 1, 100000, s.page_rows));
+  ADJ_RETURN_IF_ERROR(get("max-answer-bytes", static_cast<int>(s.max_answer_bytes), 4096, 1 << 30, s.max_answer_bytes));
   s.tls_cert = c.args.ValueOr("tls-cert", "");
   s.tls_key = c.args.ValueOr("tls-key", "");
   s.access_log = c.args.ValueOr("access-log", "");
@@ -65,6 +66,8 @@ Status CmdServe(Context& c) {
     }
     s.ga_pwhash = hash;
   }
+  // Said before anything is opened or bound.
+  for (const auto& w : desk::DeploymentWarnings(s)) std::fprintf(stderr, "adjutant serve: warning: %s\n", w.c_str());
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   desk::Hooks hooks;
@@ -73,7 +76,6 @@ Status CmdServe(Context& c) {
   auto d = desk::Desk::Start(**db, s, hooks);
   if (!d.ok()) return d.status();
   (*d)->HandleSignals();
-  for (const auto& w : desk::DeploymentWarnings(s)) std::fprintf(stderr, "adjutant serve: warning: %s\n", w.c_str());
   const std::string addr = s.listen.substr(0, s.listen.rfind(':'));
   Line("adjutant serve: the order desk on " + std::string(s.tls_cert.empty() ? "http" : "https") + "://" + addr + ":" + std::to_string((*d)->port()) + "/ (database " +
        (*db)->dir() + (s.ga_pwhash.empty() ? "; no GA login: give --ga-password-file" : "") +
@@ -105,7 +107,7 @@ std::vector<Command> ServeCommands() {
              {"max-header", "BYTES", "a request header's limit (default 8192)"},
              {"max-orders", "N", "orders in one submission (default 200)"},
              {"rate", "N", "requests a minute from one address (default 600)"},
-             {"header-timeout", "S", "seconds to receive a request once begun (default 10)"},
+             {"header-timeout", "S", "seconds for a request's whole header (from its first byte), its body, a TLS handshake (default 10)"},
              {"idle-timeout", "S", "seconds a kept-alive connection may wait (default 60)"},
              {"max-connections", "N", "connections open at once (default 256)"},
              {"session-minutes", "M", "a login's lifetime (default 480)"},
@@ -116,7 +118,8 @@ std::vector<Command> ServeCommands() {
              {"max-connections-per-address", "N", "connections open at once from one address (default 32)"},
              {"orders-per-turn", "N", "orders one person may submit in one turn (default 1000)"},
              {"order-bytes-per-turn", "BYTES", "bytes of orders one person may submit in one turn (default 8388608)"},
-             {"page-rows", "N", "rows in one page of a list, e.g. a player's orders (default 100)"}},
+             {"page-rows", "N", "rows in one page of a list, e.g. a player's orders (default 100)"},
+             {"max-answer-bytes", "BYTES", "a report's or a GA command's output in one answer (default 16777216)"}},
             0, 0},
            CmdServe}};
 }

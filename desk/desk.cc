@@ -522,6 +522,14 @@ struct Desk::Impl {
   Response Run(const std::vector<std::string>& argv, const std::string& in = "") {
     std::string out, err;
     const int code = hooks.run(db, argv, in, &out, &err);
+    // Bounded (--max-answer-bytes): the output cut, saying so; the exit
+    // code stands (a command that wrote has written).
+    if (out.size() > settings.max_answer_bytes) {
+      const size_t more = out.size() - settings.max_answer_bytes;
+      out.resize(settings.max_answer_bytes);
+      out += "\n[" + std::to_string(more) + " bytes more: an answer holds at most max-answer-bytes " +
+             std::to_string(settings.max_answer_bytes) + "; narrow the command, e.g. log --from SEQ --to SEQ or --turn T]\n";
+    }
     flatbuffers::FlatBufferBuilder f;
     f.Finish(fb::CreateDeskRunResultDirect(f, code, out.c_str(), err.c_str()));
     Response r = Json(JsonOf("DeskRunResult", f));
@@ -534,12 +542,20 @@ struct Desk::Impl {
     return r;
   }
 
+  // A report over --max-answer-bytes: refused, with how to narrow it.
+  Response TooBig(size_t bytes) {
+    return Error(http::status::bad_request, "max-answer-bytes: this report is " + std::to_string(bytes) +
+                                                " bytes and an answer holds at most " +
+                                                std::to_string(settings.max_answer_bytes) + "; ask for one turn (&turn=T)");
+  }
+
   // A command's output as the answer itself (reports): text, JSON or SVG.
   Response Render(const std::vector<std::string>& argv, const std::string& type) {
     const std::string in;
     std::string out, err;
     const int code = hooks.run(db, argv, in, &out, &err);
     if (code != 0) return Error(code == 3 ? http::status::internal_server_error : http::status::bad_request, err);
+    if (out.size() > settings.max_answer_bytes) return TooBig(out.size());
     Response r;
     r.type = type;
     r.body = std::move(out);
@@ -760,6 +776,7 @@ struct Desk::Impl {
     std::string svg, err;
     const int code = hooks.run(db, argv, "", &svg, &err);
     if (code != 0) return Error(http::status::bad_request, err);
+    if (svg.size() > settings.max_answer_bytes) return TooBig(svg.size());
     Response r;
     r.type = "image/svg+xml";
     r.body = std::move(svg);
@@ -1245,7 +1262,8 @@ void Accept(Desk::Impl& impl, std::shared_ptr<std::vector<std::weak_ptr<ConnBase
       const auto admit = impl.AddConnection(client);
       if (admit != Desk::Impl::Admit::kOk) {
         // Over a limit: a short answer (in plain HTTP only: a TLS client
-        // could not read it), then closed.
+        // could not read it), then closed; the access log has a line.
+        impl.Log(client, "-", "-", http::verb::unknown, "-", 503, 0, Clock::now());
         if (!impl.tls) {
           const std::string body = admit == Desk::Impl::Admit::kTooMany
                                        ? "{\"error\": \"too many connections open\"}\n"

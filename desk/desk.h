@@ -47,6 +47,7 @@ struct Settings {
   size_t orders_per_turn = 1000;          // orders recorded for one person in one turn
   size_t order_bytes_per_turn = 8 << 20;  // bytes of those orders (as recorded) plus the submission's body
   size_t page_rows = 100;                 // rows in one page of a list (?limit= may ask fewer, never more)
+  size_t max_answer_bytes = 16 << 20;     // a report's or a command's output in one answer
 };
 
 // What an operator should hear before the desk serves with `s`: listening

@@ -343,6 +343,35 @@ TEST_CASE("desk: every answer carries the security headers; the page's policy al
     INFO(l);
     CHECK(desk::DeploymentWarnings(s).empty());
   }
+  // `adjutant serve` says it on stderr before it opens or binds anything
+  // (here the database is missing, so nothing is ever bound).
+  testing::Run exposed = testing::Adjutant({"--db", g.dir.Sub("none"), "serve", "--listen", "0.0.0.0:0"});
+  CHECK(exposed.code != 0);
+  CHECK_THAT(exposed.err, Catch::Contains("adjutant serve: warning: listening on 0.0.0.0:0, beyond loopback, without TLS"));
+  testing::Run local = testing::Adjutant({"--db", g.dir.Sub("none"), "serve", "--listen", "127.0.0.1:0"});
+  CHECK(local.code != 0);
+  CHECK(local.err.find("warning") == std::string::npos);
+}
+
+TEST_CASE("desk: a report or a GA command's output over the answer limit is refused or cut, saying how to narrow it",
+          "[desk][net]") {
+  Game g;
+  desk::Settings st;
+  st.max_answer_bytes = 4096;
+  auto d = g.Start(st);
+  const std::string t = Login(*d, "wellesley");
+  auto report = Call(*d, "GET", "/api/games/talavera/reports?kind=battle&format=json", "", t);
+  INFO(report.body);
+  CHECK(report.status == 400);
+  CHECK_THAT(report.body, Catch::Contains("max-answer-bytes") && Catch::Contains("&turn="));
+  auto svg = Call(*d, "GET", "/api/games/talavera/reports?kind=battle&format=svg", "", t);
+  CHECK(svg.status == 400);
+  CHECK(svg.body.size() < 4096);
+  const std::string ga = GaLogin(*d);
+  auto log = Call(*d, "POST", "/api/ga/run", R"({"args": ["log", "talavera", "--json"]})", ga);
+  CHECK(log.status == 200);
+  CHECK(log.body.size() < 2 * 4096 + 1024);
+  CHECK_THAT(log.body, Catch::Contains("bytes more: an answer holds at most max-answer-bytes 4096"));
 }
 
 TEST_CASE("desk: the access log has one JSON line per request (time, client, person, game, method, path, status, "
@@ -376,7 +405,7 @@ TEST_CASE("desk: the access log has one JSON line per request (time, client, per
   CHECK_THAT(lines[3], Catch::Contains("\"path\": \"/api/games/talavera/orders\", \"status\": 200"));
   CHECK_THAT(lines[4], Catch::Contains("\"status\": 401"));
   CHECK_THAT(lines[5], Catch::Contains("\"person\": \"GA\""));
-  for (const std::string secret : {t, ga, std::string("wellesley-1809"), std::string("wrong-guess-77"),
+  for (const std::string& secret : {t, ga, std::string("wellesley-1809"), std::string("wrong-guess-77"),
                                    std::string("the-ga-secret"), std::string("Bearer"), std::string("limit=")}) {
     CHECK(log.find(secret) == std::string::npos);
   }
