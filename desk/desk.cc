@@ -590,9 +590,10 @@ struct Desk::Impl {
   // The person's quotas for the orders window (--orders-per-turn,
   // --order-bytes-per-turn), counted from the ledger (his OrderSubmitted
   // events since the window opened), so a restart does not reset them. A
-  // retry of a submission already recorded is not counted again: it is
-  // answered by SubmitOrders as before. Over either: *answer is the 429 that
-  // names the limit, and nothing is recorded.
+  // retry of his own submission already recorded is not counted again: it
+  // is answered by SubmitOrders as before (a key that another used is no
+  // way around the quota). Over either: *answer is the 429 that names the
+  // limit, and nothing is recorded.
   bool OverQuota(const Session& s, const Request& rq, const std::string& branch, size_t n, Response* answer) {
     auto fail = [&](const Status& st) {
       *answer = Error(StatusOf(st), st.message());
@@ -601,7 +602,17 @@ struct Desk::Impl {
     if (!rq.idempotency_key.empty()) {
       auto prior = db.FindIdempotent(s.game, rq.idempotency_key);
       if (!prior.ok()) return fail(prior.status());
-      if (prior->has_value()) return false;
+      if (prior->has_value()) {
+        bool his = false;
+        const uint64_t first = (*prior)->result.first_seq;
+        Status st = db.Read(s.game, branch, first, first, [&](const ledger::EventView& e) {
+          const auto* o = e.event()->payload_as_OrderSubmitted();
+          his = o && o->person()->str() == s.person;
+          return Status::Ok();
+        });
+        if (!st.ok()) return fail(st);
+        if (his) return false;
+      }
     }
     auto world = replay::Fold(db, s.game, branch);
     if (!world.ok()) return fail(world.status());
