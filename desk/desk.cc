@@ -986,7 +986,7 @@ class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> 
   ~Conn() override { impl_.DropConnection(client_); }
 
   void Start() {
-    net::dispatch(Lowest().get_executor(), [self = shared_from_this()] {
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
       if constexpr (kTls) {
         // The handshake has the header's deadline: a client that never
         // finishes it is cut off like one that never finishes a header.
@@ -1002,7 +1002,7 @@ class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> 
     });
   }
   void CloseIfIdle() override {
-    net::post(Lowest().get_executor(), [self = shared_from_this()] {
+    net::post(stream_.get_executor(), [self = shared_from_this()] {
       if (!self->busy_) {
         beast::error_code ec;
         self->Lowest().socket().shutdown(tcp::socket::shutdown_both, ec);
@@ -1070,6 +1070,12 @@ class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> 
     auto& m = parser_->get();
     keep_alive_ = m.keep_alive() && !impl_.stopping;
     version_ = m.version();
+    if (!impl_.RateOk(client_)) {
+      Response r = Error(http::status::too_many_requests, "more than " + std::to_string(impl_.settings.requests_per_minute) +
+                                                              " requests a minute from this address");
+      r.headers.push_back({"Retry-After", "60"});
+      return Send(std::move(r), false);
+    }
     Request rq;
     rq.method = m.method();
     rq.target = std::string(m.target());
@@ -1090,12 +1096,6 @@ class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> 
       const auto parts = Split(rq.path);
       if (parts.size() >= 3 && parts[0] == "api" && parts[1] == "games") log_game_ = parts[2];
     }
-    if (!impl_.RateOk(client_)) {
-      Response r = Error(http::status::too_many_requests, "more than " + std::to_string(impl_.settings.requests_per_minute) +
-                                                              " requests a minute from this address");
-      r.headers.push_back({"Retry-After", "60"});
-      return Send(std::move(r), false);
-    }
     Lowest().expires_never();  // the handler may take a while (a turn's adjudication)
     if (rq.method == http::verb::get && IsFeed(rq)) return StartFeed(rq);
     auto self = shared_from_this();
@@ -1103,7 +1103,7 @@ class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> 
     // the desk stops (an acknowledged order is always answered).
     auto work = std::make_shared<net::executor_work_guard<net::io_context::executor_type>>(impl_.ioc.get_executor());
     impl_.Handle(std::move(rq), [self, work](Response r) {
-      net::post(self->Lowest().get_executor(), [self, work, r = std::move(r)]() mutable {
+      net::post(self->stream_.get_executor(), [self, work, r = std::move(r)]() mutable {
         self->Send(std::move(r), false);
         work->reset();
       });
@@ -1191,7 +1191,7 @@ class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> 
       self->impl_.Log(self->client_, self->log_who_, self->log_game_, self->log_method_, self->log_path_, 200, 0,
                       self->began_);
       if (ec) return self->Close();
-      self->feed_timer_.emplace(self->Lowest().get_executor());
+      self->feed_timer_.emplace(self->stream_.get_executor());
       self->Poll();
     });
   }
@@ -1215,7 +1215,7 @@ class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> 
         });
       }
       if (chunk.empty()) chunk = ": waiting\n\n";  // a comment: keeps proxies and clients awake
-      net::post(self->Lowest().get_executor(), [self, chunk = std::make_shared<std::string>(std::move(chunk)), next] {
+      net::post(self->stream_.get_executor(), [self, chunk = std::make_shared<std::string>(std::move(chunk)), next] {
         self->feed_next_ = next;
         net::async_write(self->stream_, net::buffer(*chunk), [self, chunk](beast::error_code ec, std::size_t) {
           if (ec) return self->Close();
