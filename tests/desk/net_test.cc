@@ -370,10 +370,12 @@ TEST_CASE("desk: every answer carries the security headers; the page's policy al
   CHECK_THAT(desk::DeploymentWarnings(s)[0], Catch::Contains("without TLS") && Catch::Contains("--tls-cert"));
   s.listen = "192.168.1.20:8080";
   CHECK(desk::DeploymentWarnings(s).size() == 1);
+  s.listen = "[::]:8080";
+  CHECK(desk::DeploymentWarnings(s).size() == 1);
   s.tls_cert = "cert.pem";
   CHECK(desk::DeploymentWarnings(s).empty());
   s = {};
-  for (const char* l : {"127.0.0.1:8080", "127.0.0.2:0", "::1:8080", "[::1]:8080"}) {
+  for (const char* l : {"127.0.0.1:8080", "127.0.0.2:0", "::1:8080", "[::1]:8080", "[::ffff:127.0.0.1]:8080"}) {
     s.listen = l;
     INFO(l);
     CHECK(desk::DeploymentWarnings(s).empty());
@@ -440,6 +442,12 @@ TEST_CASE("desk: the access log has one JSON line per request (time, client, per
   CHECK_THAT(lines[3], Catch::Contains("\"path\": \"/api/games/talavera/orders\", \"status\": 200"));
   CHECK_THAT(lines[4], Catch::Contains("\"status\": 401"));
   CHECK_THAT(lines[5], Catch::Contains("\"person\": \"GA\""));
+  // A log that cannot be opened: refused by name, nothing served.
+  desk::Settings bad;
+  bad.access_log = g.dir.Sub("no-such-dir/access.log");
+  auto refused = testing::StartDesk(*g.db, bad);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.status().message(), Catch::StartsWith("--access-log: cannot open"));
   for (const std::string& secret : {t, ga, std::string("wellesley-1809"), std::string("wrong-guess-77"),
                                    std::string("the-ga-secret"), std::string("Bearer"), std::string("limit=")}) {
     CHECK(log.find(secret) == std::string::npos);
