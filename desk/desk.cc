@@ -308,7 +308,10 @@ Result<std::unique_ptr<net::ssl::context>> TlsContext(const Settings& s) {
 std::vector<std::string> DeploymentWarnings(const Settings& s) {
   std::vector<std::string> out;
   auto l = ParseListen(s.listen);
-  if (l.ok() && !l->first.is_loopback() && s.tls_cert.empty()) {
+  if (!l.ok()) return out;
+  net::ip::address a = l->first;
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) a = net::ip::make_address_v4(net::ip::v4_mapped, a.to_v6());
+  if (!a.is_loopback() && s.tls_cert.empty()) {
     out.push_back("listening on " + s.listen + ", beyond loopback, without TLS: passwords and session tokens cross "
                   "the network in clear; give --tls-cert and --tls-key, or listen on 127.0.0.1 behind a TLS reverse "
                   "proxy");
