@@ -89,6 +89,16 @@ Status CmdServe(Context& c) {
                                    " is below --login-backoff " + std::to_string(s.login_backoff_s));
   }
   s.trusted_proxies = c.args.All("trusted-proxy");
+  ADJ_RETURN_IF_ERROR(get("max-connections-per-address", static_cast<int>(s.max_connections_per_address), 1, 100000,
+                          s.max_connections_per_address));
+  ADJ_RETURN_IF_ERROR(get("orders-per-turn", static_cast<int>(s.orders_per_turn), 1, 10000000, s.orders_per_turn));
+  ADJ_RETURN_IF_ERROR(get("order-bytes-per-turn", static_cast<int>(s.order_bytes_per_turn), 1024, 1 << 30,
+                          s.order_bytes_per_turn));
+  ADJ_RETURN_IF_ERROR(get("page-rows", static_cast<int>(s.page_rows), 1, 100000, s.page_rows));
+  ADJ_RETURN_IF_ERROR(get("max-answer-bytes", static_cast<int>(s.max_answer_bytes), 4096, 1 << 30, s.max_answer_bytes));
+  s.tls_cert = c.args.ValueOr("tls-cert", "");
+  s.tls_key = c.args.ValueOr("tls-key", "");
+  s.access_log = c.args.ValueOr("access-log", "");
   if (auto file = c.args.Value("ga-password-file")) {
     std::ifstream in(*file);
     if (!in) return Status::InvalidArgument("--ga-password-file: cannot open " + *file);
@@ -108,6 +118,8 @@ Status CmdServe(Context& c) {
   }
   s.backup_dir = c.args.ValueOr("backup-dir", "");
   ADJ_RETURN_IF_ERROR(get("backup-keep", 0, 0, 100000, s.backup_keep));
+  // Said before anything is opened or bound.
+  for (const auto& w : desk::DeploymentWarnings(s)) std::fprintf(stderr, "adjutant serve: warning: %s\n", w.c_str());
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   desk::Hooks hooks;
@@ -117,7 +129,7 @@ Status CmdServe(Context& c) {
   if (!d.ok()) return d.status();
   (*d)->HandleSignals();
   const std::string addr = s.listen.substr(0, s.listen.rfind(':'));
-  Line("adjutant serve: the order desk on http://" + addr + ":" + std::to_string((*d)->port()) + "/ (database " +
+  Line("adjutant serve: the order desk on " + std::string(s.tls_cert.empty() ? "http" : "https") + "://" + addr + ":" + std::to_string((*d)->port()) + "/ (database " +
        (*db)->dir() + (s.ga_pwhash.empty() ? "; no GA login: give --ga-password-file" : "") +
        "); SIGTERM or Ctrl-C stops it");
   std::fflush(stdout);
@@ -129,7 +141,7 @@ Status CmdServe(Context& c) {
 }  // namespace
 
 std::vector<Command> ServeCommands() {
-  return {{{"serve", "[--listen ADDR:PORT] [--ga-password-file F] [limits]",
+  return {{{"serve", "[--listen ADDR:PORT] [--ga-password-file F] [--tls-cert F --tls-key F] [--access-log F] [limits]",
             "Serve the games of the database over HTTP/1.1: the order desk. Players log in with the password the\n"
             "GA set (adjutant password), submit orders (answered once they are synced to disk), read their orders\n"
             "and their own reports; the GA (--ga-password-file) adjudicates, records directives, runs views and\n"
@@ -147,14 +159,16 @@ std::vector<Command> ServeCommands() {
             "--login-backoff-max; a success resets it; another address is not delayed. Behind a reverse proxy,\n"
             "name it with --trusted-proxy: only from it is X-Forwarded-For believed (the client is its right-most\n"
             "address that is not a trusted proxy), for the rate limit and the login backoff.\n"
-            "With --backup-dir: POST /api/ga/backup, GET /api/ga/backups.",
+            "With --backup-dir: POST /api/ga/backup, GET /api/ga/backups.\n"
+            "POST /api/games/GAME/sessions/revoke [{\"person\": P}] (the GA ends a game's or a person's sessions).\n"
+            "Listening beyond loopback without TLS is warned about on stderr.",
             {{"listen", "ADDR:PORT", "where to listen (default 127.0.0.1:8080; port 0: any free one)"},
              {"ga-password-file", "F", "the GA's password, first line of F (else no GA login)"},
              {"max-body", "BYTES", "a request body's limit (default 262144)"},
              {"max-header", "BYTES", "a request header's limit (default 8192)"},
              {"max-orders", "N", "orders in one submission (default 200)"},
              {"rate", "N", "requests a minute from one address (default 600)"},
-             {"header-timeout", "S", "seconds to receive a request once begun (default 10)"},
+             {"header-timeout", "S", "seconds for a request's whole header (from its first byte), its body, a TLS handshake (default 10)"},
              {"idle-timeout", "S", "seconds a kept-alive connection may wait (default 60)"},
              {"max-connections", "N", "connections open at once (default 256)"},
              {"session-minutes", "M", "a login's lifetime (default 480)"},
@@ -165,7 +179,15 @@ std::vector<Command> ServeCommands() {
              {"login-backoff-pairs", "N", "(address, account) pairs remembered for the backoff (default 100000)"},
              {"trusted-proxy", "ADDR", "a reverse proxy, ADDRESS or ADDRESS/PREFIX (repeatable): see below", true},
              {"backup-dir", "DIR", "where POST /api/ga/backup backs the database up (default: none, no backups)"},
-             {"backup-keep", "N", "after each such backup keep only the N newest (default 0: keep all)"}},
+             {"backup-keep", "N", "after each such backup keep only the N newest (default 0: keep all)"},
+             {"tls-cert", "F", "serve HTTPS (TLS 1.2 or later): the PEM certificate chain in F (with --tls-key)"},
+             {"tls-key", "F", "the PEM private key of --tls-cert"},
+             {"access-log", "F", "one JSON line per request appended to F ('-': stderr); never a password or token"},
+             {"max-connections-per-address", "N", "connections open at once from one address (default 32)"},
+             {"orders-per-turn", "N", "orders one person may submit in one turn (default 1000)"},
+             {"order-bytes-per-turn", "BYTES", "bytes of orders one person may submit in one turn (default 8388608)"},
+             {"page-rows", "N", "rows in one page of a list, e.g. a player's orders (default 100)"},
+             {"max-answer-bytes", "BYTES", "a report's or a GA command's output in one answer (default 16777216)"}},
             0, 0},
            CmdServe}};
 }

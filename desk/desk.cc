@@ -6,10 +6,17 @@
 #include <sodium.h>
 
 #include <atomic>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <chrono>
+#include <cstdio>
+#include <ctime>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +25,7 @@
 #include <optional>
 #include <set>
 #include <thread>
+#include <type_traits>
 
 #include "desk/pages.h"
 #include "ledger/ledger.h"
@@ -221,13 +229,143 @@ bool SafeWord(const std::string& s) {
   return true;
 }
 
+// A JSON string literal (the access log's fields): quotes, backslashes and
+// every control or non-ASCII byte escaped, so a line stays one line.
+std::string JsonString(std::string_view v) {
+  std::string o = "\"";
+  for (unsigned char c : v) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += static_cast<char>(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      char u[8];
+      std::snprintf(u, sizeof u, "\\u%04x", c);
+      o += u;
+    } else {
+      o += static_cast<char>(c);
+    }
+  }
+  return o + "\"";
+}
+
+// The page's Content-Security-Policy: its one inline script allowed by its
+// SHA-256 (nothing else runs: not a script in a drawn SVG, not an injected
+// one); styles inline (the page's own and the <style> the SVG reports carry);
+// requests to the desk itself only; never framed.
+std::string PagePolicy(const std::string& page) {
+  std::string script_hash;
+  const std::string open = "<script>", close = "</script>";
+  const size_t a = page.find(open);
+  const size_t b = a == std::string::npos ? a : page.find(close, a);
+  if (b != std::string::npos) {
+    const std::string body = page.substr(a + open.size(), b - a - open.size());
+    unsigned char h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(body.data()), body.size());
+    std::string b64(sodium_base64_ENCODED_LEN(sizeof h, sodium_base64_VARIANT_ORIGINAL), '\0');
+    sodium_bin2base64(b64.data(), b64.size(), h, sizeof h, sodium_base64_VARIANT_ORIGINAL);
+    b64.resize(std::strlen(b64.c_str()));
+    script_hash = " 'sha256-" + b64 + "'";
+  }
+  return "default-src 'none'; script-src" + (script_hash.empty() ? std::string(" 'none'") : script_hash) +
+         "; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+         "frame-ancestors 'none'";
+}
+
+std::string UtcNow() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
+  return buf;
+}
+
+// "LISTEN" split into its address and port, or the option's error.
+Result<std::pair<net::ip::address, uint16_t>> ParseListen(const std::string& listen) {
+  const size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) return Status::InvalidArgument("--listen: ADDRESS:PORT, e.g. 127.0.0.1:8080");
+  beast::error_code ec;
+  std::string host = listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const auto address = net::ip::make_address(host, ec);
+  if (ec) return Status::InvalidArgument("--listen: '" + listen.substr(0, colon) + "' is not an IP address");
+  unsigned long port = 0;
+  try {
+    port = std::stoul(listen.substr(colon + 1));
+  } catch (...) {
+    port = 70000;
+  }
+  if (port > 65535) return Status::InvalidArgument("--listen: '" + listen.substr(colon + 1) + "' is not a port");
+  return std::make_pair(address, static_cast<uint16_t>(port));
+}
+
+// OpenSSL's last error in words (for the --tls-* messages).
+std::string SslError() {
+  const unsigned long e = ERR_get_error();
+  if (e == 0) return "unknown error";
+  char buf[256];
+  ERR_error_string_n(e, buf, sizeof buf);
+  ERR_clear_error();
+  return buf;
+}
+
+// The TLS context of --tls-cert and --tls-key: TLS 1.2 at least, the key
+// checked against the certificate. Every failure names its option.
+Result<std::unique_ptr<net::ssl::context>> TlsContext(const Settings& s) {
+  if (s.tls_cert.empty() != s.tls_key.empty()) {
+    return Status::InvalidArgument(s.tls_cert.empty() ? "--tls-cert: needed with --tls-key" : "--tls-key: needed with --tls-cert");
+  }
+  auto ctx = std::make_unique<net::ssl::context>(net::ssl::context::tls_server);
+  SSL_CTX* c = ctx->native_handle();
+  ERR_clear_error();
+  if (SSL_CTX_set_min_proto_version(c, TLS1_2_VERSION) != 1) return Status::IOError("TLS: cannot require TLS 1.2: " + SslError());
+  ctx->set_options(net::ssl::context::default_workarounds | net::ssl::context::no_sslv2 | net::ssl::context::no_sslv3 |
+                   net::ssl::context::no_tlsv1 | net::ssl::context::no_tlsv1_1 | net::ssl::context::single_dh_use);
+  if (!std::filesystem::is_regular_file(s.tls_cert)) {
+    return Status::InvalidArgument("--tls-cert: " + s.tls_cert + " is not a readable file");
+  }
+  if (SSL_CTX_use_certificate_chain_file(c, s.tls_cert.c_str()) != 1) {
+    return Status::InvalidArgument("--tls-cert: " + s.tls_cert + " holds no PEM certificate (" + SslError() + ")");
+  }
+  if (!std::filesystem::is_regular_file(s.tls_key)) {
+    return Status::InvalidArgument("--tls-key: " + s.tls_key + " is not a readable file");
+  }
+  if (SSL_CTX_use_PrivateKey_file(c, s.tls_key.c_str(), SSL_FILETYPE_PEM) != 1) {
+    return Status::InvalidArgument("--tls-key: " + s.tls_key + " is not the key of the certificate in --tls-cert, or "
+                                   "not a PEM private key (" + SslError() + ")");
+  }
+  if (SSL_CTX_check_private_key(c) != 1) {
+    return Status::InvalidArgument("--tls-key: " + s.tls_key + " is not the key of the certificate in --tls-cert");
+  }
+  return ctx;
+}
+
 }  // namespace
+
+std::vector<std::string> DeploymentWarnings(const Settings& s) {
+  std::vector<std::string> out;
+  auto l = ParseListen(s.listen);
+  if (!l.ok()) return out;
+  net::ip::address a = l->first;
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) a = net::ip::make_address_v4(net::ip::v4_mapped, a.to_v6());
+  if (!a.is_loopback() && s.tls_cert.empty()) {
+    out.push_back("listening on " + s.listen + ", beyond loopback, without TLS: passwords and session tokens cross "
+                  "the network in clear; give --tls-cert and --tls-key, or listen on 127.0.0.1 behind a TLS reverse "
+                  "proxy");
+  }
+  return out;
+}
 
 struct Desk::Impl {
   // Declared first, so they outlive the I/O loop: a connection's destructor
   // may run while the loop's queue is torn down.
   std::atomic<bool> stopping{false};
   std::atomic<size_t> connections{0};
+  std::mutex conn_mu;  // per_address
+  std::map<std::string, size_t> per_address;  // connections open from each client address
   ledger::Ledger& db;
   Settings settings;
   Hooks hooks;
@@ -256,11 +394,73 @@ struct Desk::Impl {
   // The trusted proxies (settings.trusted_proxies, parsed by Start): an
   // address's 16 bytes (IPv4 as IPv4-mapped IPv6) and the bits that count.
   std::vector<std::pair<net::ip::address_v6::bytes_type, unsigned>> trusted;
+  std::unique_ptr<net::ssl::context> tls;  // --tls-cert/--tls-key: every connection is TLS
+  std::string policy;                      // the page's Content-Security-Policy (PagePolicy)
+  std::mutex access_mu;                    // the access log's lines
+  std::FILE* access = nullptr;             // --access-log (stderr for "-"), else null
+  bool access_owned = false;
 
   Impl(ledger::Ledger& d, Settings s, Hooks h)
       : db(d), settings(std::move(s)), hooks(std::move(h)), pool(static_cast<size_t>(std::max(1, settings.threads))) {}
   ~Impl() {
     pool.join();
+    if (access_owned) std::fclose(access);
+  }
+
+  // A connection from `address` may be served: under both the desk's and
+  // the address's limits (one client holding idle connections cannot lock
+  // the others out). Counted until DropConnection.
+  enum class Admit { kOk, kTooMany, kTooManyFromAddress };
+  Admit AddConnection(const std::string& address) {
+    if (++connections > settings.max_connections) {
+      connections--;
+      return Admit::kTooMany;
+    }
+    std::lock_guard<std::mutex> lock(conn_mu);
+    size_t& n = per_address[address];
+    if (n >= settings.max_connections_per_address) {
+      if (n == 0) per_address.erase(address);
+      connections--;
+      return Admit::kTooManyFromAddress;
+    }
+    ++n;
+    return Admit::kOk;
+  }
+  void DropConnection(const std::string& address) {
+    {
+      std::lock_guard<std::mutex> lock(conn_mu);
+      auto it = per_address.find(address);
+      if (it != per_address.end() && --it->second == 0) per_address.erase(it);
+    }
+    connections--;
+  }
+
+  // One line of the access log: never a password, a token, a body or a
+  // query string (only the path).
+  void Log(const std::string& client, const std::string& who, const std::string& game, http::verb method,
+           const std::string& path, unsigned status, size_t bytes, Clock::time_point began) {
+    if (!access) return;
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
+    char dur[32];
+    std::snprintf(dur, sizeof dur, "%.1f", ms);
+    const std::string line = "{\"time\": \"" + UtcNow() + "\", \"client\": " + JsonString(client) +
+                             ", \"person\": " + JsonString(who) + ", \"game\": " + JsonString(game) +
+                             ", \"method\": " + JsonString(std::string(http::to_string(method))) +
+                             ", \"path\": " + JsonString(path.substr(0, 512)) + ", \"status\": " +
+                             std::to_string(status) + ", \"bytes\": " + std::to_string(bytes) +
+                             ", \"ms\": " + dur + "}\n";
+    std::lock_guard<std::mutex> lock(access_mu);
+    std::fwrite(line.data(), 1, line.size(), access);
+    std::fflush(access);
+  }
+
+  // Ends every session of `game` (of `person` only, when given): their
+  // tokens are refused from now on. The number ended.
+  size_t RevokeSessions(const std::string& game, const std::string& person) {
+    std::lock_guard<std::mutex> lock(mu);
+    return std::erase_if(sessions, [&](const auto& kv) {
+      return !kv.second.ga && kv.second.game == game && (person.empty() || kv.second.person == person);
+    });
   }
 
   net::strand<net::thread_pool::executor_type>& StrandOf(const std::string& game) {
@@ -521,6 +721,14 @@ struct Desk::Impl {
   Response Run(const std::vector<std::string>& argv, const std::string& in = "") {
     std::string out, err;
     const int code = hooks.run(db, argv, in, &out, &err);
+    // Bounded (--max-answer-bytes): the output cut, saying so; the exit
+    // code stands (a command that wrote has written).
+    if (out.size() > settings.max_answer_bytes) {
+      const size_t more = out.size() - settings.max_answer_bytes;
+      out.resize(settings.max_answer_bytes);
+      out += "\n[" + std::to_string(more) + " bytes more: an answer holds at most max-answer-bytes " +
+             std::to_string(settings.max_answer_bytes) + "; narrow the command, e.g. log --from SEQ --to SEQ or --turn T]\n";
+    }
     flatbuffers::FlatBufferBuilder f;
     f.Finish(fb::CreateDeskRunResultDirect(f, code, out.c_str(), err.c_str()));
     Response r = Json(JsonOf("DeskRunResult", f));
@@ -533,12 +741,20 @@ struct Desk::Impl {
     return r;
   }
 
+  // A report over --max-answer-bytes: refused, with how to narrow it.
+  Response TooBig(size_t bytes) {
+    return Error(http::status::bad_request, "max-answer-bytes: this report is " + std::to_string(bytes) +
+                                                " bytes and an answer holds at most " +
+                                                std::to_string(settings.max_answer_bytes) + "; ask for one turn (&turn=T)");
+  }
+
   // A command's output as the answer itself (reports): text, JSON or SVG.
   Response Render(const std::vector<std::string>& argv, const std::string& type) {
     const std::string in;
     std::string out, err;
     const int code = hooks.run(db, argv, in, &out, &err);
     if (code != 0) return Error(code == 3 ? http::status::internal_server_error : http::status::bad_request, err);
+    if (out.size() > settings.max_answer_bytes) return TooBig(out.size());
     Response r;
     r.type = type;
     r.body = std::move(out);
@@ -556,6 +772,7 @@ struct Desk::Impl {
     }
     auto branch = db.Current(s.game);
     if (!branch.ok()) return Error(StatusOf(branch.status()), branch.status().message());
+    if (Response over; OverQuota(s, rq, *branch, n, &over)) return over;
     // Another's ship, ministry or unit — or one that does not exist: the same
     // 403, naming only the order's place in the file, nothing recorded. (A
     // retry of a request already recorded gets its first answer instead.)
@@ -569,8 +786,93 @@ struct Desk::Impl {
     return Json(*j);
   }
 
-  // The person's orders for the coming turn, as they stand.
-  Response OwnOrders(const Session& s) {
+  // The person's quotas for the orders window (--orders-per-turn,
+  // --order-bytes-per-turn), counted from the ledger (his OrderSubmitted
+  // events since the window opened), so a restart does not reset them. A
+  // retry of his own submission already recorded is not counted again: it
+  // is answered by SubmitOrders as before (a key that another used is no
+  // way around the quota). Over either: *answer is the 429 that names the
+  // limit, and nothing is recorded.
+  bool OverQuota(const Session& s, const Request& rq, const std::string& branch, size_t n, Response* answer) {
+    auto fail = [&](const Status& st) {
+      *answer = Error(StatusOf(st), st.message());
+      return true;
+    };
+    if (!rq.idempotency_key.empty()) {
+      // His own key (keys are their sender's): a retry of his own submission.
+      auto prior = db.FindIdempotent(s.game, ledger::IdempotencyOwner(ActorKind::kPlayer, s.person), rq.idempotency_key);
+      if (!prior.ok()) return fail(prior.status());
+      if (prior->has_value()) {
+        bool his = false;
+        const uint64_t first = (*prior)->result.first_seq;
+        Status st = db.Read(s.game, branch, first, first, [&](const ledger::EventView& e) {
+          const auto* o = e.event()->payload_as_OrderSubmitted();
+          his = o && o->person()->str() == s.person;
+          return Status::Ok();
+        });
+        if (!st.ok()) return fail(st);
+        if (his) return false;
+      }
+    }
+    auto world = replay::Fold(db, s.game, branch);
+    if (!world.ok()) return fail(world.status());
+    auto at = replay::OrderPositionOf(*world);
+    if (!at.ok()) return false;  // no orders are taken now: SubmitOrders says why
+    auto from = db.SeekTurn(s.game, branch, *at);
+    if (!from.ok()) return fail(from.status());
+    size_t orders = 0, bytes = 0;
+    if (from->has_value()) {
+      Status st = db.Read(s.game, branch, **from, UINT64_MAX, [&](const ledger::EventView& e) {
+        if (const auto* o = e.event()->payload_as_OrderSubmitted(); o && o->person()->str() == s.person) {
+          ++orders;
+          bytes += e.bytes.size();
+        }
+        return Status::Ok();
+      });
+      if (!st.ok()) return fail(st);
+    }
+    const std::string turn = at->turn.ToString();
+    if (orders + n > settings.orders_per_turn) {
+      *answer = Error(http::status::too_many_requests,
+                      "orders-per-turn: " + s.person + " has submitted " + std::to_string(orders) + " orders for " + turn +
+                          " and may submit " + std::to_string(settings.orders_per_turn) + " in one turn (this submission " +
+                          std::to_string(n) + " more); nothing was recorded");
+      return true;
+    }
+    if (bytes + rq.body.size() > settings.order_bytes_per_turn) {
+      *answer = Error(http::status::too_many_requests,
+                      "order-bytes-per-turn: " + s.person + " has submitted " + std::to_string(bytes) +
+                          " bytes of orders for " + turn + " and may submit " +
+                          std::to_string(settings.order_bytes_per_turn) + " in one turn (this submission " +
+                          std::to_string(rq.body.size()) + " more); nothing was recorded");
+      return true;
+    }
+    return false;
+  }
+
+  // The person's orders for the coming turn, as they stand: one page of at
+  // most --page-rows (?limit= fewer) orders after ?after=SEQ; next_after,
+  // when not 0, asks for the next.
+  Response OwnOrders(const Session& s, const std::map<std::string, std::string>& q) {
+    size_t limit = settings.page_rows;
+    uint64_t after = 0;
+    try {
+      if (q.count("limit")) {
+        const unsigned long long l = std::stoull(q.at("limit"));
+        if (l == 0 || q.at("limit").find_first_not_of("0123456789") != std::string::npos) throw std::invalid_argument("");
+        limit = static_cast<size_t>(std::min<unsigned long long>(l, settings.page_rows));
+      }
+    } catch (...) {
+      return Error(http::status::bad_request, "limit: a number of rows from 1 to " + std::to_string(settings.page_rows));
+    }
+    try {
+      if (q.count("after")) {
+        if (q.at("after").find_first_not_of("0123456789") != std::string::npos) throw std::invalid_argument("");
+        after = std::stoull(q.at("after"));
+      }
+    } catch (...) {
+      return Error(http::status::bad_request, "after: a sequence number (the last page's next_after)");
+    }
     auto branch = db.Current(s.game);
     if (!branch.ok()) return Error(StatusOf(branch.status()), branch.status().message());
     auto world = replay::Fold(db, s.game, *branch);
@@ -583,10 +885,15 @@ struct Desk::Impl {
       std::string slot, status = "stands", rule, reason, json;
     };
     std::map<uint64_t, Row> rows;
+    uint64_t next_after = 0;
     if (from->has_value()) {
-      Status st = db.Read(s.game, *branch, **from, UINT64_MAX, [&](const ledger::EventView& e) {
+      Status st = db.Read(s.game, *branch, std::max(**from, after + 1), UINT64_MAX, [&](const ledger::EventView& e) {
         const fb::Event* ev = e.event();
         if (const auto* o = ev->payload_as_OrderSubmitted(); o && o->person()->str() == s.person) {
+          if (rows.size() >= limit) {  // past the page: only whether there is more
+            if (next_after == 0) next_after = rows.rbegin()->first;
+            return Status::Ok();
+          }
           Row r;
           r.slot = o->slot() ? o->slot()->str() : "";
           auto j = schema::ToJson("Event", e.bytes.data());
@@ -611,7 +918,7 @@ struct Desk::Impl {
       out.push_back(fb::CreateDeskOrderRowDirect(f, seq, r.slot.c_str(), r.status.c_str(), r.rule.c_str(),
                                                  r.reason.c_str(), r.json.c_str()));
     }
-    f.Finish(fb::CreateDeskOrdersDirect(f, s.game.c_str(), branch->c_str(), at->turn.ToString().c_str(), &out));
+    f.Finish(fb::CreateDeskOrdersDirect(f, s.game.c_str(), branch->c_str(), at->turn.ToString().c_str(), &out, next_after));
     return Json(JsonOf("DeskOrders", f));
   }
 
@@ -680,6 +987,7 @@ struct Desk::Impl {
     std::string svg, err;
     const int code = hooks.run(db, argv, "", &svg, &err);
     if (code != 0) return Error(http::status::bad_request, err);
+    if (svg.size() > settings.max_answer_bytes) return TooBig(svg.size());
     Response r;
     r.type = "image/svg+xml";
     r.body = std::move(svg);
@@ -826,7 +1134,7 @@ struct Desk::Impl {
         net::post(StrandOf(game), [this, s = *s, rq, reply] { reply(SubmitOrders(s, rq)); });
         return;
       }
-      if (what == "orders" && get && !s->ga) return on_pool([this, s = *s] { return OwnOrders(s); });
+      if (what == "orders" && get && !s->ga) return on_pool([this, s = *s, q] { return OwnOrders(s, q); });
       if (what == "digest" && get) {
         // A finished turn's digest (public: a hash of the log up to its end),
         // for a player to keep and check later with `adjutant verify --digest`.
@@ -837,6 +1145,22 @@ struct Desk::Impl {
       }
       if (what == "reports" && get && !s->ga) return on_pool([this, s = *s, q] { return Report(s, q); });
       if (!s->ga) return reply(Error(http::status::forbidden, "the GA's only"));
+      if (what == "sessions" && post && parts.size() == 5 && parts[4] == "revoke") {
+        // The GA ends sessions of the game: every one, or one person's
+        // ({"person": P}). Their tokens are refused at once (feeds included).
+        std::string person;
+        if (!rq.body.empty()) {
+          auto doc = schema::ParseJson("DeskRevoke", rq.body, "revoke");
+          if (!doc.ok()) return reply(Error(http::status::bad_request, doc.status().message()));
+          const auto* r = flatbuffers::GetRoot<fb::DeskRevoke>(doc->data());
+          if (r->person()) {
+            person = r->person()->str();
+            if (person.empty()) return reply(Error(http::status::bad_request, "person: empty (leave it out to revoke all)"));
+          }
+        }
+        const size_t n = RevokeSessions(game, person);
+        return reply(Json("{\"revoked\": " + std::to_string(n) + "}"));
+      }
       if (what == "adjudicate" && post) {
         auto doc = schema::ParseJson("DeskAdjudicate", rq.body.empty() ? "{}" : rq.body, "adjudicate");
         if (!doc.ok()) return reply(Error(http::status::bad_request, doc.status().message()));
@@ -896,36 +1220,76 @@ namespace {
 
 // One client connection: requests read one after another (keep-alive),
 // each answered in order; the GA's feed turns it into an event stream.
-class Conn : public std::enable_shared_from_this<Conn> {
+// `Stream` is a plain TCP stream or, with --tls-cert, TLS over one (the
+// pattern of Beast's advanced_server_flex example); the connection's code is
+// the same for both.
+class ConnBase {
  public:
-  Conn(tcp::socket socket, Desk::Impl& impl) : stream_(std::move(socket)), impl_(impl) {
-    beast::error_code ec;
-    auto ep = stream_.socket().remote_endpoint(ec);
-    client_ = ec ? "?" : ep.address().to_string();
-  }
-  ~Conn() { impl_.connections--; }
+  virtual ~ConnBase() = default;
+  virtual void CloseIfIdle() = 0;
+};
+
+template <class Stream>
+class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> {
+  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+  using std::enable_shared_from_this<Conn<Stream>>::shared_from_this;
+
+ public:
+  // `tls`: the TLS context, for a TLS stream only.
+  template <class... Tls>
+  Conn(tcp::socket socket, std::string client, Desk::Impl& impl, Tls&... tls)
+      : stream_(std::move(socket), tls...), impl_(impl), client_(std::move(client)) {}
+  ~Conn() override { impl_.DropConnection(client_); }
 
   void Start() {
-    net::dispatch(stream_.get_executor(), beast::bind_front_handler(&Conn::Read, shared_from_this()));
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      if constexpr (kTls) {
+        // The handshake has the header's deadline: a client that never
+        // finishes it is cut off like one that never finishes a header.
+        self->Lowest().expires_after(std::chrono::seconds(self->impl_.settings.header_timeout_s));
+        self->stream_.async_handshake(net::ssl::stream_base::server, [self](beast::error_code ec) {
+          if (ec) return self->CloseSocket();  // plain HTTP to the TLS port, say: nothing is answered
+          self->handshaken_ = true;
+          self->Read();
+        });
+      } else {
+        self->Read();
+      }
+    });
   }
-  void CloseIfIdle() {
+  void CloseIfIdle() override {
     net::post(stream_.get_executor(), [self = shared_from_this()] {
       if (!self->busy_) {
         beast::error_code ec;
-        self->stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
-        self->stream_.close();
+        self->Lowest().socket().shutdown(tcp::socket::shutdown_both, ec);
+        self->Lowest().close();
       }
     });
   }
 
  private:
+  beast::tcp_stream& Lowest() { return beast::get_lowest_layer(stream_); }
+
   void Read() {
     if (impl_.stopping) return Close();
     busy_ = false;
     parser_.emplace();
     parser_->header_limit(static_cast<uint32_t>(impl_.settings.max_header_bytes));
     parser_->body_limit(impl_.settings.max_body_bytes);
-    stream_.expires_after(std::chrono::seconds(first_ ? impl_.settings.header_timeout_s : impl_.settings.idle_timeout_s));
+    if (first_ || buffer_.size() > 0) return ReadHeader();
+    // A kept-alive connection waits idle_timeout_s for its next request's
+    // first byte; from then on the whole header has header_timeout_s, as the
+    // first request's has (a header dribbled a byte at a time is cut off).
+    Lowest().expires_after(std::chrono::seconds(impl_.settings.idle_timeout_s));
+    stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+      if (ec) return self->Close();
+      self->buffer_.commit(n);
+      self->ReadHeader();
+    });
+  }
+
+  void ReadHeader() {
+    Lowest().expires_after(std::chrono::seconds(impl_.settings.header_timeout_s));
     http::async_read_header(stream_, buffer_, *parser_, beast::bind_front_handler(&Conn::OnHeader, shared_from_this()));
   }
 
@@ -933,7 +1297,13 @@ class Conn : public std::enable_shared_from_this<Conn> {
     if (ec) return OnReadError(ec);
     busy_ = true;
     first_ = false;
-    stream_.expires_after(std::chrono::seconds(impl_.settings.header_timeout_s));
+    began_ = Clock::now();
+    const auto& m = parser_->get();
+    log_method_ = m.method();
+    const std::string target(m.target());
+    log_path_ = target.substr(0, target.find('?'));  // never the query string
+    log_who_ = log_game_ = "-";
+    Lowest().expires_after(std::chrono::seconds(impl_.settings.header_timeout_s));
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Conn::OnRead, shared_from_this()));
   }
 
@@ -957,6 +1327,7 @@ class Conn : public std::enable_shared_from_this<Conn> {
     keep_alive_ = m.keep_alive() && !impl_.stopping;
     version_ = m.version();
     const std::string client = impl_.ClientAddress(client_, m);  // behind a trusted proxy: the forwarded client
+    log_client_ = client;
     if (!impl_.RateOk(client)) {
       Response r = Error(http::status::too_many_requests, "more than " + std::to_string(impl_.settings.requests_per_minute) +
                                                               " requests a minute from this address");
@@ -973,8 +1344,17 @@ class Conn : public std::enable_shared_from_this<Conn> {
     rq.authorization = std::string(m[http::field::authorization]);
     rq.idempotency_key = std::string(m["Idempotency-Key"]);
     rq.last_event_id = std::string(m["Last-Event-ID"]);
-    rq.client = client;
-    stream_.expires_never();  // the handler may take a while (a turn's adjudication)
+    rq.client = client;  // behind a trusted proxy: the forwarded client
+    if (impl_.access) {
+      // Who asked, for the access log: the session's person (or GA), the game.
+      if (auto who = impl_.SessionOf(rq)) {
+        log_who_ = who->ga ? "GA" : who->person;
+        if (!who->game.empty()) log_game_ = who->game;
+      }
+      const auto parts = Split(rq.path);
+      if (parts.size() >= 3 && parts[0] == "api" && parts[1] == "games") log_game_ = parts[2];
+    }
+    Lowest().expires_never();  // the handler may take a while (a turn's adjudication)
     if (rq.method == http::verb::get && IsFeed(rq)) return StartFeed(rq);
     auto self = shared_from_this();
     // The I/O loop stays alive until this request is answered, even while
@@ -988,26 +1368,54 @@ class Conn : public std::enable_shared_from_this<Conn> {
     });
   }
 
+  // On every answer: the page's policy, never framed, no referrer, no
+  // sniffing; with TLS, browsers are told to come back over TLS only.
+  std::vector<std::pair<std::string, std::string>> SecurityHeaders() const {
+    std::vector<std::pair<std::string, std::string>> h = {{"Content-Security-Policy", impl_.policy},
+                                                          {"X-Frame-Options", "DENY"},
+                                                          {"Referrer-Policy", "no-referrer"},
+                                                          {"X-Content-Type-Options", "nosniff"}};
+    if (kTls) h.push_back({"Strict-Transport-Security", "max-age=31536000"});
+    return h;
+  }
+
   void Send(Response r, bool close) {
     auto res = std::make_shared<http::response<http::string_body>>(r.status, version_ ? version_ : 11);
     res->set(http::field::server, "adjutant-desk");
     res->set(http::field::content_type, r.type);
     res->set(http::field::cache_control, "no-store");
+    for (const auto& [k, v] : SecurityHeaders()) res->set(k, v);
     for (const auto& [k, v] : r.headers) res->set(k, v);
     res->keep_alive(keep_alive_ && !close && !impl_.stopping);
     res->body() = std::move(r.body);
     res->prepare_payload();
-    stream_.expires_after(std::chrono::seconds(impl_.settings.header_timeout_s));
+    Lowest().expires_after(std::chrono::seconds(impl_.settings.header_timeout_s));
     http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+      self->impl_.Log(self->log_client_.empty() ? self->client_ : self->log_client_, self->log_who_, self->log_game_, self->log_method_, self->log_path_,
+                      res->result_int(), res->body().size(), self->began_);
       if (ec || !res->keep_alive()) return self->Close();
       self->Read();
     });
   }
 
+  // Closes the connection (with TLS, after its close_notify, under the
+  // header's deadline).
   void Close() {
+    if (closing_) return;
+    closing_ = true;
+    if constexpr (kTls) {
+      if (handshaken_) {
+        Lowest().expires_after(std::chrono::seconds(impl_.settings.header_timeout_s));
+        stream_.async_shutdown([self = shared_from_this()](beast::error_code) { self->CloseSocket(); });
+        return;
+      }
+    }
+    CloseSocket();
+  }
+  void CloseSocket() {
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-    stream_.close();
+    Lowest().socket().shutdown(tcp::socket::shutdown_send, ec);
+    Lowest().close();
   }
 
   // ---- the GA's live feed: GET /api/games/GAME/feed (server-sent events) -------
@@ -1032,10 +1440,14 @@ class Conn : public std::enable_shared_from_this<Conn> {
         return Send(Error(http::status::bad_request, "after: not a sequence number"), false);
       }
     }
-    auto head = std::make_shared<std::string>(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: keep-alive\r\n"
-        "Server: adjutant-desk\r\n\r\n");
+    feed_session_.authorization = rq.authorization;  // checked again on every poll
+    std::string h = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: keep-alive\r\n"
+                    "Server: adjutant-desk\r\n";
+    for (const auto& [k, v] : SecurityHeaders()) h += k + ": " + v + "\r\n";
+    auto head = std::make_shared<std::string>(h + "\r\n");
     net::async_write(stream_, net::buffer(*head), [self = shared_from_this(), head](beast::error_code ec, std::size_t) {
+      self->impl_.Log(self->log_client_.empty() ? self->client_ : self->log_client_, self->log_who_, self->log_game_, self->log_method_, self->log_path_, 200, 0,
+                      self->began_);
       if (ec) return self->Close();
       self->feed_timer_.emplace(self->stream_.get_executor());
       self->Poll();
@@ -1044,6 +1456,8 @@ class Conn : public std::enable_shared_from_this<Conn> {
 
   void Poll() {
     if (impl_.stopping) return Close();
+    // The session again, on every poll: logged out, expired or revoked, the feed ends.
+    if (auto s = impl_.SessionOf(feed_session_); !s || !s->ga) return Close();
     // Read what is new on the worker pool; write it from here.
     auto self = shared_from_this();
     net::post(impl_.pool, [self] {
@@ -1073,16 +1487,22 @@ class Conn : public std::enable_shared_from_this<Conn> {
     });
   }
 
-  beast::tcp_stream stream_;
+  Stream stream_;
   Desk::Impl& impl_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::string client_;
-  bool keep_alive_ = true, busy_ = false, first_ = true;
+  std::string log_client_;  // the client the access log names: the forwarded one behind a trusted proxy
+  bool keep_alive_ = true, busy_ = false, first_ = true, closing_ = false, handshaken_ = false;
   unsigned version_ = 11;
   std::string feed_game_;
+  Request feed_session_;  // the feed's Authorization, for SessionOf
   uint64_t feed_next_ = 1;
   std::optional<net::steady_timer> feed_timer_;
+  // The access log's line for the request in hand.
+  Clock::time_point began_ = Clock::now();
+  http::verb log_method_ = http::verb::unknown;
+  std::string log_path_ = "-", log_who_ = "-", log_game_ = "-";
 };
 
 }  // namespace
@@ -1102,25 +1522,44 @@ uint16_t Desk::port() const {
 
 namespace {
 
-void Accept(Desk::Impl& impl, std::shared_ptr<std::vector<std::weak_ptr<Conn>>> conns) {
+void Accept(Desk::Impl& impl, std::shared_ptr<std::vector<std::weak_ptr<ConnBase>>> conns) {
   impl.acceptor.async_accept(net::make_strand(impl.ioc), [&impl, conns](beast::error_code ec, tcp::socket socket) {
     if (impl.stopping) return;
     if (!ec) {
-      if (++impl.connections > impl.settings.max_connections) {
-        // Over the limit: a short answer, then closed.
-        impl.connections--;
-        static const std::string body = "{\"error\": \"too many connections open\"}\n";
-        static const std::string busy =
-            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
-            "Retry-After: 5\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-        beast::error_code wec;
-        net::write(socket, net::buffer(busy), wec);
-        socket.close(wec);
+      beast::error_code aec;
+      const auto ep = socket.remote_endpoint(aec);
+      const std::string client = aec ? "?" : ep.address().to_string();
+      const auto admit = impl.AddConnection(client);
+      if (admit != Desk::Impl::Admit::kOk) {
+        // Over a limit: a short answer (in plain HTTP only: a TLS client
+        // could not read it), then closed; the access log has a line.
+        impl.Log(client, "-", "-", http::verb::unknown, "-", 503, 0, Clock::now());
+        if (!impl.tls) {
+          const std::string body = admit == Desk::Impl::Admit::kTooMany
+                                       ? "{\"error\": \"too many connections open\"}\n"
+                                       : "{\"error\": \"too many connections open from your address (limit " +
+                                             std::to_string(impl.settings.max_connections_per_address) + ")\"}\n";
+          const std::string busy =
+              "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
+              "Retry-After: 5\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+          beast::error_code wec;
+          net::write(socket, net::buffer(busy), wec);
+        }
+        beast::error_code cec;
+        socket.close(cec);
       } else {
-        auto c = std::make_shared<Conn>(std::move(socket), impl);
+        std::shared_ptr<ConnBase> c;
+        if (impl.tls) {
+          auto t = std::make_shared<Conn<beast::ssl_stream<beast::tcp_stream>>>(std::move(socket), client, impl, *impl.tls);
+          t->Start();
+          c = t;
+        } else {
+          auto t = std::make_shared<Conn<beast::tcp_stream>>(std::move(socket), client, impl);
+          t->Start();
+          c = t;
+        }
         std::erase_if(*conns, [](const auto& w) { return w.expired(); });
         conns->push_back(c);
-        c->Start();
       }
     }
     Accept(impl, conns);
@@ -1161,25 +1600,32 @@ Result<std::unique_ptr<Desk>> Desk::Start(ledger::Ledger& db, const Settings& se
     }
     impl->trusted.push_back({*a, bits});
   }
-  const size_t colon = settings.listen.rfind(':');
-  if (colon == std::string::npos) return Status::InvalidArgument("--listen: ADDRESS:PORT, e.g. 127.0.0.1:8080");
-  beast::error_code ec;
-  const auto address = net::ip::make_address(settings.listen.substr(0, colon), ec);
-  if (ec) return Status::InvalidArgument("--listen: '" + settings.listen.substr(0, colon) + "' is not an IP address");
-  unsigned long port = 0;
-  try {
-    port = std::stoul(settings.listen.substr(colon + 1));
-  } catch (...) {
-    port = 70000;
+  auto listen = ParseListen(settings.listen);
+  if (!listen.ok()) return listen.status();
+  // TLS and the access log before anything is bound: a bad file serves nothing.
+  if (!settings.tls_cert.empty() || !settings.tls_key.empty()) {
+    auto ctx = TlsContext(settings);
+    if (!ctx.ok()) return ctx.status();
+    impl->tls = std::move(ctx).value();
   }
-  if (port > 65535) return Status::InvalidArgument("--listen: '" + settings.listen.substr(colon + 1) + "' is not a port");
-  tcp::endpoint ep(address, static_cast<uint16_t>(port));
+  if (settings.access_log == "-") {
+    impl->access = stderr;
+  } else if (!settings.access_log.empty()) {
+    impl->access = std::fopen(settings.access_log.c_str(), "a");
+    if (!impl->access) {
+      return Status::InvalidArgument("--access-log: cannot open " + settings.access_log + ": " + std::strerror(errno));
+    }
+    impl->access_owned = true;
+  }
+  impl->policy = PagePolicy(IndexPage());
+  beast::error_code ec;
+  tcp::endpoint ep(listen->first, listen->second);
   impl->acceptor.open(ep.protocol(), ec);
   if (!ec) impl->acceptor.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) impl->acceptor.bind(ep, ec);
   if (!ec) impl->acceptor.listen(net::socket_base::max_listen_connections, ec);
   if (ec) return Status::IOError("--listen " + settings.listen + ": " + ec.message());
-  auto conns = std::make_shared<std::vector<std::weak_ptr<Conn>>>();
+  auto conns = std::make_shared<std::vector<std::weak_ptr<ConnBase>>>();
   Impl* raw = impl.get();
   raw->close_idle = [raw, conns] {
     for (auto& w : *conns) {

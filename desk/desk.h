@@ -55,7 +55,23 @@ struct Settings {
   std::string backup_dir;                 // where POST /api/ga/backup backs the database up (set on the
                                           // server only: no client names a path); empty: no backups
   uint32_t backup_keep = 0;               // then keep only this many newest backups; 0: all
+  // The edges of a deployment (README "The order desk in production").
+  std::string tls_cert;                   // PEM certificate chain file; with tls_key: HTTPS only (TLS 1.2+)
+  std::string tls_key;                    // PEM private key file
+  std::string access_log;                 // one JSON line per request to this file ("-": stderr); empty: off
+  size_t max_connections_per_address = 32;  // open at once from one client address; more are answered 503
+  // Per person and orders window (turn), counted from the ledger (a restart
+  // does not reset them): over either, a submission is refused (429),
+  // nothing recorded.
+  size_t orders_per_turn = 1000;          // orders recorded for one person in one turn
+  size_t order_bytes_per_turn = 8 << 20;  // bytes of those orders (as recorded) plus the submission's body
+  size_t page_rows = 100;                 // rows in one page of a list (?limit= may ask fewer, never more)
+  size_t max_answer_bytes = 16 << 20;     // a report's or a command's output in one answer
 };
+
+// What an operator should hear before the desk serves with `s`: listening
+// beyond loopback without TLS. One sentence each; none when all is well.
+std::vector<std::string> DeploymentWarnings(const Settings& s);
 
 // What the desk asks of the command side: run `adjutant ARGS...` against the
 // open database with `in` as its standard input (a FILE argument "-" reads

@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(g++ cmake ninja-build pkg-config
           librocksdb-dev libflatbuffers-dev flatbuffers-compiler
-          libxxhash-dev libsodium-dev catch2 librapidcheck-dev libboost-dev)
+          libxxhash-dev libsodium-dev catch2 librapidcheck-dev libboost-dev
+          libssl-dev openssl curl)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -5,6 +5,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cctype>
 #include <chrono>
 
 #include "cli/commands.h"
@@ -53,6 +54,11 @@ HttpReply HttpCall(uint16_t port, const std::string& method, const std::string& 
   out.status = static_cast<int>(res.result_int());
   out.body = res.body();
   out.type = std::string(res[http::field::content_type]);
+  for (const auto& f : res) {
+    std::string name(f.name_string());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out.headers[name] = std::string(f.value());
+  }
   return out;
 }
 

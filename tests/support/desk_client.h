@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -23,6 +24,7 @@ struct HttpReply {
   std::string body;
   std::string type;   // Content-Type
   std::string error;
+  std::map<std::string, std::string> headers;  // every header, by lower-case name
 };
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
