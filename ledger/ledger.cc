@@ -1020,6 +1020,16 @@ Result<std::optional<Ledger::Idempotent>> Ledger::FindIdempotent(std::string_vie
 Status Ledger::Read(std::string_view game, std::string_view branch, uint64_t from, uint64_t to,
                     const Visitor& visit) const {
   ADJ_RETURN_IF_ERROR(impl_->DamageStatus(game));
+  // A branch found short of its acknowledged head when this (read-only)
+  // ledger opened: refused, and not remembered as damage (every open checks
+  // it again; beside a live writer it may be an older moment, not damage).
+  if (!impl_->short_of.empty()) {
+    auto use = impl_->Use();
+    auto segs = impl_->Lineage(game, branch);
+    if (segs.ok()) {
+      if (auto sh = impl_->short_of.find(segs->back().id); sh != impl_->short_of.end()) return Status::Corruption(sh->second);
+    }
+  }
   // Damage this read finds (not a visitor's own stop) is remembered for the
   // game: later reads fail with it too, whatever snapshot they start from.
   bool visitor_stopped = false;
@@ -1131,7 +1141,7 @@ Result<std::optional<uint64_t>> Ledger::SeekTurn(std::string_view game, std::str
 
 Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view branch) const {
   auto rep = VerifyWalk(game, branch);
-  if (rep.ok() && !rep->ok) {
+  if (rep.ok() && !rep->ok && !rep->acknowledged_missing) {
     impl_->RecordDamage(game, "verify " + std::string(game) + "/" + std::string(branch) + ": FAILED at seq " +
                                   std::to_string(rep->bad_seq) + ": " + rep->reason);
   }
@@ -1245,6 +1255,7 @@ Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view 
       // And at least as far as the last batch acknowledged to anyone.
       if (auto a = acked.find(sg.id); a != acked.end()) {
         if (a->second.seq > expect - 1) {
+          rep.acknowledged_missing = true;
           return fail(expect, "seq " + std::to_string(expect) + ".." + std::to_string(a->second.seq) +
                                   " were acknowledged (" + kAckedHeadsFile + ") but are missing");
         }
@@ -1253,6 +1264,7 @@ Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view 
   }
   // A branch found short when a read-only ledger was opened.
   if (auto sh = impl_->short_of.find(segs->back().id); sh != impl_->short_of.end()) {
+    rep.acknowledged_missing = true;
     return fail(rep.head.seq + 1, sh->second);
   }
   return rep;

@@ -81,6 +81,10 @@ struct VerifyReport {
   bool ok = true;
   uint64_t bad_seq = 0;      // the first bad sequence number when !ok
   std::string reason;
+  // The branch ends before the head acknowledged outside RocksDB (acked.h).
+  // Every open checks that again, so it is not remembered as damage: a
+  // read-only process beside a live writer may see an older moment.
+  bool acknowledged_missing = false;
 };
 
 struct Snapshot {

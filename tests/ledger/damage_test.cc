@@ -139,6 +139,10 @@ TEST_CASE("damage: a write-ahead log that ends early is caught against the ackno
     auto w = replay::Fold(**ro, "b", "main");
     REQUIRE(!w.ok());
     CHECK(w.status().code() == Status::Code::kCorruption);
+    // Not remembered as damage: every open checks the heads again (and a
+    // read-only process beside a live writer may see an older moment).
+    CHECK(rep->acknowledged_missing);
+    CHECK(!(*ro)->DamageOf("b"));
     auto v = testing::Adjutant({"--db", db, "verify", "b"});
     CHECK(v.code == 3);
     CHECK_THAT(v.err, Catch::Contains("FAILED at seq " + std::to_string(rep->bad_seq)));
