@@ -36,12 +36,7 @@ namespace {
 const std::string F = ADJUTANT_FIXTURES;
 
 void CreateBattle(ledger::Ledger& db, const std::string& game = "b") {
-  auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
-  REQUIRE(buf.ok());
-  bool map_error = false;
-  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
-  REQUIRE(start.ok());
-  REQUIRE(db.CreateGame(game, 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
+  REQUIRE(testing::CreateTalavera(db, game, false).ok());
 }
 
 std::string OrdersJson(const std::string& side) { return Slurp(F + "/orders/dog-talavera/m1-" + side + ".orders.json"); }

@@ -43,17 +43,7 @@ namespace {
 const std::string F = ADJUTANT_FIXTURES;
 
 // The Talavera battle, its generals' passwords PERSON-1809.
-void CreateTalavera(ledger::Ledger& db) {
-  auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
-  REQUIRE(buf.ok());
-  bool map_error = false;
-  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
-  REQUIRE(start.ok());
-  REQUIRE(db.CreateGame("talavera", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
-  for (const char* p : {"wellesley", "victor"}) {
-    REQUIRE(replay::SetPassword(db, "talavera", "main", p, testing::CheapPasswordHash(std::string(p) + "-1809")).ok());
-  }
-}
+void CreateTalavera(ledger::Ledger& db) { REQUIRE(testing::CreateTalavera(db).ok()); }
 
 struct Reply {
   int status = 0;

@@ -53,17 +53,7 @@ const std::string kOneOrder =
     R"({"orders": [{"body_type": "DogOrder", "body": {"body_type": "DogIntent", "body": {"unit": "BR-29", "hold": true}}}]})";
 
 // The Talavera battle, its generals' passwords PERSON-1809.
-void CreateTalavera(ledger::Ledger& db) {
-  auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
-  REQUIRE(buf.ok());
-  bool map_error = false;
-  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
-  REQUIRE(start.ok());
-  REQUIRE(db.CreateGame("talavera", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
-  for (const char* p : {"wellesley", "victor"}) {
-    REQUIRE(replay::SetPassword(db, "talavera", "main", p, testing::CheapPasswordHash(std::string(p) + "-1809")).ok());
-  }
-}
+void CreateTalavera(ledger::Ledger& db) { REQUIRE(testing::CreateTalavera(db).ok()); }
 
 // A database holding Talavera; desks are started on it (and again, for a restart).
 struct Game {

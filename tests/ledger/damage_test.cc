@@ -15,6 +15,7 @@
 #include "schema/scenario_generated.h"
 #include "support/pate_game.h"
 #include "support/raw_db.h"
+#include "support/desk_client.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 
@@ -33,12 +34,7 @@ const std::string F = ADJUTANT_FIXTURES;
 ledger::Head PlayBattle(const std::string& dir) {
   auto db = ledger::Ledger::Open(dir);
   REQUIRE(db.ok());
-  auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
-  REQUIRE(buf.ok());
-  bool map_error = false;
-  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
-  REQUIRE(start.ok());
-  REQUIRE((*db)->CreateGame("b", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
+  REQUIRE(testing::CreateTalavera(**db, "b", false).ok());
   for (int move = 1; move <= 2; ++move) {
     for (auto [person, side] : {std::pair{"wellesley", "British"}, std::pair{"victor", "French"}}) {
       auto o = schema::ParseJson("OrderFile",

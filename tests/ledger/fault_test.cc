@@ -15,6 +15,7 @@
 #include "schema/codec.h"
 #include "schema/scenario_generated.h"
 #include "support/fault_fs.h"
+#include "support/desk_client.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 
@@ -26,14 +27,7 @@ namespace {
 
 const std::string F = ADJUTANT_FIXTURES;
 
-Status CreateBattle(ledger::Ledger& db) {
-  auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
-  if (!buf.ok()) return buf.status();
-  bool map_error = false;
-  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
-  if (!start.ok()) return start.status();
-  return db.CreateGame("b", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).status();
-}
+Status CreateBattle(ledger::Ledger& db) { return testing::CreateTalavera(db, "b", false); }
 
 Result<replay::SubmitReport> Orders(ledger::Ledger& db, int move, const std::string& person, const std::string& side) {
   auto o = schema::ParseJson("OrderFile", Slurp(F + "/orders/dog-talavera/m" + std::to_string(move) + "-" + side + ".orders.json"), "o");

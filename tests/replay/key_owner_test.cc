@@ -10,6 +10,7 @@
 #include "schema/codec.h"
 #include "schema/scenario_generated.h"
 #include "support/raw_db.h"
+#include "support/desk_client.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 
@@ -30,12 +31,7 @@ std::vector<uint8_t> Orders(int move, const std::string& side) {
 std::unique_ptr<ledger::Ledger> Battle(const std::string& dir) {
   auto db = ledger::Ledger::Open(dir);
   REQUIRE(db.ok());
-  auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
-  REQUIRE(buf.ok());
-  bool map_error = false;
-  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
-  REQUIRE(start.ok());
-  REQUIRE((*db)->CreateGame("b", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
+  REQUIRE(testing::CreateTalavera(**db, "b", false).ok());
   return std::move(db).value();
 }
 

@@ -175,13 +175,7 @@ TEST_CASE("text: the desk refuses them with 400, naming the field and the charac
   auto opened = ledger::Ledger::Open(dir.Sub("db"));
   REQUIRE(opened.ok());
   ledger::Ledger& db = **opened;
-  auto buf = schema::ParseJson("Scenario", Slurp(F + "/dog/talavera-brigade.json"), "scenario");
-  REQUIRE(buf.ok());
-  bool map_error = false;
-  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
-  REQUIRE(start.ok());
-  REQUIRE(db.CreateGame("talavera", 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more).ok());
-  REQUIRE(replay::SetPassword(db, "talavera", "main", "victor", testing::CheapPasswordHash("victor-1809")).ok());
+  REQUIRE(testing::CreateTalavera(db).ok());
   desk::Settings s;
   s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
   auto started = testing::StartDesk(db, s);

@@ -6,9 +6,16 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cctype>
+#include <fstream>
+#include <sstream>
 #include <chrono>
 
 #include "cli/commands.h"
+#include "ledger/ledger.h"
+#include "replay/create.h"
+#include "replay/driver.h"
+#include "schema/codec.h"
+#include "schema/scenario_generated.h"
 
 namespace adjutant::testing {
 
@@ -82,6 +89,25 @@ Result<std::unique_ptr<desk::Desk>> StartDesk(ledger::Ledger& db, desk::Settings
   hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, const std::string& in, std::string* out,
                  std::string* err) { return cli::RunShared(l, argv, out, err, in); };
   return desk::Desk::Start(db, s, hooks);
+}
+
+Status CreateTalavera(ledger::Ledger& db, const std::string& game, bool passwords) {
+  std::ifstream in(std::string(ADJUTANT_FIXTURES) + "/dog/talavera-brigade.json", std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto buf = schema::ParseJson("Scenario", text.str(), "talavera-brigade.json");
+  if (!buf.ok()) return buf.status();
+  bool map_error = false;
+  auto start = replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf->data()), std::nullopt, &map_error);
+  if (!start.ok()) return start.status();
+  auto created = db.CreateGame(game, 1809, *buf, start->at, Actor{ActorKind::kGameAdministrator, "", ""}, start->more);
+  if (!created.ok()) return created.status();
+  for (const char* p : {"wellesley", "victor"}) {
+    if (!passwords) break;
+    auto set = replay::SetPassword(db, game, "main", p, CheapPasswordHash(std::string(p) + "-1809"));
+    if (!set.ok()) return set.status();
+  }
+  return Status::Ok();
 }
 
 }  // namespace adjutant::testing

@@ -40,6 +40,11 @@ std::string TokenOf(const std::string& login_body);
 // libsodium's password hash at its cheapest cost (tests only).
 std::string CheapPasswordHash(const std::string& password);
 
+// The Talavera battle (fixtures/dog/talavera-brigade.json, seed 1809) created
+// as `game`; with `passwords`, its generals' passwords PERSON-1809 (wellesley,
+// victor), cheaply hashed.
+Status CreateTalavera(ledger::Ledger& db, const std::string& game = "talavera", bool passwords = true);
+
 // A desk on `db` (listening on 127.0.0.1, port 0 unless `s.listen` says
 // otherwise) whose commands run through cli::RunShared.
 Result<std::unique_ptr<desk::Desk>> StartDesk(ledger::Ledger& db, desk::Settings s);
