@@ -102,12 +102,14 @@ void Load(BattleState& s, const fb::DogBattle& b) {
 }
 
 // D12.7: a unit's commander moves with it (by the same displacement).
-void Carry(BattleState& s, const std::string& unit, int32_t dx, int32_t dy) {
+// Differences and sums in 64 bits: a stored position may be anything a
+// damaged or hostile event holds (found by the events fuzz target).
+void Carry(BattleState& s, const std::string& unit, int64_t dx, int64_t dy) {
   if (dx == 0 && dy == 0) return;
   for (auto& [cid, c] : s.commanders) {
     if (c.with != unit || c.lost) continue;
-    c.x = std::clamp(c.x + dx, 0, s.width);
-    c.y = std::clamp(c.y + dy, 0, s.height);
+    c.x = static_cast<int32_t>(std::clamp<int64_t>(c.x + dx, 0, std::max<int64_t>(0, s.width)));
+    c.y = static_cast<int32_t>(std::clamp<int64_t>(c.y + dy, 0, std::max<int64_t>(0, s.height)));
   }
 }
 
@@ -137,7 +139,7 @@ void ApplyEvent(BattleState& s, const fb::DogEvent& ev, uint32_t version) {
     }
   } else if (auto* x = ev.body_as_DogMoved()) {
     if (DogUnitState* u = unit(x->unit()); u && x->to()) {
-      if (v2) Carry(s, Str(x->unit()), x->to()->x() - u->x, x->to()->y() - u->y);
+      if (v2) Carry(s, Str(x->unit()), int64_t{x->to()->x()} - u->x, int64_t{x->to()->y()} - u->y);
       u->x = x->to()->x();
       u->y = x->to()->y();
       u->facing = x->facing();
@@ -181,7 +183,7 @@ void ApplyEvent(BattleState& s, const fb::DogEvent& ev, uint32_t version) {
     if (DogUnitState* u = unit(x->unit())) {
       u->routing = true;
       if (x->to()) {
-        if (v2) Carry(s, Str(x->unit()), x->to()->x() - u->x, x->to()->y() - u->y);
+        if (v2) Carry(s, Str(x->unit()), int64_t{x->to()->x()} - u->x, int64_t{x->to()->y()} - u->y);
         u->x = x->to()->x();
         u->y = x->to()->y();
       }
@@ -262,7 +264,7 @@ void Battle::Apply(const Input& in) {
       if (auto* p = dd->body_as_DogPlaceUnit()) {
         auto it = s_.units.find(p->unit()->str());
         if (it != s_.units.end()) {
-          if (e.rules_version() >= 2) Carry(s_, it->first, p->x() - it->second.x, p->y() - it->second.y);
+          if (e.rules_version() >= 2) Carry(s_, it->first, int64_t{p->x()} - it->second.x, int64_t{p->y()} - it->second.y);
           it->second.x = p->x();
           it->second.y = p->y();
           it->second.facing = p->facing();
