@@ -21,7 +21,8 @@ namespace adjutant::schema {
 // kSecret (a password, compared and never shown): anything but NUL.
 enum class TextRule { kName, kFreeText, kSecret };
 
-// Ok, or InvalidArgument "FIELD: U+XXXX (what) is not allowed".
+// Ok, or InvalidArgument naming the field and the code point, e.g.
+// "orders[0].body.body.unit: U+0000 (a NUL byte) is not allowed".
 Status CheckText(std::string_view field, std::string_view text, TextRule rule);
 
 }  // namespace adjutant::schema

@@ -50,47 +50,19 @@ struct Got {
   std::string body, retry_after, error;
 };
 
-using Headers = std::vector<std::pair<std::string, std::string>>;
+using testing::Headers;
 
 // One request on a fresh connection from the loopback address `from`.
 Got CallFrom(const std::string& from, uint16_t port, http::verb method, const std::string& target,
              const std::string& body = "", const std::string& token = "", const Headers& headers = {},
              int timeout_ms = 60000) {
+  testing::HttpReply r = testing::HttpCallFrom(from, port, std::string(http::to_string(method)), target, body, token,
+                                               headers, timeout_ms);
   Got out;
-  net::io_context ioc;
-  beast::tcp_stream stream(ioc);
-  beast::error_code ec;
-  stream.socket().open(net::ip::tcp::v4(), ec);
-  if (!ec) stream.socket().bind(net::ip::tcp::endpoint(net::ip::make_address(from), 0), ec);
-  if (ec) {
-    out.error = "bind " + from + ": " + ec.message();
-    return out;
-  }
-  http::request<http::string_body> rq(method, target, 11);
-  rq.set(http::field::host, "127.0.0.1");
-  rq.keep_alive(false);
-  if (!token.empty()) rq.set(http::field::authorization, "Bearer " + token);
-  for (const auto& [k, v] : headers) rq.insert(k, v);  // insert: a header may come twice
-  rq.body() = body;
-  rq.prepare_payload();
-  beast::flat_buffer buf;
-  http::response<http::string_body> res;
-  stream.expires_after(std::chrono::milliseconds(timeout_ms));
-  stream.async_connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](beast::error_code e) {
-    if (e) { ec = e; return; }
-    http::async_write(stream, rq, [&](beast::error_code e2, size_t) {
-      if (e2) { ec = e2; return; }
-      http::async_read(stream, buf, res, [&](beast::error_code e3, size_t) { ec = e3; });
-    });
-  });
-  ioc.run();
-  if (ec) {
-    out.error = ec.message();
-    return out;
-  }
-  out.status = static_cast<int>(res.result_int());
-  out.body = res.body();
-  out.retry_after = std::string(res[http::field::retry_after]);
+  out.status = r.status;
+  out.body = r.body;
+  out.error = r.error;
+  if (auto ra = r.headers.find("retry-after"); ra != r.headers.end()) out.retry_after = ra->second;
   return out;
 }
 

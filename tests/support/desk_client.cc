@@ -25,15 +25,29 @@ namespace http = beast::http;
 
 HttpReply HttpCall(uint16_t port, const std::string& method, const std::string& target, const std::string& body,
                    const std::string& token, const Headers& headers, int timeout_ms) {
+  return HttpCallFrom("", port, method, target, body, token, headers, timeout_ms);
+}
+
+HttpReply HttpCallFrom(const std::string& from, uint16_t port, const std::string& method, const std::string& target,
+                       const std::string& body, const std::string& token, const Headers& headers, int timeout_ms) {
   HttpReply out;
   net::io_context ioc;
   beast::tcp_stream stream(ioc);
+  if (!from.empty()) {
+    beast::error_code bec;
+    stream.socket().open(net::ip::tcp::v4(), bec);
+    if (!bec) stream.socket().bind(net::ip::tcp::endpoint(net::ip::make_address(from, bec), 0), bec);
+    if (bec) {
+      out.error = "bind " + from + ": " + bec.message();
+      return out;
+    }
+  }
   stream.expires_after(std::chrono::milliseconds(timeout_ms));
   http::request<http::string_body> rq(http::string_to_verb(method), target, 11);
   rq.set(http::field::host, "127.0.0.1");
   rq.keep_alive(false);
   if (!token.empty()) rq.set(http::field::authorization, "Bearer " + token);
-  for (const auto& [k, v] : headers) rq.set(k, v);
+  for (const auto& [k, v] : headers) rq.insert(k, v);
   rq.body() = body;
   rq.prepare_payload();
   beast::flat_buffer buf;

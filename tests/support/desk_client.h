@@ -33,6 +33,12 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 // never throws: a failed exchange is status 0 with `error` set.
 HttpReply HttpCall(uint16_t port, const std::string& method, const std::string& target, const std::string& body = "",
                    const std::string& token = "", const Headers& headers = {}, int timeout_ms = 60000);
+// The same from the loopback address `from` (e.g. 127.0.0.2: all of
+// 127.0.0.0/8 is loopback on Linux), to play a second client address.
+// Headers are added, not set: one may come twice (X-Forwarded-For).
+HttpReply HttpCallFrom(const std::string& from, uint16_t port, const std::string& method, const std::string& target,
+                       const std::string& body = "", const std::string& token = "", const Headers& headers = {},
+                       int timeout_ms = 60000);
 
 // The token in a login's answer ("" if there is none).
 std::string TokenOf(const std::string& login_body);
