@@ -44,7 +44,6 @@ namespace adjutant::cli {
 namespace {
 
 constexpr const char* kVersion = "adjutant 0.1.0";
-const char* kKnownRulesets[] = {"sow", "pate", "y1820", "dog"};
 
 // ---- new ---------------------------------------------------------------------
 Status CmdNew(Context& c) {
@@ -61,11 +60,12 @@ Status CmdNew(Context& c) {
   if (sc->rulesets()) {
     for (flatbuffers::uoffset_t i = 0; i < sc->rulesets()->size(); ++i) {
       std::string r = sc->rulesets()->Get(i)->str();
-      bool known = false;
-      for (const char* k : kKnownRulesets) known |= r == k;
-      if (!known) {
+      const auto known = rules::KnownRulesets();
+      if (std::find(known.begin(), known.end(), r) == known.end()) {
+        std::string names;
+        for (std::string_view k : known) names += (names.empty() ? "" : ", ") + std::string(k);
         return Status::InvalidArgument(*path + ": rulesets[" + std::to_string(i) + "]: unknown ruleset '" + r +
-                                       "' (known: sow, pate, y1820, dog)");
+                                       "' (known: " + names + ")");
       }
     }
   }
@@ -80,11 +80,14 @@ Status CmdNew(Context& c) {
   uint64_t s = *seed;
   if (!c.args.Value("seed")) randombytes_buf(&s, sizeof s);
   // The checks, the start of the calendar and the map recorded with the game.
-  bool y1820 = replay::IsY1820Scenario(*sc);
+  auto kind = replay::KindOfScenario(*sc);
+  if (!kind.ok()) return Status::InvalidArgument(*path + ": " + kind.status().message());
   auto map_path = c.args.Value("map");
   std::optional<std::vector<uint8_t>> map_doc;
-  if (map_path) {
-    auto doc = ReadDocument(*map_path, y1820 ? "Y1820Map" : "NavalMap", limits::kScenarioFileBytesMax);
+  if (map_path && (*kind)->MapTable().empty()) {
+    map_doc.emplace();  // the kind refuses it, naming why
+  } else if (map_path) {
+    auto doc = ReadDocument(*map_path, std::string((*kind)->MapTable()), limits::kScenarioFileBytesMax);
     if (!doc.ok()) return doc.status();
     map_doc = std::move(doc).value();
   }
@@ -106,7 +109,7 @@ Status CmdNew(Context& c) {
     return PrintJson("AppendSummary", fbb);
   }
   Line("created game " + game + " (" + sc->name()->str() + "), seed " + std::to_string(s) +
-       (more.empty() ? "" : std::string(y1820 ? ", with the province map " : ", with the naval map ") + *c.args.Value("map")) +
+       (more.empty() ? "" : ", with the " + std::string((*kind)->MapNoun()) + " " + *c.args.Value("map")) +
        ", in " + c.db);
   return Status::Ok();
 }

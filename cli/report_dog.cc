@@ -203,7 +203,7 @@ Status BattleReport(Context& c, const std::string& game) {
   }
   auto world = replay::Fold(**db, game, branch, upto);
   if (!world.ok()) return world.status();
-  if (!world->is_dog()) return Status::InvalidArgument("game '" + game + "' is not a Death or Glory battle");
+  if (!world->battle().active) return Status::InvalidArgument("game '" + game + "' is not a Death or Glory battle");
   const P::BattleState& s = world->battle();
   std::string side = c.args.ValueOr("side", "");
   if (!side.empty() && std::find(s.sides.begin(), s.sides.end(), side) == s.sides.end()) {

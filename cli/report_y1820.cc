@@ -44,7 +44,7 @@ Result<Y1820Folded> FoldY1820(Context& c, const std::string& game, const std::st
   Y1820Folded f;
   auto world = WorldAt(c, **db, game, branch, &f.upto);
   if (!world.ok()) return world.status();
-  if (!world->is_y1820()) return Status::InvalidArgument("game '" + game + "' does not play y1820 (no map or nations)");
+  if (!world->y1820().active) return Status::InvalidArgument("game '" + game + "' does not play y1820 (no map or nations)");
   f.world = std::move(world).value();
   return f;
 }

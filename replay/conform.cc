@@ -68,11 +68,12 @@ Result<CaseResult> RunCase(const fb::ConformanceCase& c, const std::string& scra
   const auto* sc = flatbuffers::GetRoot<fb::Scenario>(scenario.data());
   // The checks `adjutant new` applies.
   std::optional<std::vector<uint8_t>> map;
-  if (IsY1820Scenario(*sc)) {
-    if (c.y1820_map()) map = AsRoot("Y1820Map", c.y1820_map());
-  } else if (c.map()) {
-    map = AsRoot("NavalMap", c.map());
-  }
+  // The case's map field of the table the game's kind takes.
+  auto kind = KindOfScenario(*sc);
+  if (!kind.ok()) return Status::InvalidArgument("scenario: " + kind.status().message());
+  const std::string_view table = (*kind)->MapTable();
+  if (table == "Y1820Map" && c.y1820_map()) map = AsRoot("Y1820Map", c.y1820_map());
+  if (table == "NavalMap" && c.map()) map = AsRoot("NavalMap", c.map());
   bool map_error = false;
   auto start = PrepareGame(*sc, std::move(map), &map_error);
   if (!start.ok()) {

@@ -2,20 +2,13 @@
 
 #include <flatbuffers/flatbuffers.h>
 
-#include "projections/y1820.h"
 #include "replay/driver.h"
 #include "replay/fork.h"
-#include "rules/dog/dog.h"
-#include "rules/pate/directives.h"
-#include "rules/sow/calendar.h"
-#include "rules/sow/directives.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
 
 namespace adjutant::replay {
-
-namespace sow = rules::sow;
 
 namespace {
 
@@ -28,22 +21,7 @@ struct Input {
   std::vector<std::vector<uint8_t>> items;  // orders: one-item OrderFiles, in order
 };
 
-// Where a branch stands: the last turn begun and the phases of it done.
-struct Progress {
-  Turn turn;
-  uint16_t phase_done = 0;
-};
-
-Progress ProgressOf(const World& w) {
-  if (w.is_y1820()) {
-    const auto& ys = w.y1820();
-    // Y1.3: one phase a turn.
-    if (ys.turns_done == 0) return {projections::Y1820Turn(0), 0};
-    return {projections::Y1820Turn(ys.turns_done - 1), rules::y1820::kTurnPhase};
-  }
-  const auto& ts = w.treasury().state();
-  return {ts.turn, ts.phase_done};
-}
+using rules::Progress;
 
 // Has the branch reached the position an input was given at: the orders
 // window of its turn (phase 0), or the end of its phase?
@@ -139,20 +117,15 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
     auto then = Fold(db, game, branch, *point);
     if (!then.ok()) return then.status();
     const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
-    if (const auto* sd = file->body_as_SowDirective()) {
-      ADJ_RETURN_IF_ERROR(sow::CheckDirective(then->treasury().state(), *sd));
-    } else if (const auto* pd = file->body_as_PateDirective()) {
-      ADJ_RETURN_IF_ERROR(rules::pate::CheckDirective(then->treasury().state(), *pd));
-    } else if (const auto* yd = file->body_as_Y1820Directive()) {
-      ADJ_RETURN_IF_ERROR(rules::y1820::CheckDirective(then->y1820(), *yd));
-    } else if (const auto* dd = file->body_as_DogDirective()) {
-      ADJ_RETURN_IF_ERROR(rules::dog::CheckDirective(then->battle(), *dd));
-    } else if (file->body_type() == fb::DirectiveBody_SetPassword) {
+    if (file->body_type() == fb::DirectiveBody_SetPassword) {
       return Status::InvalidArgument("a correction is a directive of the rules, not a password");
     } else if (file->body_type() == fb::DirectiveBody_CommitDice || file->body_type() == fb::DirectiveBody_RevealDice) {
       return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
                                      ": dice commitments are made on the branch itself, not as corrections");
     }
+    const rules::GameKind* kind = then->kind();
+    if (!kind) return Status::InvalidArgument("the game has no kind to check the correction against");
+    ADJ_RETURN_IF_ERROR(kind->CheckDirective(then->projections, std::string(game), *file));
   }
   auto old = Fold(db, game, branch);
   if (!old.ok()) return old.status();

@@ -1,14 +1,10 @@
 #include "replay/digest.h"
 
-#include "projections/y1820.h"
-
 #include <sodium.h>
 
 #include <array>
 
-#include "projections/treasury.h"
 #include "replay/driver.h"
-#include "rules/sow/calendar.h"
 #include "schema/event_generated.h"
 
 namespace adjutant::replay {
@@ -37,9 +33,8 @@ Result<TurnDigest> DigestTurn(ledger::Ledger& db, std::string_view game, std::st
     // The current turn: over once its last phase is adjudicated.
     auto w = Fold(db, game, branch);
     if (!w.ok()) return w.status();
-    const auto& ts = w->treasury().state();
-    bool over = w->is_y1820() ? w->y1820().turns_done > 0 && projections::Y1820Turn(w->y1820().turns_done - 1) == t
-                              : ts.turn == t && ts.phase_done >= rules::sow::LastPhaseOf(ts, t);
+    const rules::GameKind* kind = w->kind();
+    bool over = kind && kind->TurnOver(w->projections, t);
     if (!over) {
       return Status::Conflict("turn " + t.ToString() + " is not over: its digest is taken once every phase is adjudicated");
     }

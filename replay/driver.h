@@ -15,11 +15,9 @@
 #include "ledger/ledger.h"
 #include "projections/projection.h"
 #include "rules/dice.h"
+#include "rules/kind.h"
 #include "rules/phase_writer.h"
-#include "rules/sow/calendar.h"
 #include "rules/versions.h"
-#include "rules/dog/dog.h"
-#include "rules/y1820/y1820.h"
 
 namespace adjutant::projections { class Treasury; class Roster; struct SummaryState; struct Y1820State; struct BattleState; }
 
@@ -27,28 +25,18 @@ namespace adjutant::replay {
 
 // Every projection folded to the head of a branch.
 struct World {
-  std::vector<std::unique_ptr<projections::Projection>> projections;
+  rules::State projections;
   ledger::Head head;
+  // The kind of game (rules/kind.h); nullptr for a branch without events.
+  const rules::GameKind* kind() const { return rules::KindOf(projections); }
   const projections::Treasury& treasury() const;
   const projections::Roster& roster() const;
   const projections::Y1820State& y1820() const;
-  // The game plays y1820 (else sow and pate, when its scenario has them).
-  bool is_y1820() const;
   const projections::BattleState& battle() const;
-  bool is_dog() const;  // a Death or Glory battle
 };
 
-// The next phase of a game, whatever its rulesets: the driver asks the
-// game's ruleset for its calendar (DESIGN: "a game names its rulesets").
-struct GamePhase {
-  TurnPhase at;
-  std::string name, turn_name;
-  bool last_of_turn = true;
-  bool y1820 = false, dog = false;
-  rules::sow::NextPhase sow;      // an NWOL game's
-  rules::y1820::NextPhase y;      // a y1820 game's
-  rules::dog::NextMove move;      // a battle's
-};
+// The next phase of a game, whatever its kind.
+using GamePhase = rules::KindPhase;
 
 // The phase to adjudicate next; an error naming why there is none (a game
 // without a ruleset to adjudicate, or one that has ended).
@@ -56,6 +44,8 @@ Result<GamePhase> NextPhaseOf(const World& w);
 // Where orders and directives given now are recorded (the coming turn's
 // orders window), when the game takes them.
 Result<TurnPhase> OrderPositionOf(const World& w);
+// Where a branch stands: the last turn begun and the phases of it done.
+rules::Progress ProgressOf(const World& w);
 
 // The ledger summary of a folded world (seed, salts, dice commitments).
 const projections::SummaryState& SummaryOf(const World& w);
@@ -85,10 +75,9 @@ enum class AdjudicateMode { kPhase, kTurn };
 // The branch's dice: counter-based from the game's seed and the branch's salt.
 Result<rules::CounterDice> BranchDice(ledger::Ledger& db, std::string_view game, std::string_view branch);
 
-// Emits phase `next` into `w` — PhaseStarted, the ruleset's outcomes (naval
-// phases roll `dice`), PhaseCompleted with every projection's digest —
-// without appending: adjudication appends them, an audit compares them.
-Status RunPhaseInto(rules::PhaseWriter& w, const rules::sow::NextPhase& next, rules::DiceSource& dice);
+// Emits phase `next` into `w` — PhaseStarted, the kind's outcomes (rolling
+// `dice`), PhaseCompleted with every projection's digest — without
+// appending: adjudication appends them, an audit compares them.
 Status RunPhaseInto(rules::PhaseWriter& w, const GamePhase& next, rules::DiceSource& dice);
 
 // Runs one phase, or the rest of the current turn and `turns - 1` more

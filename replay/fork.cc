@@ -3,7 +3,6 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "replay/driver.h"
-#include "rules/sow/calendar.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -17,17 +16,12 @@ Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::strin
     // The point the branch has reached but not begun: its head.
     auto w = Fold(db, game, branch);
     if (!w.ok()) return w.status();
-    if (w->is_y1820()) {
-      // One phase a turn: the coming turn's orders window, or its phase.
-      TurnPhase window = rules::y1820::OrderPosition(w->y1820());
-      if (window.turn == at.turn && (at.phase == 0 || at.phase == rules::y1820::kTurnPhase)) return w->head.seq;
-    }
-    const auto& ts = w->treasury().state();
-    if (ts.active) {
-      rules::sow::NextPhase next = rules::sow::Next(ts);
-      auto orders = rules::sow::OrderPosition(ts);
-      bool window = orders.ok() && orders->turn == at.turn && at.phase == 0;
-      if (window || next.at == at) return w->head.seq;
+    if (const rules::GameKind* kind = w->kind()) {
+      // The coming turn's orders window, or its next phase.
+      auto orders = kind->OrderPosition(w->projections);
+      if (orders.ok() && orders->turn == at.turn && at.phase == 0) return w->head.seq;
+      auto next = kind->Next(w->projections);
+      if (next.ok() && next->at == at) return w->head.seq;
     }
     return Status::NotFound(std::string(game) + "/" + std::string(branch) + " has not reached turn " +
                             at.turn.ToString() + (at.phase ? " phase " + std::to_string(at.phase) : ""));
@@ -37,13 +31,12 @@ Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::strin
   // naval map recorded with it), before anything given at that turn.
   uint64_t created = 0;
   bool past = false;
+  auto w = Fold(db, game, branch, 1);
+  if (!w.ok()) return w.status();
+  const rules::GameKind* kind = w->kind();
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, 1, **first + 7, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
-    const auto* pe = ev.payload_as_PateEvent();
-    const auto* ye = ev.payload_as_Y1820Event();
-    bool map = (pe && pe->body_type() == fb::PateEventBody_MapDefined) ||
-               (ye && ye->body_type() == fb::Y1820EventBody_Y1820MapDefined);
-    past = past || (ev.payload_type() != fb::Payload_GameCreated && !map);
+    past = past || (ev.payload_type() != fb::Payload_GameCreated && !(kind && kind->PartOfCreation(ev)));
     if (!past) created = e.seq;
     return Status::Ok();
   }));

@@ -20,14 +20,8 @@ using ViewKey = std::tuple<std::string, std::string, std::string>;  // view, ent
 // "visibility" (observations per observer).
 std::map<ViewKey, std::string> Flatten(const World& w);
 
-inline const std::vector<std::string>& ViewNames() {
-  static const std::vector<std::string> kNames = {"treasury", "cities", "units", "fleet", "roster", "visibility",
-                                                  // y1820 games
-                                                  "game", "provinces", "seas", "nations",
-                                                  // dog battles
-                                                  "battle", "troops"};
-  return kNames;
-}
+// The names of the views: the roster's and every kind's (rules/kind.h).
+const std::vector<std::string>& ViewNames();
 
 struct ViewDifference {
   ViewKey key;

@@ -49,6 +49,8 @@ class PhaseWriter {
   const projections::Y1820State& y1820() const;
   // The dog battle's state (projections/battle).
   const projections::BattleState& battle() const;
+  // Every projection, as the rules' emitted events left them.
+  const std::vector<std::unique_ptr<projections::Projection>>& state() const { return projections_; }
   // The naval map recorded with the game, if any (projections/navalmap).
   const fb::NavalMap* naval_map() const;
   std::vector<std::unique_ptr<projections::Projection>> TakeProjections() {

@@ -11,6 +11,7 @@
 
 #include "ledger/ledger.h"
 #include "replay/create.h"
+#include "projections/battle.h"
 #include "replay/driver.h"
 #include "schema/codec.h"
 #include "schema/scenario_generated.h"

@@ -63,7 +63,7 @@ TEST_CASE("audit: a phase adjudicated with other dice is found at its first diff
   // ... then its movement phase adjudicated with dice that are not the branch's.
   auto w = replay::Fold(*g.db, "g", "main");
   REQUIRE(w.ok());
-  sow::NextPhase next = sow::Next(w->treasury().state());
+  auto next = *replay::NextPhaseOf(*w);
   REQUIRE(next.at.phase == sow::kMovement);
   uint64_t head = w->head.seq;
   rules::PhaseWriter pw("g", "main", head, std::move(w->projections));

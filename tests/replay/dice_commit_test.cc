@@ -79,7 +79,7 @@ TEST_CASE("committed dice: rolls made with another salt are found", "[dice-commi
   // The movement phase rolled with the branch's dice alone: not the committed ones.
   auto w = replay::Fold(db, "g", "main");
   REQUIRE(w.ok());
-  auto next = rules::sow::Next(w->treasury().state());
+  auto next = *replay::NextPhaseOf(*w);
   uint64_t h = w->head.seq;
   rules::PhaseWriter pw("g", "main", h, std::move(w->projections));
   auto plain = replay::BranchDice(db, "g", "main");

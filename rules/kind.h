@@ -1,0 +1,195 @@
+// A kind of game: the one owner of "which kind of game is this, and what
+// happens next" (docs/ARCHITECTURE.md, "Game kinds"). Each kind — the NWOL
+// game (sow + pate, rules/nwol/), the 1820–1840 game (rules/y1820/), a Death
+// or Glory battle (rules/dog/) — implements this interface in its own
+// folder; the registry (rules/kinds.cc) picks one from the rulesets its
+// scenario names, the single source of truth. replay/, cli/ and desk/ ask
+// the kind; they never name one.
+//
+// Every method is a pure function of the folded projections (and, for the
+// ones that emit, of the orders and dice given): no I/O, no clock.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "base/turn.h"
+#include "projections/projection.h"
+#include "rules/dice.h"
+#include "rules/phase_writer.h"
+
+namespace adjutant::fb {
+struct Event;
+struct Scenario;
+struct OrderItem;
+struct DirectiveFile;
+}  // namespace adjutant::fb
+
+namespace adjutant::rules {
+
+// The projections of a game folded to some event.
+using State = std::vector<std::unique_ptr<projections::Projection>>;
+
+// The projection of type T in a folded state (every State holds one of each).
+template <class T>
+const T& Get(const State& s) {
+  for (const auto& p : s) {
+    if (auto* t = dynamic_cast<const T*>(p.get())) return *t;
+  }
+  static const T kEmpty;
+  return kEmpty;
+}
+
+// The next phase of a game.
+struct KindPhase {
+  TurnPhase at;
+  std::string name;       // "income", "move", "turn", ...
+  std::string turn_name;  // "Spring 1805, turn 1", "move 3 of 12"
+  bool last_of_turn = true;
+};
+
+// Where a game stands: the last turn begun and how many of its phases are
+// done (correct, fork and digest compare positions with it).
+struct Progress {
+  Turn turn;
+  uint16_t phase_done = 0;
+  friend bool operator==(const Progress&, const Progress&) = default;
+};
+
+// What the dice directives check a turn against (replay/dice_commit.h).
+struct DiceWindow {
+  Turn next_turn;          // the turn orders are given for now
+  bool next_begun = false; // some of its phases are already adjudicated
+  Turn current;            // the last turn begun
+  bool current_done = false;
+};
+
+// Emits a view row (view, entity, field, value): `adjutant replay`/`diff`.
+using PutRow = std::function<void(const char* view, const std::string& entity, const char* field,
+                                  const std::string& value)>;
+
+// A new game's start: where its calendar begins, and the events recorded
+// after GameCreated in its batch (the game's map).
+struct GameStart {
+  TurnPhase at;
+  std::vector<Draft> more;
+};
+
+class GameKind {
+ public:
+  virtual ~GameKind() = default;
+
+  // The kind's name ("nwol", "y1820", "dog") and whether a scenario naming
+  // these rulesets is a game of this kind.
+  virtual std::string_view name() const = 0;
+  virtual bool Plays(std::span<const std::string> rulesets) const = 0;
+  // The rulesets a scenario of this kind may name, and those that number
+  // their versions (rules/versions.h).
+  virtual std::vector<std::string_view> Rulesets() const = 0;
+
+  // Projections this kind adds to the common set (projections/projection.h
+  // AllProjections); each must say applies() false in other kinds' games.
+  virtual std::vector<std::unique_ptr<projections::Projection>> ExtraProjections() const { return {}; }
+
+  // ---- creation ----
+  // The schema table a game of this kind takes as its map (`create --map`);
+  // "" for a kind that takes none.
+  virtual std::string_view MapTable() const = 0;
+  virtual std::string_view MapNoun() const { return "map"; }  // "the naval map"
+  // Checks a scenario and its map (a verified MapTable() buffer, if given)
+  // and gives the game's start; `*map_error` says the map is at fault.
+  virtual Status Prepare(const fb::Scenario& sc, std::optional<std::vector<uint8_t>> map, GameStart* start,
+                         bool* map_error) const = 0;
+  // Whether a recorded event belongs to the game's creation (recorded in
+  // GameCreated's batch, before anything given at the first turn).
+  virtual bool PartOfCreation(const fb::Event&) const { return false; }
+
+  // ---- the calendar ----
+  // The phase to adjudicate next; an error naming why there is none (the
+  // game has ended, or has nothing to adjudicate yet).
+  virtual Result<KindPhase> Next(const State& s) const = 0;
+  virtual bool Ended(const State& s) const = 0;
+  // Where orders given now are recorded (the coming turn's orders window).
+  virtual Result<TurnPhase> OrderPosition(const State& s) const = 0;
+  // Where GA directives and passwords given now are recorded.
+  virtual TurnPhase DirectivePosition(const State& s) const = 0;
+  virtual Progress ProgressOf(const State& s) const = 0;
+  // Whether turn `t` is over (its last phase adjudicated) in state `s`,
+  // whose last begun turn is `t`.
+  virtual bool TurnOver(const State& s, const Turn& t) const = 0;
+  // After a turn's last phase, a phase that takes no orders and runs with
+  // the turn before it (the NWOL season's end), if one comes next.
+  virtual bool NextRunsWithTurnBefore(const State&) const { return false; }
+  // An error when the game's dice cannot be committed to (no turns yet).
+  virtual Result<DiceWindow> DiceWindowOf(const State& s) const = 0;
+
+  // ---- adjudication ----
+  // Emits phase `next` into `w`: PhaseStarted, the outcomes (rolling
+  // `dice`), PhaseCompleted with every projection's digest.
+  virtual Status RunPhase(PhaseWriter& w, const KindPhase& next, DiceSource& dice) const = 0;
+
+  // ---- orders ----
+  // The first item `person` may not give (not his ship, nation, side...),
+  // whether or not it exists; nullopt when every item is his.
+  virtual std::optional<size_t> FirstNotHis(const State& s, const std::string& person,
+                                            const std::vector<const fb::OrderItem*>& items) const = 0;
+  // Checks who gives the orders (before anything is emitted): an error is
+  // a refusal of the whole file.
+  virtual Status CheckSender(const State& s, const std::string& game, const std::string& person,
+                             const std::vector<const fb::OrderItem*>& items) const = 0;
+  // Emits the orders' events — OrderSubmitted, then OrderRejected or
+  // OrderSuperseded — at `at`.
+  virtual Status Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person,
+                        const std::vector<const fb::OrderItem*>& items) const = 0;
+
+  // ---- GA directives ----
+  // Checks a directive against the state (nothing emitted): bodies of other
+  // kinds, a rule it breaks. Dice and password directives are the driver's.
+  virtual Status CheckDirective(const State& s, const std::string& game, const fb::DirectiveFile& d) const = 0;
+  // Emits the directive's event (`directive`, as the driver built it: the
+  // kind stamps its ruleset) and its consequences.
+  virtual Status RecordDirective(PhaseWriter& w, const TurnPhase& at, Draft directive,
+                                 const fb::DirectiveFile& d) const = 0;
+
+  // ---- views ----
+  // The kind's rows of `adjutant replay` / `diff` (the roster's are common),
+  // and the names of its views.
+  virtual void Flatten(const State& s, const PutRow& put) const = 0;
+  virtual std::vector<std::string_view> ViewNames() const = 0;
+};
+
+// The rules versions a game goes on under: each ruleset's last recorded
+// version, the newest for a ruleset with none yet (rules/versions.h).
+RulesVersions GameVersionsOf(const State& s);
+
+// Text of view rows: "a,b,c"; "name:count,..."; "1,2,3".
+std::string JoinRow(const std::vector<std::string>& xs);
+std::string CountsRow(const std::map<std::string, int32_t>& m);
+std::string IntsRow(const std::vector<int32_t>& v);
+
+// The kinds there are, in registry order (rules/kinds.cc).
+std::span<const GameKind* const> AllKinds();
+// The kind a scenario's rulesets name; nullptr for none.
+const GameKind* KindFor(std::span<const std::string> rulesets);
+// The kind of a folded game (from its GameCreated's rulesets, as the
+// summary projection holds them); nullptr before GameCreated or for none.
+const GameKind* KindOf(const State& s);
+// Every projection a game may have: the common set and each kind's own.
+State AllKindProjections();
+// Every ruleset some kind plays.
+std::vector<std::string_view> KnownRulesets();
+
+// Adds a kind to the registry (a kind built outside rules/, e.g. the test
+// suite's; the three books' kinds are listed in rules/kinds.cc). Not
+// thread-safe: call before any game is folded.
+void RegisterKind(const GameKind* kind);
+
+}  // namespace adjutant::rules
