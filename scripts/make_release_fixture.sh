@@ -18,7 +18,9 @@
 # OUT defaults to fixtures/released-db; it is written afresh (a scratch copy
 # is built first and moved in only when everything succeeded). The inputs are
 # the repository's own fixtures, the seeds and the dice salt are fixed, so a
-# rerun with the same binary gives the same events (the RocksDB files differ).
+# rerun with the same binary gives the same events but for the password
+# hashes (libsodium salts each at random), and so other chain hashes and digests.
+# Every person's password is "PERSON-password" (the test logs in with them).
 # What it holds (and README.md there, rewritten from this run, lists it):
 #   nwol     (sow + pate: fixtures/scenarios/nwol-1805.json on the naval map)
 #            turn 1805.1.1 with the GA's blockade directive and every
@@ -195,6 +197,9 @@ every view and report and go on with the game: \`tests/replay/released_db_test.c
 | \`nwol\` | sow + pate (\`fixtures/scenarios/nwol-1805.json\`, \`fixtures/maps/nwol-waters.json\`) | 1805.1.1 with a GA directive and every person's orders, adjudicated as a whole turn with \`--key\`; 1805.1.2's orders and directive and two of its phases adjudicated with \`--phase\`; branch \`whatif\` forked \`--at 1805.1.2 --with-orders\` |
 | \`europe\` | y1820 (\`fixtures/y1820/europe-1820.json\`) | 1820.0 adjudicated by turn; 1820.1 under a dice commitment (committed, adjudicated with the salt, revealed); 1820.2's orders standing |
 | \`talavera\` | dog (\`fixtures/dog/talavera-brigade.json\`) | moves 1.1 and 1.2 with both generals' orders, each adjudicated with \`--phase\`; a GA ruling; move 1.3's orders standing |
+
+Every person's password is \`PERSON-password\` (e.g. \`nelson-password\`): the test
+sends orders and asks for a report with them, so the release's password hashes are read.
 
 \`digests.txt\`: the digest (\`adjutant digest GAME --branch B --turn T\`) of every
 finished turn as the released binary gave it; the current code must give the same.
