@@ -33,6 +33,12 @@ std::string CopyOfFixture(const TempDir& dir) {
   namespace fs = std::filesystem;
   const std::string db = dir.Sub("db");
   REQUIRE(fs::is_directory(kFixture + "/db"));
+  // Complete as checked in: the acknowledged heads the release wrote (I10),
+  // no damage recorded, no RocksDB info logs.
+  REQUIRE(fs::is_regular_file(kFixture + "/db/adjutant-heads"));
+  REQUIRE(fs::is_regular_file(kFixture + "/db/CURRENT"));
+  CHECK_FALSE(fs::exists(kFixture + "/db/adjutant-damage"));
+  CHECK_FALSE(fs::exists(kFixture + "/db/LOG"));
   fs::copy(kFixture + "/db", db, fs::copy_options::recursive);
   return db;
 }
