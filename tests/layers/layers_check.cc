@@ -2,11 +2,14 @@
 // include_layers). The table is the ```layers block of that document, the one
 // place it is written:
 //
-//   LEVEL  PATH        PATH: a folder ("rules/pate/") or one file ("rules/kinds.cc")
+//   LEVEL  PATH  [!PATH ...]   PATH: a folder ("rules/pate/") or one file ("rules/kinds.cc")
 //
 // A source file belongs to the row whose PATH matches it longest. Each of its
 // #include "..." must resolve to a file of the same row or of a lower level;
 // anything else (an include up or sideways) is reported as file:line. A
+// "!PATH" after a row's path forbids that target to the row and to every row
+// under its folder, whatever the levels ("rules/ !ledger/": no rule reads the
+// store). A
 // folder of the repository with C++ sources in no row, or an include that
 // resolves to no row, fails too, so nothing escapes the table by being new.
 //
@@ -30,6 +33,7 @@ namespace {
 struct Row {
   int level = 0;
   std::string path;  // "rules/pate/" (a folder) or "rules/kinds.cc" (a file)
+  std::vector<std::string> forbid;  // "!ledger/": never included from here or below
   int line = 0;      // in ARCHITECTURE.md
 };
 
@@ -97,9 +101,16 @@ int main(int argc, char** argv) {
       }
       continue;  // blank or comment
     }
-    if (!(l >> r.path)) {
+    if (!(l >> r.path) || r.path[0] == '!') {
       std::cerr << doc << ":" << n << ": a layers row needs a PATH after its level\n";
       return 2;
+    }
+    for (std::string f; l >> f;) {
+      if (f.size() < 2 || f[0] != '!') {
+        std::cerr << doc << ":" << n << ": after a row's path only !PATH (a forbidden target), not '" << f << "'\n";
+        return 2;
+      }
+      r.forbid.push_back(f.substr(1));
     }
     for (const auto& o : rows) {
       if (o.path == r.path) {
@@ -178,6 +189,21 @@ int main(int argc, char** argv) {
       if (!to) {
         problems.push_back(rel + ":" + std::to_string(ln) + ": includes \"" + inc + "\" (" + *target +
                            "), which is in no layer of docs/ARCHITECTURE.md");
+        continue;
+      }
+      // A target forbidden to this row or to a folder above it.
+      std::string forbidden_by;
+      for (const auto& r : rows) {
+        const bool above = r.path.back() == '/' ? from->path.rfind(r.path, 0) == 0 : from->path == r.path;
+        if (!above) continue;
+        for (const auto& f : r.forbid) {
+          if (to->path.rfind(f, 0) == 0) forbidden_by = r.path + " !" + f;
+        }
+      }
+      if (!forbidden_by.empty()) {
+        problems.push_back(rel + ":" + std::to_string(ln) + ": includes \"" + inc + "\": " + to->path +
+                           " is forbidden to " + from->path + " (docs/ARCHITECTURE.md, \"Layers\": " + forbidden_by +
+                           ")");
         continue;
       }
       if (to == from || to->level < from->level) continue;
