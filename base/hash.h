@@ -1,5 +1,5 @@
 // 128-bit hashes: the chain link of every stored event and the digest of
-// every projection. XXH3 detects corruption, not forgery (DESIGN inv. 2).
+// every projection. XXH3 detects corruption, not forgery (ARCHITECTURE I2).
 #pragma once
 
 #include <cstdint>

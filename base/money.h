@@ -1,4 +1,4 @@
-// Money is kept in hundredths of a crown ("cc") everywhere (DESIGN:
+// Money is kept in hundredths of a crown ("cc") everywhere (ARCHITECTURE I4:
 // integers, not floating point); this is how it reads.
 #pragma once
 

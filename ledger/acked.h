@@ -1,4 +1,4 @@
-// The acknowledged heads: a small file beside RocksDB's, `adjutant-heads` in
+// The acknowledged heads (ARCHITECTURE I10): a file beside RocksDB's, `adjutant-heads` in
 // the database directory, that records for every branch the last batch the
 // ledger acknowledged (its last seq and chain hash), written and fdatasync'd
 // after the batch's WAL write and before the caller is told "done".

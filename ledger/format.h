@@ -20,7 +20,7 @@
 //                turn = major, minor, step as i32 with the sign bit flipped
 //   idempotency  game ‖ 0x00 ‖ 0x01 ‖ u16 BE len(owner) ‖ owner ‖ key
 //                                          → IdempotencyRecord (below); a
-//                                            key belongs to whoever sent it
+//                                            key belongs to whoever sent it (I12)
 //                                            (owner: "person:NAME" or "GA"),
 //                                            so another's use of the same key
 //                                            is simply another key. Older
@@ -30,7 +30,7 @@
 //   snapshots    branch_id u64 ‖ projection ‖ 0x00 ‖ seq u64
 //                                          → "SNP2" ‖ h[seq] ‖ a projection's
 //                                            encoded state after event seq
-//                                            (a cache only, used only while
+//                                            (a cache only, used only while (I11)
 //                                            event seq has that hash)
 //
 // Outside RocksDB, in the same directory: adjutant-heads, every branch's
@@ -38,7 +38,7 @@
 // a game (Ledger::DamageOf); wal-at-open/ and damaged-wal-*/, the write-ahead
 // log files kept while an open is proved complete, and after it was not.
 //
-// An event record is the chain hash followed by the event as stored:
+// An event record is the chain hash followed by the event as stored (I2):
 //
 //   record := h[n] (16 bytes, Hash128 canonical) ‖ Event flatbuffer bytes
 //   h[n]   := XXH3-128(h[n-1] ‖ Event flatbuffer bytes),  h[0] = 16 zero bytes

@@ -318,7 +318,7 @@ struct Ledger::Impl {
   // writes until Recover (the next write method) has resumed or reopened it.
   Status Write(rocksdb::WriteBatch* batch) {
     rocksdb::WriteOptions wo;
-    wo.sync = true;  // nobody is told "done" before the WAL is on disk
+    wo.sync = true;  // nobody is told "done" before the WAL is on disk (ARCHITECTURE I3)
     rocksdb::Status s = db->Write(wo, batch);
     if (!s.ok()) write_failed = true;
     return FromRocks(s, "writing batch");
@@ -358,7 +358,7 @@ struct Ledger::Impl {
   }
 
   // After a batch's synced write: its branch's head is acknowledged outside
-  // RocksDB (acked.h) before anyone is told "done". The batch is on disk
+  // RocksDB (acked.h, ARCHITECTURE I10) before anyone is told "done". The batch is on disk
   // either way; a failure here is reported, and a retry with the same
   // idempotency key is answered from the log.
   Status Ack(uint64_t id, uint64_t seq, const Hash128& h) {

@@ -2,10 +2,10 @@
 // Key layout and record bytes: ledger/format.h. RocksDB and the generated
 // schema headers stay behind this header (pimpl).
 //
-// Invariants this API keeps (DESIGN.md):
-//  - append-only: no call rewrites or deletes an event;
-//  - all or nothing: one batch → one synced WriteBatch;
-//  - every stored event is chained to its predecessor; reads run the
+// Invariants this API keeps (docs/ARCHITECTURE.md):
+//  - append-only (ARCHITECTURE I1): no call rewrites or deletes an event;
+//  - all or nothing (I3): one batch → one synced WriteBatch;
+//  - every stored event is chained to its predecessor (I2); reads run the
 //    FlatBuffers Verifier on each event, and Verify() checks the chain.
 #pragma once
 

@@ -1,7 +1,7 @@
 // A projection is a pure fold (state, event) → state. Its digest is
 // XXH3-128 over a canonical encoding of the state (never over memory
 // layout), and that same encoding is its snapshot: Decode(Encode()) must
-// give a state with the same digest (DESIGN inv. 6).
+// give a state with the same digest (ARCHITECTURE I6).
 #pragma once
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 // witnessed — folded from the Observed events the pate phases emit. A
 // ship's commander, deputy and Naval Minister see through it (2.3), and a
 // player's two reports (3.11) are rendered from this view and his own
-// ships only (DESIGN inv. 8): `ViewOf` is the one door to it.
+// ships only (ARCHITECTURE I8): `ViewOf` is the one door to it.
 #pragma once
 
 #include <map>

@@ -15,7 +15,7 @@ Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std:
       auto snap = ledger.FindSnapshot(game, branch, p->SnapshotName(), upto);
       if (!snap.ok()) return snap.status();
       if (snap->has_value()) {
-        // A snapshot that does not decode is a cache miss, not an error.
+        // A snapshot that does not decode is a cache miss, not an error (ARCHITECTURE I11).
         if (!p->Decode((*snap)->bytes).ok() || p->last_seq() != (*snap)->seq) p->Reset();
       }
     }

@@ -1,5 +1,5 @@
 // Rebuilding projections from the log at any sequence number, starting
-// from the nearest snapshot at or below it (DESIGN inv. 6: snapshots are a
+// from the nearest snapshot at or below it (ARCHITECTURE I6, I11: snapshots are a
 // cache — with or without them the digests are the same).
 #pragma once
 

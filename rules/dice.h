@@ -1,4 +1,4 @@
-// Dice (DESIGN inv. 5). A counter-based roll derives from XXH3-64 of
+// Dice (ARCHITECTURE I5). A counter-based roll derives from XXH3-64 of
 // (game seed, branch dice salt, turn, phase, subject, purpose, index), so
 // the same coordinates always give the same result and nothing depends on
 // call order across streams. A scripted source reads values from a file
