@@ -39,6 +39,7 @@
 #include "base/scratch.h"
 #include "bench/common.h"
 #include "desk/desk.h"
+#include "projections/battle.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"
 #include "replay/driver.h"

@@ -48,6 +48,8 @@
 #include "projections/roster.h"
 #include "projections/treasury.h"
 #include "replay/audit.h"
+#include "projections/battle.h"
+#include "projections/y1820.h"
 #include "replay/driver.h"
 #include "replay/fork.h"
 #include "replay/rebuild.h"

@@ -472,7 +472,7 @@ Status CmdAudit(Context& c) {
     auto parsed = rules::ParseRulesVersions(*v, rules::RulesVersions{});
     if (!parsed.ok()) return Status::InvalidArgument("--rules-version: " + parsed.status().message());
     under = *parsed;
-    for (std::string_view r : rules::kVersionedRulesets) {
+    for (std::string_view r : rules::VersionedRulesets()) {
       if (under.Of(r)) under_text += (under_text.empty() ? "" : ",") + std::string(r) + "=" + std::to_string(under.Of(r));
     }
   }
@@ -646,7 +646,7 @@ Status CmdRulesVersions(Context& c) {
     in_use = replay::GameVersions(replay::SummaryOf(*world));
     // Only the rulesets the game plays are in use by it.
     const auto& plays = replay::SummaryOf(*world).rulesets;
-    for (std::string_view r : rules::kVersionedRulesets) {
+    for (std::string_view r : rules::VersionedRulesets()) {
       if (std::find(plays.begin(), plays.end(), r) == plays.end()) in_use.Set(r, 0);
     }
   }

@@ -150,7 +150,7 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
       recorded_versions.Set(started->ruleset()->str(), started->rules_version());
     }
     rules::RulesVersions run = recorded_versions;
-    for (std::string_view r : rules::kVersionedRulesets) {
+    for (std::string_view r : rules::VersionedRulesets()) {
       if (under.Of(r) != 0) run.Set(r, under.Of(r));
     }
     rules::PhaseWriter w(std::string(game), writer, before, std::move(world->projections));

@@ -25,6 +25,7 @@
 #include "projections/projection.h"
 #include "rules/dice.h"
 #include "rules/phase_writer.h"
+#include "rules/versions.h"
 
 namespace adjutant::fb {
 struct Event;
@@ -94,6 +95,9 @@ class GameKind {
   // The rulesets a scenario of this kind may name, and those that number
   // their versions (rules/versions.h).
   virtual std::vector<std::string_view> Rulesets() const = 0;
+  // The versions of a ruleset this kind defines outside the books' table
+  // (rules/versions.cc): registered with the kind.
+  virtual std::span<const VersionNote> Versions() const { return {}; }
 
   // Projections this kind adds to the common set (projections/projection.h
   // AllProjections); each must say applies() false in other kinds' games.

@@ -29,7 +29,9 @@ std::span<const GameKind* const> AllKinds() { return Registry(); }
 
 void RegisterKind(const GameKind* kind) {
   auto& r = Registry();
-  if (std::find(r.begin(), r.end(), kind) == r.end()) r.push_back(kind);
+  if (std::find(r.begin(), r.end(), kind) != r.end()) return;
+  r.push_back(kind);
+  RegisterVersions(kind->Versions());
 }
 
 const GameKind* KindFor(std::span<const std::string> rulesets) {

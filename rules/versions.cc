@@ -44,9 +44,14 @@ constexpr std::array kVersions{
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
 };
 
+std::vector<VersionNote>& AllNotes() {
+  static std::vector<VersionNote> notes(kVersions.begin(), kVersions.end());
+  return notes;
+}
+
 std::string Known(std::string_view ruleset) {
   std::string out;
-  for (const auto& v : kVersions) {
+  for (const auto& v : AllNotes()) {
     if (!ruleset.empty() && v.ruleset != ruleset) continue;
     out += (out.empty() ? "" : ", ") + std::string(v.ruleset) + "=" + std::to_string(v.version);
   }
@@ -65,51 +70,69 @@ Result<uint32_t> Number(std::string_view s, std::string_view whole) {
 
 }  // namespace
 
-std::span<const VersionNote> KnownVersions() { return kVersions; }
+std::span<const VersionNote> KnownVersions() { return AllNotes(); }
+
+void RegisterVersions(std::span<const VersionNote> notes) {
+  for (const auto& n : notes) {
+    if (!KnownVersion(n.ruleset, n.version)) AllNotes().push_back(n);
+  }
+}
 
 uint32_t LatestVersion(std::string_view ruleset) {
   uint32_t latest = 0;
-  for (const auto& v : kVersions) {
+  for (const auto& v : AllNotes()) {
     if (v.ruleset == ruleset) latest = std::max(latest, v.version);
   }
   return latest;
 }
 
 bool KnownVersion(std::string_view ruleset, uint32_t version) {
-  return std::any_of(kVersions.begin(), kVersions.end(),
+  return std::any_of(AllNotes().begin(), AllNotes().end(),
                      [&](const VersionNote& v) { return v.ruleset == ruleset && v.version == version; });
 }
 
+std::vector<std::string_view> VersionedRulesets() {
+  // The books in the order the project has always printed them, then the rest.
+  std::vector<std::string_view> out = {"sow", "pate", "y1820", "dog"};
+  for (const auto& v : AllNotes()) {
+    if (std::find(out.begin(), out.end(), v.ruleset) == out.end()) out.push_back(v.ruleset);
+  }
+  return out;
+}
+
+RulesVersions::RulesVersions(std::initializer_list<std::pair<std::string_view, uint32_t>> versions) {
+  for (const auto& [r, v] : versions) {
+    if (v) v_[std::string(r)] = v;
+  }
+}
+
 uint32_t RulesVersions::Of(std::string_view ruleset) const {
-  if (ruleset == "sow") return sow;
-  if (ruleset == "pate") return pate;
-  if (ruleset == "y1820") return y1820;
-  if (ruleset == "dog") return dog;
-  return 0;
+  auto it = v_.find(ruleset);
+  return it == v_.end() ? 0 : it->second;
 }
 
 bool RulesVersions::Set(std::string_view ruleset, uint32_t version) {
-  if (ruleset == "sow") {
-    sow = version;
-  } else if (ruleset == "pate") {
-    pate = version;
-  } else if (ruleset == "y1820") {
-    y1820 = version;
-  } else if (ruleset == "dog") {
-    dog = version;
+  if (LatestVersion(ruleset) == 0) return false;
+  if (version == 0) {
+    if (auto it = v_.find(ruleset); it != v_.end()) v_.erase(it);
   } else {
-    return false;
+    v_[std::string(ruleset)] = version;
   }
   return true;
 }
 
 std::string RulesVersions::ToString() const {
-  return "sow=" + std::to_string(sow) + ",pate=" + std::to_string(pate) + ",y1820=" + std::to_string(y1820) +
-         ",dog=" + std::to_string(dog);
+  std::string out;
+  for (std::string_view r : VersionedRulesets()) {
+    out += (out.empty() ? "" : ",") + std::string(r) + "=" + std::to_string(Of(r));
+  }
+  return out;
 }
 
 RulesVersions LatestVersions() {
-  return RulesVersions{LatestVersion("sow"), LatestVersion("pate"), LatestVersion("y1820"), LatestVersion("dog")};
+  RulesVersions v;
+  for (std::string_view r : VersionedRulesets()) v.Set(r, LatestVersion(r));
+  return v;
 }
 
 Result<RulesVersions> ParseRulesVersions(std::string_view text, RulesVersions base) {
@@ -117,7 +140,7 @@ Result<RulesVersions> ParseRulesVersions(std::string_view text, RulesVersions ba
     auto v = Number(text, text);
     if (!v.ok()) return v.status();
     bool any = false;
-    for (std::string_view r : kVersionedRulesets) {
+    for (std::string_view r : VersionedRulesets()) {
       if (KnownVersion(r, *v)) any = base.Set(r, *v);
     }
     if (!any) {

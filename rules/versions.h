@@ -12,9 +12,13 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "base/status.h"
 
@@ -27,27 +31,35 @@ struct VersionNote {
   std::string_view change;  // what this version does differently from the one before
 };
 
-// Every version of every ruleset, by ruleset and then oldest first.
+// Every version of every ruleset, by ruleset and then oldest first: the
+// books' table (rules/versions.cc), then those registered with their kinds.
 std::span<const VersionNote> KnownVersions();
+// Adds the versions of a ruleset defined outside rules/ (a kind registered
+// with RegisterKind, rules/kind.h). Not thread-safe: before any game runs.
+void RegisterVersions(std::span<const VersionNote> notes);
 
 // The newest version of `ruleset` (0 for a ruleset with none).
 uint32_t LatestVersion(std::string_view ruleset);
 bool KnownVersion(std::string_view ruleset, uint32_t version);
 
-// The rulesets that number their versions (the fields of RulesVersions).
-inline constexpr std::string_view kVersionedRulesets[] = {"sow", "pate", "y1820", "dog"};
+// The rulesets that number their versions, in the order they are listed.
+std::vector<std::string_view> VersionedRulesets();
 
-// The versions a phase runs under, one per ruleset with versions.
-struct RulesVersions {
-  uint32_t sow = 0;
-  uint32_t pate = 0;
-  uint32_t y1820 = 0;
-  uint32_t dog = 0;
+// The versions a phase runs under: a small map from ruleset to version,
+// 0 (absent) for a ruleset not set.
+class RulesVersions {
+ public:
+  RulesVersions() = default;
+  RulesVersions(std::initializer_list<std::pair<std::string_view, uint32_t>> versions);
   uint32_t Of(std::string_view ruleset) const;
-  // Sets the ruleset's version; false for a ruleset without versions.
+  // Sets the ruleset's version (0 unsets it); false for a ruleset without versions.
   bool Set(std::string_view ruleset, uint32_t version);
-  std::string ToString() const;  // "sow=2,pate=1"
+  std::string ToString() const;  // "sow=2,pate=1", in VersionedRulesets() order
+  const std::map<std::string, uint32_t, std::less<>>& all() const { return v_; }
   friend bool operator==(const RulesVersions&, const RulesVersions&) = default;
+
+ private:
+  std::map<std::string, uint32_t, std::less<>> v_;  // no zeros
 };
 
 // The newest version of every ruleset.

@@ -25,7 +25,7 @@ struct Claim {
 };
 
 Claim SowClaim(const projections::TreasuryState& s, const fb::SowOrder& o, const RulesVersions& v) {
-  Claim c{sow::kRuleset, v.sow, o.state()->str(), sow::SlotOf(s, o), {}, "SOW 2.1", false};
+  Claim c{sow::kRuleset, v.Of(sow::kRuleset), o.state()->str(), sow::SlotOf(s, o), {}, "SOW 2.1", false};
   for (const auto& suffix : sow::EntitledRoles(o)) c.roles.emplace_back(c.state + "." + suffix, sow::RoleRank(suffix));
   return c;
 }
@@ -33,7 +33,7 @@ Claim SowClaim(const projections::TreasuryState& s, const fb::SowOrder& o, const
 Claim PateClaim(const projections::TreasuryState& s, const fb::PateOrder& o, const RulesVersions& v) {
   pate::Claim pc = pate::ClaimOf(s, o);
   bool ship_orders = o.body_type() == fb::PateOrderBody_ShipOrders || o.body_type() == fb::PateOrderBody_TransferCrewOrder;
-  return Claim{pate::kRuleset, v.pate, pc.state, pc.slot, pc.roles, ship_orders ? "PATE 4.1" : "PATE 2.3",
+  return Claim{pate::kRuleset, v.Of(pate::kRuleset), pc.state, pc.slot, pc.roles, ship_orders ? "PATE 4.1" : "PATE 2.3",
                pc.immediate};
 }
 
@@ -43,7 +43,7 @@ void Appoint(PhaseWriter& w, const TurnPhase& at, const fb::AppointOrder& a, uin
   Draft d;
   d.at = at;
   d.ruleset = pate::kRuleset;
-  d.rules_version = w.tag_versions().pate;
+  d.rules_version = w.tag_versions().Of(pate::kRuleset);
   std::string ship = a.ship()->str();
   std::string commander = a.commander() ? a.commander()->str() : "";
   std::string deputy = a.deputy() ? a.deputy()->str() : "";
@@ -109,7 +109,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
   // items before it left it (an appointment takes effect when received,
   // PATE 2.3, so a file reads as the same orders sent one by one); version
   // 1 read the roster once per file.
-  const bool live_roster = w.rules_versions().pate >= 2;
+  const bool live_roster = w.rules_versions().Of(pate::kRuleset) >= 2;
   for (const fb::OrderItem* item : items) {
     const projections::Person* found = (live_roster ? w.roster() : roster).Find(person);
     const std::optional<projections::Person> sender = found ? std::optional(*found) : std::nullopt;

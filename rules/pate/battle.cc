@@ -20,7 +20,7 @@ Status RunCombat(Pate& p) {
   // harbour or come out of it to fight are moved there, and a side that
   // wholly evades and gets away leaves contact though no battle is fought.
   // Version 1 did neither: the ships stayed where they were recorded.
-  const bool moves_to_fight = p.Writer().rules_versions().pate >= 2;
+  const bool moves_to_fight = p.Writer().rules_versions().Of(kRuleset) >= 2;
   // The places where hostile ships are in contact, in order.
   std::map<std::string, std::vector<std::string>> places;  // key: location / tactical
   for (const std::string& id : p.OnMap()) {

@@ -59,7 +59,7 @@ void Emit(PhaseWriter& w, const TurnPhase& at, std::function<std::pair<fb::PateE
   Draft d;
   d.at = at;
   d.ruleset = kRuleset;
-  d.rules_version = w.tag_versions().pate;
+  d.rules_version = w.tag_versions().Of(kRuleset);
   d.payload = [body = std::move(body)](Fbb& f) {
     auto [type, off] = body(f);
     return PayloadRef{fb::Payload_PateEvent, fb::CreatePateEvent(f, type, off).o};

@@ -225,7 +225,7 @@ class Pate {
  private:
   void Tag(Draft& d) const {
     d.ruleset = kRuleset;
-    d.rules_version = w_.tag_versions().pate;
+    d.rules_version = w_.tag_versions().Of(kRuleset);
   }
   PhaseWriter& w_;
   TurnPhase at_;

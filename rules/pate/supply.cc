@@ -18,7 +18,7 @@ Status RunSupply(Pate& p) {
   std::map<std::string, int> sent, received;
   // Rules version 2: stores move only from the port they began the turn in
   // (no second move the same turn); version 1 let them move on.
-  const bool began_here_only = p.Writer().rules_versions().pate >= 2;
+  const bool began_here_only = p.Writer().rules_versions().Of(kRuleset) >= 2;
   for (const auto& [seq, m] : Pending<fb::MoveStoresOrder>(p.s(), fb::PateOrderBody_MoveStoresOrder)) {
     std::string from = m->from()->str(), to = m->to()->str();
     int n = m->stores();

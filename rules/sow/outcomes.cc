@@ -18,7 +18,7 @@ Draft SowDraft(const PhaseWriter& w, const TurnPhase& at, Body body) {
   Draft d;
   d.at = at;
   d.ruleset = kRuleset;
-  d.rules_version = w.tag_versions().sow;
+  d.rules_version = w.tag_versions().Of(kRuleset);
   d.payload = [body = std::move(body)](Fbb& f) {
     auto [type, off] = body(f);
     auto e = fb::CreateSowEvent(f, type, off);
@@ -197,7 +197,7 @@ void Outcomes::Rejected(uint64_t order_seq, const std::string& rule, const std::
   Draft d;
   d.at = at_;
   d.ruleset = kRuleset;
-  d.rules_version = w_.tag_versions().sow;
+  d.rules_version = w_.tag_versions().Of(kRuleset);
   d.payload = [=](Fbb& f) {
     auto x = fb::CreateOrderRejected(f, order_seq, f.CreateString(rule), f.CreateString(reason));
     return PayloadRef{fb::Payload_OrderRejected, x.o};

@@ -130,7 +130,7 @@ void RunIncome(Outcomes& out) {
     // what the ones before left. Version 2: each takes its share of the
     // income after 2.3, and they add (rules/versions.cc).
     const int64_t after_occupation = cc;
-    auto cut = [&, compound = out.writer().rules_versions().sow < 2](int bp) {
+    auto cut = [&, compound = out.writer().rules_versions().Of(kRuleset) < 2](int bp) {
       return std::min(cc, ApplyBp(compound ? cc : after_occupation, bp));
     };
     if (c.kind != P::CityKind::OffMapPort) {
@@ -503,7 +503,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       bool with_enemy = false, friend_at_sea = false;
       // Rules version 3: at sea, only enemies in the ship's own tactical area
       // (PATE 1.2) stop it; version 1-2 counted the whole sea area.
-      const bool by_tactical_area = out.writer().rules_versions().sow >= 3;
+      const bool by_tactical_area = out.writer().rules_versions().Of(kRuleset) >= 3;
       for (const auto& [id, other] : s.ships) {
         if (id == sh.id || other.location != sh.location) continue;
         const bool same_area = !by_tactical_area || sh.tactical == 0 || other.tactical == 0 || other.tactical == sh.tactical;

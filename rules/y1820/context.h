@@ -28,7 +28,7 @@ class Ctx {
   Draft Tagged(Draft d) const {
     d.at = at_;
     d.ruleset = std::string(kRuleset);
-    d.rules_version = w_.tag_versions().y1820;
+    d.rules_version = w_.tag_versions().Of(kRuleset);
     return d;
   }
 

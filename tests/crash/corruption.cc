@@ -35,6 +35,8 @@
 
 #include "base/scratch.h"
 #include "ledger/ledger.h"
+#include "projections/battle.h"
+#include "projections/y1820.h"
 #include "replay/driver.h"
 #include "schema/codec.h"
 #include "support/pate_game.h"

@@ -56,6 +56,8 @@
 #include "base/scratch.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"
+#include "projections/battle.h"
+#include "projections/y1820.h"
 #include "replay/driver.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"

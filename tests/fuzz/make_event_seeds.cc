@@ -13,6 +13,8 @@
 #include "base/scratch.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"
+#include "projections/battle.h"
+#include "projections/y1820.h"
 #include "replay/driver.h"
 #include "schema/codec.h"
 #include "schema/scenario_generated.h"

@@ -101,20 +101,20 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
   CHECK_FALSE(rules::KnownVersion("pate", 3));
-  CHECK(rules::LatestVersions() == rules::RulesVersions{4, 2, 1, 2});
-  const rules::RulesVersions base{1, 1};
-  CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{2, 2, 0, 2});  // every ruleset with a version 2
-  CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{4, 2, 1, 1}) == rules::RulesVersions{1, 1, 1, 1});
-  CHECK(*rules::ParseRulesVersions("3", base) == rules::RulesVersions{3, 1});  // only sow has a version 3
-  CHECK(*rules::ParseRulesVersions("sow=1,pate=1", rules::RulesVersions{2, 1}) == rules::RulesVersions{1, 1});
-  CHECK(*rules::ParseRulesVersions("sow=2", base) == rules::RulesVersions{2, 1});
+  CHECK(rules::LatestVersions() == rules::RulesVersions{{"sow", 4}, {"pate", 2}, {"y1820", 1}, {"dog", 2}});
+  const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
+  CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 0}, {"dog", 2}});  // every ruleset with a version 2
+  CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{{"sow", 4}, {"pate", 2}, {"y1820", 1}, {"dog", 1}}) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 1}, {"dog", 1}});
+  CHECK(*rules::ParseRulesVersions("3", base) == rules::RulesVersions{{"sow", 3}, {"pate", 1}});  // only sow has a version 3
+  CHECK(*rules::ParseRulesVersions("sow=1,pate=1", rules::RulesVersions{{"sow", 2}, {"pate", 1}}) == rules::RulesVersions{{"sow", 1}, {"pate", 1}});
+  CHECK(*rules::ParseRulesVersions("sow=2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 1}});
   auto bad = rules::ParseRulesVersions("pate=9", base);
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.status().message(), Catch::Contains("'pate=9' is not known") && Catch::Contains("sow=2"));
   CHECK_FALSE(rules::ParseRulesVersions("7", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow=", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow=1,", base).ok());
-  CHECK(*rules::ParseRulesVersions("dog=2", base) == rules::RulesVersions{1, 1, 0, 2});
+  CHECK(*rules::ParseRulesVersions("dog=2", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 2}});
   CHECK_FALSE(rules::ParseRulesVersions("dog=3", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("chess=1", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow", base).ok());
@@ -127,7 +127,7 @@ TEST_CASE("SOW 2.5, 2.6 under rules versions 1 and 2: the reductions compound, o
   CHECK(newest.SowPhaseVersions() == std::vector<uint32_t>{4, 4, 4, 4});
 
   Game old;
-  const rules::RulesVersions v1{1, 1};
+  const rules::RulesVersions v1{{"sow", 1}, {"pate", 1}};
   old.Turn(&v1);
   CHECK(old.BrestIncome() == kBrestUnderV1);
   CHECK(old.SowPhaseVersions() == std::vector<uint32_t>{1, 1, 1, 1});
@@ -135,11 +135,11 @@ TEST_CASE("SOW 2.5, 2.6 under rules versions 1 and 2: the reductions compound, o
 
 TEST_CASE("rules versions: a game keeps the versions it ran under until the GA adopts others", "[versions]") {
   Game g;
-  const rules::RulesVersions v1{1, 1};
+  const rules::RulesVersions v1{{"sow", 1}, {"pate", 1}};
   g.Turn(&v1);
   g.Turn();  // no --rules-version: the game goes on under sow=1
   CHECK(g.BrestIncome() == kBrestUnderV1);
-  const rules::RulesVersions v2{2, 1};
+  const rules::RulesVersions v2{{"sow", 2}, {"pate", 1}};
   g.Turn(&v2);  // the GA adopts sow=2
   CHECK(g.BrestIncome() == kBrestUnderV2);
   g.Turn();
@@ -150,18 +150,18 @@ TEST_CASE("rules versions: a game keeps the versions it ran under until the GA a
 TEST_CASE("audit: each turn under the version it recorded is identical; under another, the first event it changes",
           "[versions][audit]") {
   Game g;
-  const rules::RulesVersions v1{1, 1};
+  const rules::RulesVersions v1{{"sow", 1}, {"pate", 1}};
   g.Turn(&v1);
   const Turn t1{1805, 1, 1};
   auto same = replay::AuditTurn(*g.db, "g", "main", t1);
   REQUIRE(same.ok());
   CHECK(same->identical);
   // The same versions named explicitly: still identical.
-  auto named = replay::AuditTurn(*g.db, "g", "main", t1, rules::RulesVersions{1, 0});
+  auto named = replay::AuditTurn(*g.db, "g", "main", t1, rules::RulesVersions{{"sow", 1}, {"pate", 0}});
   REQUIRE(named.ok());
   CHECK(named->identical);
   // Under sow=2: Brest's income is the first event to differ.
-  auto other = replay::AuditTurn(*g.db, "g", "main", t1, rules::RulesVersions{2, 0});
+  auto other = replay::AuditTurn(*g.db, "g", "main", t1, rules::RulesVersions{{"sow", 2}, {"pate", 0}});
   REQUIRE(other.ok());
   CHECK_FALSE(other->identical);
   CHECK(other->rule == "SOW 2.2");
@@ -247,7 +247,7 @@ TEST_CASE("pate=2, PATE 2.3: an appointment takes effect for the orders after it
   for (uint32_t pate : {1u, 2u}) {
     NwolDb g;
     if (pate == 1) {  // the game adopts pate=1 by a turn adjudicated under it
-      const rules::RulesVersions v{rules::LatestVersion("sow"), 1};
+      const rules::RulesVersions v{{"sow", rules::LatestVersion("sow")}, {"pate", 1}};
       REQUIRE(replay::Adjudicate(*g.db, "g", "main", replay::AdjudicateMode::kTurn, 1, std::nullopt, nullptr, &v).ok());
     }
     auto r = Order(*g.db, "g", "barham", file);

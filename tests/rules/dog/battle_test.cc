@@ -178,7 +178,7 @@ TEST_CASE("Rules versions: a battle under dog=1 keeps version 1's control test; 
     auto dice = rules::ScriptedDice::Parse("40 45 3 5", "dice");
     REQUIRE(dice.ok());
     rules::RulesVersions v = rules::LatestVersions();
-    v.dog = version;
+    v.Set("dog", version);
     REQUIRE(g.Move(&v, &*dice).ok());
     auto control = g.Events("DogControlTest");
     REQUIRE(control.size() == 1);
@@ -246,7 +246,7 @@ TEST_CASE("D12-D15: invariants over random battles", "[dog][property]") {
     DogDb g(sc, *rc::gen::inRange<uint64_t>(1, 100000));
     // Either version: version 1's games must go on auditing as they were.
     rules::RulesVersions versions = rules::LatestVersions();
-    versions.dog = *rc::gen::inRange<uint32_t>(1, 3);
+    versions.Set("dog", *rc::gen::inRange<uint32_t>(1, 3));
     const int moves = *rc::gen::inRange(1, 7);
     for (int m = 0; m < moves; ++m) {
       const P::BattleState s = g.State();
@@ -320,7 +320,7 @@ TEST_CASE("D12-D15: invariants over random battles", "[dog][property]") {
       RC_ASSERT(a->identical);
     }
     RC_CLASSIFY(battles > 0, "a melee");
-    RC_CLASSIFY(versions.dog == 1, "dog=1");
+    RC_CLASSIFY(versions.Of("dog") == 1, "dog=1");
     RC_CLASSIFY(fold.state().ended, "the battle ended");
   });
 }
