@@ -31,8 +31,6 @@
 #include "replay/rebuild.h"
 #include "rules/dice.h"
 #include "rules/events.h"
-#include "rules/pate/map.h"
-#include "rules/sow/scenario.h"
 #include "schema/pate_generated.h"
 #include "schema/codec.h"
 #include "schema/text.h"

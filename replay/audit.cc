@@ -7,13 +7,11 @@
 #include "replay/dice_commit.h"
 #include "replay/driver.h"
 #include "rules/phase_writer.h"
-#include "rules/sow/calendar.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 
 namespace adjutant::replay {
 
-namespace sow = rules::sow;
 
 namespace {
 

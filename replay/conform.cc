@@ -10,8 +10,6 @@
 #include "replay/driver.h"
 #include "replay/views.h"
 #include "rules/dice.h"
-#include "rules/pate/map.h"
-#include "rules/sow/scenario.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
 
