@@ -611,7 +611,7 @@ struct CorrectPastTurn final : Command {
     RC_CLASSIFY(true, "a correction made");
     // A ruling changes no view: with every later order given again and no
     // later directive left out, the corrected game stands where the old did.
-    if (file.find("\"Ruling\"") != std::string::npos && r->directives_left.empty()) {
+    if (file.find("\"Ruling\"") != std::string::npos && r->directives_left_out.empty()) {
       auto after = replay::Flatten(*replay::Fold(*g.db, kGame, name));
       for (const auto& d : replay::Compare(before, after)) {
         RC_FAIL("corrected by a ruling at " + t.ToString() + ", " + std::get<0>(d.key) + " " + std::get<1>(d.key) +
