@@ -56,6 +56,15 @@ struct Cell {
   const TurnPlan& last() const { return kind->turns.back(); }
   const TurnPlan& first() const { return kind->turns.front(); }
   CliRun Adj(const std::vector<std::string>& args) { return Cli(*db, args); }
+  // The GA gives the last turn's directive again on a branch (a fork
+  // carries the players' orders, not his directives).
+  void GiveDirective(const std::string& branch) {
+    const std::string file = dir.Sub("directive-" + branch + ".json");
+    std::ofstream(file) << last().directive;
+    CliRun r = Adj({"directive", "g", file, "--branch", branch});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+  }
   // Adjudicates the rest of the branch's current turn as the cell plays.
   void FinishTurn(const std::string& branch) {
     for (;;) {
@@ -181,7 +190,7 @@ std::vector<std::string> Outcomes(const std::vector<Ev>& evs) {
 // Top-level fields only: an event quoted inside a string has its newlines escaped.
 std::vector<uint64_t> Numbers(const std::string& json, const std::string& field) {
   std::vector<uint64_t> out;
-  std::regex re("\n\\s*\"" + field + "\": (\\d+)");
+  std::regex re("\"" + field + "\": (\\d+)");
   for (std::sregex_iterator it(json.begin(), json.end(), re), end; it != end; ++it) out.push_back(std::stoull((*it)[1]));
   return out;
 }
@@ -381,7 +390,9 @@ void ForkAt(Cell& c, const TurnPhase& at) {
         CHECK((c.db->Branch("g", name)->dice_salt == c.db->Branch("g", "main")->dice_salt) == !reseed);
         // The fork's state is its parent's at the point.
         SameViews(parent_views, Views(*c.db, name, point + 1));
-        // Played on: the rest of the turn.
+        // Played on: the rest of the turn — with the GA's directive of the
+        // window given again when the point is before it.
+        if (at.phase == 0 && with_orders) c.GiveDirective(name);
         c.FinishTurn(name);
         const auto played = PhaseEvents(Events(*c.db, name, point + 1), at.turn);
         const auto original = PhaseEvents(Events(*c.db, "main", point + 1), at.turn);
@@ -468,6 +479,7 @@ void Diff(const GameKind& k, bool by_phase, bool keyed) {
   auto c = Recorded(k, by_phase, keyed);
   const uint64_t point = PointBefore(*c->db, TurnPhase{c->last().turn, 0});
   REQUIRE(c->Adj({"fork", "g", "--at", TurnArg(c->last().turn), "--name", "f", "--with-orders"}).code == 0);
+  c->GiveDirective("f");
   c->FinishTurn("f");
   CliRun r = c->Adj({"diff", "g", "main", "f", "--json"});
   INFO(r.out << r.err);
