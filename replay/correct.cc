@@ -258,6 +258,13 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
       bool past = false;
       if (final) {
         if (now.turn == old_state.turn && now.phase_done == old_state.phase_done) return Status::Ok();
+        // An old branch standing in a turn's orders window (through a
+        // directive there the GA left out, say): that window reached is as far.
+        if (old_state.phase_done == 0) {
+          bool beyond = false;
+          auto reached = Reached(*w, target, &beyond);
+          if (reached.ok() && *reached) return Status::Ok();
+        }
         past = old_state.turn < now.turn;
       } else {
         auto reached = Reached(*w, target, &past);

@@ -338,3 +338,56 @@ TEST_CASE("fork: a turn whose salt main revealed is audited and verified on a br
   REQUIRE(none.ok());
   CHECK_FALSE(none->has_value());
 }
+
+TEST_CASE("correct: the GA's dice commitment and reveal after the point are carried; one left out takes its reveal",
+          "[history][correct][dice-commit]") {
+  NwolDb g(31);
+  const Turn t2{1805, 1, 2};
+  const std::string salt = "c0de" + std::string(60, '9');
+  REQUIRE(Turns(*g.db, "g", 1).ok());
+  REQUIRE(Order(*g.db, "g", "nelson", OrderFile({PateItem("ShipOrders", R"({"ship": "BR2SL", "sea1": "NOS"})")})).ok());
+  auto commit = replay::RecordDirective(*g.db, "g", "main", Buf("DirectiveFile", DiceJson("CommitDice", t2, "commitment",
+                                                                                        *replay::CommitmentOf(salt))));
+  REQUIRE(commit.ok());
+  REQUIRE(replay::Adjudicate(*g.db, "g", "main", replay::AdjudicateMode::kTurn, 1, salt).ok());
+  const TurnPhase at{t2, 0};
+  // Not revealed: the corrected branch could not roll turn 2 with the same
+  // dice — refused, nothing written.
+  const size_t branches = g.db->Branches("g")->size();
+  auto hidden = replay::Correct(*g.db, "g", "main", at, Buf("DirectiveFile", kRuling), "hidden");
+  REQUIRE_FALSE(hidden.ok());
+  CHECK(hidden.status().code() == Status::Code::kInvalidArgument);
+  CHECK_THAT(hidden.status().message(), Catch::Contains("salt is not revealed"));
+  CHECK(g.db->Branches("g")->size() == branches);
+  auto reveal = replay::RecordDirective(*g.db, "g", "main", Buf("DirectiveFile", DiceJson("RevealDice", t2, "salt", salt)));
+  REQUIRE(reveal.ok());
+  // Revealed: both carried; turn 2 played again with the committed dice.
+  auto carried = replay::Correct(*g.db, "g", "main", at, Buf("DirectiveFile", kRuling), "carried");
+  INFO((carried.ok() ? "" : carried.status().message()));
+  REQUIRE(carried.ok());
+  CHECK(carried->directives_carried == std::vector<uint64_t>{commit->first_seq, reveal->first_seq});
+  auto check = replay::VerifyTurnDice(*g.db, "g", "carried", t2);
+  REQUIRE(check.ok());
+  CHECK(check->ok);
+  CHECK(check->rolls > 30);
+  CHECK(replay::AuditTurn(*g.db, "g", "carried", t2)->identical);
+  CHECK(replay::Compare(replay::Flatten(*replay::Fold(*g.db, "g", "main")),
+                        replay::Flatten(*replay::Fold(*g.db, "g", "carried")))
+            .empty());
+  // The commitment left out: its reveal goes with it, and turn 2 is rolled
+  // with the branch's own dice.
+  auto plain = replay::Correct(*g.db, "g", "main", at, Buf("DirectiveFile", kRuling), "plain", {commit->first_seq});
+  INFO((plain.ok() ? "" : plain.status().message()));
+  REQUIRE(plain.ok());
+  CHECK(plain->directives_carried.empty());
+  CHECK(plain->directives_left_out == std::vector<uint64_t>{commit->first_seq, reveal->first_seq});
+  auto w = replay::Fold(*g.db, "g", "plain");
+  REQUIRE(w.ok());
+  CHECK_FALSE(replay::SummaryOf(*w).dice_commitments.count(t2));
+  CHECK(replay::AuditTurn(*g.db, "g", "plain", t2)->identical);
+  // As far as the old branch: turn 3's orders window (where main stands
+  // through the reveal alone).
+  auto window = [&](const std::string& branch) { return *replay::OrderPositionOf(*replay::Fold(*g.db, "g", branch)); };
+  CHECK(window("plain") == window("main"));
+  CHECK(window("plain") == TurnPhase{Turn{1805, 1, 3}, 0});
+}
