@@ -97,6 +97,12 @@ TEST_CASE("audit: a turn adjudicated with --key audits identical, phase by phase
     CHECK(a->phases == 11);
   }
   // The CLI's audit --all: identical, exit 0 (it was 3: the recorded key was not in the re-run).
+  for (const Turn& t : {t1, t2}) {
+    CliRun one = Cli(*g.db, {"audit", "g", "--turn", t.ToString()});
+    INFO(one.out << one.err);
+    CHECK(one.code == 0);
+    CHECK_THAT(one.out, Catch::Contains("turn " + t.ToString() + ": ") && Catch::Contains(" events, identical"));
+  }
   CliRun all = Cli(*g.db, {"audit", "g", "--all"});
   CHECK(all.code == 0);
   CHECK_THAT(all.out, Catch::Contains("turn 1805.1.1: ") && Catch::Contains("turn 1805.1.2: ") &&

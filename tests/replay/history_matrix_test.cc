@@ -607,7 +607,9 @@ void Broken(const GameKind& k, bool by_phase, bool keyed) {
   REQUIRE(l.ok());
   auto& db = **l;
   OneRollOff off(db);  // the branch's dice, one roll changed
-  PlayOptions o{by_phase, keyed};
+  PlayOptions o;
+  o.by_phase = by_phase;
+  o.keyed = keyed;
   o.last_turn_dice = &off;
   REQUIRE(Play(db, dir.path(), k, o).ok());
   REQUIRE(off.done_);  // the last turn rolls at least one die
@@ -683,7 +685,7 @@ TEST_CASE("history matrix: the kind table is whole", "[history][matrix]") {
     CHECK(k.fork_phase <= k.phases_per_turn);
     CHECK(k.turns.back().turn < k.coming);
   }
-  CHECK(names == std::set<std::string>{"nwol", "y1820", "dog"});
+  for (const char* k : {"nwol", "y1820", "dog"}) CHECK(names.count(k));  // and any kind added after them
   // The pending set names only dog cells the lead is fixing.
   for (const auto& [kind, tool] : kLeadFixesPending) CHECK(kind == "dog");
 }
