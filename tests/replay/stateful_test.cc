@@ -576,9 +576,6 @@ struct CorrectPastTurn final : Command {
     // that changes the calendar (EndCampaign, SetSeasonKind) can make the
     // corrected branch pass the old one's position; Correct then refuses it
     // but leaves the branch it began behind. Such corrections are not given.
-    // The same when the old branch stands in a turn's orders window through
-    // a directive alone (directives are not given again, so the corrected
-    // branch never stands there).
     const bool calendar =
         file.find("\"EndCampaign\"") != std::string::npos || file.find("\"SetSeasonKind\"") != std::string::npos;
     RC_CLASSIFY(calendar, "correction changing the calendar not given (known problem)");
