@@ -161,6 +161,20 @@ Status CmdCorrect(Context& c) {
   if (!at || !file) return Status::InvalidArgument("adjutant correct: --at TURN[.PHASE] and --directive FILE are required");
   std::optional<TurnPhase> point = ParseTurnPhase(*at);
   if (!point) return Status::InvalidArgument("--at: '" + *at + "' is not " + kTurnPhaseForms);
+  // --leave-out SEQ[,SEQ...]: the old branch's later directives not given again.
+  std::vector<uint64_t> leave_out;
+  if (auto lo = c.args.Value("leave-out")) {
+    size_t at_ = 0;
+    while (at_ <= lo->size()) {
+      size_t comma = lo->find(',', at_);
+      std::string item = lo->substr(at_, comma == std::string::npos ? std::string::npos : comma - at_);
+      auto q = ParseU64(item);
+      if (!q || *q == 0) return Status::InvalidArgument("--leave-out: '" + item + "' is not a sequence number (SEQ[,SEQ...])");
+      leave_out.push_back(*q);
+      if (comma == std::string::npos) break;
+      at_ = comma + 1;
+    }
+  }
   auto doc = ReadDocument(*file, "DirectiveFile", limits::kOrderFileBytesMax);
   if (!doc.ok()) return doc.status();
   auto db = OpenDb(c, true);
@@ -176,29 +190,38 @@ Status CmdCorrect(Context& c) {
       if (!taken) name = candidate;
     }
   }
-  auto r = replay::Correct(**db, game, branch, *point, *doc, name);
+  auto r = replay::Correct(**db, game, branch, *point, *doc, name, leave_out);
   if (!r.ok()) {
-    return r.status().code() == Status::Code::kInvalidArgument
-               ? Status::InvalidArgument((*file == "-" ? "stdin" : *file) + ": " + r.status().message())
-                                                               : r.status();
+    const std::string& m = r.status().message();
+    return r.status().code() == Status::Code::kInvalidArgument && m.rfind("--leave-out", 0) != 0
+               ? Status::InvalidArgument((*file == "-" ? "stdin" : *file) + ": " + m)
+               : r.status();
   }
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;
     auto h = (*db)->HeadOf(game, name);
     if (!h.ok()) return h.status();
     fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), name.c_str(), r->fork_seq + 1, r->head,
-                                             h->hash.Hex().c_str(), false));
+                                             h->hash.Hex().c_str(), false, nullptr,
+                                             r->directives_carried.empty() ? nullptr : &r->directives_carried,
+                                             r->directives_left_out.empty() ? nullptr : &r->directives_left_out));
     return PrintJson("AppendSummary", fbb);
   }
   Line("corrected " + game + ": branch " + name + " leaves " + branch + " after seq " + std::to_string(r->fork_seq) +
        ", with the correction from " + *file + "; " + std::to_string(r->inputs) + " later order(s) and password(s) " +
        "given again, " + std::to_string(r->phases) + " phase(s) adjudicated again; head " + std::to_string(r->head) +
        ". " + branch + " is unchanged.");
-  if (!r->directives_left.empty()) {
-    std::string seqs;
-    for (uint64_t q : r->directives_left) seqs += (seqs.empty() ? "" : ", ") + std::to_string(q);
-    Line("not given again: the GA's later directives on " + branch + " (seq " + seqs + "); see `adjutant log " + game +
-         " --branch " + branch + " --kind Directive`");
+  auto seqs = [](const std::vector<uint64_t>& v) {
+    std::string out;
+    for (uint64_t q : v) out += (out.empty() ? "" : ", ") + std::to_string(q);
+    return out;
+  };
+  if (!r->directives_carried.empty()) {
+    Line("given again: the GA's later directives on " + branch + " (seq " + seqs(r->directives_carried) + ")");
+  }
+  if (!r->directives_left_out.empty()) {
+    Line("left out: the GA's later directives on " + branch + " (seq " + seqs(r->directives_left_out) + "); see `adjutant log " +
+         game + " --branch " + branch + " --kind Directive`");
   }
   return Status::Ok();
 }
@@ -383,15 +406,21 @@ std::vector<Command> PlayCommands() {
         "commitment and recomputes every roll of the turn.",
         {kBranch, {"turn", "T", "the turn (over)"}, {"salt-file", "F", "the salt committed to (- reads it from standard input)"}, kKey}, 1, 1},
        CmdDiceReveal},
-      {{"correct", "GAME --at TURN[.PHASE] --directive FILE [--branch B] [--name NEW] [--json]",
+      {{"correct", "GAME --at TURN[.PHASE] --directive FILE [--branch B] [--name NEW] [--leave-out SEQ[,SEQ...]] [--json]",
         "Correct history without rewriting it.\n"
         "Forks the branch just before TURN (or phase PHASE of it), records the GA's correction (a\n"
-        "DirectiveFile) there, then gives the new branch every later order and password of the old one at\n"
-        "the turn and phase it was given, adjudicating the turns again in between with the same dice, up to\n"
-        "where the old branch stands. The GA's later directives are listed, not given again. The old branch\n"
-        "stays as it was; `branches` shows both.",
+        "DirectiveFile) there, then gives the new branch every later order, password and GA directive of the\n"
+        "old one at the turn and phase it was given, adjudicating the turns again in between with the same dice,\n"
+        "up to where the old branch stands. --leave-out names later directives (their seqs on the old branch,\n"
+        "see `log --kind Directive`) not to give again, e.g. the erroneous one the correction replaces.\n"
+        "Dice commitments and reveals are carried like other directives (a commitment is the GA's promise for\n"
+        "its turn: the turn is played again with the same committed dice, so its salt must have been revealed);\n"
+        "leaving a commitment out leaves its reveal out too, and the turn is rolled with the branch's dice.\n"
+        "The answer lists the directives given again and those left out. The old branch stays as it was;\n"
+        "`branches` shows both.",
         {{"at", "TURN[.PHASE]", "the faulty point"}, {"directive", "FILE", "the correction (DirectiveFile JSON)"}, kBranch,
-         {"name", "NEW", "the corrected branch's name (default BRANCH-corrected)"}, kJson},
+         {"name", "NEW", "the corrected branch's name (default BRANCH-corrected)"},
+         {"leave-out", "SEQ[,SEQ...]", "the old branch's later directives not to give again"}, kJson},
         1, 1},
        CmdCorrect},
       {{"password", "GAME --person P [--branch B] [--password-file FILE]",

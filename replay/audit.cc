@@ -120,12 +120,15 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
     if (!now.ok()) return now.status();
     const auto& sum = SummaryOf(*now);
     if (sum.dice_commitments.count(t)) {
-      auto revealed = sum.dice_revealed.find(t);
-      if (revealed == sum.dice_revealed.end()) {
+      // Revealed on this branch, or on another (a fork made from main after
+      // main's reveal, at a point before it, shares the commitment).
+      auto revealed = RevealedSalt(db, game, sum, t);
+      if (!revealed.ok()) return revealed.status();
+      if (!revealed->has_value()) {
         return Status::Conflict("turn " + t.ToString() + "'s dice are committed and not yet revealed: audit it once the "
                                 "GA reveals the salt");
       }
-      salt = revealed->second;
+      salt = **revealed;
     }
   }
   for (const auto& recorded : phases) {
@@ -157,10 +160,15 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
     ADJ_RETURN_IF_ERROR(RunPhaseInto(w, *next, *dice));
     const auto& drafts = w.drafts();
     res.phases++;
+    // A phase adjudicated under an idempotency key (`adjudicate --key`)
+    // carries the key on every event of its batch: the re-run is built with
+    // the key its PhaseStarted records — one key for the whole phase, so an
+    // event whose key was changed still differs, and so does every outcome.
+    const std::string key = started->idempotency_key() ? started->idempotency_key()->str() : std::string();
     for (size_t i = 0; i < std::max(drafts.size(), recorded.size()); ++i) {
       const Recorded* rec = i < recorded.size() ? &recorded[i] : nullptr;
       flatbuffers::FlatBufferBuilder fbb(512);
-      if (i < drafts.size()) BuildEventBuffer(fbb, game, writer, before + 1 + i, drafts[i]);
+      if (i < drafts.size()) BuildEventBuffer(fbb, game, writer, before + 1 + i, drafts[i], key);
       const uint8_t* made = i < drafts.size() ? fbb.GetBufferPointer() : nullptr;
       size_t made_size = i < drafts.size() ? fbb.GetSize() : 0;
       bool same = rec && made && rec->bytes.size() == made_size &&

@@ -2,6 +2,12 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "projections/summary.h"
+#include "replay/dice_commit.h"
 #include "replay/driver.h"
 #include "replay/fork.h"
 #include "schema/codec.h"
@@ -15,13 +21,30 @@ namespace {
 // One input of the old branch, as it was given.
 struct Input {
   TurnPhase at;
-  enum Kind { kOrder, kPassword } kind = kOrder;
+  enum Kind { kOrder, kPassword, kDirective } kind = kOrder;
   std::string person;          // orders, passwords
   std::string pwhash;          // passwords
   std::vector<std::vector<uint8_t>> items;  // orders: one-item OrderFiles, in order
+  std::vector<uint8_t> directive;  // directives: the DirectiveFile as the GA gave it
+  uint64_t seq = 0;            // directives: its seq on the old branch
 };
 
 using rules::Progress;
+
+// A recorded directive as the DirectiveFile the GA gave.
+std::vector<uint8_t> DirectiveFileOf(const fb::Directive& d) {
+  flatbuffers::FlatBufferBuilder f;
+  flatbuffers::Offset<void> body;
+  if (d.body_type() != fb::DirectiveBody_NONE) {
+    body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameDirectiveBody(d.body_type()), d.body()));
+  }
+  auto reason = f.CreateString(d.reason() ? d.reason()->str() : "");
+  f.Finish(fb::CreateDirectiveFile(f, reason, d.body_type(), body));
+  return std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
+}
+
+Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step()} : Turn{}; }
+
 
 // Has the branch reached the position an input was given at: the orders
 // window of its turn (phase 0), or the end of its phase?
@@ -62,7 +85,8 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
 }  // namespace
 
 Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::string_view branch, const TurnPhase& at,
-                              const std::vector<uint8_t>& directive_file, std::string_view new_branch) {
+                              const std::vector<uint8_t>& directive_file, std::string_view new_branch,
+                              const std::vector<uint64_t>& leave_out) {
   CorrectReport rep;
   rep.branch = std::string(new_branch);
   auto point = ForkPoint(db, game, branch, at);
@@ -70,12 +94,16 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
   rep.fork_seq = *point;
   // The old branch's inputs after the point, and where it stands.
   std::vector<Input> inputs;
+  std::set<uint64_t> directive_seqs;          // the later directives (not passwords)
+  std::map<uint64_t, Turn> commits, reveals;  // later dice directives: seq -> turn
+  std::set<Turn> readjudicated;               // turns with a phase after the point
   bool continues = false;  // the last event was part of the last order input
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, *point + 1, UINT64_MAX, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
     Input in;
     const fb::Turn* t = ev.turn();
     in.at = TurnPhase{t ? Turn{t->major(), t->minor(), t->step()} : Turn{}, ev.phase()};
+    if (ev.payload_type() == fb::Payload_PhaseStarted) readjudicated.insert(in.at.turn);
     if (ev.payload_type() == fb::Payload_OrderRejected || ev.payload_type() == fb::Payload_OrderSuperseded) {
       return Status::Ok();  // an order's outcome: made again with it
     }
@@ -101,10 +129,14 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
         in.person = pw->person()->str();
         in.pwhash = pw->pwhash()->str();
       } else {
-        // The GA's later directives are not given again: the correction
-        // stands in for what went wrong; he gives again those he still wants.
-        rep.directives_left.push_back(e.seq);
-        return Status::Ok();
+        // The GA's later directives are given again at their positions,
+        // like the players' orders, unless he leaves them out (below).
+        in.kind = Input::kDirective;
+        in.seq = e.seq;
+        in.directive = DirectiveFileOf(*d);
+        directive_seqs.insert(e.seq);
+        if (const auto* c = d->body_as_CommitDice()) commits[e.seq] = TurnOf(c->turn());
+        if (const auto* r = d->body_as_RevealDice()) reveals[e.seq] = TurnOf(r->turn());
       }
     } else {
       return Status::Ok();  // adjudication's own events are made again below
@@ -112,6 +144,32 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
     inputs.push_back(std::move(in));
     return Status::Ok();
   }));
+  // The directives left out: each one named must be a later directive of
+  // the old branch; a commitment left out takes its turn's reveal with it.
+  std::set<uint64_t> left(leave_out.begin(), leave_out.end());
+  for (uint64_t q : left) {
+    if (!directive_seqs.count(q)) {
+      return Status::InvalidArgument("--leave-out: seq " + std::to_string(q) + " is not one of " + std::string(game) +
+                                     "/" + std::string(branch) + "'s directives after seq " + std::to_string(*point) +
+                                     " (see `adjutant log " + std::string(game) + " --kind Directive`)");
+    }
+  }
+  std::set<Turn> uncommitted;
+  for (const auto& [q, t] : commits) {
+    if (left.count(q)) uncommitted.insert(t);
+  }
+  for (const auto& [q, t] : reveals) {
+    if (uncommitted.count(t)) left.insert(q);
+  }
+  std::vector<Input> kept;
+  for (Input& in : inputs) {
+    if (in.kind == Input::kDirective) {
+      (left.count(in.seq) ? rep.directives_left_out : rep.directives_carried).push_back(in.seq);
+      if (left.count(in.seq)) continue;
+    }
+    kept.push_back(std::move(in));
+  }
+  inputs = std::move(kept);
   // The correction must hold at the point: checked before anything is written.
   {
     auto then = Fold(db, game, branch, *point);
@@ -130,6 +188,19 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
   auto old = Fold(db, game, branch);
   if (!old.ok()) return old.status();
   const Progress old_state = ProgressOf(*old);
+  // A committed turn played again is rolled with its committed dice: its
+  // salt must be revealed (on this branch or another) — else nothing is
+  // written, and the GA reveals it first or leaves the commitment out.
+  for (const Turn& t : readjudicated) {
+    if (!SummaryOf(*old).dice_commitments.count(t) || uncommitted.count(t)) continue;
+    auto salt = RevealedSalt(db, game, SummaryOf(*old), t);
+    if (!salt.ok()) return salt.status();
+    if (!salt->has_value()) {
+      return Status::InvalidArgument("turn " + t.ToString() + "'s dice are committed and its salt is not revealed: the "
+                                     "corrected branch cannot play it again with the same dice (reveal the salt first, "
+                                     "or leave the commitment out with --leave-out)");
+    }
+  }
   // The corrected branch: the same dice, the correction first.
   ADJ_RETURN_IF_ERROR(db.Fork(game, branch, *point, new_branch, std::nullopt, Actor{ActorKind::kGameAdministrator, "", ""}).status());
   // Nothing is ever removed from the log: if the replay fails from here on
@@ -161,6 +232,13 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
       bool past = false;
       if (final) {
         if (now.turn == old_state.turn && now.phase_done == old_state.phase_done) return Status::Ok();
+        // An old branch standing in a turn's orders window (through a
+        // directive there the GA left out, say): that window reached is as far.
+        if (old_state.phase_done == 0) {
+          bool beyond = false;
+          auto reached = Reached(*w, target, &beyond);
+          if (reached.ok() && *reached) return Status::Ok();
+        }
         past = old_state.turn < now.turn;
       } else {
         auto reached = Reached(*w, target, &past);
@@ -186,6 +264,14 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
         auto r = SetPassword(db, game, new_branch, in.person, in.pwhash);
         if (!r.ok()) return r.status();
         break;
+      }
+      case Input::kDirective: {
+        auto r = RecordDirective(db, game, new_branch, in.directive);
+        if (!r.ok()) {
+          return Noted(r.status(), " (the GA's directive of seq " + std::to_string(in.seq) + " on " + std::string(branch) +
+                                       ", given again: leave it out with --leave-out " + std::to_string(in.seq) + ")");
+        }
+        continue;  // not counted with the orders and passwords
       }
     }
     rep.inputs += in.kind == Input::kOrder ? in.items.size() : 1;

@@ -1,12 +1,16 @@
 // Correcting history without rewriting it (issue 5): a branch forked just
 // before the faulty point, the GA's correction recorded there, and every
-// later order and password of the old branch — each at the turn and phase it
-// was given — recorded again on the new branch in order, with the turns
-// adjudicated again between them from the same dice. The GA's later
-// directives are not given again (the correction stands in for what went
-// wrong; he gives again those he still wants: they are listed). The
-// corrected branch becomes the game's current one (commands use it when no
-// branch is named); the old branch stays as it was.
+// later input of the old branch — the players' orders, passwords and the
+// GA's own later directives, each at the turn and phase it was given —
+// recorded again on the new branch in order, with the turns adjudicated
+// again between them from the same dice. The GA leaves out the later
+// directives he names (`leave_out`, their seqs on the old branch): the
+// erroneous one the correction stands in for, say. Dice commitments and
+// reveals are directives like the others: a commitment is the GA's promise
+// for a turn and is carried (the corrected turn is rolled with the same
+// committed dice, its salt found where it was revealed); one left out takes
+// its reveal with it. The corrected branch becomes the game's current one
+// (commands use it when no branch is named); the old branch stays as it was.
 #pragma once
 
 #include <string>
@@ -22,13 +26,18 @@ struct CorrectReport {
   std::string branch;        // the corrected branch
   uint64_t fork_seq = 0;
   size_t inputs = 0;         // orders and passwords carried over
-  std::vector<uint64_t> directives_left;  // the old branch's later directives, not given again
+  std::vector<uint64_t> directives_carried;   // the old branch's later directives given again (their old seqs)
+  std::vector<uint64_t> directives_left_out;  // those left out: named, or the reveal of a commitment left out
   size_t phases = 0;         // phases adjudicated again
   uint64_t head = 0;
 };
 
 // `directive_file` is a verified DirectiveFile buffer (the correction).
+// A seq in `leave_out` that is not one of the old branch's directives after
+// the point is refused (InvalidArgument) before anything is written; so is a
+// committed turn to be adjudicated again whose salt is revealed nowhere.
 Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::string_view branch, const TurnPhase& at,
-                              const std::vector<uint8_t>& directive_file, std::string_view new_branch);
+                              const std::vector<uint8_t>& directive_file, std::string_view new_branch,
+                              const std::vector<uint64_t>& leave_out = {});
 
 }  // namespace adjutant::replay

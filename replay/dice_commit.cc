@@ -58,8 +58,9 @@ Result<rules::CounterDice> TurnDice(ledger::Ledger& db, std::string_view game, s
   if (committed == summary.dice_commitments.end()) return rules::CounterDice(info->seed, b->dice_salt);
   std::optional<std::string> salt = salt_hex;
   if (!salt) {
-    auto revealed = summary.dice_revealed.find(t);
-    if (revealed != summary.dice_revealed.end()) salt = revealed->second;
+    auto revealed = RevealedSalt(db, game, summary, t);
+    if (!revealed.ok()) return revealed.status();
+    salt = *revealed;
   }
   if (!salt) {
     return Status::InvalidArgument("turn " + t.ToString() + "'s dice are committed: give the salt (--dice-salt-file)");
@@ -71,6 +72,35 @@ Result<rules::CounterDice> TurnDice(ledger::Ledger& db, std::string_view game, s
                                    committed->second);
   }
   return rules::CounterDice(info->seed, b->dice_salt ^ Hash64(*salt));
+}
+
+Result<std::optional<std::string>> RevealedSalt(ledger::Ledger& db, std::string_view game,
+                                                const projections::SummaryState& summary, const Turn& t) {
+  if (auto own = summary.dice_revealed.find(t); own != summary.dice_revealed.end()) {
+    return std::optional<std::string>(own->second);
+  }
+  auto committed = summary.dice_commitments.find(t);
+  if (committed == summary.dice_commitments.end()) return std::optional<std::string>();
+  auto branches = db.Branches(game);
+  if (!branches.ok()) return branches.status();
+  std::optional<std::string> found;
+  for (const auto& b : *branches) {
+    ADJ_RETURN_IF_ERROR(db.Read(game, b.name, 1, UINT64_MAX, [&](const ledger::EventView& e) {
+      if (found) return Status::Ok();
+      const auto* d = e.event()->payload_as_Directive();
+      const auto* r = d ? d->body_as_RevealDice() : nullptr;
+      if (!r || !r->turn() || !r->salt() || Turn{r->turn()->major(), r->turn()->minor(), r->turn()->step()} != t) {
+        return Status::Ok();
+      }
+      // Only the salt the commitment names: another branch may have
+      // committed to other dice for the same turn.
+      auto c = CommitmentOf(r->salt()->str());
+      if (c.ok() && *c == committed->second) found = r->salt()->str();
+      return Status::Ok();
+    }));
+    if (found) break;
+  }
+  return found;
 }
 
 Status CheckDiceDirective(const projections::SummaryState& summary, const Turn& next_turn, bool next_begun,
@@ -111,10 +141,13 @@ Result<DiceCheck> VerifyTurnDice(ledger::Ledger& db, std::string_view game, std:
   }
   if (!sum) return Status::Corruption("no summary projection");
   if (!sum->dice_commitments.count(t)) return Status::NotFound("turn " + t.ToString() + "'s dice were never committed to");
-  if (!sum->dice_revealed.count(t)) return Status::NotFound("turn " + t.ToString() + "'s salt is not revealed yet");
+  auto revealed = RevealedSalt(db, game, *sum, t);
+  if (!revealed.ok()) return revealed.status();
+  if (!revealed->has_value()) return Status::NotFound("turn " + t.ToString() + "'s salt is not revealed yet");
+  const std::string salt = **revealed;
   DiceCheck check;
   check.turn = t;
-  auto c = CommitmentOf(sum->dice_revealed.at(t));
+  auto c = CommitmentOf(salt);
   if (!c.ok()) return c.status();
   if (*c != sum->dice_commitments.at(t)) {
     check.ok = false;
@@ -129,7 +162,7 @@ Result<DiceCheck> VerifyTurnDice(ledger::Ledger& db, std::string_view game, std:
   auto next = db.SeekTurn(game, branch, TurnPhase{Turn{t.major, t.minor, t.step + 1}, 0});
   if (!next.ok()) return next.status();
   const uint64_t last = next->has_value() ? **next - 1 : UINT64_MAX;
-  const uint64_t turn_salt = Hash64(sum->dice_revealed.at(t));
+  const uint64_t turn_salt = Hash64(salt);
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, **first, last, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
     const auto* d = ev.payload_as_DieRolled();

@@ -29,6 +29,15 @@ Result<rules::CounterDice> TurnDice(ledger::Ledger& db, std::string_view game, s
                                     const projections::SummaryState& summary, const Turn& t,
                                     const std::optional<std::string>& salt_hex);
 
+// The revealed salt of turn `t`'s committed dice, as `branch` sees it: its
+// own RevealDice, else one recorded on any other branch of the game that
+// matches the commitment `summary` holds for the turn (a salt is public once
+// revealed: a branch forked from main before, or at a point before, main's
+// reveal shares the commitment and so the dice). nullopt when the turn has
+// no commitment or no matching reveal anywhere.
+Result<std::optional<std::string>> RevealedSalt(ledger::Ledger& db, std::string_view game,
+                                                const projections::SummaryState& summary, const Turn& t);
+
 // Checks a CommitDice / RevealDice directive against the game as it stands:
 // a commitment only for a turn not yet begun, once; a reveal only for a
 // committed turn whose phases are all adjudicated, matching the commitment.

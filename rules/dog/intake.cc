@@ -107,7 +107,8 @@ std::optional<std::pair<std::string, std::string>> Refusal(const P::BattleState&
 
 void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, const std::string& role,
             const std::string& side, const std::vector<const fb::OrderItem*>& items) {
-  const uint32_t version = w.tag_versions().Of(kRuleset);
+  const uint32_t version = w.tag_versions().Of(kRuleset);       // stamped on the events
+  const uint32_t rules = w.rules_versions().Of(kRuleset);        // decides what is refused
   auto tagged = [&](Draft d) {
     d.at = at;
     d.ruleset = std::string(kRuleset);
@@ -137,7 +138,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, cons
     const uint64_t seq = w.head_seq();
     std::optional<std::pair<std::string, std::string>> refusal;
     if (!intent) refusal = std::pair<std::string, std::string>{"D12.2", "a battle takes dog orders (DogOrder)"};
-    if (!refusal) refusal = Refusal(w.battle(), side, *intent, version);
+    if (!refusal) refusal = Refusal(w.battle(), side, *intent, rules);
     if (refusal) {
       Draft r = tagged(Draft{});
       const std::string rule = refusal->first, reason = refusal->second;

@@ -75,7 +75,7 @@ bool InCover(const P::BattleState& s, DogXY p) {
 class Move {
  public:
   Move(PhaseWriter& w, const NextMove& n, DiceSource& dice)
-      : w_(w), n_(n), dice_(dice), v2_(w.tag_versions().Of(kRuleset) >= kFlanksVersion) {}
+      : w_(w), n_(n), dice_(dice), v2_(w.rules_versions().Of(kRuleset) >= kFlanksVersion) {}  // the rules run under; the tags only stamp
 
   Status Run();
 

@@ -26,10 +26,13 @@ const char* kRuling =
     R"({"reason": "BR2SL was struck off in error", "body_type": "Ruling", "body": {"text": "BR2SL was never lost"}})";
 
 struct Game : NwolDb {
+  uint64_t lose_seq = 0;  // the erroneous directive
   Game() : NwolDb(21) {
     REQUIRE(Turns(*db, "g", 1).ok());
     // Turn 2: the error — BR2SL struck off — and the players' orders.
-    REQUIRE(Directive(*db, "g", "LoseShip", R"({"ship": "BR2SL", "crew_returning": 0, "storm": true})").ok());
+    auto lose = Directive(*db, "g", "LoseShip", R"({"ship": "BR2SL", "crew_returning": 0, "storm": true})");
+    REQUIRE(lose.ok());
+    lose_seq = lose->first_seq;
     REQUIRE(Order(*db, "g", "villeneuve", OrderFile({PateItem("ShipOrders", R"({"ship": "FR1FR", "sea1": "NOS"})")})).ok());
     REQUIRE(Turns(*db, "g", 1).ok());
     // Turn 3: Nelson orders BR2SL — refused on this branch, she is gone.
@@ -50,11 +53,12 @@ std::vector<uint8_t> File(const std::string& json) {
 
 TEST_CASE("correct: a ship lost in error is restored and the campaign continues", "[correct]") {
   Game g;
-  auto r = replay::Correct(*g.db, "g", "main", TurnPhase{Turn{1805, 1, 2}, 0}, File(kRuling), "fixed");
+  auto r = replay::Correct(*g.db, "g", "main", TurnPhase{Turn{1805, 1, 2}, 0}, File(kRuling), "fixed", {g.lose_seq});
   INFO((r.ok() ? "" : r.status().message()));
   REQUIRE(r.ok());
   CHECK(r->inputs == 2);                          // the orders of turns 2 and 3
-  CHECK(r->directives_left.size() == 1);         // the LoseShip, not given again
+  CHECK(r->directives_left_out == std::vector<uint64_t>{g.lose_seq});  // the LoseShip, left out
+  CHECK(r->directives_carried.empty());
   CHECK(r->phases == 22);                        // turns 2 and 3, eleven phases each
   auto fixed = Treasury(*g.db, "g", "fixed");
   auto old = Treasury(*g.db, "g", "main");
@@ -117,10 +121,12 @@ TEST_CASE("adjutant correct", "[correct][cli]") {
     std::fputs(kRuling, f);
     std::fclose(f);
   }
-  Run r = Adjutant({"--db", db, "correct", "g", "--at", "1805.1.2", "--directive", file});
+  Run r = Adjutant({"--db", db, "correct", "g", "--at", "1805.1.2", "--directive", file, "--leave-out",
+                    std::to_string(g.lose_seq)});
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("corrected g: branch main-corrected leaves main") &&
-                        Catch::Contains("not given again: the GA's later directives"));
+                        Catch::Contains("left out: the GA's later directives on main (seq " + std::to_string(g.lose_seq) +
+                                        ")"));
   // The corrected branch is the game's current one: commands use it unless told.
   CHECK_THAT(Adjutant({"--db", db, "branches", "g"}).out, Catch::Contains("main-corrected") &&
                                                              Catch::Contains("(current)"));
