@@ -189,7 +189,6 @@ struct Desk::Impl {
   bool OverQuota(const Session& s, const Request& rq, const std::string& branch, size_t n, Response* answer);
   Response OwnOrders(const Session& s, const std::map<std::string, std::string>& q);
   Response Report(const Session& s, const std::map<std::string, std::string>& q);
-  Response Svg(std::vector<std::string> argv);
 
   // ---- ga_api.cc ----
   Response Run(const std::vector<std::string>& argv, const std::string& in = "");

@@ -1,6 +1,7 @@
 // The order desk's player requests (desk.h): orders submitted and read back,
-// and a player's own reports.
+// and a player's own reports (the reports library, with his viewer).
 #include "desk/internal.h"
+#include "reports/reports.h"
 #include "ledger/ledger.h"
 #include "replay/driver.h"
 #include "schema/codec.h"
@@ -192,59 +193,61 @@ Response Desk::Impl::OwnOrders(const Session& s, const std::map<std::string, std
 }
 
 Response Desk::Impl::Report(const Session& s, const std::map<std::string, std::string>& q) {
+  // A typed request for the reports library, which decides what this
+  // person may read (reports::MayRead): whose report it is defaults to his
+  // own, and naming another's is refused (403).
   const std::string kind = q.count("kind") ? q.at("kind") : "";
   const std::string format = q.count("format") ? q.at("format") : "text";
-  std::vector<std::string> argv = {"report", kind, s.game};
-  const std::vector<std::string> roles = RolesNow(s);
-  auto prefix_of = [&](const std::string& suffix) -> std::optional<std::string> {
-    for (const auto& r : roles) {
-      auto dot = r.find('.');
-      if (dot != std::string::npos && (suffix.empty() || r.substr(dot + 1) == suffix)) return r.substr(0, dot);
-    }
-    return std::nullopt;
-  };
-  if (kind == "events" || kind == "positions") {
-    argv.insert(argv.end(), {"--player", s.person});
-  } else if (kind == "treasury") {
-    auto state = prefix_of("treasury");
-    if (!state) state = prefix_of("prime");
-    if (!state) return Error(http::status::forbidden, "this report is not yours");
-    argv.insert(argv.end(), {"--state", *state});
-  } else if (kind == "nation") {
-    auto nation = prefix_of("ruler");
-    if (!nation) return Error(http::status::forbidden, "this report is not yours");
-    argv.insert(argv.end(), {"--nation", *nation});
-  } else if (kind == "battle") {
-    auto side = prefix_of("general");
-    if (!side) return Error(http::status::forbidden, "this report is not yours");
-    argv.insert(argv.end(), {"--side", *side});
-  } else if (kind != "map") {
-    return Error(http::status::bad_request, "kind: events, positions, treasury, nation, battle or map");
+  auto k = reports::KindNamed(kind);
+  if (!k) return Error(http::status::bad_request, "kind: events, positions, treasury, nation, battle or map");
+  reports::Request rq;
+  rq.kind = *k;
+  rq.game = s.game;
+  for (const auto& [field, to] : {std::pair<const char*, std::string*>{"state", &rq.state}, {"player", &rq.player},
+                                  {"nation", &rq.nation}, {"side", &rq.side}}) {
+    if (!q.count(field)) continue;
+    if (!SafeWord(q.at(field))) return Error(http::status::bad_request, std::string(field) + ": not a name");
+    *to = q.at(field);
   }
   if (q.count("turn")) {
     if (!SafeWord(q.at("turn"))) return Error(http::status::bad_request, "turn: not a turn");
-    argv.insert(argv.end(), {kind == "battle" ? "--move" : "--turn", q.at("turn")});
+    (rq.kind == reports::Kind::kBattle ? rq.move : rq.turn) = q.at("turn");
   }
   if (format == "svg") {
     if (kind != "positions" && kind != "map" && kind != "battle") {
       return Error(http::status::bad_request, "format svg: positions, map and battle only");
     }
-    return Svg(argv);
+    rq.format = reports::Format::kSvg;
+  } else if (format == "json") {
+    rq.format = reports::Format::kJson;
+  } else if (format != "text") {
+    return Error(http::status::bad_request, "format: text, json or svg");
   }
-  if (format == "json") argv.push_back("--json");
-  return Render(argv, format == "json" ? "application/json" : "text/plain; charset=utf-8");
-}
-
-// A report drawn by the command (--svg -: the SVG alone on its output), answered as SVG.
-Response Desk::Impl::Svg(std::vector<std::string> argv) {
-  argv.insert(argv.end(), {"--svg", "-"});
-  std::string svg, err;
-  const int code = hooks.run(db, argv, "", &svg, &err);
-  if (code != 0) return Error(http::status::bad_request, err);
-  if (svg.size() > settings.max_answer_bytes) return TooBig(svg.size());
+  // His roles as the game's roster stands now: a ship given to him after
+  // he logged in is his at once (PATE 2.3), as the order check has it.
+  auto branch = db.Current(s.game);
+  if (!branch.ok()) return Error(StatusOf(branch.status()), branch.status().message());
+  reports::Viewer viewer;
+  viewer.person = s.person;
+  if (auto now = reports::PersonNow(db, s.game, *branch, s.person); now.ok()) {
+    viewer = std::move(now).value();
+  } else if (now.status().code() != Status::Code::kNotFound) {
+    return Error(StatusOf(now.status()), now.status().message());
+  }
+  bool not_yours = false;
+  auto report = reports::Build(db, viewer, rq, &not_yours);
+  if (not_yours) return Error(http::status::forbidden, report.status().message());
+  if (!report.ok()) {
+    return Error(report.status().code() == Status::Code::kCorruption ? http::status::internal_server_error
+                                                                      : http::status::bad_request,
+                 report.status().message());
+  }
+  if (report->body.size() > settings.max_answer_bytes) return TooBig(report->body.size());
   Response r;
-  r.type = "image/svg+xml";
-  r.body = std::move(svg);
+  r.type = rq.format == reports::Format::kSvg    ? "image/svg+xml"
+           : rq.format == reports::Format::kJson ? "application/json"
+                                                 : "text/plain; charset=utf-8";
+  r.body = std::move(report->body);
   return r;
 }
 
