@@ -74,8 +74,10 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
     if (doc.ok()) {
       const auto* d = flatbuffers::GetRoot<fb::DeskRun>(doc->data());
       if (d->args() && d->args()->size() >= 2) {
-        auto c = GaCommands().find(d->args()->Get(0)->str());
-        if (c != GaCommands().end() && c->second.writes) game = d->args()->Get(1)->str();
+        auto c = GaOperations().find(d->args()->Get(0)->str());
+        if (c != GaOperations().end() && c->second.writes && ledger::CheckName("game", d->args()->Get(1)->str()).ok()) {
+          game = d->args()->Get(1)->str();
+        }
       }
     }
     if (!game.empty()) {

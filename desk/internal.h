@@ -37,21 +37,56 @@ using Clock = std::chrono::steady_clock;
 
 // ---- ga_api.cc ----
 
-// Commands the GA may run through POST /api/ga/run, each with the exact
-// options it may take there: views, checks and the GA's own acts, and no
-// option that names a file on the server. A dice script or a salt travels in
-// the request's body ("script", "salt") and reaches the command as its
-// standard input (its FILE option given as "-").
-struct GaCommand {
-  std::set<std::string> values;  // options with a value (without "--")
+// POST /api/ga/run: the operations the GA may ask for, each a named entry
+// with its typed parameters (GaOperations). A request's "args" (the command
+// line's words, the shape the desk has always taken) are read onto them by
+// the desk itself (ReadGaCall), every value checked against its type before
+// anything runs; no parameter names a file. A dice script or a salt travels
+// in the request's body ("script", "salt").
+enum class ParamType {
+  kGame,          // a game's name (ledger::CheckName)
+  kBranch,        // a branch's name
+  kBranchAt,      // BRANCH@SEQ or BRANCH@head
+  kTurn,          // a turn or TURN.PHASE: digits and dots
+  kCount,         // a whole number
+  kWord,          // a view, a state, a person, an event kind: letters, digits, - _ .
+  kKey,           // an idempotency key
+  kHex,           // a digest
+  kRulesVersion,  // RULESET=VERSION[,...]
+  kText,          // words recorded in the ledger (a ruling's text, a roll's purpose): never opened
+  kReportKind,    // treasury, fleet, events, positions, map, nation, battle
+};
+struct GaParam {
+  std::string name;  // a positional's name (GAME), or an option's without "--"
+  ParamType type;
+};
+struct GaOperation {
+  std::vector<GaParam> positionals;  // in order; the first `required` must be given
+  size_t required = 0;
+  std::vector<GaParam> values;       // options with a value
   std::set<std::string> flags;
-  bool writes = false;           // runs on its game's sequencer (args[1] is the game)
-  std::string field{};           // "script" or "salt": the body's field it takes, if any
-  std::string field_option{};    // the option that reads that field from standard input
+  bool writes = false;               // runs on its game's sequencer (the first positional, args[1])
+  std::string field{};               // "script" or "salt": the body's field it takes, if any
+  std::string field_option{};        // the option that reads that field from standard input
   bool field_required = false;
 };
-const std::map<std::string, GaCommand>& GaCommands();
+const std::map<std::string, GaOperation>& GaOperations();
 std::string RefusedBecause(const std::string& option);
+
+// One operation asked for, read and checked (ReadGaCall).
+struct GaCall {
+  std::string op;
+  std::vector<std::string> positionals;
+  std::vector<std::pair<std::string, std::string>> values;  // in the order given
+  std::set<std::string> flags;
+  std::string in;  // the body's script or salt, when the operation takes it
+  bool has_field = false;
+  std::optional<std::string> Value(const std::string& name) const {
+    std::optional<std::string> v;
+    for (const auto& [n, x] : values) if (n == name) v = x;
+    return v;
+  }
+};
 
 struct Session {
   std::string game, person;
@@ -192,7 +227,9 @@ struct Desk::Impl {
 
   // ---- ga_api.cc ----
   Response Run(const std::vector<std::string>& argv, const std::string& in = "");
+  Response RunResult(int code, std::string out, const std::string& err);
   Response GaRun(const Request& rq);
+  Response GaReport(const GaCall& call);
   Response WithDirective(const Request& rq, const std::function<std::vector<std::string>(const std::string&)>& argv_of);
   Response Directive(const std::string& game, const Request& rq);
   Response Correct(const std::string& game, const Request& rq);

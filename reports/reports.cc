@@ -40,6 +40,28 @@ bool Holds(const Viewer& v, const std::string& role) {
 
 bool Draws(Kind k) { return k == Kind::kPositions || k == Kind::kMap || k == Kind::kBattle; }
 
+// Ok if every field `rq` gives applies to its kind; else the message
+// `adjutant report` gives for the option.
+Status Applies(const Request& rq) {
+  const std::string kind = NameOf(rq.kind);
+  auto refuse = [&](const char* option) {
+    return Status::InvalidArgument("report " + kind + ": --" + option + " does not apply to it");
+  };
+  const bool economy = rq.kind == Kind::kTreasury || rq.kind == Kind::kFleet;
+  const bool ships = rq.kind == Kind::kEvents || rq.kind == Kind::kPositions;
+  if (!rq.state.empty() && !economy) return refuse("state");
+  if (!rq.player.empty() && !ships) return refuse("player");
+  if (!rq.nation.empty() && rq.kind != Kind::kNation) return refuse("nation");
+  if (!rq.side.empty() && rq.kind != Kind::kBattle) return refuse("side");
+  if (rq.move && rq.kind != Kind::kBattle) return refuse("move");
+  if (rq.turn && rq.kind == Kind::kBattle) return refuse("turn");
+  if (rq.public_only && rq.kind == Kind::kMap) {
+    return Status::InvalidArgument("report map: --public does not apply to it (the map is public)");
+  }
+  if (rq.public_only && rq.kind != Kind::kNation) return refuse("public");
+  return Status::Ok();
+}
+
 }  // namespace
 
 Viewer Ga() {
@@ -129,9 +151,10 @@ Status MayRead(const Viewer& v, const Request& rq) {
 }
 
 Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& asked, bool* not_yours) {
+  if (not_yours) *not_yours = false;
+  ADJ_RETURN_IF_ERROR(Applies(asked));
   const Request rq = ForViewer(v, asked);
   // Before anything of the game is read: what this viewer may see.
-  if (not_yours) *not_yours = false;
   if (Status may = MayRead(v, rq); !may.ok()) {
     if (not_yours) *not_yours = true;
     return may;

@@ -76,7 +76,8 @@ Request ForViewer(const Viewer& v, Request rq);
 // the GA's fleet. Otherwise InvalidArgument, naming what was refused.
 Status MayRead(const Viewer& v, const Request& rq);
 
-// The report, once MayRead allows it (ForViewer applied first); with
+// The report, once MayRead allows it (ForViewer applied first; a field
+// that does not apply to the kind, --state of a battle say, is refused); with
 // `not_yours`, set when MayRead refused it (the desk answers 403). Errors
 // name the option at fault as `adjutant report` spells it (--state, --turn).
 Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& rq, bool* not_yours = nullptr);
