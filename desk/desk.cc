@@ -119,7 +119,7 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
       // for a player to keep and check later with `adjutant verify --digest`.
       if (!q.count("turn") || !SafeWord(q.at("turn"))) return reply(Error(http::status::bad_request, "turn: e.g. ?turn=1805.1.2"));
       return on_pool([this, game, turn = q.at("turn")] {
-        return Render({"digest", game, "--turn", turn, "--json"}, "application/json");
+        return Digest(game, turn);
       });
     }
     if (what == "reports" && get && !s->ga) return on_pool([this, s = *s, q] { return Report(s, q); });

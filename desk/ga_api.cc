@@ -75,8 +75,8 @@ std::string NotA(ParamType t, const std::string& v) {
     case T::kBranchAt: {
       const size_t at = v.find('@');
       const bool ok = at != std::string::npos && ledger::CheckName("branch", v.substr(0, at)).ok() &&
-                      (v.substr(at + 1) == "head" || AllOf(v.substr(at + 1), 19, "") &&
-                                                         v.find_first_not_of("0123456789", at + 1) == std::string::npos);
+                      (v.substr(at + 1) == "head" || (AllOf(v.substr(at + 1), 19, "") &&
+                                                          v.find_first_not_of("0123456789", at + 1) == std::string::npos));
       return ok ? "" : "BRANCH@SEQ or BRANCH@head";
     }
     case T::kTurn:

@@ -219,11 +219,11 @@ struct Desk::Impl {
 
   // ---- player_api.cc ----
   Response TooBig(size_t bytes);
-  Response Render(const std::vector<std::string>& argv, const std::string& type);
   Response SubmitOrders(const Session& s, const Request& rq);
   bool OverQuota(const Session& s, const Request& rq, const std::string& branch, size_t n, Response* answer);
   Response OwnOrders(const Session& s, const std::map<std::string, std::string>& q);
   Response Report(const Session& s, const std::map<std::string, std::string>& q);
+  Response Digest(const std::string& game, const std::string& turn);
 
   // ---- ga_api.cc ----
   Response Run(const std::vector<std::string>& argv, const std::string& in = "");

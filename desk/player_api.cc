@@ -3,6 +3,7 @@
 #include "desk/internal.h"
 #include "reports/reports.h"
 #include "ledger/ledger.h"
+#include "replay/digest.h"
 #include "replay/driver.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -16,19 +17,6 @@ Response Desk::Impl::TooBig(size_t bytes) {
   return Error(http::status::bad_request, "max-answer-bytes: this report is " + std::to_string(bytes) +
                                               " bytes and an answer holds at most " +
                                               std::to_string(settings.max_answer_bytes) + "; ask for one turn (&turn=T)");
-}
-
-// A command's output as the answer itself (reports): text, JSON or SVG.
-Response Desk::Impl::Render(const std::vector<std::string>& argv, const std::string& type) {
-  const std::string in;
-  std::string out, err;
-  const int code = hooks.run(db, argv, in, &out, &err);
-  if (code != 0) return Error(code == 3 ? http::status::internal_server_error : http::status::bad_request, err);
-  if (out.size() > settings.max_answer_bytes) return TooBig(out.size());
-  Response r;
-  r.type = type;
-  r.body = std::move(out);
-  return r;
 }
 
 Response Desk::Impl::SubmitOrders(const Session& s, const Request& rq) {
@@ -249,6 +237,26 @@ Response Desk::Impl::Report(const Session& s, const std::map<std::string, std::s
                                                  : "text/plain; charset=utf-8";
   r.body = std::move(report->body);
   return r;
+}
+
+// A finished turn's digest (replay/digest.h), public: a hash of the log of
+// the game's current branch up to the end of the turn, as `adjutant digest
+// --json` prints it (TurnDigestResult).
+Response Desk::Impl::Digest(const std::string& game, const std::string& turn_text) {
+  auto turn = Turn::Parse(turn_text);
+  if (!turn) return Error(http::status::bad_request, "turn: '" + turn_text + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
+  auto current = db.Current(game);
+  const std::string branch = current.ok() ? *current : "main";
+  auto d = replay::DigestTurn(db, game, branch, *turn);
+  if (!d.ok()) {
+    return Error(d.status().code() == Status::Code::kCorruption ? http::status::internal_server_error
+                                                                 : http::status::bad_request,
+                 d.status().message());
+  }
+  flatbuffers::FlatBufferBuilder f;
+  fb::Turn ft(turn->major, turn->minor, turn->step);
+  f.Finish(fb::CreateTurnDigestResultDirect(f, game.c_str(), branch.c_str(), &ft, d->last_seq, d->events, d->hex.c_str()));
+  return Json(JsonOf("TurnDigestResult", f));
 }
 
 }  // namespace adjutant::desk

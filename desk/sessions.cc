@@ -4,10 +4,9 @@
 #include <sodium.h>
 
 #include "desk/internal.h"
+#include "reports/reports.h"
 #include "ledger/ledger.h"
-#include "projections/roster.h"
 #include "replay/driver.h"
-#include "replay/rebuild.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
 #include "schema/reports_generated.h"
@@ -191,19 +190,14 @@ Response Desk::Impl::GaLogin(const Request& rq) {
   return NewSession(s);
 }
 
-// A player's own reports, from his roles: his ships' events and positions
-// (PATE), his state's treasury (SOW), his nation (y1820), his side's
-// battle (dog), the public 1820 map.
-// A person's roles as the game's roster stands now: a ship given to him
-// after he logged in is his at once (PATE 2.3), as the order check has it.
+// A person's roles as the game's roster stands now (reports::PersonNow): a
+// ship given to him after he logged in is his at once (PATE 2.3), as the
+// order check has it.
 std::vector<std::string> Desk::Impl::RolesNow(const Session& s) {
   auto branch = db.Current(s.game);
   if (!branch.ok()) return {};
-  projections::Roster roster;
-  projections::Projection* ps[] = {&roster};
-  if (!replay::Rebuild(db, s.game, *branch, UINT64_MAX, ps).ok()) return {};
-  const projections::Person* p = roster.Find(s.person);
-  return p ? std::vector<std::string>(p->roles.begin(), p->roles.end()) : std::vector<std::string>{};
+  auto viewer = reports::PersonNow(db, s.game, *branch, s.person);
+  return viewer.ok() ? viewer->roles : std::vector<std::string>{};
 }
 
 }  // namespace adjutant::desk

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <sodium.h>
 
+#include "cli/commands.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"
 #include "replay/driver.h"
@@ -107,4 +108,25 @@ TEST_CASE("desk reports: another nation and the other side of a battle are answe
     CHECK(on.Get("/api/games/talavera/reports?kind=battle&side=British&format=svg", victor) == 403);
     CHECK(on.Get("/api/games/talavera/reports?kind=battle&side=British&format=json", victor) == 403);
   }
+}
+
+TEST_CASE("desk reports: a turn's digest is replay's, the same JSON as adjutant digest --json, without a command line",
+          "[desk][reports]") {
+  testing::TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  ledger::Ledger& db = **l;
+  REQUIRE(testing::CreateNwolGame(db, "nwol", testing::Slurp(F + "/scenarios/nwol-1805.json")).ok());
+  REQUIRE(replay::SetPassword(db, "nwol", "main", "nelson", testing::CheapPasswordHash("nelson-1805")).ok());
+  std::string out, err;
+  REQUIRE(cli::RunShared(db, {"adjudicate", "nwol"}, &out, &err) == 0);
+  On on(db);
+  const std::string nelson = on.Login("nwol", "nelson", "nelson-1805");
+  std::string body;
+  CHECK(on.Get("/api/games/nwol/digest?turn=1805.1.1", nelson, &body) == 200);
+  REQUIRE(cli::RunShared(db, {"digest", "nwol", "--turn", "1805.1.1", "--json"}, &out, &err) == 0);
+  CHECK(body == out);
+  CHECK(on.Get("/api/games/nwol/digest?turn=1805.1.9", nelson, &body) == 400);  // not played yet
+  CHECK(on.Get("/api/games/nwol/digest?turn=soon", nelson, &body) == 400);
+  CHECK_THAT(body, Catch::Contains("\"error\": \"turn: 'soon' is not a turn"));  // the request's field
 }
