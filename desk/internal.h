@@ -1,7 +1,9 @@
-// The order desk's insides, shared by its files (desk/http.cc: connections,
-// parsing, limits, TLS; desk/sessions.cc: logins and sessions;
-// desk/player_api.cc: orders and reports; desk/ga_api.cc: the GA's requests;
-// desk/desk.cc: routing, start and stop). Private to desk/: Boost stays here.
+// The order desk's insides, shared by its files (desk/http.cc: answers,
+// parsing, limits, the client's address, TLS; desk/conn.cc: one connection
+// and the GA's feed, the acceptor; desk/sessions.cc: logins and sessions;
+// desk/player_api.cc: orders, reports, digests; desk/ga_api.cc: the GA's
+// typed operations, directives, corrections; desk/desk.cc: routing, start
+// and stop). Private to desk/: Boost stays here.
 #pragma once
 
 #include <atomic>
@@ -107,7 +109,7 @@ struct Response {
   std::vector<std::pair<std::string, std::string>> headers;
 };
 
-// ---- http.cc ----
+// ---- http.cc (conn.cc: ConnBase, Accept) ----
 std::string JsonOf(std::string_view table, flatbuffers::FlatBufferBuilder& f);
 Response Error(http::status st, const std::string& message);
 Response Json(std::string body);
