@@ -75,8 +75,10 @@ std::vector<std::string> DeploymentWarnings(const Settings& s);
 
 // What the desk asks of the command side: run `adjutant ARGS...` against the
 // open database with `in` as its standard input (a FILE argument "-" reads
-// it) and capture its output (cli::RunShared). Reports are rendered exactly
-// as the command line renders them.
+// it) and capture its output (cli::RunShared). Only the GA's requests use
+// it, with words the desk writes itself from a typed operation's checked
+// values (desk/ga_api.cc); reports come from the reports library
+// (reports/reports.h), for the GA and players alike.
 struct Hooks {
   std::function<int(ledger::Ledger&, const std::vector<std::string>& argv, const std::string& in, std::string* out,
                     std::string* err)>

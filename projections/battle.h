@@ -3,7 +3,7 @@
 // casualties, the formation change under way, the moves a control result
 // binds it for, the commanders, the move reached, and each unit's intention
 // standing for the coming move. A pure fold of GameCreated, DogEvent and dog
-// orders; the battle view (cli/report_dog) renders it. Inactive (left out of
+// orders; the battle view (reports/dog.cc) renders it. Inactive (left out of
 // every PhaseCompleted's digests) in games without the dog ruleset.
 #pragma once
 

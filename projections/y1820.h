@@ -4,7 +4,7 @@
 // treaties, the wars, the announcements awaiting their partner, pending
 // trades, epidemics, the calendar, and the orders standing for the coming
 // turn. A pure fold of GameCreated, Y1820Event and y1820 orders; the map
-// and nations views (cli/report_y1820) render it. Inactive (and left out of
+// and nations views (reports/y1820.cc) render it. Inactive (and left out of
 // every PhaseCompleted's digests) in games without the y1820 ruleset.
 #pragma once
 

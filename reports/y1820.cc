@@ -8,16 +8,14 @@
 #include <map>
 #include <set>
 
-#include "cli/common.h"
-#include "cli/render.h"
-#include "cli/report_common.h"
+#include "reports/common.h"
 #include "projections/y1820.h"
 #include "replay/driver.h"
 #include "rules/y1820/formulas.h"
 #include "rules/y1820/tables.h"
 #include "schema/reports_generated.h"
 
-namespace adjutant::cli {
+namespace adjutant::reports {
 namespace {
 
 namespace P = projections;
@@ -38,11 +36,9 @@ struct Y1820Folded {
   const P::Y1820State& s() const { return world.y1820(); }
 };
 
-Result<Y1820Folded> FoldY1820(Context& c, const std::string& game, const std::string& branch) {
-  auto db = OpenDb(c, false);
-  if (!db.ok()) return db.status();
+Result<Y1820Folded> FoldY1820(Ctx& c, const std::string& game) {
   Y1820Folded f;
-  auto world = WorldAt(c, **db, game, branch, &f.upto);
+  auto world = WorldAt(c, game, &f.upto);
   if (!world.ok()) return world.status();
   if (!world->y1820().active) return Status::InvalidArgument("game '" + game + "' does not play y1820 (no map or nations)");
   f.world = std::move(world).value();
@@ -195,18 +191,16 @@ std::string OrderText(const P::Y1820StandingOrder& o) {
   return k;
 }
 
-Status MapReport(Context& c, const std::string& game) {
-  std::string branch = BranchArg(c, game);
-  auto f = FoldY1820(c, game, branch);
+}  // namespace
+
+Status MapReport(Ctx& c, const std::string& game) {
+  const std::string& branch = c.branch;
+  auto f = FoldY1820(c, game);
   if (!f.ok()) return f.status();
   const P::Y1820State& s = f->s();
   const std::string turn = TurnLabel(s);
-  if (auto svg = c.args.Value("svg")) {
-    bool to_stdout = false;
-    ADJ_RETURN_IF_ERROR(WriteSvg(*svg, Svg(s, game + "/" + branch + ", after " + turn), "the map", &to_stdout));
-    if (to_stdout) return Status::Ok();
-  }
-  if (c.args.Flag("json")) {
+  if (c.wants_drawing() && c.Draw(Svg(s, game + "/" + branch + ", after " + turn))) return Status::Ok();
+  if (c.json()) {
     flatbuffers::FlatBufferBuilder fbb;
     std::vector<flatbuffers::Offset<fb::Y1820ProvinceRow>> rows;
     for (const auto& [id, d] : s.defs) {
@@ -228,11 +222,11 @@ Status MapReport(Context& c, const std::string& game) {
     fbb.Finish(fb::CreateY1820MapReport(fbb, fbb.CreateString(game), fbb.CreateString(branch), fbb.CreateString(turn),
                                         f->upto == UINT64_MAX ? f->world.head.seq : f->upto, fbb.CreateVector(rows),
                                         fbb.CreateVector(seas)));
-    return PrintJson("Y1820MapReport", fbb);
+    return c.PrintJson("Y1820MapReport", fbb);
   }
-  Line("Map of " + game + "/" + branch + " (" + s.map_name + "), after " + turn +
+  c.Line("Map of " + game + "/" + branch + " (" + s.map_name + "), after " + turn +
        (s.ended ? "; the game has ended: " + s.end_reason + (s.winner.empty() ? "" : ", " + s.winner + " wins") : ""));
-  Line(Pad("prov", 5) + Pad("name", 20) + Pad("owner", 22) + Pad("armies", 16) + Pad("fleets", 10) + "improvements");
+  c.Line(Pad("prov", 5) + Pad("name", 20) + Pad("owner", 22) + Pad("armies", 16) + Pad("fleets", 10) + "improvements");
   for (const auto& [id, d] : s.defs) {
     const auto* p = s.Province(id);
     std::string owner = p->owner.empty() ? (p->npc.empty() ? "-" : p->npc) : p->owner;
@@ -244,15 +238,17 @@ Status MapReport(Context& c, const std::string& game) {
     std::string imps;
     for (const auto& i : p->improvements) imps += (imps.empty() ? "" : ", ") + i;
     if (p->epidemic) imps += (imps.empty() ? "" : "; ") + std::string("EPIDEMIC");
-    Line(Pad(std::to_string(id), 5) + Pad(d.name, 20) + Pad(owner, 22) + Pad(armies, 16) + Pad(Counts(p->fleets), 10) +
+    c.Line(Pad(std::to_string(id), 5) + Pad(d.name, 20) + Pad(owner, 22) + Pad(armies, 16) + Pad(Counts(p->fleets), 10) +
          imps);
   }
   std::string at_sea;
   for (const auto& [sea, by] : s.sea_fleets) at_sea += (at_sea.empty() ? "" : "; ") + sea + " " + Counts(by);
-  Line("Fleets at sea: " + (at_sea.empty() ? std::string("none") : at_sea));
-  Line("(* populous; armies and fleets by nation)");
+  c.Line("Fleets at sea: " + (at_sea.empty() ? std::string("none") : at_sea));
+  c.Line("(* populous; armies and fleets by nation)");
   return Status::Ok();
 }
+
+namespace {
 
 std::string List(const std::vector<std::string>& v) {
   std::string t;
@@ -266,11 +262,13 @@ std::string Ints(const std::vector<int32_t>& v) {
   return t.empty() ? "none" : t;
 }
 
-Status NationReport(Context& c, const std::string& game) {
-  auto id = c.args.Value("nation");
+}  // namespace
+
+Status NationReport(Ctx& c, const std::string& game) {
+  const std::string* id = c.rq.nation.empty() ? nullptr : &c.rq.nation;
   if (!id) return Status::InvalidArgument("adjutant report nation: --nation N is required");
-  std::string branch = BranchArg(c, game);
-  auto f = FoldY1820(c, game, branch);
+  const std::string& branch = c.branch;
+  auto f = FoldY1820(c, game);
   if (!f.ok()) return f.status();
   const P::Y1820State& s = f->s();
   const P::Y1820Nation* n = s.Nation(*id);
@@ -279,7 +277,7 @@ Status NationReport(Context& c, const std::string& game) {
     for (const auto& x : s.order) known += (known.empty() ? "" : ", ") + x;
     return Status::InvalidArgument("--nation: game '" + game + "' has no nation '" + *id + "' (nations: " + known + ")");
   }
-  bool pub = c.args.Flag("public");
+  bool pub = c.rq.public_only;
   std::vector<int32_t> provinces;
   for (const auto& [pid, p] : s.provinces) if (p.owner == *id) provinces.push_back(pid);
   auto limit = y::ArmyLimitOf(s, *id);
@@ -310,7 +308,7 @@ Status NationReport(Context& c, const std::string& game) {
   std::string gov_name = gov ? std::string(gov->name) : n->government;
   const std::string turn = TurnLabel(s);
   std::vector<int32_t> spawn = y::SpawnPoints(s, *id);
-  if (c.args.Flag("json")) {
+  if (c.json()) {
     flatbuffers::FlatBufferBuilder fbb;
     fb::Y1820NationReportBuilder* unused = nullptr;
     (void)unused;
@@ -368,45 +366,38 @@ Status NationReport(Context& c, const std::string& game) {
       b.add_orders(orders_o);
     }
     fbb.Finish(b.Finish());
-    return PrintJson("Y1820NationReport", fbb);
+    return c.PrintJson("Y1820NationReport", fbb);
   }
-  Line(n->name + " (" + *id + "), " + gov_name + (n->eliminated ? " — eliminated" : "") + ": " + game + "/" + branch +
+  c.Line(n->name + " (" + *id + "), " + gov_name + (n->eliminated ? " — eliminated" : "") + ": " + game + "/" + branch +
        ", after " + turn + (pub ? " (public)" : ""));
   auto name_of = [&](int32_t p) {
     auto d = s.defs.find(p);
     return std::to_string(p) + (d == s.defs.end() ? "" : " " + d->second.name);
   };
   if (!n->eliminated) {
-    Line("  Capital: " + name_of(n->capital) +
+    c.Line("  Capital: " + name_of(n->capital) +
          (n->original_capital ? " (standing in for " + name_of(n->original_capital) + ", Y3)" : ""));
   }
-  Line("  Provinces (" + std::to_string(provinces.size()) + "): " + Ints(provinces));
-  Line("  Armies: " + std::to_string(s.ArmiesOf(*id)) + " of a limit of " + std::to_string(limit.total) + " (" +
+  c.Line("  Provinces (" + std::to_string(provinces.size()) + "): " + Ints(provinces));
+  c.Line("  Armies: " + std::to_string(s.ArmiesOf(*id)) + " of a limit of " + std::to_string(limit.total) + " (" +
        limit.breakdown + "); fleets: " + std::to_string(s.FleetsOf(*id)));
-  Line("  Spawn points: " + Ints(spawn) + "; rally points: " + Ints(n->rally_points));
-  Line("  Reforms: " + List(reforms));
-  Line("  Technologies: " + List(techs));
-  Line("  At war with: " + List(wars));
-  Line("  Treaties in force: " + List(treaties));
-  Line("  Announced, awaiting the partner: " + List(announced) + "; announced to it: " + List(awaited));
-  if (n->domination_turns) Line("  Holds a majority of the provinces for " + std::to_string(n->domination_turns) + " turn(s) (Y1.4)");
+  c.Line("  Spawn points: " + Ints(spawn) + "; rally points: " + Ints(n->rally_points));
+  c.Line("  Reforms: " + List(reforms));
+  c.Line("  Technologies: " + List(techs));
+  c.Line("  At war with: " + List(wars));
+  c.Line("  Treaties in force: " + List(treaties));
+  c.Line("  Announced, awaiting the partner: " + List(announced) + "; announced to it: " + List(awaited));
+  if (n->domination_turns) c.Line("  Holds a majority of the provinces for " + std::to_string(n->domination_turns) + " turn(s) (Y1.4)");
   if (pub) return Status::Ok();
-  Line("  Research: " + (tech ? n->research + " " + std::to_string(n->progress) + "/" + std::to_string(tech->cost) : std::string("nothing")) +
+  c.Line("  Research: " + (tech ? n->research + " " + std::to_string(n->progress) + "/" + std::to_string(tech->cost) : std::string("nothing")) +
        "; " + std::to_string(rp.total) + " RP a turn (" + (rp.breakdown.empty() ? "none" : rp.breakdown) + ")");
-  Line("  Reform: " + (reform ? n->reform + " (success " + std::to_string(ch.success) + "%, revolt " +
+  c.Line("  Reform: " + (reform ? n->reform + " (success " + std::to_string(ch.success) + "%, revolt " +
                                     std::to_string(ch.revolt) + "%, nothing " + std::to_string(ch.nothing) + "%)"
                               : std::string("none")));
-  Line("  Improvements a turn: " + std::to_string(y::ImprovementsAllowed(s, *id)));
-  Line("  Orders standing for the coming turn: " + std::string(orders.empty() ? "none" : ""));
-  for (const auto& o : orders) Line("    " + o);
+  c.Line("  Improvements a turn: " + std::to_string(y::ImprovementsAllowed(s, *id)));
+  c.Line("  Orders standing for the coming turn: " + std::string(orders.empty() ? "none" : ""));
+  for (const auto& o : orders) c.Line("    " + o);
   return Status::Ok();
 }
 
-}  // namespace
-
-Status Y1820Report(Context& c, const std::string& kind, const std::string& game) {
-  if (kind == "map") return MapReport(c, game);
-  return NationReport(c, game);
-}
-
-}  // namespace adjutant::cli
+}  // namespace adjutant::reports

@@ -7,9 +7,7 @@
 #include <optional>
 #include <set>
 
-#include "cli/common.h"
-#include "cli/render.h"
-#include "cli/report_common.h"
+#include "reports/common.h"
 #include "projections/navalmap.h"
 #include "projections/roster.h"
 #include "projections/treasury.h"
@@ -20,7 +18,7 @@
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
 
-namespace adjutant::cli {
+namespace adjutant::reports {
 namespace {
 
 namespace P = projections;
@@ -93,26 +91,18 @@ Status Complete(ForPlayer& r, const std::string& game, const std::string& person
   return Status::Ok();
 }
 
-Result<ForPlayer> PrepareForPlayer(Context& c, const std::string& game, const std::string& branch, const char* what) {
-  auto player = c.args.Value("player"), as = c.args.Value("as");
-  if (player.has_value() == as.has_value()) {
+// `own`: the reader is the player himself (his password was checked, or his
+// session is his), not the GA reading his reports.
+Result<ForPlayer> PrepareForPlayer(Ctx& c, const std::string& game, const std::string& branch, const char* what,
+                                   bool own) {
+  if (c.rq.player.empty()) {
     return Status::InvalidArgument(std::string("report ") + what + ": give --player P (the GA) or --as P (the player)");
   }
-  const std::string person = player ? *player : *as;
+  const std::string person = c.rq.player;
+  const bool as = own;
   std::optional<Turn> asked;
-  if (auto t = c.args.Value("turn")) asked = Turn::Parse(*t);  // WorldAt refuses a bad one
-  if (as) {
-    // As `adjutant order --as` does, against the password as it is now,
-    // before anything of the game is looked at.
-    auto pw = ReadPassword(c.args, "password for " + person + ": ");
-    if (!pw.ok()) return pw.status();
-    auto db = OpenDb(c, false);
-    if (!db.ok()) return db.status();
-    auto now = replay::Fold(**db, game, branch);
-    if (!now.ok()) return now.status();
-    ADJ_RETURN_IF_ERROR(CheckPassword(now->roster(), game, person, *pw));
-  }
-  auto folded = FoldForReport(c, game, branch, "ships");
+  if (const auto& t = c.rq.turn) asked = Turn::Parse(*t);  // WorldAt refuses a bad one
+  auto folded = FoldForReport(c, game, "ships");
   if (!folded.ok()) return folded.status();
   ForPlayer r;
   r.folded = std::move(folded).value();
@@ -128,11 +118,9 @@ Result<ForPlayer> PrepareForPlayer(Context& c, const std::string& game, const st
   Turn turn = asked ? *asked : r.s().turn;
   if (const P::VisibilityState& vis = VisibilityOf(w).state(); !asked && vis.any && vis.last_turn < r.s().turn) {
     turn = vis.last_turn;
-    auto db = OpenDb(c, false);
-    if (!db.ok()) return db.status();
-    auto end = EndOfTurn(**db, game, branch, turn);
+    auto end = EndOfTurn(c.db, game, branch, turn);
     if (!end.ok()) return end.status();
-    auto then = replay::Fold(**db, game, branch, *end);
+    auto then = replay::Fold(c.db, game, branch, *end);
     if (!then.ok()) return then.status();
     r.folded.world = std::move(then).value();
     r.folded.upto = *end;
@@ -244,12 +232,12 @@ std::vector<std::string> EventsLines(const ForPlayer& r, const std::string& game
 }  // namespace
 
 // Report 1 of PATE 3.11: every event the player's ships observed in the turn.
-Status EventsReport(Context& c, const std::string& game) {
-  std::string branch = BranchArg(c, game);
-  auto r = PrepareForPlayer(c, game, branch, "events");
+Status EventsReport(Ctx& c, const std::string& game) {
+  const std::string& branch = c.branch;
+  auto r = PrepareForPlayer(c, game, branch, "events", !c.viewer_ga);
   if (!r.ok()) return r.status();
   const P::PlayerView& v = r->view;
-  if (c.args.Flag("json")) {
+  if (c.json()) {
     flatbuffers::FlatBufferBuilder f;
     std::vector<flatbuffers::Offset<fb::ShipObservations>> groups;
     for (const auto& [ship, obs] : v.observations) {
@@ -262,9 +250,9 @@ Status EventsReport(Context& c, const std::string& game) {
     fb::Turn t(v.turn.major, v.turn.minor, v.turn.step);
     f.Finish(fb::CreateEventsReport(f, f.CreateString(game), f.CreateString(branch), f.CreateString(v.person), &t,
                                     r->as_of(), ships, f.CreateVector(groups)));
-    return PrintJson("EventsReport", f);
+    return c.PrintJson("EventsReport", f);
   }
-  for (const auto& l : EventsLines(*r, game, branch)) Line(l);
+  for (const auto& l : EventsLines(*r, game, branch)) c.Line(l);
   return Status::Ok();
 }
 
@@ -564,23 +552,21 @@ std::vector<std::string> PositionsLines(const ForPlayer& r, const std::string& g
 
 // Report 2 of PATE 3.11: the player's ships at the end of the turn (the
 // start of the next), each with what it saw that turn; --svg draws the map.
-Status PositionsReport(Context& c, const std::string& game) {
-  std::string branch = BranchArg(c, game);
-  auto r = PrepareForPlayer(c, game, branch, "positions");
+Status PositionsReport(Ctx& c, const std::string& game) {
+  const std::string& branch = c.branch;
+  auto r = PrepareForPlayer(c, game, branch, "positions", !c.viewer_ga);
   if (!r.ok()) return r.status();
   const P::PlayerView& v = r->view;
   const replay::World& w = r->folded.world;
   std::vector<const P::Ship*> own = OwnShips(*r);
   auto seen = [&](const std::string& id) { return SeenFor(*r, id); };
   std::string title = PositionsTitle(*r, game, branch);
-  if (auto svg_path = c.args.Value("svg")) {
+  if (c.wants_drawing()) {
     if (!r->map) return Status::InvalidArgument("--svg: game '" + game + "' has no naval map (create it with --map)");
-    bool to_stdout = false;
-    ADJ_RETURN_IF_ERROR(WriteSvg(*svg_path, PositionSvg(*r, own, title), "the map", &to_stdout));
-    if (to_stdout) return Status::Ok();
+    if (c.Draw(PositionSvg(*r, own, title))) return Status::Ok();
   }
   auto type = [](P::ShipType t) { return std::string(fb::EnumNameSowShipType(static_cast<fb::SowShipType>(t))); };
-  if (c.args.Flag("json")) {
+  if (c.json()) {
     flatbuffers::FlatBufferBuilder f;
     std::vector<flatbuffers::Offset<fb::PositionRow>> rows;
     for (const P::Ship* sh : own) {
@@ -595,9 +581,9 @@ Status PositionsReport(Context& c, const std::string& game) {
     }
     fb::Turn t(v.turn.major, v.turn.minor, v.turn.step);
     f.Finish(fb::CreatePositionReportDirect(f, game.c_str(), branch.c_str(), v.person.c_str(), &t, r->as_of(), &rows));
-    return PrintJson("PositionReport", f);
+    return c.PrintJson("PositionReport", f);
   }
-  for (const auto& l : PositionsLines(*r, game, branch)) Line(l);
+  for (const auto& l : PositionsLines(*r, game, branch)) c.Line(l);
   return Status::Ok();
 }
 
@@ -614,4 +600,4 @@ Result<PlayerReportText> RenderPlayerReports(replay::World world, uint64_t as_of
   return t;
 }
 
-}  // namespace adjutant::cli
+}  // namespace adjutant::reports

@@ -9,9 +9,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "cli/common.h"
-#include "cli/render.h"
-#include "cli/report_common.h"
+#include "reports/common.h"
 #include "projections/battle.h"
 #include "replay/driver.h"
 #include "rules/dog/dog.h"
@@ -19,7 +17,7 @@
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
 
-namespace adjutant::cli {
+namespace adjutant::reports {
 namespace {
 
 namespace P = projections;
@@ -189,42 +187,36 @@ std::string Svg(const P::BattleState& s, const std::string& title) {
 
 }  // namespace
 
-Status BattleReport(Context& c, const std::string& game) {
-  std::string branch = BranchArg(c, game);
-  auto db = OpenDb(c, false);
-  if (!db.ok()) return db.status();
+Status BattleReport(Ctx& c, const std::string& game) {
+  const std::string& branch = c.branch;
   uint64_t upto = UINT64_MAX;
-  if (auto m = c.args.Value("move")) {
+  if (const auto& m = c.rq.move) {
     auto n = ParseU64(*m);
     if (!n || *n > 100000) return Status::InvalidArgument("--move: '" + *m + "' is not a move number");
-    auto end = EndOfTurn(**db, game, branch, P::DogMove(static_cast<int32_t>(*n)));
+    auto end = EndOfTurn(c.db, game, branch, P::DogMove(static_cast<int32_t>(*n)));
     if (!end.ok()) return end.status();
     upto = *end;
   }
-  auto world = replay::Fold(**db, game, branch, upto);
+  auto world = replay::Fold(c.db, game, branch, upto);
   if (!world.ok()) return world.status();
   if (!world->battle().active) return Status::InvalidArgument("game '" + game + "' is not a Death or Glory battle");
   const P::BattleState& s = world->battle();
-  std::string side = c.args.ValueOr("side", "");
+  std::string side = c.rq.side;
   if (!side.empty() && std::find(s.sides.begin(), s.sides.end(), side) == s.sides.end()) {
     std::string known;
     for (const auto& x : s.sides) known += (known.empty() ? "" : ", ") + x;
     return Status::InvalidArgument("--side: battle '" + game + "' has no side '" + side + "' (sides: " + known + ")");
   }
   const std::string when = s.moves_done == 0 ? "before the first move" : "after move " + std::to_string(s.moves_done);
-  if (auto svg = c.args.Value("svg")) {
-    bool to_stdout = false;
-    ADJ_RETURN_IF_ERROR(WriteSvg(*svg, Svg(s, game + "/" + branch + ", " + when), "the battle", &to_stdout));
-    if (to_stdout) return Status::Ok();
-  }
-  auto happened = MoveEvents(**db, game, branch, upto == UINT64_MAX ? world->head.seq : upto, s.moves_done, s, side);
+  if (c.wants_drawing() && c.Draw(Svg(s, game + "/" + branch + ", " + when))) return Status::Ok();
+  auto happened = MoveEvents(c.db, game, branch, upto == UINT64_MAX ? world->head.seq : upto, s.moves_done, s, side);
   if (!happened.ok()) return happened.status();
   auto intent_of = [&](const std::string& id, const P::DogUnitState& u) -> std::string {
     if (!side.empty() && u.side != side) return "";  // the other side's intentions are its own
     auto it = s.intents.find(id);
     return it == s.intents.end() ? "" : IntentText(it->second);
   };
-  if (c.args.Flag("json")) {
+  if (c.json()) {
     flatbuffers::FlatBufferBuilder f;
     std::vector<flatbuffers::Offset<fb::DogUnitRow>> rows;
     for (const auto& [id, u] : s.units) {
@@ -244,14 +236,14 @@ Status BattleReport(Context& c, const std::string& game) {
     f.Finish(fb::CreateDogBattleReportDirect(f, game.c_str(), branch.c_str(), s.moves_done,
                                             upto == UINT64_MAX ? world->head.seq : upto, side.c_str(), ended.c_str(),
                                             &rows, &lines));
-    return PrintJson("DogBattleReport", f);
+    return c.PrintJson("DogBattleReport", f);
   }
-  Line("Battle " + game + "/" + branch + ", " + when + " of " + std::to_string(s.max_moves) +
+  c.Line("Battle " + game + "/" + branch + ", " + when + " of " + std::to_string(s.max_moves) +
        (side.empty() ? "" : ", the " + side + " side's report") +
        (s.ended ? "; ended: " + s.end_reason + (s.winner.empty() ? "" : ", " + s.winner + " wins") : ""));
   for (const std::string& sd : s.sides) {
-    if (!side.empty() && sd != side) Line("The " + sd + " side (as seen across the field):");
-    else Line("The " + sd + " side:");
+    if (!side.empty() && sd != side) c.Line("The " + sd + " side (as seen across the field):");
+    else c.Line("The " + sd + " side:");
     for (const auto& [id, u] : s.units) {
       if (u.side != sd) continue;
       std::string line = "  " + id + " " + u.name + ": " + fb::EnumNameDogArm(static_cast<fb::DogArm>(u.arm)) + ", " +
@@ -273,14 +265,14 @@ Status BattleReport(Context& c, const std::string& game) {
       if (!u.bound.empty()) line += ", must " + u.bound + " " + std::to_string(u.bound_moves) + " more move(s) (D11)";
       std::string intent = intent_of(id, u);
       if (!intent.empty()) line += "; orders: " + intent;
-      Line(line);
+      c.Line(line);
     }
   }
   if (s.moves_done > 0) {
-    Line("What happened in move " + std::to_string(s.moves_done) + ":");
-    for (const auto& l : *happened) Line("  " + l);
+    c.Line("What happened in move " + std::to_string(s.moves_done) + ":");
+    for (const auto& l : *happened) c.Line("  " + l);
   }
   return Status::Ok();
 }
 
-}  // namespace adjutant::cli
+}  // namespace adjutant::reports

@@ -1,0 +1,68 @@
+// What the report builders share (reports/sow.cc: treasury and fleet;
+// reports/pate.cc: a player's two PATE reports; reports/y1820.cc: map and
+// nation; reports/dog.cc: battle). Private to reports/.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "base/turn.h"
+#include "replay/driver.h"
+#include "reports/reports.h"
+
+namespace flatbuffers { class FlatBufferBuilder; }
+
+namespace adjutant::reports {
+
+// One report being built: the database, the request (ForViewer applied, the
+// branch resolved) and what it renders.
+struct Ctx {
+  ledger::Ledger& db;
+  const Request& rq;
+  bool viewer_ga = true;  // the GA reads (else the person rq.player, say, himself)
+  std::string branch;
+  std::string out;  // Report::body
+  std::string svg;  // Report::svg (drawing_too)
+
+  bool json() const { return rq.format == Format::kJson; }
+  // Draws the picture: the answer itself (kSvg: true, the rest is skipped)
+  // or besides it (drawing_too: false, the report goes on).
+  bool wants_drawing() const { return rq.format == Format::kSvg || rq.drawing_too; }
+  bool Draw(std::string picture) {
+    if (rq.format == Format::kSvg) {
+      out = std::move(picture);
+      return true;
+    }
+    svg = std::move(picture);
+    return false;
+  }
+  void Line(const std::string& s) { out += s + "\n"; }
+  // A finished buffer of `table` as one JSON line.
+  Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb);
+};
+
+// The world folded to the end of rq.turn (or the head).
+Result<replay::World> WorldAt(Ctx& c, const std::string& game, uint64_t* upto);
+
+// What the economy's reports start from: the game folded to the end of
+// rq.turn (or the head), refused for a game without the economy's state.
+struct Folded {
+  replay::World world;
+  uint64_t upto = 0;
+};
+Result<Folded> FoldForReport(Ctx& c, const std::string& game, const char* what);
+
+// The builders, one per kind (MayRead has allowed them).
+Status TreasuryReport(Ctx& c, const std::string& game);
+Status FleetReport(Ctx& c, const std::string& game);
+Status EventsReport(Ctx& c, const std::string& game);
+Status PositionsReport(Ctx& c, const std::string& game);
+Status MapReport(Ctx& c, const std::string& game);
+Status NationReport(Ctx& c, const std::string& game);
+Status BattleReport(Ctx& c, const std::string& game);
+
+// Text made safe for SVG/XML (&, <, >, ").
+std::string Xml(const std::string& s);
+
+}  // namespace adjutant::reports

@@ -1,0 +1,210 @@
+// The reports' front door (reports.h): the viewer, what he may read, and
+// the builder of each kind.
+#include "reports/reports.h"
+
+#include <algorithm>
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "ledger/ledger.h"
+#include "projections/roster.h"
+#include "replay/rebuild.h"
+#include "reports/common.h"
+#include "schema/codec.h"
+
+namespace adjutant::reports {
+
+namespace {
+
+struct KindName {
+  Kind kind;
+  const char* name;
+};
+constexpr KindName kKinds[] = {{Kind::kTreasury, "treasury"}, {Kind::kFleet, "fleet"},   {Kind::kEvents, "events"},
+                               {Kind::kPositions, "positions"}, {Kind::kMap, "map"},     {Kind::kNation, "nation"},
+                               {Kind::kBattle, "battle"}};
+
+// The part before the first '.' of the viewer's first role ending ".suffix"
+// ("BR" of "BR.treasury"); "" if he holds none.
+std::string PrefixOf(const Viewer& v, const std::string& suffix) {
+  for (const auto& r : v.roles) {
+    const size_t dot = r.find('.');
+    if (dot != std::string::npos && r.substr(dot + 1) == suffix) return r.substr(0, dot);
+  }
+  return "";
+}
+
+bool Holds(const Viewer& v, const std::string& role) {
+  return std::find(v.roles.begin(), v.roles.end(), role) != v.roles.end();
+}
+
+bool Draws(Kind k) { return k == Kind::kPositions || k == Kind::kMap || k == Kind::kBattle; }
+
+// Ok if every field `rq` gives applies to its kind; else the message
+// `adjutant report` gives for the option.
+Status Applies(const Request& rq) {
+  const std::string kind = NameOf(rq.kind);
+  auto refuse = [&](const char* option) {
+    return Status::InvalidArgument("report " + kind + ": --" + option + " does not apply to it");
+  };
+  const bool economy = rq.kind == Kind::kTreasury || rq.kind == Kind::kFleet;
+  const bool ships = rq.kind == Kind::kEvents || rq.kind == Kind::kPositions;
+  if (!rq.state.empty() && !economy) return refuse("state");
+  if (!rq.player.empty() && !ships) return refuse("player");
+  if (!rq.nation.empty() && rq.kind != Kind::kNation) return refuse("nation");
+  if (!rq.side.empty() && rq.kind != Kind::kBattle) return refuse("side");
+  if (rq.move && rq.kind != Kind::kBattle) return refuse("move");
+  if (rq.turn && rq.kind == Kind::kBattle) return refuse("turn");
+  if (rq.public_only && rq.kind == Kind::kMap) {
+    return Status::InvalidArgument("report map: --public does not apply to it (the map is public)");
+  }
+  if (rq.public_only && rq.kind != Kind::kNation) return refuse("public");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Viewer Ga() {
+  Viewer v;
+  v.ga = true;
+  v.person = "GA";
+  return v;
+}
+
+Result<Viewer> PersonNow(ledger::Ledger& db, const std::string& game, const std::string& branch,
+                         const std::string& person) {
+  projections::Roster roster;
+  projections::Projection* ps[] = {&roster};
+  if (auto rebuilt = replay::Rebuild(db, game, branch, UINT64_MAX, ps); !rebuilt.ok()) return rebuilt.status();
+  const projections::Person* p = roster.Find(person);
+  if (!p) return Status::NotFound("game '" + game + "' has no person '" + person + "'");
+  Viewer v;
+  v.person = person;
+  v.roles.assign(p->roles.begin(), p->roles.end());
+  return v;
+}
+
+std::optional<Kind> KindNamed(std::string_view name) {
+  for (const auto& k : kKinds) {
+    if (name == k.name) return k.kind;
+  }
+  return std::nullopt;
+}
+
+const char* NameOf(Kind kind) {
+  for (const auto& k : kKinds) {
+    if (k.kind == kind) return k.name;
+  }
+  return "?";
+}
+
+Request ForViewer(const Viewer& v, Request rq) {
+  if (v.ga) return rq;
+  switch (rq.kind) {
+    case Kind::kEvents:
+    case Kind::kPositions:
+      if (rq.player.empty()) rq.player = v.person;
+      break;
+    case Kind::kTreasury:
+      if (rq.state.empty()) rq.state = PrefixOf(v, "treasury");
+      if (rq.state.empty()) rq.state = PrefixOf(v, "prime");
+      break;
+    case Kind::kNation:
+      if (rq.nation.empty()) rq.nation = PrefixOf(v, "ruler");
+      break;
+    case Kind::kBattle:
+      if (rq.side.empty()) rq.side = PrefixOf(v, "general");
+      break;
+    case Kind::kFleet:
+    case Kind::kMap:
+      break;
+  }
+  return rq;
+}
+
+Status MayRead(const Viewer& v, const Request& rq) {
+  if (v.ga) return Status::Ok();
+  const std::string what = std::string("report ") + NameOf(rq.kind) + ": ";
+  switch (rq.kind) {
+    case Kind::kMap:
+      return Status::Ok();  // the y1820 map is public
+    case Kind::kFleet:
+      return Status::InvalidArgument(what + "every ship of the game: the GA's report");
+    case Kind::kEvents:
+    case Kind::kPositions:
+      if (rq.player == v.person) return Status::Ok();
+      return Status::InvalidArgument(what + "the reports of '" + rq.player + "' are his own, not " + v.person + "'s");
+    case Kind::kTreasury:
+      if (rq.state.empty()) return Status::InvalidArgument(what + v.person + " is no state's Finance or Prime Minister");
+      if (Holds(v, rq.state + ".treasury") || Holds(v, rq.state + ".prime")) return Status::Ok();
+      return Status::InvalidArgument(what + "the treasury of '" + rq.state + "' is not " + v.person + "'s to read");
+    case Kind::kNation:
+      if (rq.nation.empty()) return Status::InvalidArgument(what + v.person + " rules no nation");
+      if (Holds(v, rq.nation + ".ruler")) return Status::Ok();
+      return Status::InvalidArgument(what + "the nation '" + rq.nation + "' is not " + v.person + "'s");
+    case Kind::kBattle:
+      if (rq.side.empty()) return Status::InvalidArgument(what + v.person + " commands no side");
+      if (Holds(v, rq.side + ".general")) return Status::Ok();
+      return Status::InvalidArgument(what + "the side '" + rq.side + "' is not " + v.person + "'s");
+  }
+  return Status::InvalidArgument(what + "not yours");
+}
+
+Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& asked, bool* not_yours) {
+  if (not_yours) *not_yours = false;
+  ADJ_RETURN_IF_ERROR(Applies(asked));
+  const Request rq = ForViewer(v, asked);
+  // Before anything of the game is read: what this viewer may see.
+  if (Status may = MayRead(v, rq); !may.ok()) {
+    if (not_yours) *not_yours = true;
+    return may;
+  }
+  if ((rq.format == Format::kSvg || rq.drawing_too) && !Draws(rq.kind)) {
+    return Status::InvalidArgument(std::string("--svg: report ") + NameOf(rq.kind) +
+                                   " draws nothing (positions, map and battle do)");
+  }
+  std::string branch = rq.branch;
+  if (branch.empty()) {
+    auto current = db.Current(rq.game);
+    branch = current.ok() ? *current : "main";
+  }
+  Ctx c{db, rq, v.ga, branch, "", ""};
+  Status st;
+  switch (rq.kind) {
+    case Kind::kTreasury: st = TreasuryReport(c, rq.game); break;
+    case Kind::kFleet: st = FleetReport(c, rq.game); break;
+    case Kind::kEvents: st = EventsReport(c, rq.game); break;
+    case Kind::kPositions: st = PositionsReport(c, rq.game); break;
+    case Kind::kMap: st = MapReport(c, rq.game); break;
+    case Kind::kNation: st = NationReport(c, rq.game); break;
+    case Kind::kBattle: st = BattleReport(c, rq.game); break;
+  }
+  if (!st.ok()) return st;
+  Report r;
+  r.body = std::move(c.out);
+  r.svg = std::move(c.svg);
+  return r;
+}
+
+Status Ctx::PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb) {
+  auto j = schema::ToJson(table, fbb.GetBufferPointer());
+  if (!j.ok()) return j.status();
+  Line(*j);
+  return Status::Ok();
+}
+
+std::string Xml(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace adjutant::reports
