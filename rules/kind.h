@@ -112,6 +112,11 @@ class GameKind {
   // and gives the game's start; `*map_error` says the map is at fault.
   virtual Status Prepare(const fb::Scenario& sc, std::optional<std::vector<uint8_t>> map, GameStart* start,
                          bool* map_error) const = 0;
+  // Checks a map document alone (a verified MapTable() buffer, `adjutant
+  // map`) and describes it in a line.
+  virtual Result<std::string> DescribeMap(const std::vector<uint8_t>&) const {
+    return Status::InvalidArgument("a game of this kind takes no map");
+  }
   // Whether a recorded event belongs to the game's creation (recorded in
   // GameCreated's batch, before anything given at the first turn).
   virtual bool PartOfCreation(const fb::Event&) const { return false; }
@@ -181,6 +186,8 @@ std::string IntsRow(const std::vector<int32_t>& v);
 
 // The kinds there are, in registry order (rules/kinds.cc).
 std::span<const GameKind* const> AllKinds();
+// The kind of that name ("nwol", "y1820", ...); nullptr for none.
+const GameKind* KindNamed(std::string_view name);
 // The kind a scenario's rulesets name; nullptr for none.
 const GameKind* KindFor(std::span<const std::string> rulesets);
 // The kind of a folded game (from its GameCreated's rulesets, as the

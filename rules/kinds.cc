@@ -34,6 +34,13 @@ void RegisterKind(const GameKind* kind) {
   RegisterVersions(kind->Versions());
 }
 
+const GameKind* KindNamed(std::string_view name) {
+  for (const GameKind* k : Registry()) {
+    if (k->name() == name) return k;
+  }
+  return nullptr;
+}
+
 const GameKind* KindFor(std::span<const std::string> rulesets) {
   for (const GameKind* k : Registry()) {
     if (k->Plays(rulesets)) return k;

@@ -72,6 +72,24 @@ class NwolKind final : public GameKind {
     }
     return sow::CheckScenario(sc, map_areas);
   }
+  Result<std::string> DescribeMap(const std::vector<uint8_t>& doc) const override {
+    // PATE 1 and 6: a naval map.
+    auto m = pate::NavalMap::Load(*flatbuffers::GetRoot<fb::NavalMap>(doc.data()));
+    if (!m.ok()) return m.status();
+    int areas[2] = {0, 0}, edge[2] = {0, 0}, ports[2] = {0, 0}, straits = 0;
+    for (const auto& [code, a] : m->areas()) {
+      areas[static_cast<int>(a.map)]++;
+      edge[static_cast<int>(a.map)] += a.atlantic;
+    }
+    for (const auto& [name, p] : m->ports()) {
+      ports[static_cast<int>(m->Area(p.sea_area)->map)]++;
+      straits += !p.strait_area.empty();
+    }
+    return "a sound map: Europe " + std::to_string(areas[0]) + " sea areas (" + std::to_string(edge[0]) +
+           " on the Atlantic edge) and " + std::to_string(ports[0]) + " ports; America " + std::to_string(areas[1]) +
+           " sea areas (" + std::to_string(edge[1]) + " on the edge) and " + std::to_string(ports[1]) + " ports; " +
+           std::to_string(straits) + " strait ports";
+  }
   bool PartOfCreation(const fb::Event& e) const override {
     const auto* pe = e.payload_as_PateEvent();
     return pe && pe->body_type() == fb::PateEventBody_MapDefined;

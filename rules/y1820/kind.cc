@@ -44,6 +44,26 @@ class Y1820Kind final : public GameKind {
     g->more.push_back(MapDefinedDraft(g->at, std::move(*map)));
     return Status::Ok();
   }
+  Result<std::string> DescribeMap(const std::vector<uint8_t>& doc) const override {
+    // Y0: a y1820 province map.
+    const auto* m = flatbuffers::GetRoot<fb::Y1820Map>(doc.data());
+    ADJ_RETURN_IF_ERROR(CheckMap(*m));
+    int populous = 0, coastal = 0, kinds[3] = {0, 0, 0};
+    for (const auto* p : *m->provinces()) {
+      populous += p->populous();
+      coastal += p->coastal();
+    }
+    if (m->borders()) {
+      for (const auto* b : *m->borders()) {
+        std::string k = b->kind() ? b->kind()->str() : "land";
+        kinds[k == "mountain" ? 1 : k == "water" ? 2 : 0]++;
+      }
+    }
+    return "a sound province map: " + std::to_string(m->provinces()->size()) + " provinces (" +
+           std::to_string(populous) + " populous, " + std::to_string(coastal) + " coastal), " + std::to_string(kinds[0]) +
+           " land borders, " + std::to_string(kinds[1]) + " mountain and " + std::to_string(kinds[2]) +
+           " water crossings, " + std::to_string(m->seas() ? m->seas()->size() : 0) + " sea zones";
+  }
   bool PartOfCreation(const fb::Event& e) const override {
     const auto* ye = e.payload_as_Y1820Event();
     return ye && ye->body_type() == fb::Y1820EventBody_Y1820MapDefined;
