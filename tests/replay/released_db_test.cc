@@ -138,7 +138,7 @@ TEST_CASE("released database: every finished turn's digest is the one the releas
 // kind's own: rules/kind.h) — not those of kinds only the tests register.
 std::vector<std::string> FixtureViews() {
   std::vector<std::string> views = {"roster"};
-  for (const std::vector<std::string> rulesets :
+  for (const std::vector<std::string>& rulesets :
        {std::vector<std::string>{"sow", "pate"}, std::vector<std::string>{"y1820"}, std::vector<std::string>{"dog"}}) {
     const adjutant::rules::GameKind* k = adjutant::rules::KindFor(rulesets);
     REQUIRE(k != nullptr);
