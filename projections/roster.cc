@@ -34,6 +34,23 @@ void Roster::Apply(const Input& in) {
   }
 }
 
+std::optional<Role> Role::Parse(std::string_view role) {
+  const size_t dot = role.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  return Role{std::string(role.substr(0, dot)), std::string(role.substr(dot + 1))};
+}
+
+std::optional<std::string> HolderOf(const std::set<std::string>& roles, std::string_view title, std::string_view asked,
+                                    const std::function<bool(const std::string&)>& accept) {
+  for (const std::string& r : roles) {
+    if (!asked.empty() && r != asked) continue;
+    auto role = Role::Parse(r);
+    if (!role || role->title != title) continue;
+    if (!accept || accept(role->holder)) return role->holder;
+  }
+  return std::nullopt;
+}
+
 const Person* Roster::Find(const std::string& person) const {
   auto it = s_.persons.find(person);
   return it == s_.persons.end() ? nullptr : &it->second;

@@ -3,13 +3,32 @@
 // password itself is never stored). Folds GameCreated and SetPassword.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "projections/projection.h"
 
 namespace adjutant::projections {
+
+// A role is HOLDER.TITLE — "BR.naval", "FR1FL.commander", "AAA.ruler",
+// "British.general": who holds the office (a state, a ship, a nation, a
+// side) and which office it is. Role strings are read here, once.
+struct Role {
+  std::string holder, title;
+  // Split at the first '.'; nullopt for a string without one.
+  static std::optional<Role> Parse(std::string_view role);
+  std::string Name() const { return holder + "." + title; }
+};
+
+// The holder of the first of `roles` titled `title` — only the role `asked`
+// when one is asked for — that `accept` takes (any, without it).
+std::optional<std::string> HolderOf(const std::set<std::string>& roles, std::string_view title,
+                                    std::string_view asked = {},
+                                    const std::function<bool(const std::string&)>& accept = nullptr);
 
 struct Person {
   std::set<std::string> roles;  // "BR.treasury", "BR1FL.commander"

@@ -28,8 +28,8 @@ constexpr KindName kKinds[] = {{Kind::kTreasury, "treasury"}, {Kind::kFleet, "fl
 // ("BR" of "BR.treasury"); "" if he holds none.
 std::string PrefixOf(const Viewer& v, const std::string& suffix) {
   for (const auto& r : v.roles) {
-    const size_t dot = r.find('.');
-    if (dot != std::string::npos && r.substr(dot + 1) == suffix) return r.substr(0, dot);
+    auto role = projections::Role::Parse(r);
+    if (role && role->title == suffix) return role->holder;
   }
   return "";
 }

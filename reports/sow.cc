@@ -128,10 +128,10 @@ Status FleetReport(Ctx& c, const std::string& game) {
   std::map<std::string, std::pair<std::string, std::string>> command;
   for (const auto& [person, p] : world->roster().persons()) {
     for (const auto& role : p.roles) {
-      size_t dot = role.find('.');
-      if (dot == std::string::npos) continue;
-      if (role.substr(dot + 1) == "commander") command[role.substr(0, dot)].first = person;
-      if (role.substr(dot + 1) == "deputy") command[role.substr(0, dot)].second = person;
+      auto r = P::Role::Parse(role);
+      if (!r) continue;
+      if (r->title == "commander") command[r->holder].first = person;
+      if (r->title == "deputy") command[r->holder].second = person;
     }
   }
   struct Row {

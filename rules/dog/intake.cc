@@ -4,6 +4,8 @@
 
 #include "rules/dog/charts.h"
 #include "rules/dog/dog.h"
+
+#include "projections/roster.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -16,14 +18,9 @@ TurnPhase OrderPosition(const P::BattleState& s) { return TurnPhase{P::DogMove(s
 
 std::optional<std::string> SideOf(const P::BattleState& s, const std::set<std::string>& roles,
                                   const std::string& asked_role) {
-  for (const std::string& r : roles) {
-    if (!asked_role.empty() && r != asked_role) continue;
-    auto dot = r.find('.');
-    if (dot == std::string::npos || r.substr(dot + 1) != "general") continue;
-    std::string side = r.substr(0, dot);
-    if (std::find(s.sides.begin(), s.sides.end(), side) != s.sides.end()) return side;
-  }
-  return std::nullopt;
+  return P::HolderOf(roles, "general", asked_role, [&](const std::string& side) {
+    return std::find(s.sides.begin(), s.sides.end(), side) != s.sides.end();
+  });
 }
 
 bool IsLinear(uint8_t k) {

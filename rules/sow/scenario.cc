@@ -1,5 +1,7 @@
 #include "rules/sow/scenario.h"
 
+#include "projections/roster.h"
+
 #include <map>
 #include <set>
 #include <string>
@@ -36,8 +38,8 @@ Status CheckScenario(const fb::Scenario& scenario, const std::set<std::string>& 
       if (!p->roles() || !scenario.sow()) continue;
       for (size_t r = 0; r < p->roles()->size(); ++r) {
         std::string role = p->roles()->Get(static_cast<flatbuffers::uoffset_t>(r))->str();
-        size_t dot = role.find('.');
-        if (dot == std::string::npos || !ids.count(role.substr(0, dot))) {
+        auto parsed = projections::Role::Parse(role);
+        if (!parsed || !ids.count(parsed->holder)) {
           return Status::InvalidArgument("players[" + std::to_string(i) + "].roles[" + std::to_string(r) + "]: '" +
                                          role + "' is not STATE.role or SHIP.role of a state or ship in the scenario");
         }

@@ -13,14 +13,8 @@ namespace adjutant::rules::y1820 {
 
 std::optional<std::string> NationOf(const projections::Y1820State& s, const std::set<std::string>& roles,
                                     const std::string& asked_role) {
-  for (const std::string& r : roles) {
-    if (!asked_role.empty() && r != asked_role) continue;
-    auto dot = r.find('.');
-    if (dot == std::string::npos || r.substr(dot + 1) != "ruler") continue;
-    std::string nation = r.substr(0, dot);
-    if (s.nations.count(nation)) return nation;
-  }
-  return std::nullopt;
+  return projections::HolderOf(roles, "ruler", asked_role,
+                               [&](const std::string& nation) { return s.nations.count(nation) > 0; });
 }
 
 namespace {

@@ -99,11 +99,9 @@ const RaceState& RaceOf(const State& st) { return Get<RaceView>(st).state(); }
 std::optional<std::string> SideOf(const State& st, const std::string& person, const std::string& asked) {
   const P::Person* p = Get<P::Roster>(st).Find(person);
   if (!p) return std::nullopt;
-  for (const char* side : kSides) {
-    const std::string role = std::string(side) + ".runner";
-    if (p->roles.count(role) && (asked.empty() || asked == role)) return std::string(side);
-  }
-  return std::nullopt;
+  return P::HolderOf(p->roles, "runner", asked, [](const std::string& side) {
+    return std::find(std::begin(kSides), std::end(kSides), side) != std::end(kSides);
+  });
 }
 
 std::string Asked(const fb::OrderItem& i) { return i.role() ? i.role()->str() : ""; }
