@@ -34,7 +34,8 @@ const std::map<std::string, GaOperation>& GaOperations() {
       {"audit", {{kGameParam}, 1, {kBranchOpt, {"turn", T::kTurn}, {"rules-version", T::kRulesVersion}}, {"all", "json"}}},
       {"replay", {{kGameParam}, 1, {{"to", T::kTurn}, kBranchOpt, {"view", T::kWord}}, {"json"}}},
       {"diff", {{kGameParam, {"A", T::kBranch}, {"B", T::kBranch}}, 3, {{"turn", T::kTurn}, {"view", T::kWord}}, {"json"}}},
-      {"branches", {{kGameParam}, 1, {{"make-current", T::kBranch}}, {"json"}}},
+      // --make-current changes which branch the game's writes go to: on its sequencer.
+      {"branches", {{kGameParam}, 1, {{"make-current", T::kBranch}}, {"json"}, true}},
       {"stats", {{kGameParam}, 1, {kBranchOpt, {"at", T::kCount}}, {"json"}}},
       {"report", {{{"KIND", T::kReportKind}, kGameParam}, 2,
                   {{"state", T::kWord}, {"player", T::kWord}, {"nation", T::kWord}, {"side", T::kWord}, {"move", T::kCount},
