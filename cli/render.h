@@ -20,7 +20,4 @@ std::string DisplayKind(const ledger::EventView& e);
 bool KnownKind(std::string_view name, std::string* canonical);
 std::string KnownKinds();
 
-// Text made safe for SVG/XML (&, <, >, ").
-std::string Xml(const std::string& s);
-
 }  // namespace adjutant::cli

@@ -1,8 +1,23 @@
 #include "rules/kind.h"
 
 #include "projections/summary.h"
+#include "rules/events.h"
 
 namespace adjutant::rules {
+
+Status EmitPhase(PhaseWriter& w, const KindPhase& phase, std::string_view ruleset,
+                 const std::function<Status()>& outcomes) {
+  auto tag = [&](Draft d) {
+    d.ruleset = std::string(ruleset);
+    d.rules_version = w.tag_versions().Of(ruleset);
+    d.actor = Actor{ActorKind::kAdjudicator, "", ""};
+    return d;
+  };
+  w.Emit(tag(PhaseStartedDraft(phase.at, phase.name)));
+  ADJ_RETURN_IF_ERROR(outcomes());
+  w.Emit(tag(PhaseCompletedDraft(phase.at, phase.name, w.Digests(), w.Versions())));
+  return Status::Ok();
+}
 
 RulesVersions GameVersionsOf(const State& s) {
   RulesVersions v = LatestVersions();

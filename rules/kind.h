@@ -175,6 +175,13 @@ class GameKind {
   virtual std::vector<std::string_view> ViewNames() const = 0;
 };
 
+// A phase as a kind whose phases are all one ruleset's writes it:
+// PhaseStarted, the outcomes `outcomes` emits, PhaseCompleted with every
+// projection's digest — both from the adjudicator, stamped with `ruleset`
+// and the version it is tagged with.
+Status EmitPhase(PhaseWriter& w, const KindPhase& phase, std::string_view ruleset,
+                 const std::function<Status()>& outcomes);
+
 // The rules versions a game goes on under: each ruleset's last recorded
 // version, the newest for a ruleset with none yet (rules/versions.h).
 RulesVersions GameVersionsOf(const State& s);

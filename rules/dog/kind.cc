@@ -16,8 +16,6 @@ namespace P = projections;
 
 namespace {
 
-const Actor kAdjudicator{ActorKind::kAdjudicator, "", ""};
-
 const P::BattleState& BattleOf(const State& st) { return Get<P::Battle>(st).state(); }
 
 // The side whose general `person` is (asking as `asked`, if given).
@@ -81,16 +79,7 @@ class DogKind final : public GameKind {
   Status RunPhase(PhaseWriter& w, const KindPhase& phase, DiceSource& dice) const override {
     auto next = dog::Next(w.battle());
     if (!next || next->at != phase.at) return Status::Corruption("the move asked for is not the battle's next");
-    auto tag = [&](Draft d) {
-      d.ruleset = std::string(kRuleset);
-      d.rules_version = w.tag_versions().Of(kRuleset);
-      d.actor = kAdjudicator;
-      return d;
-    };
-    w.Emit(tag(PhaseStartedDraft(phase.at, phase.name)));
-    ADJ_RETURN_IF_ERROR(RunMove(w, *next, dice));
-    w.Emit(tag(PhaseCompletedDraft(phase.at, phase.name, w.Digests(), w.Versions())));
-    return Status::Ok();
+    return EmitPhase(w, phase, kRuleset, [&] { return RunMove(w, *next, dice); });
   }
 
   std::optional<size_t> FirstNotHis(const State& st, const std::string& person,

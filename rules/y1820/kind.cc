@@ -17,8 +17,6 @@ namespace P = projections;
 
 namespace {
 
-const Actor kAdjudicator{ActorKind::kAdjudicator, "", ""};
-
 class Y1820Kind final : public GameKind {
  public:
   std::string_view name() const override { return "y1820"; }
@@ -107,16 +105,7 @@ class Y1820Kind final : public GameKind {
   Status RunPhase(PhaseWriter& w, const KindPhase& phase, DiceSource& dice) const override {
     auto next = y1820::Next(w.y1820());
     if (!next || next->at != phase.at) return Status::Corruption("the y1820 phase asked for is not the game's next");
-    auto tag = [&](Draft d) {
-      d.ruleset = std::string(kRuleset);
-      d.rules_version = w.tag_versions().Of(kRuleset);
-      d.actor = kAdjudicator;
-      return d;
-    };
-    w.Emit(tag(PhaseStartedDraft(phase.at, phase.name)));
-    ADJ_RETURN_IF_ERROR(y1820::RunPhase(w, *next, dice));
-    w.Emit(tag(PhaseCompletedDraft(phase.at, phase.name, w.Digests(), w.Versions())));
-    return Status::Ok();
+    return EmitPhase(w, phase, kRuleset, [&] { return y1820::RunPhase(w, *next, dice); });
   }
 
   std::optional<size_t> FirstNotHis(const State& st, const std::string& person,

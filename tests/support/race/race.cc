@@ -170,31 +170,26 @@ class RaceKind final : public rules::GameKind {
   }
 
   Status RunPhase(rules::PhaseWriter& w, const rules::KindPhase& phase, rules::DiceSource& dice) const override {
-    auto tag = [&](Draft d) {
-      d.ruleset = std::string(kRuleset);
-      d.rules_version = w.tag_versions().Of(kRuleset);
-      d.actor = Actor{ActorKind::kAdjudicator, "", ""};
-      return d;
-    };
-    w.Emit(tag(rules::PhaseStartedDraft(phase.at, phase.name)));
-    const RaceState s = RaceOf(w.state());
-    for (const char* side : kSides) {
-      auto it = s.orders.find(side);
-      const std::string order = it == s.orders.end() ? "rest" : it->second.text;  // RACE 2: no order, a rest
-      rules::RollRequest req{phase.at, side, order == "advance" ? "advance" : "walk", "RACE 2", 6, 1};
-      if (order == "rest") {
-        if (w.rules_versions().Of(kRuleset) < 2) continue;  // RACE 2.1 (version 2)
-        req.rule = "RACE 2.1";
-        req.sides = 3;
+    return rules::EmitPhase(w, phase, kRuleset, [&]() -> Status {
+      const RaceState s = RaceOf(w.state());
+      for (const char* side : kSides) {
+        auto it = s.orders.find(side);
+        const std::string order = it == s.orders.end() ? "rest" : it->second.text;  // RACE 2: no order, a rest
+        rules::RollRequest req{phase.at, side, order == "advance" ? "advance" : "walk", "RACE 2", 6, 1};
+        if (order == "rest") {
+          if (w.rules_versions().Of(kRuleset) < 2) continue;  // RACE 2.1 (version 2)
+          req.rule = "RACE 2.1";
+          req.sides = 3;
+        }
+        auto roll = dice.Next(req);
+        if (!roll.ok()) return roll.status();
+        Draft d = rules::DieRolledDraft(*roll, Actor{ActorKind::kAdjudicator, "", ""});
+        d.ruleset = std::string(kRuleset);
+        d.rules_version = w.tag_versions().Of(kRuleset);
+        w.Emit(std::move(d));
       }
-      auto roll = dice.Next(req);
-      if (!roll.ok()) return roll.status();
-      Draft d = tag(rules::DieRolledDraft(*roll, Actor{ActorKind::kAdjudicator, "", ""}));
-      d.at = phase.at;
-      w.Emit(std::move(d));
-    }
-    w.Emit(tag(rules::PhaseCompletedDraft(phase.at, phase.name, w.Digests(), w.Versions())));
-    return Status::Ok();
+      return Status::Ok();
+    });
   }
 
   std::optional<size_t> FirstNotHis(const State& st, const std::string& person,
