@@ -99,6 +99,10 @@ Status CheckPassword(const projections::Roster& roster, const std::string& game,
                      const std::string& pw);
 
 // The commands of each file, for the table in commands.cc.
+std::vector<Command> GameCommands();     // cli/cmd_game.cc: new, games, fork, branches, rules-versions
+std::vector<Command> HistoryCommands();  // cli/cmd_history.cc: log, verify, digest, stats
+std::vector<Command> RerunCommands();    // cli/cmd_rerun.cc: replay, diff, audit, conform
+std::vector<Command> GaCommands();       // cli/cmd_ga.cc: roll, ruling
 std::vector<Command> PlayCommands();    // cli/play.cc
 std::vector<Command> ReportCommands();  // cli/report.cc
 std::vector<Command> MapCommands();     // cli/map.cc
