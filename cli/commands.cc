@@ -11,6 +11,7 @@
 
 #include "cli/args.h"
 #include "cli/common.h"
+#include "cli/socket.h"
 #include "ledger/ledger.h"
 
 namespace adjutant::cli {
@@ -50,7 +51,11 @@ std::string MainHelp(const std::vector<Command>& cmds) {
   std::string h =
       "usage: adjutant [--db DIR] COMMAND [ARGS]\n\n"
       "Adjutant keeps play-by-email wargames as a hash-chained ledger of events.\n"
-      "The database is DIR, else $ADJUTANT_DB, else ./adjutant-data.\n\ncommands:\n";
+      "The database is DIR, else $ADJUTANT_DB, else ./adjutant-data.\n"
+      "While the order desk (adjutant serve) holds the database, a command that writes is sent to it through\n"
+      "DIR/adjutant.sock and carried out there, with the files and password this command read; serve, backup\n"
+      "and restore do not run through it. --no-server (before COMMAND) opens the database directly instead.\n"
+      "\ncommands:\n";
   for (const auto& c : cmds) {
     std::string left = "  " + c.spec.name;
     left.resize(14, ' ');
@@ -60,13 +65,71 @@ std::string MainHelp(const std::vector<Command>& cmds) {
   return h;
 }
 
+// Commands that never run through the order desk: they would serve, copy
+// or replace the database it holds, or use none.
+const char* const kNotThroughDesk[] = {"serve", "backup", "restore", "conform", "map"};
+
+bool ThroughDesk(const std::string& name) {
+  return std::find(std::begin(kNotThroughDesk), std::end(kNotThroughDesk), name) == std::end(kNotThroughDesk);
+}
+
+// A command refused as busy, sent to the order desk that holds the database
+// with what it read; prints the desk's answer and returns its exit status.
+int SendToDesk(const Context& ctx, const Command& cmd, const std::vector<std::string>& argv, const ClientRecord& record,
+               const Status& busy) {
+  const std::string prefix = "adjutant " + cmd.spec.name + ": ";
+  auto fail = [&](const std::string& why) {
+    std::fprintf(stderr, "%s%s%s\n", prefix.c_str(), busy.message().c_str(), why.c_str());
+    return busy.exit_code();
+  };
+  if (record.printed) return fail("");
+  if (!ThroughDesk(cmd.spec.name)) {
+    if (busy.message().find("adjutant serve") != std::string::npos) return fail("");  // it says what to do
+    return fail("; if it is the order desk (adjutant serve), stop the order desk first: " + cmd.spec.name +
+                " does not run through it");
+  }
+  SocketRequest rq{argv, record.files, record.password};
+  auto answer = AskServer(SocketPath(ctx.db), rq);
+  if (!answer.ok()) return fail(" (" + answer.status().message() + ")");
+  std::fwrite(answer->out.data(), 1, answer->out.size(), stdout);
+  std::fflush(stdout);
+  if (!answer->err.empty()) {
+    if (answer->err.rfind(prefix.substr(0, prefix.size() - 2), 0) == 0) std::fprintf(stderr, "%s\n", answer->err.c_str());
+    else std::fprintf(stderr, "%s%s\n", prefix.c_str(), answer->err.c_str());
+  }
+  return answer->code;
+}
+
 }  // namespace
+
+Result<std::string> DeskCommandGame(const std::vector<std::string>& argv) {
+  if (argv.empty()) return Status::InvalidArgument("an empty request");
+  const auto cmds = AllCommands();
+  const Command* cmd = nullptr;
+  for (const auto& c : cmds) if (c.spec.name == argv[0]) cmd = &c;
+  if (cmd == nullptr) return Status::InvalidArgument("adjutant: unknown command '" + argv[0] + "'");
+  if (!ThroughDesk(argv[0])) {
+    return Status::InvalidArgument("adjutant " + argv[0] + ": not through the order desk: stop the desk (adjutant "
+                                   "serve) to run it");
+  }
+  auto args = Parse(cmd->spec, std::vector<std::string>(argv.begin() + 1, argv.end()));
+  if (!args.ok()) return std::string();  // the command says what is wrong, on no game's sequencer
+  const size_t at = cmd->spec.name == "report" ? 1 : 0;  // report KIND GAME
+  return args->positional.size() > at ? args->positional[at] : std::string();
+}
 
 int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::string* out, std::string* err,
               const std::string& in) {
+  Inputs inputs;
+  inputs.files["-"] = in;
+  return RunShared(db, argv, out, err, inputs);
+}
+
+int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::string* out, std::string* err,
+              const Inputs& inputs) {
   Capture capture;
   capture.shared = &db;
-  capture.in = &in;
+  capture.inputs = &inputs;
   Capture* before = CurrentCapture();
   CurrentCapture() = &capture;
   auto cmds = AllCommands();
@@ -106,8 +169,12 @@ int Run(const std::vector<std::string>& argv) {
   const char* env = std::getenv("ADJUTANT_DB");
   ctx.db = env && *env ? env : std::string(ledger::kDefaultDir);
   size_t i = 0;
+  bool no_server = false;
   while (i < argv.size()) {
-    if (argv[i] == "--db") {
+    if (argv[i] == "--no-server") {
+      no_server = true;
+      ++i;
+    } else if (argv[i] == "--db") {
       if (i + 1 >= argv.size()) {
         std::fprintf(stderr, "adjutant: --db needs a directory\n");
         return 2;
@@ -145,8 +212,16 @@ int Run(const std::vector<std::string>& argv) {
     return 0;
   }
   ctx.args = std::move(args).value();
+  // What the command reads is kept: refused because the order desk holds the
+  // database, it is sent there with it.
+  ClientRecord record;
+  if (!no_server) CurrentRecord() = &record;
   Status st = cmd->run(ctx);
+  CurrentRecord() = nullptr;
   std::fflush(stdout);
+  if (!st.ok() && st.code() == Status::Code::kBusy && record.busy) {
+    return SendToDesk(ctx, *cmd, std::vector<std::string>(argv.begin() + static_cast<long>(i), argv.end()), record, st);
+  }
   if (!st.ok()) {
     // One prefix: messages that already name the command keep theirs.
     const std::string prefix = "adjutant " + cmd->spec.name;
