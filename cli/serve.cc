@@ -161,7 +161,11 @@ Status CmdServe(Context& c) {
        "); adjutant commands reach it through " + sock_path + "; SIGTERM or Ctrl-C stops it");
   std::fflush(stdout);
   (*d)->Wait();
-  local->reset();  // no more commands from the socket; its file removed
+  // No more commands from the socket (its file removed), then no desk: a
+  // command it still held is dropped with the desk's pool while the socket
+  // server that owns its connection is still there.
+  (*local)->Stop();
+  (*d).reset();
   Line("adjutant serve: stopped; every acknowledged order is in the log");
   return Status::Ok();
 }

@@ -169,12 +169,14 @@ struct SocketServer::Impl {
   std::string path;
   SocketSettings settings;
   SocketHandler handler;
-  net::io_context ioc;
-  local::acceptor acceptor{ioc};
-  std::thread thread;
   std::atomic<size_t> open{0};
   uid_t own = geteuid();
   ino_t inode = 0;  // of the socket file made, removed at the end only if still there
+  std::atomic<bool> stopped{false};
+  // Destroyed first: the connections its handlers hold touch the members above.
+  net::io_context ioc;
+  local::acceptor acceptor{ioc};
+  std::thread thread;
 
   void Accept();
 };
@@ -206,6 +208,7 @@ struct Conn : std::enable_shared_from_this<Conn> {
     Deadline();
     net::async_read(sock, net::buffer(header), [self = shared_from_this()](boost::system::error_code ec, size_t) {
       if (!ec) self->OnHeader();
+      else self->timer.cancel();  // the client went: nothing holds the connection
     });
   }
 
@@ -220,6 +223,7 @@ struct Conn : std::enable_shared_from_this<Conn> {
     payload.resize(n);
     net::async_read(sock, net::buffer(payload), [self = shared_from_this()](boost::system::error_code ec, size_t) {
       if (!ec) self->OnPayload();
+      else self->timer.cancel();
     });
   }
 
@@ -271,8 +275,11 @@ void SocketServer::Impl::Accept() {
 
 SocketServer::SocketServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-SocketServer::~SocketServer() {
+SocketServer::~SocketServer() { Stop(); }
+
+void SocketServer::Stop() {
   Impl* raw = impl_.get();
+  if (raw->stopped.exchange(true)) return;
   net::post(raw->ioc, [raw] {
     boost::system::error_code ignored;
     raw->acceptor.close(ignored);

@@ -82,7 +82,11 @@ class SocketServer {
  public:
   static Result<std::unique_ptr<SocketServer>> Start(const std::string& path, const SocketSettings& settings,
                                                      SocketHandler handler);
-  ~SocketServer();  // stops: closes the socket and removes its file
+  ~SocketServer();  // Stop()
+  // Accepts and answers no more (requests being run are answered to no one),
+  // and removes the socket file. The handler is not called after it: stop
+  // the server before what its handler uses goes (adjutant serve: the desk).
+  void Stop();
   SocketServer(const SocketServer&) = delete;
   SocketServer& operator=(const SocketServer&) = delete;
   struct Impl;

@@ -299,7 +299,7 @@ TEST_CASE("socket: the desk reads no file a request names and writes none", "[cl
   CHECK(ok->code == 0);
 }
 
-TEST_CASE("socket: an oversized request is refused and a half-open client blocks no other", "[cli][socket]") {
+TEST_CASE("socket: an oversized request is refused, unread, and the desk goes on", "[cli][socket]") {
   Talavera t;
   Serve serve(t.db, t.dir.Sub("serve.out"), {"--socket-max-bytes", "4096", "--socket-timeout", "600"});
   REQUIRE(serve.Ready());
@@ -322,6 +322,19 @@ TEST_CASE("socket: an oversized request is refused and a half-open client blocks
   Run r = t.adj({"directive", "talavera", t.dir.Sub("big.json")});
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("over the limit of 4096 bytes"));
+  // The desk still serves.
+  Run ruling = t.adj({"ruling", "talavera", "--reason", "after", "--text", "the big one"});
+  INFO(ruling.err);
+  CHECK(ruling.code == 0);
+  CHECK(serve.Stop() == 0);
+}
+
+TEST_CASE("socket: clients that stall mid-request block no other", "[cli][socket]") {
+  Talavera t;
+  Serve serve(t.db, t.dir.Sub("serve.out"), {"--socket-timeout", "600"});
+  REQUIRE(serve.Ready());
+  const std::string sock = cli::SocketPath(t.db);
+  const char header[] = {'A', 'D', 'J', 'Q', 0, 0, 0x10, 0x01};
   // Two clients that stall mid-request (the timeout is long) while others are served.
   int stalled = Connect(sock);
   REQUIRE(send(stalled, "ADJ", 3, MSG_NOSIGNAL) == 3);
@@ -342,6 +355,20 @@ TEST_CASE("socket: an oversized request is refused and a half-open client blocks
   close(stalled2);
   CHECK(t.Count(" because \"r") == 3);
   CHECK(serve.Stop() == 0);  // still running
+}
+
+TEST_CASE("socket: a client that stalls is closed after --socket-timeout", "[cli][socket]") {
+  Talavera t;
+  Serve serve(t.db, t.dir.Sub("serve.out"), {"--socket-timeout", "1"});
+  REQUIRE(serve.Ready());
+  int stalled = Connect(cli::SocketPath(t.db));
+  REQUIRE(send(stalled, "ADJQ", 4, MSG_NOSIGNAL) == 4);
+  timeval tv{60, 0};  // bounds a hang only
+  setsockopt(stalled, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  char c;
+  CHECK(recv(stalled, &c, 1, 0) == 0);  // closed by the server, no answer (not our 60 s running out)
+  close(stalled);
+  CHECK(serve.Stop() == 0);
 }
 
 TEST_CASE("socket: a stale socket a killed server left is replaced; a file that is not a socket is not", "[cli][socket]") {
