@@ -170,12 +170,16 @@ struct SocketServer::Impl {
   SocketSettings settings;
   SocketHandler handler;
   std::atomic<size_t> open{0};
+  std::atomic<size_t> answering{0};  // connections whose command has been handed to the handler
   uid_t own = geteuid();
   ino_t inode = 0;  // of the socket file made, removed at the end only if still there
   std::atomic<bool> stopped{false};
   // Destroyed first: the connections its handlers hold touch the members above.
   net::io_context ioc;
   local::acceptor acceptor{ioc};
+  // Keeps the loop running while a command is out with the handler and
+  // nothing else is pending (once Stop has closed the acceptor).
+  net::executor_work_guard<net::io_context::executor_type> work = net::make_work_guard(ioc);
   std::thread thread;
 
   void Accept();
@@ -190,8 +194,13 @@ struct Conn : std::enable_shared_from_this<Conn> {
   char header[kHeaderBytes];
   std::string payload, answer;
 
+  bool handed = false;  // to the handler: counted in server.answering until the answer is written
+
   Conn(SocketServer::Impl& s, local::socket so) : server(s), sock(std::move(so)), timer(server.ioc) { ++server.open; }
-  ~Conn() { --server.open; }
+  ~Conn() {
+    --server.open;
+    if (handed) --server.answering;
+  }
 
   // A half-open or slow client is closed after the timeout; the others go on.
   void Deadline() {
@@ -232,6 +241,8 @@ struct Conn : std::enable_shared_from_this<Conn> {
     payload.clear();
     if (!rq.ok()) return Answer({2, "", rq.status().message()});
     timer.cancel();  // the command may take long: only the exchange is timed
+    handed = true;
+    ++server.answering;
     auto self = shared_from_this();
     server.handler(std::move(rq).value(), [self](SocketAnswer a) {
       net::post(self->server.ioc, [self, a = std::move(a)]() mutable { self->Answer(std::move(a)); });
@@ -246,6 +257,10 @@ struct Conn : std::enable_shared_from_this<Conn> {
     answer = EncodeAnswer(a);
     Deadline();
     net::async_write(sock, net::buffer(answer), [self = shared_from_this()](boost::system::error_code, size_t) {
+      if (self->handed) {
+        self->handed = false;
+        --self->server.answering;
+      }
       boost::system::error_code ignored;
       self->sock.shutdown(local::socket::shutdown_both, ignored);
       self->sock.close(ignored);
@@ -283,8 +298,14 @@ void SocketServer::Stop() {
   net::post(raw->ioc, [raw] {
     boost::system::error_code ignored;
     raw->acceptor.close(ignored);
-    raw->ioc.stop();
   });
+  // A command already handed over is answered first (for --socket-timeout
+  // at most: one whose answer never comes does not hold the stop).
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(raw->settings.timeout_s);
+  while (raw->answering > 0 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  net::post(raw->ioc, [raw] { raw->ioc.stop(); });
   if (raw->thread.joinable()) raw->thread.join();
   struct stat st{};
   if (lstat(raw->path.c_str(), &st) == 0 && st.st_ino == raw->inode) ::unlink(raw->path.c_str());

@@ -83,8 +83,9 @@ class SocketServer {
   static Result<std::unique_ptr<SocketServer>> Start(const std::string& path, const SocketSettings& settings,
                                                      SocketHandler handler);
   ~SocketServer();  // Stop()
-  // Accepts and answers no more (requests being run are answered to no one),
-  // and removes the socket file. The handler is not called after it: stop
+  // Accepts no more, answers the commands already handed to the handler
+  // (waiting for them --socket-timeout at most), closes the rest and removes
+  // the socket file. The handler is not called after it: stop
   // the server before what its handler uses goes (adjutant serve: the desk).
   void Stop();
   SocketServer(const SocketServer&) = delete;

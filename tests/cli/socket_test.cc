@@ -15,7 +15,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <condition_variable>
 #include <future>
+#include <mutex>
 #include <thread>
 
 #include "cli/socket.h"
@@ -369,6 +371,52 @@ TEST_CASE("socket: a client that stalls is closed after --socket-timeout", "[cli
   CHECK(recv(stalled, &c, 1, 0) == 0);  // closed by the server, no answer (not our 60 s running out)
   close(stalled);
   CHECK(serve.Stop() == 0);
+}
+
+TEST_CASE("socket: a server stopping answers the command it already runs", "[cli][socket]") {
+  TempDir dir;
+  const std::string path = dir.Sub("s.sock");
+  std::mutex mu;
+  std::condition_variable cv;
+  std::function<void(cli::SocketAnswer)> pending;
+  cli::SocketSettings settings;
+  settings.timeout_s = 600;  // bounds a hang only
+  auto server = cli::SocketServer::Start(path, settings, [&](cli::SocketRequest rq, std::function<void(cli::SocketAnswer)> reply) {
+    std::lock_guard<std::mutex> lock(mu);
+    pending = std::move(reply);
+    cv.notify_all();
+  });
+  REQUIRE(server.ok());
+  auto asked = std::async(std::launch::async, [&] { return cli::AskServer(path, {{"ruling", "g"}, {}, {}}); });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    REQUIRE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return pending != nullptr; }));
+  }
+  auto stopping = std::async(std::launch::async, [&] { (*server)->Stop(); });
+  // Once it accepts no more, the command's answer comes.
+  bool closed = false;
+  for (int i = 0; i < 6000 && !closed; ++i) {
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+    closed = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0;
+    close(fd);
+    if (!closed) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  REQUIRE(closed);
+  pending({0, "recorded\n", ""});
+  // A generous deadline bounds a hang: then the server and the connection go.
+  if (asked.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+    stopping.get();
+    pending = nullptr;
+    (*server).reset();
+  }
+  auto answer = asked.get();
+  REQUIRE(answer.ok());
+  CHECK(answer->out == "recorded\n");
+  if (stopping.valid()) stopping.get();
+  CHECK_FALSE(std::filesystem::exists(path));
 }
 
 TEST_CASE("socket: a stale socket a killed server left is replaced; a file that is not a socket is not", "[cli][socket]") {
