@@ -1,8 +1,12 @@
 // The `adjutant` command: dispatch and every subcommand.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "base/status.h"
 
 namespace adjutant::ledger { class Ledger; }
 
@@ -19,5 +23,20 @@ int Run(const std::vector<std::string>& argv);
 // Commands that read a file or a password read them as Run would.
 int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::string* out, std::string* err,
               const std::string& in = "");
+
+// What a command run by RunShared reads instead of files: it never opens a
+// file itself, so no request can make a server read one.
+struct Inputs {
+  std::map<std::string, std::string> files;  // by the name the command was given ("-": its standard input)
+  std::optional<std::string> password;       // a password read by the client ($ADJUTANT_PASSWORD, its terminal)
+};
+int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::string* out, std::string* err,
+              const Inputs& inputs);
+
+// A command the running desk received over its socket (cli/socket.h): the
+// game whose sequencer is to run it ("" for none), or why it does not run
+// through the desk (serve, backup, restore and the commands that use no
+// database: stop the desk to run those).
+Result<std::string> DeskCommandGame(const std::vector<std::string>& argv);
 
 }  // namespace adjutant::cli

@@ -1,5 +1,7 @@
 #include "cli/common.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 
 #include <cstdio>
@@ -8,6 +10,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include "cli/commands.h"
 #include "schema/codec.h"
 
 namespace adjutant::cli {
@@ -17,7 +20,19 @@ Capture*& CurrentCapture() {
   return capture;
 }
 
+ClientRecord*& CurrentRecord() {
+  thread_local ClientRecord* record = nullptr;
+  return record;
+}
+
+bool InputExists(const std::string& path) {
+  if (Capture* cap = CurrentCapture(); cap && cap->inputs) return cap->inputs->files.count(path) != 0;
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
 void Out(const std::string& s) {
+  if (ClientRecord* r = CurrentRecord()) r->printed = true;
   if (Capture* c = CurrentCapture()) {
     c->out += s;
     return;
@@ -32,6 +47,7 @@ Status WriteSvg(const std::string& path, const std::string& svg, const std::stri
     Out(svg);
     return Status::Ok();
   }
+  if (CurrentCapture()) return Status::InvalidArgument("--svg " + path + ": the order desk writes no file (--svg -)");
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << svg;
   out.close();
@@ -46,16 +62,35 @@ Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb) {
   return Status::Ok();
 }
 
+namespace {
+Result<std::string> ReadFromDisk(const std::string& path, size_t limit);
+}  // namespace
+
 Result<std::string> ReadFile(const std::string& path, size_t limit) {
-  // "-": the standard input (the desk's request body, when it runs a command).
-  if (path == "-") {
-    if (Capture* cap = CurrentCapture(); cap && cap->in) {
-      if (cap->in->size() > limit) {
-        return Status::InvalidArgument("standard input is over the limit of " + std::to_string(limit) + " bytes");
-      }
-      return *cap->in;
+  // A command run for another process (RunShared) reads what was sent with
+  // it: "-" the desk's request body, a file its client read. Never a file.
+  if (Capture* cap = CurrentCapture(); cap && cap->inputs) {
+    auto it = cap->inputs->files.find(path);
+    if (it == cap->inputs->files.end()) {
+      if (path == "-") return std::string();
+      return Status::InvalidArgument(path + ": the order desk reads no file a command names (the adjutant "
+                                     "command sends what it reads)");
     }
+    if (it->second.size() > limit) {
+      return Status::InvalidArgument((path == "-" ? std::string("standard input") : path) + " is over the limit of " +
+                                     std::to_string(limit) + " bytes");
+    }
+    return it->second;
   }
+  auto data = ReadFromDisk(path, limit);
+  if (data.ok()) {
+    if (ClientRecord* r = CurrentRecord()) r->files[path] = *data;
+  }
+  return data;
+}
+
+namespace {
+Result<std::string> ReadFromDisk(const std::string& path, size_t limit) {
   std::ifstream file;
   if (path != "-") {
     file.open(path, std::ios::binary);
@@ -73,6 +108,7 @@ Result<std::string> ReadFile(const std::string& path, size_t limit) {
   }
   return data;
 }
+}  // namespace
 
 Result<DbRef> OpenDb(const Context& c, bool write, bool create) {
   if (Capture* cap = CurrentCapture(); cap && cap->shared) return DbRef(cap->shared);
@@ -80,7 +116,10 @@ Result<DbRef> OpenDb(const Context& c, bool write, bool create) {
   o.read_only = !write;
   o.create_if_missing = create;
   auto db = ledger::Ledger::Open(c.db, o);
-  if (!db.ok()) return db.status();
+  if (!db.ok()) {
+    if (ClientRecord* r = CurrentRecord(); r && db.status().code() == Status::Code::kBusy) r->busy = true;
+    return db.status();
+  }
   return DbRef(std::move(db).value());
 }
 

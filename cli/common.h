@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "base/turn.h"
 #include "cli/args.h"
+#include "cli/commands.h"
 #include "ledger/ledger.h"
 
 namespace flatbuffers { class FlatBufferBuilder; }
@@ -64,10 +66,24 @@ Result<DbRef> OpenDb(const Context& c, bool write, bool create = false);
 struct Capture {
   ledger::Ledger* shared = nullptr;
   std::string out;
-  const std::string* in = nullptr;  // the command's standard input (a FILE of "-")
+  const Inputs* inputs = nullptr;  // what it reads instead of files (ReadFile, ReadPassword)
 };
 // The capture of the command running on this thread, if any.
 Capture*& CurrentCapture();
+
+// The command line's own run (Run): what its command read, kept so that a
+// command refused by a busy database can be sent, with those bytes, to the
+// order desk that holds it (cli/socket.h).
+struct ClientRecord {
+  std::map<std::string, std::string> files;  // by the name given ("-": standard input)
+  std::optional<std::string> password;       // from $ADJUTANT_PASSWORD or the terminal
+  bool busy = false;                         // OpenDb was refused: another process holds the database
+  bool printed = false;                      // something was printed (then the command is not sent)
+};
+ClientRecord*& CurrentRecord();
+
+// Whether the file a command names is there to read (under a capture: sent).
+bool InputExists(const std::string& path);
 
 // --branch B, else the game's current branch (main unless the GA made a
 // corrected branch current), else main.
@@ -99,6 +115,10 @@ Status CheckPassword(const projections::Roster& roster, const std::string& game,
                      const std::string& pw);
 
 // The commands of each file, for the table in commands.cc.
+std::vector<Command> GameCommands();     // cli/cmd_game.cc: new, games, fork, branches, rules-versions
+std::vector<Command> HistoryCommands();  // cli/cmd_history.cc: log, verify, digest, stats
+std::vector<Command> RerunCommands();    // cli/cmd_rerun.cc: replay, diff, audit, conform
+std::vector<Command> GaCommands();       // cli/cmd_ga.cc: roll, ruling
 std::vector<Command> PlayCommands();    // cli/play.cc
 std::vector<Command> ReportCommands();  // cli/report.cc
 std::vector<Command> MapCommands();     // cli/map.cc

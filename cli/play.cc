@@ -25,14 +25,26 @@ namespace adjutant::cli {
 
 // The password: --password-file, else $ADJUTANT_PASSWORD, else a prompt at
 // the terminal (never an argument, which other users could read).
+// "-" as the file: the first line of the standard input. Under the order
+// desk (RunShared), only what the client sent: never the desk's own
+// environment or terminal.
 Result<std::string> ReadPassword(const Args& a, const std::string& prompt) {
   std::string pw;
+  Capture* cap = CurrentCapture();
   if (auto f = a.Value("password-file")) {
-    std::ifstream in(*f);
-    if (!in) return Status::InvalidArgument(*f + ": cannot open the password file");
-    std::getline(in, pw);
+    if (*f != "-" && !InputExists(*f)) return Status::InvalidArgument(*f + ": cannot open the password file");
+    auto text = ReadFile(*f, 64 << 10);
+    if (!text.ok()) return text.status();
+    pw = text->substr(0, text->find('\n'));
+  } else if (cap) {
+    if (!cap->inputs || !cap->inputs->password) {
+      return Status::InvalidArgument("no password: give --password-file FILE (the order desk reads no terminal and "
+                                     "no environment of its own)");
+    }
+    pw = *cap->inputs->password;
   } else if (const char* env = std::getenv("ADJUTANT_PASSWORD"); env && *env) {
     pw = env;
+    if (ClientRecord* r = CurrentRecord()) r->password = pw;
   } else if (isatty(STDIN_FILENO)) {
     std::fprintf(stderr, "%s", prompt.c_str());
     termios old{};
@@ -43,6 +55,7 @@ Result<std::string> ReadPassword(const Args& a, const std::string& prompt) {
     std::getline(std::cin, pw);
     tcsetattr(STDIN_FILENO, TCSANOW, &old);
     std::fprintf(stderr, "\n");
+    if (ClientRecord* r = CurrentRecord()) r->password = pw;
   } else {
     return Status::InvalidArgument("no password: give --password-file FILE, set ADJUTANT_PASSWORD, or run at a terminal");
   }
@@ -252,7 +265,11 @@ Status RecordDice(Context& c, bool reveal) {
   auto turn = Turn::Parse(*t);
   if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
   bool fresh = false;
-  if (!reveal && *file != "-" && !std::ifstream(*file)) {
+  if (!reveal && *file != "-" && !InputExists(*file)) {
+    if (CurrentCapture()) {
+      return Status::InvalidArgument("--salt-file " + *file + ": the order desk writes no file (the adjutant "
+                                     "command makes a new salt file and sends it)");
+    }
     // A new salt, kept by the GA alone until he reveals it.
     std::ofstream out(*file, std::ios::trunc);
     out << replay::NewSalt() << "\n";

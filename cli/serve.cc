@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/socket.h"
 #include "desk/desk.h"
 
 namespace adjutant::cli {
@@ -118,6 +119,11 @@ Status CmdServe(Context& c) {
   }
   s.backup_dir = c.args.ValueOr("backup-dir", "");
   ADJ_RETURN_IF_ERROR(get("backup-keep", 0, 0, 100000, s.backup_keep));
+  SocketSettings sock;
+  ADJ_RETURN_IF_ERROR(get("socket-max-bytes", static_cast<int>(sock.max_request_bytes), 1024, 1 << 30, sock.max_request_bytes));
+  ADJ_RETURN_IF_ERROR(get("socket-timeout", sock.timeout_s, 1, 86400, sock.timeout_s));
+  ADJ_RETURN_IF_ERROR(get("socket-max-connections", static_cast<int>(sock.max_connections), 1, 100000, sock.max_connections));
+  sock.max_answer_bytes = s.max_answer_bytes;
   // Said before anything is opened or bound.
   for (const auto& w : desk::DeploymentWarnings(s)) std::fprintf(stderr, "adjutant serve: warning: %s\n", w.c_str());
   auto db = OpenDb(c, true);
@@ -127,13 +133,39 @@ Status CmdServe(Context& c) {
                  std::string* err) { return RunShared(l, argv, out, err, in); };
   auto d = desk::Desk::Start(**db, s, hooks);
   if (!d.ok()) return d.status();
+  // The command line's way in while the desk holds the database: each
+  // command on its game's sequencer, with the files its client read.
+  ledger::Ledger* held = &**db;
+  desk::Desk* running = d->get();
+  const std::string sock_path = SocketPath(c.db);
+  auto local = SocketServer::Start(sock_path, sock, [held, running](SocketRequest rq, std::function<void(SocketAnswer)> reply) {
+    auto game = DeskCommandGame(rq.argv);
+    if (!game.ok()) return reply({2, "", game.status().message()});
+    running->Sequence(*game, [held, rq = std::move(rq), reply] {
+      SocketAnswer a;
+      const Inputs inputs{rq.files, rq.password};
+      a.code = RunShared(*held, rq.argv, &a.out, &a.err, inputs);
+      reply(std::move(a));
+    });
+  });
+  if (!local.ok()) {
+    (*d)->Stop();
+    (*d)->Wait();
+    return Status(local.status().code() == Status::Code::kBusy ? local.status()
+                                                                : Status::InvalidArgument(local.status().message()));
+  }
   (*d)->HandleSignals();
   const std::string addr = s.listen.substr(0, s.listen.rfind(':'));
   Line("adjutant serve: the order desk on " + std::string(s.tls_cert.empty() ? "http" : "https") + "://" + addr + ":" + std::to_string((*d)->port()) + "/ (database " +
        (*db)->dir() + (s.ga_pwhash.empty() ? "; no GA login: give --ga-password-file" : "") +
-       "); SIGTERM or Ctrl-C stops it");
+       "); adjutant commands reach it through " + sock_path + "; SIGTERM or Ctrl-C stops it");
   std::fflush(stdout);
   (*d)->Wait();
+  // No more commands from the socket (its file removed), then no desk: a
+  // command it still held is dropped with the desk's pool while the socket
+  // server that owns its connection is still there.
+  (*local)->Stop();
+  (*d).reset();
   Line("adjutant serve: stopped; every acknowledged order is in the log");
   return Status::Ok();
 }
@@ -161,7 +193,12 @@ std::vector<Command> ServeCommands() {
             "address that is not a trusted proxy), for the rate limit and the login backoff.\n"
             "With --backup-dir: POST /api/ga/backup, GET /api/ga/backups.\n"
             "POST /api/games/GAME/sessions/revoke [{\"person\": P}] (the GA ends a game's or a person's sessions).\n"
-            "Listening beyond loopback without TLS is warned about on stderr.",
+            "Listening beyond loopback without TLS is warned about on stderr.\n"
+            "The adjutant command reaches the running desk through DIR/adjutant.sock (owner-only: mode 0600, and\n"
+            "only a client of the server's own user is served): a command that writes, refused by the database the\n"
+            "desk holds, is sent there with the files and password it read, and runs on the game's sequencer; the\n"
+            "desk reads and writes no file a request names. A stale socket a killed server left is replaced at\n"
+            "start; anything else at that path stops the start. serve, backup and restore do not run through it.",
             {{"listen", "ADDR:PORT", "where to listen (default 127.0.0.1:8080; port 0: any free one)"},
              {"ga-password-file", "F", "the GA's password, first line of F (else no GA login)"},
              {"max-body", "BYTES", "a request body's limit (default 262144)"},
@@ -187,7 +224,10 @@ std::vector<Command> ServeCommands() {
              {"orders-per-turn", "N", "orders one person may submit in one turn (default 1000)"},
              {"order-bytes-per-turn", "BYTES", "bytes of orders one person may submit in one turn (default 8388608)"},
              {"page-rows", "N", "rows in one page of a list, e.g. a player's orders (default 100)"},
-             {"max-answer-bytes", "BYTES", "a report's or a GA command's output in one answer (default 16777216)"}},
+             {"max-answer-bytes", "BYTES", "a report's or a GA command's output in one answer (default 16777216)"},
+             {"socket-max-bytes", "BYTES", "a command's request on DIR/adjutant.sock: its arguments and files (default 33554432)"},
+             {"socket-timeout", "S", "seconds to send a whole request on the socket, and to take its answer (default 30)"},
+             {"socket-max-connections", "N", "connections open at once on the socket (default 16)"}},
             0, 0},
            CmdServe}};
 }

@@ -264,6 +264,12 @@ void Desk::HandleSignals() {
   });
 }
 
+void Desk::Sequence(const std::string& game, std::function<void()> fn) {
+  Impl* raw = impl_.get();
+  if (game.empty()) net::post(raw->pool, std::move(fn));
+  else net::post(raw->StrandOf(game), std::move(fn));
+}
+
 void Desk::Stop() {
   Impl* raw = impl_.get();
   if (raw->stopping.exchange(true)) return;

@@ -102,6 +102,10 @@ class Desk {
   void Wait();
   // Stop on SIGTERM or SIGINT (adjutant serve).
   void HandleSignals();
+  // Runs `fn` on the worker pool: on the sequencer of `game` (the one that
+  // game's writes from requests go through), or anywhere on it for "".
+  // Work in flight when the desk stops is finished before Wait returns.
+  void Sequence(const std::string& game, std::function<void()> fn);
 
   struct Impl;
 

@@ -30,6 +30,11 @@ Run Adjutant(const std::vector<std::string>& args, const std::vector<std::string
 
 Run AdjutantWithInput(const std::vector<std::string>& args, const std::optional<std::string>& input,
                       const std::vector<std::string>& env) {
+  return AdjutantFrom("", args, input, env);
+}
+
+Run AdjutantFrom(const std::string& cwd, const std::vector<std::string>& args, const std::optional<std::string>& input,
+                 const std::vector<std::string>& env) {
   adjutant::testing::TempDir io;
   std::string out = io.Sub("out"), err = io.Sub("err"), in = io.Sub("in");
   if (input) std::ofstream(in, std::ios::binary) << *input;
@@ -38,6 +43,7 @@ Run AdjutantWithInput(const std::vector<std::string>& args, const std::optional<
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 0, input ? in.c_str() : "/dev/null", O_RDONLY, 0);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
   std::vector<std::string> argv_s = {ADJUTANT_BIN};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;

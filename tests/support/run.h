@@ -18,6 +18,9 @@ Run Adjutant(const std::vector<std::string>& args, const std::vector<std::string
 // The same with `input` as its standard input (else /dev/null).
 Run AdjutantWithInput(const std::vector<std::string>& args, const std::optional<std::string>& input,
                       const std::vector<std::string>& env = {});
+// The same run from the directory `cwd` (relative paths in `args` are its).
+Run AdjutantFrom(const std::string& cwd, const std::vector<std::string>& args,
+                 const std::optional<std::string>& input = std::nullopt, const std::vector<std::string>& env = {});
 
 std::vector<std::string> Lines(const std::string& s);
 std::string Slurp(const std::string& path);
