@@ -2,6 +2,7 @@
 
 #include "support/race/race.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -141,7 +142,19 @@ const std::vector<GameKind>& GameKinds() {
 
 CliRun Cli(ledger::Ledger& db, const std::vector<std::string>& args) {
   CliRun r;
-  r.code = cli::RunShared(db, args, &r.out, &r.err);
+  // As the command line sends a command to the desk: with the bytes of the
+  // files it names (RunShared opens none itself).
+  cli::Inputs inputs;
+  for (size_t i = 1; i < args.size(); ++i) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(args[i], ec)) {
+      std::ifstream f(args[i], std::ios::binary);
+      std::ostringstream b;
+      b << f.rdbuf();
+      inputs.files[args[i]] = b.str();
+    }
+  }
+  r.code = cli::RunShared(db, args, &r.out, &r.err, inputs);
   return r;
 }
 

@@ -16,6 +16,7 @@
 #include "replay/views.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
+#include "support/kinds.h"
 #include "support/race/race.h"
 #include "support/temp_dir.h"
 
@@ -37,10 +38,9 @@ struct Race {
     int code;
     std::string out, err;
   };
-  Out Cli(const std::vector<std::string>& argv, const std::string& in = "") {
-    Out o;
-    o.code = cli::RunShared(*db, argv, &o.out, &o.err, in);
-    return o;
+  Out Cli(const std::vector<std::string>& argv) {
+    auto r = testing::Cli(*db, argv);
+    return Out{r.code, r.out, r.err};
   }
   void Write(const std::string& name, const std::string& text) { std::ofstream(dir.Sub(name)) << text; }
   // A player's orders, as the order desk records them (his own only).
