@@ -31,6 +31,11 @@ struct OrderSender {
 
 using OrderJudge = std::function<OrderJudgement(const PhaseWriter& w, const fb::OrderItem& item)>;
 
+// The payloads of the intake's three events, built once for every kind.
+PayloadBuilder OrderSubmittedPayload(std::string person, std::string role, std::string slot, const fb::OrderItem* item);
+PayloadBuilder OrderRejectedPayload(uint64_t order_seq, std::string rule, std::string reason);
+PayloadBuilder OrderSupersededPayload(uint64_t order_seq, uint64_t by_seq);
+
 // Emits the file's events at `at`.
 void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
                   const std::vector<const fb::OrderItem*>& items, const OrderJudge& judge);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 
+#include "rules/intake.h"
 #include "rules/dog/charts.h"
 #include "rules/dog/dog.h"
 
@@ -123,14 +124,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, cons
     }
     Draft d = tagged(Draft{});
     d.actor = Actor{ActorKind::kPlayer, person, role};
-    d.payload = [person, role, side, item](flatbuffers::FlatBufferBuilder& f) {
-      flatbuffers::Offset<void> body;
-      if (item->body_type() != fb::OrderBody_NONE) {
-        body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameOrderBody(item->body_type()), item->body()));
-      }
-      auto o = fb::CreateOrderSubmittedDirect(f, person.c_str(), role.c_str(), side.c_str(), item->body_type(), body);
-      return PayloadRef{fb::Payload_OrderSubmitted, o.o};
-    };
+    d.payload = OrderSubmittedPayload(person, role, side, item);
     w.Emit(std::move(d));
     const uint64_t seq = w.head_seq();
     std::optional<std::pair<std::string, std::string>> refusal;
@@ -138,19 +132,13 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, cons
     if (!refusal) refusal = Refusal(w.battle(), side, *intent, rules);
     if (refusal) {
       Draft r = tagged(Draft{});
-      const std::string rule = refusal->first, reason = refusal->second;
-      r.payload = [seq, rule, reason](flatbuffers::FlatBufferBuilder& f) {
-        return PayloadRef{fb::Payload_OrderRejected, fb::CreateOrderRejectedDirect(f, seq, rule.c_str(), reason.c_str()).o};
-      };
+      r.payload = OrderRejectedPayload(seq, refusal->first, refusal->second);
       w.Emit(std::move(r));
       continue;
     }
     if (replaced) {
       Draft sup = tagged(Draft{});
-      const uint64_t old = *replaced;
-      sup.payload = [old, seq](flatbuffers::FlatBufferBuilder& f) {
-        return PayloadRef{fb::Payload_OrderSuperseded, fb::CreateOrderSuperseded(f, old, seq).o};
-      };
+      sup.payload = OrderSupersededPayload(*replaced, seq);
       w.Emit(std::move(sup));
     }
   }

@@ -1,5 +1,7 @@
 #include "rules/nwol/intake.h"
 
+#include "rules/intake.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -148,14 +150,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
     d.actor = Actor{ActorKind::kPlayer, person, role};
     d.ruleset = claim ? claim->ruleset : "";
     d.rules_version = claim ? claim->rules_version : 0;
-    d.payload = [person, role, slot, item](flatbuffers::FlatBufferBuilder& f) {
-      flatbuffers::Offset<void> body;
-      if (item->body_type() != fb::OrderBody_NONE) {
-        body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameOrderBody(item->body_type()), item->body()));
-      }
-      auto o = fb::CreateOrderSubmittedDirect(f, person.c_str(), role.c_str(), slot.c_str(), item->body_type(), body);
-      return PayloadRef{fb::Payload_OrderSubmitted, o.o};
-    };
+    d.payload = OrderSubmittedPayload(person, role, slot, item);
     w.Emit(std::move(d));
     uint64_t seq = w.head_seq();
     if (!claim) {
@@ -184,9 +179,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
       sup.at = at;
       sup.ruleset = claim->ruleset;
       sup.rules_version = claim->rules_version;
-      sup.payload = [loser, winner](flatbuffers::FlatBufferBuilder& f) {
-        return PayloadRef{fb::Payload_OrderSuperseded, fb::CreateOrderSuperseded(f, loser, winner).o};
-      };
+      sup.payload = OrderSupersededPayload(loser, winner);
       w.Emit(std::move(sup));
       break;  // at most one order stands per slot
     }

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "rules/intake.h"
 #include "rules/y1820/context.h"
 #include "rules/y1820/tables.h"
 #include "schema/codec.h"
@@ -132,14 +133,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, cons
   for (const fb::OrderItem* item : items) {
     Draft d = c.Tagged(Draft{});
     d.actor = Actor{ActorKind::kPlayer, person, role};
-    d.payload = [person, role, nation, item](flatbuffers::FlatBufferBuilder& f) {
-      flatbuffers::Offset<void> body;
-      if (item->body_type() != fb::OrderBody_NONE) {
-        body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameOrderBody(item->body_type()), item->body()));
-      }
-      auto o = fb::CreateOrderSubmittedDirect(f, person.c_str(), role.c_str(), nation.c_str(), item->body_type(), body);
-      return PayloadRef{fb::Payload_OrderSubmitted, o.o};
-    };
+    d.payload = OrderSubmittedPayload(person, role, nation, item);
     w.Emit(std::move(d));
     uint64_t seq = w.head_seq();
     if (!first) first = seq;
@@ -152,9 +146,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, cons
   }
   for (uint64_t old : earlier) {
     Draft d = c.Tagged(Draft{});
-    d.payload = [old, first](flatbuffers::FlatBufferBuilder& f) {
-      return PayloadRef{fb::Payload_OrderSuperseded, fb::CreateOrderSuperseded(f, old, first).o};
-    };
+    d.payload = OrderSupersededPayload(old, first);
     w.Emit(std::move(d));
   }
 }
