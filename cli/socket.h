@@ -72,7 +72,10 @@ struct SocketSettings {
   size_t max_answer_bytes = 16 << 20;   // an answer's output
 };
 
-// Runs a request; `reply` is called once, from any thread.
+// Runs a request; `reply` is called once, from any thread. A `reply` holds
+// its connection, which lives on the server's I/O context: it must be called
+// or dropped before the server is destroyed (adjutant serve stops the server
+// before the desk that runs its commands goes).
 using SocketHandler = std::function<void(SocketRequest, std::function<void(SocketAnswer)> reply)>;
 
 // The server: listens on `path` (a stale socket there, one no server
