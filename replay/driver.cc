@@ -30,11 +30,7 @@ const Actor kGa{ActorKind::kGameAdministrator, "", ""};
 
 const projections::SummaryState& SummaryOf(const World& w) { return rules::Get<projections::Summary>(w.projections).state(); }
 
-rules::RulesVersions GameVersions(const projections::SummaryState& s) {
-  rules::RulesVersions v = rules::LatestVersions();
-  for (const auto& [ruleset, version] : s.rules_versions) v.Set(ruleset, version);
-  return v;
-}
+rules::RulesVersions GameVersions(const projections::SummaryState& s) { return rules::GameVersionsOf(s); }
 
 const projections::Treasury& World::treasury() const { return rules::Get<projections::Treasury>(projections); }
 const projections::Roster& World::roster() const { return rules::Get<projections::Roster>(projections); }

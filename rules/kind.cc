@@ -1,9 +1,15 @@
 #include "rules/kind.h"
 
+#include <algorithm>
+
 #include "projections/summary.h"
 #include "rules/events.h"
 
 namespace adjutant::rules {
+
+bool NamesRuleset(std::span<const std::string> rulesets, std::string_view ruleset) {
+  return std::find(rulesets.begin(), rulesets.end(), ruleset) != rulesets.end();
+}
 
 Status EmitPhase(PhaseWriter& w, const KindPhase& phase, std::string_view ruleset,
                  const std::function<Status()>& outcomes) {
@@ -19,11 +25,13 @@ Status EmitPhase(PhaseWriter& w, const KindPhase& phase, std::string_view rulese
   return Status::Ok();
 }
 
-RulesVersions GameVersionsOf(const State& s) {
+RulesVersions GameVersionsOf(const projections::SummaryState& summary) {
   RulesVersions v = LatestVersions();
-  for (const auto& [ruleset, version] : Get<projections::Summary>(s).state().rules_versions) v.Set(ruleset, version);
+  for (const auto& [ruleset, version] : summary.rules_versions) v.Set(ruleset, version);
   return v;
 }
+
+RulesVersions GameVersionsOf(const State& s) { return GameVersionsOf(Get<projections::Summary>(s).state()); }
 
 std::string JoinRow(const std::vector<std::string>& xs) {
   std::string s;

@@ -34,6 +34,8 @@ struct OrderItem;
 struct DirectiveFile;
 }  // namespace adjutant::fb
 
+namespace adjutant::projections { struct SummaryState; }
+
 namespace adjutant::rules {
 
 // The projections of a game folded to some event.
@@ -185,11 +187,16 @@ Status EmitPhase(PhaseWriter& w, const KindPhase& phase, std::string_view rulese
 // The rules versions a game goes on under: each ruleset's last recorded
 // version, the newest for a ruleset with none yet (rules/versions.h).
 RulesVersions GameVersionsOf(const State& s);
+RulesVersions GameVersionsOf(const projections::SummaryState& summary);
 
 // Text of view rows: "a,b,c"; "name:count,..."; "1,2,3".
 std::string JoinRow(const std::vector<std::string>& xs);
 std::string CountsRow(const std::map<std::string, int32_t>& m);
 std::string IntsRow(const std::vector<int32_t>& v);
+
+// Whether a scenario's rulesets name `ruleset` (a kind that plays one book
+// alone asks this in Plays).
+bool NamesRuleset(std::span<const std::string> rulesets, std::string_view ruleset);
 
 // The kinds there are, in registry order (rules/kinds.cc).
 std::span<const GameKind* const> AllKinds();

@@ -29,7 +29,7 @@ class DogKind final : public GameKind {
  public:
   std::string_view name() const override { return "dog"; }
   bool Plays(std::span<const std::string> rulesets) const override {
-    return std::find(rulesets.begin(), rulesets.end(), kRuleset) != rulesets.end();
+    return NamesRuleset(rulesets, kRuleset);
   }
   std::vector<std::string_view> Rulesets() const override { return {kRuleset}; }
 

@@ -21,7 +21,7 @@ class Y1820Kind final : public GameKind {
  public:
   std::string_view name() const override { return "y1820"; }
   bool Plays(std::span<const std::string> rulesets) const override {
-    return std::find(rulesets.begin(), rulesets.end(), kRuleset) != rulesets.end();
+    return NamesRuleset(rulesets, kRuleset);
   }
   std::vector<std::string_view> Rulesets() const override { return {kRuleset}; }
 

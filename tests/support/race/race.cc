@@ -115,7 +115,7 @@ class RaceKind final : public rules::GameKind {
  public:
   std::string_view name() const override { return "race"; }
   bool Plays(std::span<const std::string> rulesets) const override {
-    return std::find(rulesets.begin(), rulesets.end(), kRuleset) != rulesets.end();
+    return rules::NamesRuleset(rulesets, kRuleset);
   }
   std::vector<std::string_view> Rulesets() const override { return {kRuleset}; }
   std::span<const rules::VersionNote> Versions() const override { return kVersions; }
