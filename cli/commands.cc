@@ -5,6 +5,8 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -54,7 +56,9 @@ std::string MainHelp(const std::vector<Command>& cmds) {
       "The database is DIR, else $ADJUTANT_DB, else ./adjutant-data.\n"
       "While the order desk (adjutant serve) holds the database, a command that writes is sent to it through\n"
       "DIR/adjutant.sock and carried out there, with the files and password this command read; serve, backup\n"
-      "and restore do not run through it. --no-server (before COMMAND) opens the database directly instead.\n"
+      "and restore do not run through it. --no-server (before COMMAND) opens the database directly instead;\n"
+      "--server-wait S (before COMMAND) waits S seconds at most for the desk's answer (default " +
+      std::to_string(kDefaultServerWaitS) + ").\n"
       "\ncommands:\n";
   for (const auto& c : cmds) {
     std::string left = "  " + c.spec.name;
@@ -76,7 +80,7 @@ bool ThroughDesk(const std::string& name) {
 // A command refused as busy, sent to the order desk that holds the database
 // with what it read; prints the desk's answer and returns its exit status.
 int SendToDesk(const Context& ctx, const Command& cmd, const std::vector<std::string>& argv, const ClientRecord& record,
-               const Status& busy) {
+               const Status& busy, std::chrono::seconds wait) {
   const std::string prefix = "adjutant " + cmd.spec.name + ": ";
   auto fail = [&](const std::string& why) {
     std::fprintf(stderr, "%s%s%s\n", prefix.c_str(), busy.message().c_str(), why.c_str());
@@ -88,8 +92,8 @@ int SendToDesk(const Context& ctx, const Command& cmd, const std::vector<std::st
     return fail("; if it is the order desk (adjutant serve), stop the order desk first: " + cmd.spec.name +
                 " does not run through it");
   }
-  SocketRequest rq{argv, record.files, record.password};
-  auto answer = AskServer(SocketPath(ctx.db), rq);
+  SocketRequest rq{argv, record.files, record.password, record.made};
+  auto answer = AskServer(SocketPath(ctx.db), rq, wait);
   if (!answer.ok()) return fail(" (" + answer.status().message() + ")");
   std::fwrite(answer->out.data(), 1, answer->out.size(), stdout);
   std::fflush(stdout);
@@ -170,10 +174,32 @@ int Run(const std::vector<std::string>& argv) {
   ctx.db = env && *env ? env : std::string(ledger::kDefaultDir);
   size_t i = 0;
   bool no_server = false;
+  std::chrono::seconds server_wait(kDefaultServerWaitS);
   while (i < argv.size()) {
     if (argv[i] == "--no-server") {
       no_server = true;
       ++i;
+    } else if (argv[i] == "--server-wait" || argv[i].rfind("--server-wait=", 0) == 0) {
+      std::string v;
+      if (argv[i] == "--server-wait") {
+        if (i + 1 >= argv.size()) {
+          std::fprintf(stderr, "adjutant: --server-wait needs a number of seconds\n");
+          return 2;
+        }
+        v = argv[i + 1];
+        i += 2;
+      } else {
+        v = argv[i].substr(14);
+        ++i;
+      }
+      char* end = nullptr;
+      errno = 0;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || errno != 0 || n < 1 || n > 86400) {
+        std::fprintf(stderr, "adjutant: --server-wait: '%s' is not a number of seconds from 1 to 86400\n", v.c_str());
+        return 2;
+      }
+      server_wait = std::chrono::seconds(n);
     } else if (argv[i] == "--db") {
       if (i + 1 >= argv.size()) {
         std::fprintf(stderr, "adjutant: --db needs a directory\n");
@@ -220,7 +246,8 @@ int Run(const std::vector<std::string>& argv) {
   CurrentRecord() = nullptr;
   std::fflush(stdout);
   if (!st.ok() && st.code() == Status::Code::kBusy && record.busy) {
-    return SendToDesk(ctx, *cmd, std::vector<std::string>(argv.begin() + static_cast<long>(i), argv.end()), record, st);
+    return SendToDesk(ctx, *cmd, std::vector<std::string>(argv.begin() + static_cast<long>(i), argv.end()), record, st,
+                      server_wait);
   }
   if (!st.ok()) {
     // One prefix: messages that already name the command keep theirs.

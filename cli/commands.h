@@ -3,6 +3,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::str
 struct Inputs {
   std::map<std::string, std::string> files;  // by the name the command was given ("-": its standard input)
   std::optional<std::string> password;       // a password read by the client ($ADJUTANT_PASSWORD, its terminal)
+  std::set<std::string> made;                // files among `files` the client made for this command (a new salt)
 };
 int RunShared(ledger::Ledger& db, const std::vector<std::string>& argv, std::string* out, std::string* err,
               const Inputs& inputs);

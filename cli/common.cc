@@ -31,6 +31,14 @@ bool InputExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+bool InputMade(const std::string& path, bool made_here) {
+  if (Capture* cap = CurrentCapture(); cap && cap->inputs) return cap->inputs->made.count(path) != 0;
+  if (made_here) {
+    if (ClientRecord* r = CurrentRecord()) r->made.insert(path);
+  }
+  return made_here;
+}
+
 void Out(const std::string& s) {
   if (ClientRecord* r = CurrentRecord()) r->printed = true;
   if (Capture* c = CurrentCapture()) {

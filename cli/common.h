@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -77,6 +78,7 @@ Capture*& CurrentCapture();
 struct ClientRecord {
   std::map<std::string, std::string> files;  // by the name given ("-": standard input)
   std::optional<std::string> password;       // from $ADJUTANT_PASSWORD or the terminal
+  std::set<std::string> made;                // files the command made before it was refused (a new salt file)
   bool busy = false;                         // OpenDb was refused: another process holds the database
   bool printed = false;                      // something was printed (then the command is not sent)
 };
@@ -84,6 +86,9 @@ ClientRecord*& CurrentRecord();
 
 // Whether the file a command names is there to read (under a capture: sent).
 bool InputExists(const std::string& path);
+// Whether the command line made that file for this command (under a capture:
+// as the client said; else as `made_here` says).
+bool InputMade(const std::string& path, bool made_here);
 
 // --branch B, else the game's current branch (main unless the GA made a
 // corrected branch current), else main.

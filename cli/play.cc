@@ -278,6 +278,7 @@ Status RecordDice(Context& c, bool reveal) {
     ::chmod(file->c_str(), 0600);
     fresh = true;
   }
+  fresh = InputMade(*file, fresh);
   auto salt = ReadSaltFile(*file);
   if (!salt.ok()) return salt.status();
   auto commitment = replay::CommitmentOf(*salt);

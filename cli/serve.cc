@@ -143,7 +143,7 @@ Status CmdServe(Context& c) {
     if (!game.ok()) return reply({2, "", game.status().message()});
     running->Sequence(*game, [held, rq = std::move(rq), reply] {
       SocketAnswer a;
-      const Inputs inputs{rq.files, rq.password};
+      const Inputs inputs{rq.files, rq.password, rq.made};
       a.code = RunShared(*held, rq.argv, &a.out, &a.err, inputs);
       reply(std::move(a));
     });

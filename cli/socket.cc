@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include <boost/asio.hpp>
@@ -17,7 +18,7 @@ namespace {
 namespace net = boost::asio;
 using local = net::local::stream_protocol;
 
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  // 2: the files the client made
 constexpr size_t kHeaderBytes = 8;
 constexpr char kRequestMagic[] = "ADJQ";
 constexpr char kAnswerMagic[] = "ADJA";
@@ -86,6 +87,8 @@ std::string EncodeRequest(const SocketRequest& r) {
   }
   PutU32(p, r.password ? 1 : 0);
   if (r.password) PutStr(p, *r.password);
+  PutU32(p, static_cast<uint32_t>(r.made.size()));
+  for (const auto& name : r.made) PutStr(p, name);
   return Frame(kRequestMagic, p);
 }
 
@@ -94,7 +97,7 @@ Result<SocketRequest> DecodeRequest(std::string_view payload) {
   Reader in{payload};
   SocketRequest r;
   uint32_t version = 0, n = 0;
-  if (!in.U32(&version) || version != kVersion) return bad("version " + std::to_string(version) + ", not 1");
+  if (!in.U32(&version) || version != kVersion) return bad("version " + std::to_string(version) + ", not " + std::to_string(kVersion));
   if (!in.U32(&n) || n == 0 || n > kArgsMax) return bad("its number of arguments");
   r.argv.resize(n);
   for (auto& a : r.argv) if (!in.Str(&a)) return bad("an argument");
@@ -110,6 +113,12 @@ Result<SocketRequest> DecodeRequest(std::string_view payload) {
     std::string pw;
     if (!in.Str(&pw)) return bad("its password");
     r.password = std::move(pw);
+  }
+  if (!in.U32(&n) || n > kFilesMax) return bad("its number of files made");
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string name;
+    if (!in.Str(&name) || !r.files.count(name)) return bad("a file made that it does not send");
+    r.made.insert(std::move(name));
   }
   if (!in.rest.empty()) return bad(std::to_string(in.rest.size()) + " bytes after its end");
   return r;
@@ -355,7 +364,7 @@ Result<std::unique_ptr<SocketServer>> SocketServer::Start(const std::string& pat
 
 // ---- the client --------------------------------------------------------------
 
-Result<SocketAnswer> AskServer(const std::string& path, const SocketRequest& r) {
+Result<SocketAnswer> AskServer(const std::string& path, const SocketRequest& r, std::chrono::milliseconds wait) {
   const uid_t own = geteuid();
   ADJ_RETURN_IF_ERROR(CheckSocketFile(path, own));
   net::io_context io;
@@ -369,19 +378,47 @@ Result<SocketAnswer> AskServer(const std::string& path, const SocketRequest& r) 
   auto peer = PeerUid(sock.native_handle());
   if (!peer.ok()) return peer.status();
   ADJ_RETURN_IF_ERROR(CheckPeer(*peer, own));
-  // A refused request is answered before the server has read it all: the
-  // answer is read whatever became of the writing.
-  net::write(sock, net::buffer(EncodeRequest(r)), ec);
+  // The exchange runs on the io_context for `wait` at most. A refused
+  // request is answered before the server has read it all: the answer is
+  // read whatever became of the writing.
+  const std::string request = EncodeRequest(r);
   char header[kHeaderBytes];
-  net::read(sock, net::buffer(header), ec);
-  if (ec) return Status::IOError("the order desk on " + path + " closed the connection without an answer");
-  if (std::memcmp(header, kAnswerMagic, 4) != 0) return Status::IOError(path + ": not an adjutant order desk");
-  const uint32_t n = GetU32(header + 4);
-  if (n > kClientAnswerBytesMax) return Status::IOError(path + ": an answer of " + std::to_string(n) + " bytes");
-  std::string payload(n, '\0');
-  net::read(sock, net::buffer(payload), ec);
-  if (ec) return Status::IOError("the order desk on " + path + " closed the connection mid-answer");
-  return DecodeAnswer(payload);
+  std::string payload;
+  Status result = Status::IOError("the order desk on " + path + " closed the connection without an answer");
+  std::optional<SocketAnswer> answer;
+  net::async_write(sock, net::buffer(request), [](boost::system::error_code, size_t) {});
+  net::async_read(sock, net::buffer(header), [&](boost::system::error_code rec, size_t) {
+    if (rec) return;
+    if (std::memcmp(header, kAnswerMagic, 4) != 0) {
+      result = Status::IOError(path + ": not an adjutant order desk");
+      return;
+    }
+    const uint32_t n = GetU32(header + 4);
+    if (n > kClientAnswerBytesMax) {
+      result = Status::IOError(path + ": an answer of " + std::to_string(n) + " bytes");
+      return;
+    }
+    payload.resize(n);
+    result = Status::IOError("the order desk on " + path + " closed the connection mid-answer");
+    net::async_read(sock, net::buffer(payload), [&](boost::system::error_code pec, size_t) {
+      if (pec) return;
+      auto a = DecodeAnswer(payload);
+      if (a.ok()) answer = std::move(a).value();
+      else result = a.status();
+    });
+  });
+  io.run_for(wait);
+  if (answer) return std::move(*answer);
+  if (!io.stopped()) {
+    // The wait ran out with the exchange still open.
+    boost::system::error_code ignored;
+    sock.close(ignored);
+    return Status::Busy("the order desk on " + path + " gave no answer within " +
+                        std::to_string(std::chrono::duration_cast<std::chrono::seconds>(wait).count()) +
+                        " s (adjutant --server-wait S waits longer); the command may still be running there: "
+                        "see adjutant log before sending it again");
+  }
+  return result;
 }
 
 }  // namespace adjutant::cli

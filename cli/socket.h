@@ -21,11 +21,13 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +45,7 @@ struct SocketRequest {
   std::vector<std::string> argv;             // the command and its arguments (no --db)
   std::map<std::string, std::string> files;  // what the command read, by the name it was given ("-": stdin)
   std::optional<std::string> password;       // a password read from $ADJUTANT_PASSWORD or the terminal
+  std::set<std::string> made;                // files among `files` the command line made for this command
 };
 
 struct SocketAnswer {
@@ -101,8 +104,13 @@ class SocketServer {
 };
 
 // The client: checks the socket file and the server's uid, sends `r`, and
-// waits for the answer (a command such as adjudicate may take long).
-// NotFound when nothing is listening on `path`.
-Result<SocketAnswer> AskServer(const std::string& path, const SocketRequest& r);
+// waits for the answer (a command such as adjudicate may take long, and waits
+// its turn on the game's sequencer) — `wait` at most, from connecting to the
+// last byte of the answer: a desk that is stopped or wedged does not hang the
+// command line (`adjutant --server-wait S`). NotFound when nothing is
+// listening on `path`; Busy when the wait ran out.
+constexpr int kDefaultServerWaitS = 900;
+Result<SocketAnswer> AskServer(const std::string& path, const SocketRequest& r,
+                               std::chrono::milliseconds wait = std::chrono::seconds(kDefaultServerWaitS));
 
 }  // namespace adjutant::cli

@@ -230,12 +230,12 @@ void Battle::Apply(const Input& in) {
   s_.last_seq = in.seq;
   if (!s_.active) return;  // nothing else concerns a game without dog
   if (auto* de = e.payload_as_DogEvent()) {
-    ApplyEvent(s_, *de, e.rules_version());
+    ApplyEvent(s_, *de, FoldVersionOf(in));
   } else if (auto* o = e.payload_as_OrderSubmitted()) {
     if (auto* d = o->body_as_DogOrder()) {
       if (auto* i = d->body_as_DogIntent()) {
         DogIntentState& st = s_.intents[i->unit()->str()];
-        if (st.seq != 0 && e.rules_version() >= 2) s_.displaced[in.seq] = DogDisplaced{i->unit()->str(), st};
+        if (st.seq != 0 && FoldVersionOf(in) >= 2) s_.displaced[in.seq] = DogDisplaced{i->unit()->str(), st};
         st = {};
         st.seq = in.seq;
         st.side = Str(o->slot());
@@ -264,7 +264,7 @@ void Battle::Apply(const Input& in) {
       if (auto* p = dd->body_as_DogPlaceUnit()) {
         auto it = s_.units.find(p->unit()->str());
         if (it != s_.units.end()) {
-          if (e.rules_version() >= 2) Carry(s_, it->first, int64_t{p->x()} - it->second.x, int64_t{p->y()} - it->second.y);
+          if (FoldVersionOf(in) >= 2) Carry(s_, it->first, int64_t{p->x()} - it->second.x, int64_t{p->y()} - it->second.y);
           it->second.x = p->x();
           it->second.y = p->y();
           it->second.facing = p->facing();

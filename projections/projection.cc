@@ -7,8 +7,13 @@
 #include "projections/treasury.h"
 #include "projections/visibility.h"
 #include "projections/y1820.h"
+#include "schema/event_generated.h"
 
 namespace adjutant::projections {
+
+uint32_t FoldVersionOf(const Input& in) {
+  return in.run_version != 0 ? in.run_version : in.event->rules_version();
+}
 
 std::string Projection::SnapshotName() const {
   return std::string(name()) + "@" + std::to_string(version());

@@ -24,7 +24,17 @@ struct Input {
   uint64_t seq = 0;
   const fb::Event* event = nullptr;
   std::span<const uint8_t> bytes;  // the event as stored (8-byte aligned)
+  // The version of the event's ruleset the rules ran under when they made
+  // it, where that differs from the version it records: an audit under other
+  // versions keeps the recorded tags (so only outcomes differ) but must fold
+  // what it re-runs as the version it runs would (ARCHITECTURE I17). 0: the
+  // recorded tag.
+  uint32_t run_version = 0;
 };
+
+// The rules version a projection folds an event by: the version it was made
+// under (see Input::run_version), else the one it records.
+uint32_t FoldVersionOf(const Input& in);
 
 class Projection {
  public:

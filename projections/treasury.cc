@@ -744,7 +744,7 @@ void Treasury::Apply(const Input& in) {
       s_.phase_done = e.phase();
       break;
     case fb::Payload_Directive:
-      if (auto* d = e.payload_as_Directive()->body_as_SowDirective()) ApplyDirective(s_, *d, e.rules_version());
+      if (auto* d = e.payload_as_Directive()->body_as_SowDirective()) ApplyDirective(s_, *d, FoldVersionOf(in));
       break;
     case fb::Payload_SowEvent:
       ApplyOutcome(s_, *e.payload_as_SowEvent(), turn, e.phase());

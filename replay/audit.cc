@@ -72,6 +72,24 @@ bool SameCompletion(const fb::Event* a, const fb::Event* b, size_t* not_compared
   return true;
 }
 
+// The views whose digests two PhaseCompleted events of the same phase
+// disagree on (where both have the same encoding version), joined by ", ".
+std::string DifferingViews(const fb::Event* a, const fb::Event* b) {
+  const auto* x = a->payload_as_PhaseCompleted();
+  const auto* y = b->payload_as_PhaseCompleted();
+  if (!x || !y || !x->digests() || !y->digests() || x->name()->str() != y->name()->str()) return {};
+  std::string out;
+  for (const auto* d : *x->digests()) {
+    for (const auto* e : *y->digests()) {
+      if (e->projection()->str() != d->projection()->str() || e->version() != d->version()) continue;
+      if (e->digest()->hi() != d->digest()->hi() || e->digest()->lo() != d->digest()->lo()) {
+        out += (out.empty() ? "" : ", ") + d->projection()->str();
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<std::vector<Turn>> AdjudicatedTurns(ledger::Ledger& db, std::string_view game, std::string_view branch) {
@@ -193,6 +211,11 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
       res.reason = !rec   ? "re-adjudication produces an event the log does not hold"
                    : !made ? "the log holds an event re-adjudication does not produce"
                            : "the event differs";
+      if (rec && made) {
+        const std::string views = DifferingViews(flatbuffers::GetRoot<fb::Event>(rec->bytes.data()),
+                                                 flatbuffers::GetRoot<fb::Event>(made));
+        if (!views.empty()) res.reason = "the state the phase leaves differs (" + views + ")";
+      }
       return res;
     }
   }

@@ -27,6 +27,12 @@ void PhaseWriter::Emit(Draft draft) {
   // The builder's buffer is aligned for FlatBuffers reads.
   projections::Input in{head_seq_, flatbuffers::GetRoot<fb::Event>(fbb.GetBufferPointer()),
                         {fbb.GetBufferPointer(), fbb.GetSize()}};
+  // In an audit under other versions the draft keeps the recorded tag, but
+  // is folded as the version the rules ran under would fold it (I17).
+  if (!(versions_ == tags_) && !draft.ruleset.empty()) {
+    const uint32_t run = versions_.Of(draft.ruleset);
+    if (run != 0 && run != draft.rules_version) in.run_version = run;
+  }
   for (auto& p : projections_) p->Apply(in);
   drafts_.push_back(std::move(draft));
 }

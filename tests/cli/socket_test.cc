@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "cli/socket.h"
+#include "ledger/ledger.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 
@@ -127,6 +128,7 @@ TEST_CASE("socket: requests and answers survive the wire; malformed ones are ref
   r.argv = {"order", "talavera", "o.json", "--as", "victor"};
   r.files = {{"o.json", std::string("{\0}", 3)}, {"-", ""}};
   r.password = "secret";
+  r.made = {"o.json"};
   const std::string frame = cli::EncodeRequest(r);
   REQUIRE(frame.substr(0, 4) == "ADJQ");
   auto back = cli::DecodeRequest(std::string_view(frame).substr(8));
@@ -134,6 +136,12 @@ TEST_CASE("socket: requests and answers survive the wire; malformed ones are ref
   CHECK(back->argv == r.argv);
   CHECK(back->files == r.files);
   CHECK(back->password == r.password);
+  CHECK(back->made == r.made);
+  // A file said to be made that is not sent is refused.
+  cli::SocketRequest odd = r;
+  odd.made = {"elsewhere.json"};
+  auto refused = cli::DecodeRequest(cli::EncodeRequest(odd).substr(8));
+  CHECK_THAT(refused.status().message(), Catch::Contains("a file made that it does not send"));
   // Every truncation, and a byte too many, is refused.
   const std::string payload = frame.substr(8);
   for (size_t n = 0; n < payload.size(); ++n) CHECK_FALSE(cli::DecodeRequest(std::string_view(payload).substr(0, n)).ok());
@@ -240,8 +248,14 @@ TEST_CASE("socket: the CLI works while adjutant serve holds the database", "[cli
                                               "--salt-file", "salt"});
   INFO(commit.err);
   CHECK(commit.code == 0);
-  CHECK_THAT(commit.out, Catch::Contains("the salt is in salt"));
+  CHECK_THAT(commit.out, Catch::Contains("the salt is in salt (new): keep it secret"));
   CHECK(std::filesystem::exists(t.dir.Sub("ga/salt")));
+  // The same file again is not new (nor is the desk told it is).
+  Run commit2 = AdjutantFrom(t.dir.Sub("ga"), {"--db", t.db, "dice-commit", "second", "--turn", "1805.1.2",
+                                               "--salt-file", "salt"});
+  INFO(commit2.err);
+  CHECK(commit2.code == 0);
+  CHECK_THAT(commit2.out, Catch::Contains("the salt is in salt: keep it secret"));
 
   // What must not run through the desk says so.
   Run again = t.adj({"serve", "--listen", "127.0.0.1:0"});
@@ -268,19 +282,20 @@ TEST_CASE("socket: the desk reads no file a request names and writes none", "[cl
   std::ofstream(t.dir.Sub("d.json"))
       << R"({"reason": "test", "body_type": "DogDirective", "body": {"body_type": "DogCommanderKilled", "body": {"commander": "BR-HILL"}}})";
   // A request naming a file it did not send: the server does not open it.
-  auto a = cli::AskServer(sock, {{"directive", "talavera", t.dir.Sub("d.json")}, {}, {}});
+  auto a = cli::AskServer(sock, {{"directive", "talavera", t.dir.Sub("d.json")}, {}, {}, {}});
   REQUIRE(a.ok());
   CHECK(a->code == 2);
   CHECK_THAT(a->err, Catch::Contains("the order desk reads no file"));
   // Nor makes one (dice-commit writes a fresh salt file where there is none).
   REQUIRE(t.adj({"new", "second", "--scenario", F + "/scenarios/nwol-1805.json", "--seed", "7"}).code == 0);
-  auto b = cli::AskServer(sock, {{"dice-commit", "second", "--turn", "1805.1.1", "--salt-file", t.dir.Sub("salt")}, {}, {}});
+  auto b = cli::AskServer(
+      sock, {{"dice-commit", "second", "--turn", "1805.1.1", "--salt-file", t.dir.Sub("salt")}, {}, {}, {}});
   REQUIRE(b.ok());
   CHECK(b->code == 2);
   CHECK_THAT(b->err, Catch::Contains("the order desk writes no file"));
   CHECK_FALSE(std::filesystem::exists(t.dir.Sub("salt")));
   // Nor takes a password from its own environment or terminal.
-  auto c = cli::AskServer(sock, {{"password", "talavera", "--person", "victor"}, {}, {}});
+  auto c = cli::AskServer(sock, {{"password", "talavera", "--person", "victor"}, {}, {}, {}});
   REQUIRE(c.ok());
   CHECK(c->code == 2);
   CHECK_THAT(c->err, Catch::Contains("no password"));
@@ -288,14 +303,14 @@ TEST_CASE("socket: the desk reads no file a request names and writes none", "[cl
   for (const std::vector<std::string>& argv :
        std::vector<std::vector<std::string>>{{"serve"}, {"backup", "--to", t.dir.Sub("bk")}, {"conform", t.dir.Sub("x")},
                                              {"restore", "--from", t.dir.Sub("bk"), "--to", t.dir.Sub("r")}}) {
-    auto r = cli::AskServer(sock, {argv, {}, {}});
+    auto r = cli::AskServer(sock, {argv, {}, {}, {}});
     REQUIRE(r.ok());
     INFO(argv[0]);
     CHECK(r->code == 2);
     CHECK_THAT(r->err, Catch::Contains("not through the order desk"));
   }
   // The file sent with the request is what is read.
-  auto ok = cli::AskServer(sock, {{"directive", "talavera", "d.json"}, {{"d.json", Slurp(t.dir.Sub("d.json"))}}, {}});
+  auto ok = cli::AskServer(sock, {{"directive", "talavera", "d.json"}, {{"d.json", Slurp(t.dir.Sub("d.json"))}}, {}, {}});
   REQUIRE(ok.ok());
   INFO(ok->err);
   CHECK(ok->code == 0);
@@ -387,7 +402,7 @@ TEST_CASE("socket: a server stopping answers the command it already runs", "[cli
     cv.notify_all();
   });
   REQUIRE(server.ok());
-  auto asked = std::async(std::launch::async, [&] { return cli::AskServer(path, {{"ruling", "g"}, {}, {}}); });
+  auto asked = std::async(std::launch::async, [&] { return cli::AskServer(path, {{"ruling", "g"}, {}, {}, {}}); });
   {
     std::unique_lock<std::mutex> lock(mu);
     REQUIRE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return pending != nullptr; }));
@@ -421,6 +436,93 @@ TEST_CASE("socket: a server stopping answers the command it already runs", "[cli
   // goes before the server does (cli/socket.h).
   pending = nullptr;
   (*server).reset();
+}
+
+TEST_CASE("socket: a desk that never answers does not hang the command line (--server-wait)", "[cli][socket]") {
+  Talavera t;
+  // The database held by another process's lock (here: this one's), and on
+  // its socket a listener that takes connections and never answers: a
+  // stopped or wedged desk.
+  auto held = ledger::Ledger::Open(t.db);
+  REQUIRE(held.ok());
+  const std::string sock = cli::SocketPath(t.db);
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, sock.c_str(), sizeof a.sun_path - 1);
+  const mode_t before = umask(0177);
+  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  umask(before);
+  REQUIRE(listen(fd, 8) == 0);
+
+  auto r = cli::AskServer(sock, {{"games"}, {}, {}, {}}, std::chrono::milliseconds(300));
+  CHECK(r.status().code() == Status::Code::kBusy);
+  CHECK_THAT(r.status().message(), Catch::Contains("gave no answer within 0 s"));
+
+  Run cli = t.adj({"--server-wait", "1", "ruling", "talavera", "--reason", "r", "--text", "t"});
+  CHECK(cli.code == 5);
+  CHECK_THAT(cli.err, Catch::Contains("gave no answer within 1 s (adjutant --server-wait S waits longer)"));
+  Run bad = t.adj({"--server-wait", "0", "games"});
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--server-wait: '0' is not a number of seconds"));
+  close(fd);
+}
+
+TEST_CASE("socket: a desk serves no other user even where the socket's mode would let him in", "[cli][socket]") {
+  if (geteuid() != 0) {
+    WARN("not root: cannot act as another user; the peer check is covered by the unit test above only");
+    return;
+  }
+  Talavera t;
+  Serve serve(t.db, t.dir.Sub("serve.out"));
+  REQUIRE(serve.Ready());
+  const std::string sock = cli::SocketPath(t.db);
+  // Opened up by mistake (or by a race): the desk's own check still refuses.
+  REQUIRE(chmod(sock.c_str(), 0666) == 0);
+  REQUIRE(chmod(t.dir.path().c_str(), 0711) == 0);
+  REQUIRE(chmod(t.db.c_str(), 0711) == 0);
+  const size_t rulings = t.Count("Directive");
+  int pipefd[2];
+  REQUIRE(pipe(pipefd) == 0);
+  pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // As nobody: connect, send a ruling, report what came back.
+    close(pipefd[0]);
+    std::string verdict = "setuid failed";
+    if (setgid(65534) == 0 && setuid(65534) == 0) {
+      int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+      sockaddr_un a{};
+      a.sun_family = AF_UNIX;
+      std::strncpy(a.sun_path, sock.c_str(), sizeof a.sun_path - 1);
+      if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        verdict = std::string("connect failed: ") + std::strerror(errno);
+      } else {
+        const std::string rq = cli::EncodeRequest({{"ruling", "talavera", "--reason", "r", "--text", "t"}, {}, {}, {}});
+        (void)!send(fd, rq.data(), rq.size(), MSG_NOSIGNAL);  // the desk may have closed already
+        verdict = "answered " + std::to_string(ReadAll(fd).size()) + " bytes";
+      }
+    }
+    (void)!write(pipefd[1], verdict.data(), verdict.size());
+    _exit(0);
+  }
+  close(pipefd[1]);
+  std::string verdict;
+  char buf[256];
+  for (ssize_t n; (n = read(pipefd[0], buf, sizeof buf)) > 0;) verdict.append(buf, static_cast<size_t>(n));
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  CHECK(verdict == "answered 0 bytes");  // closed at once, nothing run
+  CHECK(t.Count("Directive") == rulings);
+  // The desk's own user is still served (once the mode is mended: his
+  // command line trusts no socket other users may open).
+  CHECK_THAT(t.adj({"ruling", "talavera", "--reason", "r", "--text", "t"}).err, Catch::Contains("(mode 0666): not trusted"));
+  REQUIRE(chmod(sock.c_str(), 0600) == 0);
+  Run ok = t.adj({"ruling", "talavera", "--reason", "r", "--text", "t"});
+  INFO(ok.err);
+  CHECK(ok.code == 0);
+  CHECK(t.Count("Directive") == rulings + 1);
 }
 
 TEST_CASE("socket: a stale socket a killed server left is replaced; a file that is not a socket is not", "[cli][socket]") {

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <tuple>
 
 #include "ledger/ledger.h"
 #include "replay/audit.h"
@@ -135,7 +136,10 @@ TEST_CASE("audit --rules-version dog=1 re-runs a battle under version 1, not the
   REQUIRE(dog.name == "dog");
   // The battle as recorded (dog=2), and the same battle played under dog=1
   // from its first move: where they part is where version 1 adjudicates
-  // otherwise — the first difference an audit under dog=1 must report.
+  // otherwise — the first difference an audit under dog=1 must report. That
+  // may be a move's end, whose events are the same but whose state is not
+  // (version 1 does not carry a commander with the unit he rides with): the
+  // audit must fold what it re-runs as version 1 (ARCHITECTURE I17).
   TempDir dir;
   auto recorded = ledger::Ledger::Open(dir.Sub("db"));
   REQUIRE(recorded.ok());
@@ -153,7 +157,18 @@ TEST_CASE("audit --rules-version dog=1 re-runs a battle under version 1, not the
   std::map<uint64_t, std::string> a, b;
   auto collect = [](ledger::Ledger& db, std::map<uint64_t, std::string>* out) {
     REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
-                  if (e.event()->payload_type() == fb::Payload_PhaseCompleted) return Status::Ok();
+                  // A phase's end: its views' digests, but for the summary's,
+                  // which records the versions in use (an audit keeps the tags).
+                  if (const auto* pc = e.event()->payload_as_PhaseCompleted()) {
+                    std::string s = pc->name()->str();
+                    for (const auto* d : *pc->digests()) {
+                      if (d->projection()->str() == "summary") continue;
+                      s += " " + d->projection()->str() + "@" + std::to_string(d->version()) + ":" +
+                           std::to_string(d->digest()->hi()) + "." + std::to_string(d->digest()->lo());
+                    }
+                    (*out)[e.seq] = s;
+                    return Status::Ok();
+                  }
                   auto j = schema::ToJson("Event", e.bytes.data());
                   REQUIRE(j.ok());
                   std::string s = *j;
@@ -191,6 +206,83 @@ TEST_CASE("audit --rules-version dog=1 re-runs a battle under version 1, not the
   CHECK(direct->seq == parted);
   // The produced event keeps the recorded version tag: only the outcome differs.
   CHECK_THAT(direct->produced, Catch::Contains("\"rules_version\": 2"));
+}
+
+TEST_CASE("audit --rules-version dog=1 folds what it re-runs as version 1 (a commander left behind)",
+          "[history][audit][versions][dog]") {
+  // One battalion with its brigadier marches 100 mm; nothing else happens.
+  // Versions 1 and 2 make the same event (DogMoved), but version 2 carries
+  // the brigadier with the battalion (D12.7) and version 1 leaves him: the
+  // state the move leaves differs. An audit under dog=1 must say so at the
+  // move's end — with the battle's digest a game played under dog=1 records.
+  TempDir dir;
+  const std::string sc = dir.Sub("two.json");
+  std::ofstream(sc) << R"({"name": "Two battalions", "rulesets": ["dog"],
+    "players": [{"person": "wellesley", "roles": ["British.general"]}, {"person": "victor", "roles": ["French.general"]}],
+    "dog": {"width": 1800, "height": 1200, "sides": ["British", "French"], "moves": 4,
+      "commanders": [
+        {"id": "BR-STEWART", "side": "British", "name": "Stewart", "rating": 10, "control": 1, "x": 560, "y": 300},
+        {"id": "FR-RUFFIN", "side": "French", "name": "Ruffin", "rating": 10, "control": 1, "x": 1500, "y": 1100}],
+      "units": [
+        {"id": "BR-29", "side": "British", "name": "29th Foot", "nation": "British", "arm": "Infantry", "class": "Veteran",
+         "formation": "Line", "cohesion": "Formed", "fatigue": "Fresh", "strength": 600, "x": 560, "y": 300, "facing": 180,
+         "frontage": 0, "morale": 8, "control": 3, "commander": "BR-STEWART"},
+        {"id": "FR-24L-1", "side": "French", "name": "24e Ligne", "nation": "French", "arm": "Infantry", "class": "Line",
+         "formation": "ColumnOfDivisions", "cohesion": "Formed", "fatigue": "Fresh", "strength": 600, "x": 1500, "y": 1100,
+         "facing": 0, "frontage": 0, "morale": 7, "control": 2, "commander": "FR-RUFFIN"}]}})";
+  const std::string orders = dir.Sub("br.json");
+  std::ofstream(orders) << R"({"orders": [{"body_type": "DogOrder", "body": {"body_type": "DogIntent",
+    "body": {"unit": "BR-29", "path": [{"x": 560, "y": 400}]}}}]})";
+  // The move's end: the battle's digest, and the seq.
+  auto play = [&](const std::string& db, const std::vector<std::string>& adjudicate_extra) {
+    REQUIRE(Adjutant({"--db", db, "new", "g", "--scenario", sc, "--seed", "5"}).code == 0);
+    REQUIRE(AdjutantWithInput({"--db", db, "password", "g", "--person", "wellesley", "--password-file", "-"},
+                              "pw-wellesley-1\n").code == 0);
+    REQUIRE(Adjutant({"--db", db, "order", "g", orders, "--as", "wellesley"}, {"ADJUTANT_PASSWORD=pw-wellesley-1"}).code == 0);
+    std::vector<std::string> adj = {"--db", db, "adjudicate", "g"};
+    adj.insert(adj.end(), adjudicate_extra.begin(), adjudicate_extra.end());
+    Run r = Adjutant(adj);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    auto l = ledger::Ledger::Open(db);
+    REQUIRE(l.ok());
+    std::pair<uint64_t, std::string> end{0, ""};
+    std::vector<std::string> moved;
+    REQUIRE((*l)->Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                  if (const auto* pc = e.event()->payload_as_PhaseCompleted()) {
+                    for (const auto* d : *pc->digests()) {
+                      if (d->projection()->str() == "battle") end = {e.seq, std::to_string(d->digest()->hi())};
+                    }
+                  } else if (e.event()->payload_type() == fb::Payload_DogEvent) {
+                    auto j = schema::ToJson("Event", e.bytes.data());
+                    REQUIRE(j.ok());
+                    moved.push_back(j->substr(j->find("\"payload_type\"")));
+                  }
+                  return Status::Ok();
+                }).ok());
+    return std::make_tuple(end.first, end.second, moved);
+  };
+  const auto [end2, battle2, events2] = play(dir.Sub("v2"), {});
+  const auto [end1, battle1, events1] = play(dir.Sub("v1"), {"--rules-version", "dog=1"});
+  REQUIRE(events2.size() == 1);
+  REQUIRE(events1 == events2);  // the same march, event for event
+  REQUIRE(end1 == end2);
+  REQUIRE(battle1 != battle2);  // ... but not the same state after it
+
+  Run same = Adjutant({"--db", dir.Sub("v2"), "audit", "g", "--all"});
+  CHECK(same.code == 0);
+  Run under = Adjutant({"--db", dir.Sub("v2"), "audit", "g", "--all", "--rules-version", "dog=1"});
+  CHECK(under.code == 3);
+  CHECK_THAT(under.out, Catch::Contains("differs under dog=1 at seq " + std::to_string(end2) +
+                                        ": the state the phase leaves differs (battle)"));
+  // The state it re-ran to is the one version 1 leaves.
+  CHECK_THAT(under.out, Catch::Contains("\"projection\": \"battle\",\"digest\": {\"hi\": " + battle1 + ","));
+  // And the other way: a game played under dog=1 audits identical under
+  // its own version, and differs under dog=2 at the same place.
+  CHECK(Adjutant({"--db", dir.Sub("v1"), "audit", "g", "--all"}).code == 0);
+  Run over = Adjutant({"--db", dir.Sub("v1"), "audit", "g", "--all", "--rules-version", "dog=2"});
+  CHECK(over.code == 3);
+  CHECK_THAT(over.out, Catch::Contains("at seq " + std::to_string(end1) + ": the state the phase leaves differs (battle)"));
 }
 
 namespace {
