@@ -47,6 +47,7 @@
 #include "projections/projection.h"
 #include "projections/roster.h"
 #include "projections/treasury.h"
+#include "projections/fleet.h"
 #include "replay/audit.h"
 #include "projections/battle.h"
 #include "projections/y1820.h"
@@ -238,7 +239,7 @@ struct TurnFigure {
 // Submits every player's orders for the turn at the orders window.
 void SubmitTurn(ledger::Ledger& db, const NwolOptions& opts, const rules::pate::NavalMap& map, TurnFigure* f) {
   auto world = Must(replay::Fold(db, kGame, kMain), "folding the game before its orders");
-  TurnOrders orders = Must(GenerateOrders(opts, world.treasury().state(), world.roster(), map), "generating orders");
+  TurnOrders orders = Must(GenerateOrders(opts, world.treasury().state(), world.fleet().state(), world.roster(), map), "generating orders");
   f->submissions = orders.submissions.size();
   f->orders = orders.orders;
   f->ship_orders = orders.ship_orders;

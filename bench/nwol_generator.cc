@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "projections/fleet.h"
 #include "projections/roster.h"
 #include "projections/treasury.h"
 #include "rules/pate/map.h"
@@ -609,8 +610,9 @@ namespace {
 // What one turn's orders are generated from, and what they have used up.
 class OrderWriter {
  public:
-  OrderWriter(const NwolOptions& o, const P::TreasuryState& s, const P::Roster& roster, const NavalMap& map)
-      : s_(s), roster_(roster), map_(map), r_(o.seed) {
+  OrderWriter(const NwolOptions& o, const P::TreasuryState& s, const P::FleetState& fleet, const P::Roster& roster,
+              const NavalMap& map)
+      : s_(s), f_(fleet), roster_(roster), map_(map), r_(o.seed) {
     auto at = sow::OrderPosition(s);
     turn_ = at.ok() ? at->turn : s.turn;
     kind_ = static_cast<fb::SeasonKind>(sow::Next(s).season_kind);
@@ -667,7 +669,7 @@ class OrderWriter {
     return false;
   }
   bool HostileShipsIn(const std::string& place, const std::string& state) const {
-    for (const auto& [id, o] : s_.ships) {
+    for (const auto& [id, o] : f_.ships) {
       if (o.on_map() && o.location == place && Hostile(o.state, state)) return true;
     }
     return false;
@@ -675,7 +677,7 @@ class OrderWriter {
   std::string FreeId(const std::string& state, const char* type) {
     for (int n = 1;; ++n) {
       std::string id = state + std::to_string(n) + type;
-      if (!s_.units.count(id) && !s_.ships.count(id) && !s_.builds.count(id) && used_ids_.insert(id).second) return id;
+      if (!s_.units.count(id) && !f_.ships.count(id) && !s_.builds.count(id) && used_ids_.insert(id).second) return id;
     }
   }
   int64_t& Budget(const std::string& state) {
@@ -751,7 +753,7 @@ class OrderWriter {
   std::vector<std::string> NavalOrders(const std::string& st) {
     std::vector<std::string> items;
     std::vector<std::string> mine;
-    for (const auto& [id, sh] : s_.ships) if (sh.state == st) mine.push_back(id);
+    for (const auto& [id, sh] : f_.ships) if (sh.state == st) mine.push_back(id);
     if (mine.empty()) return items;
     std::vector<std::string> captains;
     std::map<std::string, int> load;
@@ -762,7 +764,7 @@ class OrderWriter {
     }
     for (const auto& [ship, person] : commander_) if (load.count(person)) load[person]++;
     for (const auto& id : mine) {
-      const P::Ship& sh = s_.ships.at(id);
+      const P::Ship& sh = f_.ships.at(id);
       if (commander_.count(id) || !sh.active || captains.empty()) continue;
       std::string who = captains[0];
       for (const auto& c : captains) if (load[c] < load[who]) who = c;
@@ -773,7 +775,7 @@ class OrderWriter {
     // Stores at the port where most of the fleet lies.
     std::map<std::string, int> at_port;
     for (const auto& id : mine) {
-      const P::Ship& sh = s_.ships.at(id);
+      const P::Ship& sh = f_.ships.at(id);
       auto c = s_.cities.find(sh.location);
       if (c != s_.cities.end() && c->second.controller == st && c->second.kind == P::CityKind::Port) at_port[sh.location]++;
     }
@@ -801,7 +803,7 @@ class OrderWriter {
     // Lay up a ship of the line in a home port now and then; recommission one.
     if (r_.Pct(10)) {
       for (const auto& id : mine) {
-        const P::Ship& sh = s_.ships.at(id);
+        const P::Ship& sh = f_.ships.at(id);
         auto c = s_.cities.find(sh.location);
         if (sh.type != P::ShipType::SL || !sh.active || !sh.in_port || !sh.attached_to.empty() || c == s_.cities.end() ||
             c->second.kind != P::CityKind::Port || c->second.controller != st ||
@@ -814,7 +816,7 @@ class OrderWriter {
       }
     }
     for (const auto& id : mine) {
-      const P::Ship& sh = s_.ships.at(id);
+      const P::Ship& sh = f_.ships.at(id);
       if (!sh.active && sh.reactivating == 0 && r_.Pct(30)) {
         items.push_back(Pate(st + ".naval", "ActivationOrder", Obj().S("ship", id).B("active", true).str()));
         break;
@@ -1153,8 +1155,8 @@ class OrderWriter {
   std::vector<std::string> ShipOrders(const std::vector<std::string>& ids) {
     std::vector<std::string> items;
     for (const auto& id : ids) {
-      auto it = s_.ships.find(id);
-      if (it == s_.ships.end()) continue;  // sunk or taken
+      auto it = f_.ships.find(id);
+      if (it == f_.ships.end()) continue;  // sunk or taken
       const P::Ship& sh = it->second;
       if (!sh.on_map() || laid_up_.count(id)) continue;
       if (!sh.attached_to.empty() && r_.Pct(8)) {
@@ -1164,8 +1166,8 @@ class OrderWriter {
       if (sh.attached_to.empty() && (sh.type == P::ShipType::SL || sh.type == P::ShipType::FR) && r_.Pct(4)) {
         // Join another ship of her state in the same place, if she leads no one.
         bool leads = false, attached = false;
-        for (const auto& [oid, o] : s_.ships) leads = leads || o.attached_to == id;
-        for (const auto& [oid, o] : s_.ships) {
+        for (const auto& [oid, o] : f_.ships) leads = leads || o.attached_to == id;
+        for (const auto& [oid, o] : f_.ships) {
           if (leads || oid == id || o.state != sh.state || !o.on_map() || !o.attached_to.empty()) continue;
           if (o.location != sh.location || o.at_sea() != sh.at_sea() || (sh.at_sea() && o.tactical != sh.tactical)) continue;
           items.push_back(Pate("", "ShipOrders", Obj().S("ship", id).S("attach_to", oid).S("contact", "Accept").str()));
@@ -1180,6 +1182,7 @@ class OrderWriter {
   }
 
   const P::TreasuryState& s_;
+  const P::FleetState& f_;  // the ships
   const P::Roster& roster_;
   const NavalMap& map_;
   Rng r_;
@@ -1197,10 +1200,11 @@ class OrderWriter {
 
 }  // namespace
 
-Result<TurnOrders> GenerateOrders(const NwolOptions& options, const P::TreasuryState& state, const P::Roster& roster,
+Result<TurnOrders> GenerateOrders(const NwolOptions& options, const P::TreasuryState& state, const P::FleetState& fleet,
+                                  const P::Roster& roster,
                                   const NavalMap& map) {
   if (!state.active) return Status::InvalidArgument("the game plays no sow: no orders to generate");
-  return OrderWriter(options, state, roster, map).Run();
+  return OrderWriter(options, state, fleet, roster, map).Run();
 }
 
 }  // namespace adjutant::bench

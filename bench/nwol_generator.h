@@ -23,7 +23,7 @@
 #include "base/status.h"
 #include "ledger/ledger.h"
 
-namespace adjutant::projections { struct TreasuryState; class Roster; }
+namespace adjutant::projections { struct TreasuryState; struct FleetState; class Roster; }
 namespace adjutant::rules::pate { class NavalMap; }
 
 namespace adjutant::bench {
@@ -92,6 +92,6 @@ struct TurnOrders {
 // received, PATE 2.3, so new ships' commanders can order them this turn),
 // then every commander's order forms.
 Result<TurnOrders> GenerateOrders(const NwolOptions& options, const projections::TreasuryState& state,
-                                  const projections::Roster& roster, const rules::pate::NavalMap& map);
+                                  const projections::FleetState& fleet, const projections::Roster& roster, const rules::pate::NavalMap& map);
 
 }  // namespace adjutant::bench

@@ -1,6 +1,7 @@
 #include "projections/projection.h"
 
 #include "projections/battle.h"
+#include "projections/fleet.h"
 #include "projections/navalmap.h"
 #include "projections/roster.h"
 #include "projections/summary.h"
@@ -23,6 +24,7 @@ std::vector<std::unique_ptr<Projection>> AllProjections() {
   std::vector<std::unique_ptr<Projection>> out;
   out.push_back(std::make_unique<Summary>());
   out.push_back(std::make_unique<Treasury>());
+  out.push_back(std::make_unique<Fleet>());  // applies in NWOL games only
   out.push_back(std::make_unique<Roster>());
   out.push_back(std::make_unique<NavalMapView>());
   out.push_back(std::make_unique<Visibility>());

@@ -34,6 +34,8 @@ template <class A> void Visit(A& a, Unit& u) {
   a(u.id, u.state, u.type, u.men, u.batteries, u.active, u.square, u.city, u.raised_in, u.aboard);
 }
 template <class A> void Visit(A& a, CargoOp& c) { a(c.port, c.unit, c.unload, c.supplies, c.order_seq); }
+// A ship being built (Build::ship); the fleet (projections/fleet.cc) lists
+// the same fields for the ships afloat.
 template <class A> void Visit(A& a, Ship& s) {
   a(s.id, s.state, s.type, s.crew, s.frigates, s.capacity, s.base, s.location, s.in_port, s.coastal, s.active,
     s.mission, s.crewed_on, s.name, s.marines, s.quality, s.morale, s.experience, s.stores, s.hull, s.rigging,
@@ -52,7 +54,7 @@ template <class A> void Visit(A& a, Repair& r) { a(r.city, r.state, r.what, r.st
 template <class A> void Visit(A& a, PendingOrder& o) { a(o.slot, o.person, o.role, o.event); }
 template <class A> void Visit(A& a, TreasuryState& s) {
   a(s.active, s.last_seq, s.turn, s.phase_done, s.season_kind, s.season_of_kind, s.campaign_ended, s.season_plan, s.states, s.cities,
-    s.units, s.ships, s.relations, s.blockades, s.embargoes, s.trade_bp, s.builds, s.returns, s.standing, s.repairs,
+    s.units, s.relations, s.blockades, s.embargoes, s.trade_bp, s.builds, s.returns, s.standing, s.repairs,
     s.orders, s.piracy, s.winds, s.naval, s.started);
 }
 
@@ -122,7 +124,6 @@ void LoadScenario(TreasuryState& s, const fb::SowScenario& sc) {
     }
   }
   if (sc.units()) for (const auto* d : *sc.units()) s.units[d->id()->str()] = UnitFromDef(*d);
-  if (sc.ships()) for (const auto* d : *sc.ships()) s.ships[d->id()->str()] = ShipFromDef(*d);
   if (sc.relations()) {
     for (const auto* r : *sc.relations()) {
       std::string a = r->a()->str(), b = r->b()->str();
@@ -194,33 +195,13 @@ void ApplyDirective(TreasuryState& s, const fb::SowDirective& d, uint32_t versio
     case fb::SowDirectiveBody_DestroyUnit:
       s.units.erase(d.body_as_DestroyUnit()->unit()->str());
       break;
-    case fb::SowDirectiveBody_MoveShip: {
-      auto* x = d.body_as_MoveShip();
-      auto it = s.ships.find(x->ship()->str());
-      if (it != s.ships.end()) {
-        it->second.location = Str(x->location());
-        it->second.in_port = x->in_port();
-        it->second.coastal = x->coastal();
-        it->second.mission = static_cast<Mission>(x->mission());
-        it->second.active = x->active();
-        // Version 4: a ship the GA puts somewhere has ended any crossing,
-        // and one put at sea is in a tactical area there (PATE 1.2).
-        if (version >= 4) {
-          it->second.crossing_turns = 0;
-          it->second.tactical = s.cities.count(it->second.location) ? 0 : 1;
-        }
-      }
+    // A ship moved by the GA is the fleet's (projections/fleet.cc).
+    case fb::SowDirectiveBody_MoveShip:
       break;
-    }
     case fb::SowDirectiveBody_LoseShip: {
+      // The ship is the fleet's; the troops aboard are lost with her (PATE 9).
       std::string id = d.body_as_LoseShip()->ship()->str();
-      s.ships.erase(id);
-      if (version >= 4) {  // as a ship sunk (PATE 9, 4.4): troops lost with her, followers follow none
-        std::erase_if(s.units, [&](const auto& kv) { return kv.second.aboard == id; });
-        for (auto& [oid, o] : s.ships) {
-          if (o.attached_to == id) o.attached_to.clear();
-        }
-      }
+      if (version >= 4) std::erase_if(s.units, [&](const auto& kv) { return kv.second.aboard == id; });
       break;
     }
     case fb::SowDirectiveBody_SetFortState: {
@@ -291,7 +272,6 @@ void Note(TreasuryState& s, const std::string& state, std::string text) {
 
 std::string OwnerOf(const TreasuryState& s, const std::string& id) {
   if (auto u = s.units.find(id); u != s.units.end()) return u->second.state;
-  if (auto sh = s.ships.find(id); sh != s.ships.end()) return sh->second.state;
   if (auto b = s.builds.find(id); b != s.builds.end()) return b->second.state;
   return "";
 }
@@ -350,8 +330,8 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
       auto it = s.builds.find(e.body_as_BuildCompleted()->build_id()->str());
       if (it == s.builds.end()) break;
       Note(s, it->second.state, it->second.id + " completed in " + it->second.city + " (SOW 4.1)");
-      if (it->second.is_ship) s.ships[it->second.ship.id] = it->second.ship;
-      else s.units[it->second.unit.id] = it->second.unit;
+      // The fleet makes the finished ship from its own record of the build.
+      if (!it->second.is_ship) s.units[it->second.unit.id] = it->second.unit;
       s.builds.erase(it);
       break;
     }
@@ -364,15 +344,8 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
       }
       break;
     }
-    case fb::SowEventBody_ShipCrewed: {
-      auto* x = e.body_as_ShipCrewed();
-      auto it = s.ships.find(x->ship()->str());
-      if (it != s.ships.end()) {
-        it->second.crew += x->crew();
-        it->second.crewed_on = turn;
-      }
+    case fb::SowEventBody_ShipCrewed:  // the fleet's
       break;
-    }
     case fb::SowEventBody_UnitDisbanded: {
       auto* x = e.body_as_UnitDisbanded();
       std::string id = x->unit()->str();
@@ -383,9 +356,14 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
       break;
     }
     case fb::SowEventBody_ShipRemoved: {
-      std::string id = e.body_as_ShipRemoved()->ship()->str();
-      Note(s, OwnerOf(s, id), id + " removed from the game (SOW 4.10)");
-      s.ships.erase(id);
+      // The ship is the fleet's; the note goes to the state whose order
+      // removed her (its slot is "state/remove/ship", SOW 4.10).
+      auto* x = e.body_as_ShipRemoved();
+      std::string id = x->ship()->str(), owner;
+      if (auto o = s.orders.find(x->order_seq()); o != s.orders.end()) {
+        owner = o->second.slot.substr(0, o->second.slot.find('/'));
+      }
+      Note(s, owner, id + " removed from the game (SOW 4.10)");
       break;
     }
     case fb::SowEventBody_SuppliesBought: {
@@ -507,61 +485,22 @@ Ship ShipFromDef(const fb::SowShipDef& d) {
 
 namespace {
 
-// PATE outcomes that change a ship or the winds.
-void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
-  auto ship = [&](const flatbuffers::String* id) -> Ship* {
-    auto it = s.ships.find(id->str());
-    return it == s.ships.end() ? nullptr : &it->second;
+// PATE outcomes that change a unit, a city or the winds. What they do to
+// ships is the fleet's (projections/fleet.cc).
+void ApplyPate(TreasuryState& s, const fb::PateEvent& e) {
+  // The troops aboard ship `id` are lost with her (PATE 9).
+  auto lose_aboard = [&](const std::string& id) {
+    std::erase_if(s.units, [&](const auto& kv) { return kv.second.aboard == id; });
   };
   switch (e.body_type()) {
-    case fb::PateEventBody_ShipAttached:
-      if (Ship* sh = ship(e.body_as_ShipAttached()->ship())) sh->attached_to = Str(e.body_as_ShipAttached()->to());
-      break;
-    case fb::PateEventBody_ShipMoved: {
-      auto* x = e.body_as_ShipMoved();
-      if (Ship* sh = ship(x->ship())) {
-        if (sh->moved_on != turn) {
-          sh->start_location = sh->location;
-          sh->moved_on = turn;
-        }
-        sh->windward = x->windward();
-        sh->location = x->location()->str();
-        sh->in_port = x->part() == fb::PortPart_Harbour;
-        sh->coastal = x->part() == fb::PortPart_Coastal;
-        sh->tactical = x->tactical();
-        sh->crossing_turns = x->crossing_turns();
-      }
-      break;
-    }
     case fb::PateEventBody_ShipRated: {
       auto* x = e.body_as_ShipRated();
-      if (Ship* sh = ship(x->ship())) {
-        sh->hull = x->hull();
-        sh->rigging = x->rigging();
-        sh->stores = x->stores();
-        sh->experience = x->experience();
-        sh->crew = x->crew();
-        sh->marines = x->marines();
-      }
       if (x->port() && x->port_stores() != 0) {
         auto c = s.cities.find(x->port()->str());
         if (c != s.cities.end()) c->second.stores -= x->port_stores();
       }
       break;
     }
-    case fb::PateEventBody_ShipActivation: {
-      auto* x = e.body_as_ShipActivation();
-      if (Ship* sh = ship(x->ship())) {
-        sh->active = x->active();
-        sh->reactivating = x->reactivating();
-      }
-      break;
-    }
-    case fb::PateEventBody_MissionSet:
-      if (Ship* sh = ship(e.body_as_MissionSet()->ship())) {
-        sh->mission = static_cast<Mission>(e.body_as_MissionSet()->mission());
-      }
-      break;
     case fb::PateEventBody_MapDefined:
       s.naval = true;
       break;
@@ -580,80 +519,35 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
       break;
     }
     case fb::PateEventBody_TransportsCombined: {
+      // The troops aboard the groups combined are aboard the one they join.
       auto* x = e.body_as_TransportsCombined();
-      Ship* into = ship(x->into());
-      if (!into) break;
-      if (x->from()) {
-        for (const auto* id : *x->from()) {
-          auto it = s.ships.find(id->str());
-          if (it == s.ships.end()) continue;
-          for (const auto& u : it->second.cargo_units) {
-            into->cargo_units.push_back(u);
-            auto unit = s.units.find(u);
-            if (unit != s.units.end()) unit->second.aboard = into->id;
-          }
-          into->cargo_supplies += it->second.cargo_supplies;
-          for (auto& [oid, o] : s.ships) {
-            if (o.attached_to == it->first) o.attached_to = into->id == oid ? "" : into->id;
-          }
-          s.ships.erase(it);
+      if (!x->from()) break;
+      std::string into = x->into()->str();
+      for (const auto* id : *x->from()) {
+        for (auto& [uid, u] : s.units) {
+          if (u.aboard == id->str()) u.aboard = into;
         }
       }
-      into->capacity = x->capacity();
-      into->crew = x->crew();
-      into->stores = x->stores();
-      break;
-    }
-    case fb::PateEventBody_TransportDivided: {
-      auto* x = e.body_as_TransportDivided();
-      Ship* from = ship(x->ship());
-      if (!from) break;
-      Ship made = *from;
-      made.id = x->new_id()->str();
-      made.capacity = x->capacity();
-      made.crew = x->crew();
-      made.stores = x->stores();
-      made.cargo_units.clear();
-      made.cargo_supplies = 0;
-      made.loading.clear();
-      made.name.clear();
-      from->capacity -= x->capacity();
-      from->crew -= x->crew();
-      from->stores -= x->stores();
-      s.ships[made.id] = std::move(made);
       break;
     }
     case fb::PateEventBody_CargoMoved: {
       auto* x = e.body_as_CargoMoved();
-      Ship* sh = ship(x->ship());
-      if (!sh) break;
-      CargoOp op{x->port()->str(), Str(x->unit()), x->unload(), x->supplies(), x->order_seq()};
-      if (!x->done()) {
-        sh->loading.push_back(op);
-        break;
-      }
-      std::erase_if(sh->loading, [&](const CargoOp& o) { return o.order_seq == op.order_seq && o.unit == op.unit; });
-      if (x->failed() && x->failed()->size()) break;
-      auto city = s.cities.find(op.port);
-      if (!op.unit.empty()) {
-        auto u = s.units.find(op.unit);
+      if (!x->done() || (x->failed() && x->failed()->size())) break;
+      std::string port = x->port()->str(), unit = Str(x->unit());
+      auto city = s.cities.find(port);
+      if (!unit.empty()) {
+        auto u = s.units.find(unit);
         if (u == s.units.end()) break;
-        if (op.unload) {
+        if (x->unload()) {
           u->second.aboard.clear();
-          u->second.city = op.port;
+          u->second.city = port;
           if (city != s.cities.end()) u->second.square = city->second.square;
-          std::erase(sh->cargo_units, op.unit);
         } else {
-          u->second.aboard = sh->id;
+          u->second.aboard = x->ship()->str();
           u->second.city.clear();
-          sh->cargo_units.push_back(op.unit);
         }
       }
-      if (op.supplies > 0 && city != s.cities.end()) {
-        int32_t d = op.unload ? -op.supplies : op.supplies;
-        sh->cargo_supplies += d;
-        city->second.supplies -= d;
-      }
+      if (x->supplies() > 0 && city != s.cities.end()) city->second.supplies -= x->unload() ? -x->supplies() : x->supplies();
       break;
     }
     case fb::PateEventBody_StoresMoved: {
@@ -663,45 +557,12 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e, const Turn& turn) {
       if (to != s.cities.end()) to->second.stores += x->stores();
       break;
     }
-    case fb::PateEventBody_ShipSunk: {
-      std::string id = e.body_as_ShipSunk()->ship()->str();
-      s.ships.erase(id);
-      std::erase_if(s.units, [&](const auto& kv) { return kv.second.aboard == id; });  // PATE 9: lost with her
-      for (auto& [oid, o] : s.ships) {
-        if (o.attached_to == id) o.attached_to.clear();
-      }
+    case fb::PateEventBody_ShipSunk:
+      lose_aboard(e.body_as_ShipSunk()->ship()->str());
       break;
-    }
-    case fb::PateEventBody_ShipCaptured: {
-      auto* x = e.body_as_ShipCaptured();
-      auto it = s.ships.find(x->ship()->str());
-      if (it == s.ships.end()) break;
-      Ship prize = std::move(it->second);
-      s.ships.erase(it);
-      // PATE 9: the troops aboard are taken; the supplies stay in the hold.
-      std::erase_if(s.units, [&](const auto& kv) { return kv.second.aboard == prize.id; });
-      prize.cargo_units.clear();
-      prize.loading.clear();
-      for (auto& [oid, o] : s.ships) {
-        if (o.attached_to == prize.id) o.attached_to.clear();
-      }
-      prize.id = x->new_id()->str();
-      prize.state = x->state()->str();
-      prize.attached_to.clear();
-      prize.crew = x->prize_crew();
-      prize.marines = 0;
-      prize.mission = Mission::None;
-      auto captor = s.ships.find(x->captor()->str());
-      if (captor != s.ships.end()) {
-        captor->second.crew -= x->prize_crew();
-        prize.base = captor->second.base;
-        // PATE 7.8: the captor's attachment — her leader's, if she follows one
-        // (so no chain forms, 4.4). (A ship seized in port, 2.6, has no captor ship.)
-        prize.attached_to = captor->second.attached_to.empty() ? captor->first : captor->second.attached_to;
-      }
-      s.ships[prize.id] = std::move(prize);
+    case fb::PateEventBody_ShipCaptured:  // PATE 9: the troops aboard are taken
+      lose_aboard(e.body_as_ShipCaptured()->ship()->str());
       break;
-    }
     case fb::PateEventBody_WindSet: {
       auto* x = e.body_as_WindSet();
       s.winds[x->area()->str()] = Wind{x->from(), x->strength()};
@@ -750,7 +611,7 @@ void Treasury::Apply(const Input& in) {
       ApplyOutcome(s_, *e.payload_as_SowEvent(), turn, e.phase());
       break;
     case fb::Payload_PateEvent:
-      ApplyPate(s_, *e.payload_as_PateEvent(), turn);
+      ApplyPate(s_, *e.payload_as_PateEvent());
       break;
     case fb::Payload_OrderSubmitted: {
       auto* o = e.payload_as_OrderSubmitted();

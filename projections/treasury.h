@@ -1,8 +1,10 @@
 // The treasury view (ruleset sow): every state's money, manpower and
-// pools, every city, unit and ship the economy needs, builds in progress,
-// diplomacy, standing orders, the calendar, and the statement of the
+// pools, every city and unit, builds in progress, diplomacy, standing
+// orders, the calendar, the winds (PATE 1.4), and the statement of the
 // current turn line by line. A pure fold of GameCreated (the scenario's sow
-// section), SowDirective, SowEvent and the phase boundaries.
+// section), SowDirective, SowEvent, PateEvent and the phase boundaries.
+// The ships are the fleet's (projections/fleet.h); `Ship` is declared here
+// because a ship being built is the treasury's `Build`.
 #pragma once
 
 #include <map>
@@ -201,7 +203,6 @@ struct TreasuryState {
   std::map<std::string, StateAcct> states;
   std::map<std::string, City> cities;
   std::map<std::string, Unit> units;
-  std::map<std::string, Ship> ships;
   std::map<std::pair<std::string, std::string>, Relation> relations;  // (a < b)
   std::set<std::pair<std::string, std::string>> blockades;  // (by, against)
   std::set<std::pair<std::string, std::string>> embargoes;  // (by, against)
@@ -221,7 +222,8 @@ struct TreasuryState {
 class Treasury final : public Fold<TreasuryState> {
  public:
   std::string_view name() const override { return "treasury"; }
-  uint32_t version() const override { return 4; }
+  // 5: the ships moved to the fleet (projections/fleet.h).
+  uint32_t version() const override { return 5; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;

@@ -9,6 +9,7 @@
 #include "projections/roster.h"
 #include "projections/summary.h"
 #include "replay/dice_commit.h"
+#include "projections/fleet.h"
 #include "projections/treasury.h"
 #include "projections/battle.h"
 #include "projections/y1820.h"
@@ -33,6 +34,7 @@ const projections::SummaryState& SummaryOf(const World& w) { return rules::Get<p
 rules::RulesVersions GameVersions(const projections::SummaryState& s) { return rules::GameVersionsOf(s); }
 
 const projections::Treasury& World::treasury() const { return rules::Get<projections::Treasury>(projections); }
+const projections::Fleet& World::fleet() const { return rules::Get<projections::Fleet>(projections); }
 const projections::Roster& World::roster() const { return rules::Get<projections::Roster>(projections); }
 const projections::Y1820State& World::y1820() const { return rules::Get<projections::Y1820>(projections).state(); }
 const projections::BattleState& World::battle() const { return rules::Get<projections::Battle>(projections).state(); }

@@ -19,7 +19,7 @@
 #include "rules/phase_writer.h"
 #include "rules/versions.h"
 
-namespace adjutant::projections { class Treasury; class Roster; struct SummaryState; struct Y1820State; struct BattleState; }
+namespace adjutant::projections { class Treasury; class Fleet; class Roster; struct SummaryState; struct Y1820State; struct BattleState; }
 
 namespace adjutant::replay {
 
@@ -30,6 +30,7 @@ struct World {
   // The kind of game (rules/kind.h); nullptr for a branch without events.
   const rules::GameKind* kind() const { return rules::KindOf(projections); }
   const projections::Treasury& treasury() const;
+  const projections::Fleet& fleet() const;
   const projections::Roster& roster() const;
   const projections::Y1820State& y1820() const;
   const projections::BattleState& battle() const;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "reports/common.h"
+#include "projections/fleet.h"
 #include "projections/navalmap.h"
 #include "projections/roster.h"
 #include "projections/treasury.h"
@@ -47,6 +48,7 @@ struct ForPlayer {
   std::string turn_name;
 
   const P::TreasuryState& s() const { return folded.world.treasury().state(); }
+  const P::FleetState& fleet() const { return folded.world.fleet().state(); }
   uint64_t as_of() const { return std::min(folded.upto, folded.world.head.seq); }
   // The sea area a place (a port or an area) lies on; "" if unknown.
   std::string AreaOf(const std::string& place) const {
@@ -61,11 +63,11 @@ struct ForPlayer {
   bool IsPort(const std::string& place) const {
     return map ? map->PortNamed(place) != nullptr : s().cities.count(place) != 0;
   }
-  // One of his ships, afloat: the only ships the treasury is asked about.
+  // One of his ships, afloat: the only ships the fleet is asked about.
   const P::Ship* Own(const std::string& id) const {
     if (!std::binary_search(view.ships.begin(), view.ships.end(), id)) return nullptr;
-    auto it = s().ships.find(id);
-    return it == s().ships.end() ? nullptr : &it->second;
+    auto it = fleet().ships.find(id);
+    return it == fleet().ships.end() ? nullptr : &it->second;
   }
   // "BR1FL (Victory)", or the id of a ship no longer afloat.
   std::string Called(const std::string& id) const {
@@ -78,7 +80,7 @@ struct ForPlayer {
 Status Complete(ForPlayer& r, const std::string& game, const std::string& person, const Turn& turn) {
   const replay::World& w = r.folded.world;
   const P::TreasuryState& s = w.treasury().state();
-  r.view = P::ViewOf(w.roster().state(), s.ships, VisibilityOf(w).state(), person, turn);
+  r.view = P::ViewOf(w.roster().state(), w.fleet().state().ships, VisibilityOf(w).state(), person, turn);
   r.turn_name = "turn " + turn.ToString();
   if (turn == s.turn) r.turn_name += " (" + sow::TurnName(turn, s.season_kind) + ")";
   for (const auto& p : w.projections) {

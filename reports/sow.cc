@@ -9,6 +9,7 @@
 
 #include "base/money.h"
 #include "reports/common.h"
+#include "projections/fleet.h"
 #include "projections/navalmap.h"
 #include "projections/roster.h"
 #include "projections/treasury.h"
@@ -139,7 +140,7 @@ Status FleetReport(Ctx& c, const std::string& game) {
     std::string position, commander, deputy;
   };
   std::vector<Row> rows;
-  for (const auto& [id, sh] : s.ships) {
+  for (const auto& [id, sh] : world->fleet().state().ships) {
     if (only && sh.state != *only) continue;
     std::string position = !sh.active ? (sh.reactivating ? "reactivating " + std::to_string(sh.reactivating) : "inactive")
                            : sh.crossing_turns ? "Atlantic, " + std::to_string(sh.crossing_turns) + " more"
@@ -210,7 +211,7 @@ Status TreasuryReport(Ctx& c, const std::string& game) {
   for (const auto& l : a->statement) net += l.amount_cc;
   int64_t in_units = 0, in_ships = 0;
   for (const auto& [id, u] : s.units) if (u.state == a->id) in_units += u.men;
-  for (const auto& [id, sh] : s.ships) if (sh.state == a->id) in_ships += sh.men();
+  for (const auto& [id, sh] : world->fleet().state().ships) if (sh.state == a->id) in_ships += sh.men();
   std::string turn_name = sow::TurnName(s.turn, s.season_kind);
   uint64_t as_of = std::min(upto, world->head.seq);
 

@@ -14,6 +14,7 @@ PhaseWriter::PhaseWriter(std::string game, std::string branch, uint64_t head_seq
     : game_(std::move(game)), branch_(std::move(branch)), head_seq_(head_seq), projections_(std::move(projections)) {
   for (const auto& p : projections_) {
     if (auto* t = dynamic_cast<const projections::Treasury*>(p.get())) treasury_ = t;
+    if (auto* f = dynamic_cast<const projections::Fleet*>(p.get())) fleet_ = f;
     if (auto* r = dynamic_cast<const projections::Roster*>(p.get())) roster_ = r;
     if (auto* y = dynamic_cast<const projections::Y1820*>(p.get())) y1820_ = y;
     if (auto* b = dynamic_cast<const projections::Battle*>(p.get())) battle_ = b;
@@ -57,6 +58,13 @@ const projections::TreasuryState& PhaseWriter::treasury() const {
   if (treasury_) return treasury_->state();
   assert(false && "PhaseWriter needs the treasury projection");
   static const projections::TreasuryState kEmpty;
+  return kEmpty;
+}
+
+const projections::FleetState& PhaseWriter::fleet() const {
+  if (fleet_) return fleet_->state();
+  assert(false && "PhaseWriter needs the fleet projection");
+  static const projections::FleetState kEmpty;
   return kEmpty;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/hash.h"
+#include "projections/fleet.h"
 #include "projections/projection.h"
 #include "projections/roster.h"
 #include "projections/treasury.h"
@@ -44,6 +45,8 @@ class PhaseWriter {
   std::vector<uint32_t> Versions() const;
 
   const projections::TreasuryState& treasury() const;
+  // The ships (projections/fleet): both NWOL books read them here.
+  const projections::FleetState& fleet() const;
   const projections::Roster& roster() const;
   // The y1820 game's state (projections/y1820).
   const projections::Y1820State& y1820() const;
@@ -55,6 +58,7 @@ class PhaseWriter {
   const fb::NavalMap* naval_map() const;
   std::vector<std::unique_ptr<projections::Projection>> TakeProjections() {
     treasury_ = nullptr;
+    fleet_ = nullptr;
     roster_ = nullptr;
     y1820_ = nullptr;
     battle_ = nullptr;
@@ -75,6 +79,7 @@ class PhaseWriter {
   std::vector<std::unique_ptr<projections::Projection>> projections_;
   // Found once: the rules ask for them on every look at the state.
   const projections::Treasury* treasury_ = nullptr;
+  const projections::Fleet* fleet_ = nullptr;
   const projections::Roster* roster_ = nullptr;
   const projections::Y1820* y1820_ = nullptr;
   const projections::Battle* battle_ = nullptr;

@@ -32,8 +32,9 @@ Claim SowClaim(const projections::TreasuryState& s, const fb::SowOrder& o, const
   return c;
 }
 
-Claim PateClaim(const projections::TreasuryState& s, const fb::PateOrder& o, const RulesVersions& v) {
-  pate::Claim pc = pate::ClaimOf(s, o);
+Claim PateClaim(const projections::TreasuryState& s, const projections::FleetState& fleet, const fb::PateOrder& o,
+                const RulesVersions& v) {
+  pate::Claim pc = pate::ClaimOf(s, fleet, o);
   bool ship_orders = o.body_type() == fb::PateOrderBody_ShipOrders || o.body_type() == fb::PateOrderBody_TransferCrewOrder;
   return Claim{pate::kRuleset, v.Of(pate::kRuleset), pc.state, pc.slot, pc.roles, ship_orders ? "PATE 4.1" : "PATE 2.3",
                pc.immediate};
@@ -95,11 +96,12 @@ RoleChoice ChooseRole(const Claim& claim, const projections::Person* who, const 
 
 }  // namespace
 
-bool MayGive(const projections::TreasuryState& s, const projections::Roster& roster, const std::string& person,
+bool MayGive(const projections::TreasuryState& s, const projections::FleetState& fleet, const projections::Roster& roster,
+             const std::string& person,
              const fb::OrderItem& item, const RulesVersions& v) {
   std::optional<Claim> claim;
   if (const fb::SowOrder* so = item.body_as_SowOrder()) claim = SowClaim(s, *so, v);
-  if (const fb::PateOrder* po = item.body_as_PateOrder()) claim = PateClaim(s, *po, v);
+  if (const fb::PateOrder* po = item.body_as_PateOrder()) claim = PateClaim(s, fleet, *po, v);
   if (!claim) return true;  // a written order for the GA: anyone may write one
   return !ChooseRole(*claim, roster.Find(person), person, item).refusal.has_value();
 }
@@ -119,10 +121,11 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
     const fb::SowOrder* so = item->body_as_SowOrder();
     const fb::PateOrder* po = item->body_as_PateOrder();
     const auto& s = w.treasury();
+    const auto& fleet = w.fleet();
     std::optional<Claim> claim;
     std::optional<std::pair<std::string, std::string>> refusal;  // rule, reason
     if (so) claim = SowClaim(s, *so, w.tag_versions());
-    if (po) claim = PateClaim(s, *po, w.tag_versions());
+    if (po) claim = PateClaim(s, fleet, *po, w.tag_versions());
     // The role: as named, else the person's most senior entitled role.
     std::string role;
     if (claim) {
@@ -130,10 +133,10 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
       role = choice.role;
       refusal = choice.refusal;
       if (!refusal && so) {
-        if (auto r = sow::CheckAtSubmission(s, *so, at.turn)) refusal = {r->rule, r->reason};
+        if (auto r = sow::CheckAtSubmission(s, fleet, *so, at.turn)) refusal = {r->rule, r->reason};
       }
       if (!refusal && po) {
-        if (auto r = pate::CheckAtSubmission(s, map, *po)) refusal = {r->rule, r->reason};
+        if (auto r = pate::CheckAtSubmission(s, fleet, map, *po)) refusal = {r->rule, r->reason};
         if (auto* a = po->body_as_AppointOrder(); a && !refusal) {
           for (const auto* p : {a->commander(), a->deputy()}) {
             if (p && p->size() && !roster.Find(p->str())) {

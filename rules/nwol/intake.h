@@ -27,7 +27,8 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
 // Whether `person` holds a role entitled to give `item` (SOW 2.1, PATE 2.3,
 // 4.1) — the check Submit makes first, asked before anything is recorded
 // (the order desk answers 403 for another's ship or ministry).
-bool MayGive(const projections::TreasuryState& s, const projections::Roster& roster, const std::string& person,
+bool MayGive(const projections::TreasuryState& s, const projections::FleetState& fleet, const projections::Roster& roster,
+             const std::string& person,
              const fb::OrderItem& item, const RulesVersions& v);
 
 }  // namespace adjutant::rules::nwol

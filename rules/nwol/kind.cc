@@ -4,6 +4,7 @@
 #include <set>
 
 #include "base/money.h"
+#include "projections/fleet.h"
 #include "projections/navalmap.h"
 #include "projections/roster.h"
 #include "projections/treasury.h"
@@ -34,6 +35,7 @@ namespace {
 const Actor kAdjudicator{ActorKind::kAdjudicator, "", ""};
 
 const P::TreasuryState& TreasuryOf(const State& st) { return Get<P::Treasury>(st).state(); }
+const P::FleetState& FleetOf(const State& st) { return Get<P::Fleet>(st).state(); }
 
 // A draft stamped with the book it belongs to: PATE's naval phases and
 // directives, SOW's the rest.
@@ -162,7 +164,7 @@ class NwolKind final : public GameKind {
     const auto& roster = Get<P::Roster>(st);
     const RulesVersions v = GameVersionsOf(st);
     for (size_t i = 0; i < items.size(); ++i) {
-      if (!roster.Find(person) || !MayGive(TreasuryOf(st), roster, person, *items[i], v)) return i;
+      if (!roster.Find(person) || !MayGive(TreasuryOf(st), FleetOf(st), roster, person, *items[i], v)) return i;
     }
     return std::nullopt;
   }
@@ -197,13 +199,13 @@ class NwolKind final : public GameKind {
       case fb::DirectiveBody_SowDirective:
         break;
       case fb::DirectiveBody_PateDirective:
-        return pate::CheckDirective(ts, *file.body_as_PateDirective());
+        return pate::CheckDirective(ts, FleetOf(st), *file.body_as_PateDirective());
       default:
         return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file.body_type())) + ": game '" + game +
                                        "' plays sow and pate: it takes the GA's rulings, SowDirectives and PateDirectives");
     }
     const fb::SowDirective* sd = file.body_as_SowDirective();
-    ADJ_RETURN_IF_ERROR(sow::CheckDirective(ts, *sd));
+    ADJ_RETURN_IF_ERROR(sow::CheckDirective(ts, FleetOf(st), *sd));
     // A ship the GA puts at sea goes to a sea area of the game's naval map.
     if (const auto* mv = sd->body_as_MoveShip(); mv && !ts.cities.count(mv->location()->str())) {
       if (const fb::NavalMap* doc = Get<P::NavalMapView>(st).map()) {
@@ -221,11 +223,12 @@ class NwolKind final : public GameKind {
     const fb::SowDirective* sd = file.body_as_SowDirective();
     const fb::PateDirective* pd = file.body_as_PateDirective();
     const P::TreasuryState before = w.treasury();
+    const P::FleetState fleet_before = w.fleet();
     if (sd || pd) d = Tagged(std::move(d), w.tag_versions(), pd != nullptr);
     w.Emit(std::move(d));
     if (sd) {
       sow::Outcomes out(w, at);
-      sow::DirectiveConsequences(out, before, *sd, file.reason()->str());
+      sow::DirectiveConsequences(out, before, fleet_before, *sd, file.reason()->str());
     }
     if (pd) pate::DirectiveConsequences(w, at, *pd);
     return Status::Ok();
@@ -252,7 +255,7 @@ class NwolKind final : public GameKind {
       put("units", id, "men", std::to_string(u.men));
       put("units", id, "where", u.aboard.empty() ? u.city : "aboard " + u.aboard);
     }
-    for (const auto& [id, sh] : s.ships) {
+    for (const auto& [id, sh] : FleetOf(st).ships) {
       std::string where =
           sh.location + (sh.in_port ? " harbour" : sh.coastal ? " coastal" : " area " + std::to_string(sh.tactical));
       if (sh.crossing_turns) where = "Atlantic to " + sh.location;

@@ -34,7 +34,7 @@ void Cargo(Pate& p, const std::string& ship, const CargoOp& op, bool done, const
 // 3.6: transports in a port begin the loading and unloading their own
 // amphibious orders ask for (never orders copied from another ship, 4.2).
 Status RunLanding(Pate& p) {
-  auto orders = CarriedOut(p.s(), StandingShipOrders(p.s()));
+  auto orders = CarriedOut(p.f(), StandingShipOrders(p.s()));
   for (const std::string& id : p.OnMap()) {
     const Ship tr = *p.ship(id);
     const ShipOrders& o = orders[id];
@@ -90,7 +90,7 @@ Status RunLanding(Pate& p) {
 // 3.9: what was begun is finished if the transport is still in that port;
 // then the battles for off-map ports (10).
 Status RunLanded(Pate& p) {
-  for (const auto& [id, sh] : std::map<std::string, Ship>(p.s().ships)) {
+  for (const auto& [id, sh] : std::map<std::string, Ship>(p.f().ships)) {
     for (const CargoOp& op : sh.loading) {
       bool there = sh.on_map() && sh.location == op.port && !sh.at_sea();
       const City* c = p.city(op.port);

@@ -15,7 +15,7 @@ namespace adjutant::rules::pate::internal {
 Kind KindOf(ShipType t) { return static_cast<Kind>(t); }
 
 Status RunCombat(Pate& p) {
-  auto orders = CarriedOut(p.s(), StandingShipOrders(p.s()));
+  auto orders = CarriedOut(p.f(), StandingShipOrders(p.s()));
   // Rules version 2 (PATE 3.7, 7.1, 7.4): ships in a port that go into the
   // harbour or come out of it to fight are moved there, and a side that
   // wholly evades and gets away leaves contact though no battle is fought.
@@ -194,7 +194,7 @@ Status RunCombat(Pate& p) {
         std::string new_id;
         for (int n = 1;; ++n) {
           new_id = captor->state + std::to_string(n) + type;
-          if (!p.s().ships.count(new_id) && !p.s().builds.count(new_id)) break;
+          if (!p.f().ships.count(new_id) && !p.s().builds.count(new_id)) break;
         }
         auto full = sow::FullComplement(FbType(now->type), now->frigates, now->capacity);
         int32_t prize = std::min<int32_t>(static_cast<int32_t>(full.crew * kPrizeCrewPct / 100),

@@ -12,14 +12,15 @@ namespace adjutant::rules::pate {
 using projections::Ship;
 using projections::ShipType;
 using projections::TreasuryState;
+using projections::FleetState;
 
 namespace {
 
 using Fbb = flatbuffers::FlatBufferBuilder;
 
-const Ship* Find(const TreasuryState& s, const std::string& id) {
-  auto it = s.ships.find(id);
-  return it == s.ships.end() ? nullptr : &it->second;
+const Ship* Find(const FleetState& fleet, const std::string& id) {
+  auto it = fleet.ships.find(id);
+  return it == fleet.ships.end() ? nullptr : &it->second;
 }
 
 bool SamePlace(const Ship& a, const Ship& b) {
@@ -48,10 +49,11 @@ int64_t Used(const TreasuryState& s, const Ship& tr) {
   return used;
 }
 
-std::string LowestFreeId(const TreasuryState& s, const std::string& state, const std::string& type) {
+std::string LowestFreeId(const TreasuryState& s, const FleetState& fleet, const std::string& state,
+                         const std::string& type) {
   for (int n = 1;; ++n) {
     std::string id = state + std::to_string(n) + type;
-    if (!s.ships.count(id) && !s.builds.count(id) && !s.units.count(id)) return id;
+    if (!fleet.ships.count(id) && !s.builds.count(id) && !s.units.count(id)) return id;
   }
 }
 
@@ -83,12 +85,12 @@ void SamePosts(PhaseWriter& w, const TurnPhase& at, const std::string& from, con
 
 }  // namespace
 
-Status CheckDirective(const TreasuryState& s, const fb::PateDirective& d) {
+Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const fb::PateDirective& d) {
   auto bad = [](const std::string& m) { return Status::InvalidArgument(m); };
   switch (d.body_type()) {
     case fb::PateDirectiveBody_CombineTransports: {
       auto* c = d.body_as_CombineTransports();
-      const Ship* into = Find(s, c->into()->str());
+      const Ship* into = Find(fleet, c->into()->str());
       if (!into || into->type != ShipType::TR) return bad("into: there is no transport group '" + c->into()->str() + "' (PATE 2.5)");
       if (!c->from() || c->from()->size() == 0) return bad("from: name the transport groups to combine (PATE 2.5)");
       int64_t capacity = into->capacity;
@@ -96,7 +98,7 @@ Status CheckDirective(const TreasuryState& s, const fb::PateDirective& d) {
       for (flatbuffers::uoffset_t i = 0; i < c->from()->size(); ++i) {
         std::string id = c->from()->Get(i)->str();
         std::string field = "from[" + std::to_string(i) + "]";
-        const Ship* t = Find(s, id);
+        const Ship* t = Find(fleet, id);
         if (!t || t->type != ShipType::TR) return bad(field + ": there is no transport group '" + id + "' (PATE 2.5)");
         if (!seen.insert(id).second) return bad(field + ": " + id + " is named twice");
         if (t->state != into->state) return bad(field + ": " + id + " belongs to " + t->state + ", not " + into->state + " (PATE 2.5)");
@@ -111,11 +113,11 @@ Status CheckDirective(const TreasuryState& s, const fb::PateDirective& d) {
     }
     case fb::PateDirectiveBody_DivideTransport: {
       auto* x = d.body_as_DivideTransport();
-      const Ship* t = Find(s, x->ship()->str());
+      const Ship* t = Find(fleet, x->ship()->str());
       if (!t || t->type != ShipType::TR) return bad("ship: there is no transport group '" + x->ship()->str() + "' (PATE 2.5)");
       std::string id = x->new_id()->str();
       if (!IdForm(id, t->state, "TR")) return bad("new_id: '" + id + "' is not " + t->state + ", a number and TR (PATE 2.4)");
-      if (s.ships.count(id) || s.builds.count(id)) return bad("new_id: " + id + " is already in use");
+      if (fleet.ships.count(id) || s.builds.count(id)) return bad("new_id: " + id + " is already in use");
       if (x->capacity() < kTransportCapacityMin || t->capacity - x->capacity() < kTransportCapacityMin) {
         return bad("capacity: both groups must keep at least 2000 (PATE 2.5); " + t->id + " has " + std::to_string(t->capacity));
       }
@@ -127,7 +129,7 @@ Status CheckDirective(const TreasuryState& s, const fb::PateDirective& d) {
     }
     case fb::PateDirectiveBody_SeizeInactive: {
       auto* x = d.body_as_SeizeInactive();
-      const Ship* sh = Find(s, x->ship()->str());
+      const Ship* sh = Find(fleet, x->ship()->str());
       std::string by = x->by()->str();
       if (!sh) return bad("ship: there is no ship '" + x->ship()->str() + "'");
       if (sh->active) return bad("ship: " + sh->id + " is active; only inactive ships are seized (PATE 2.6)");
@@ -137,7 +139,7 @@ Status CheckDirective(const TreasuryState& s, const fb::PateDirective& d) {
       if (c == s.cities.end()) return bad("ship: " + sh->id + " is not in a port");
       bool taken = c->second.controller == by;
       bool entered = false, defended = c->second.batteries > c->second.batteries_destroyed;
-      for (const auto& [id, o] : s.ships) {
+      for (const auto& [id, o] : fleet.ships) {
         if (!o.on_map() || o.location != sh->location || !o.in_port) continue;
         if (o.state == by) entered = true;
         if (o.state == sh->state || s.RelationOf(o.state, sh->state) == projections::Relation::Alliance) defended = true;
@@ -155,15 +157,16 @@ Status CheckDirective(const TreasuryState& s, const fb::PateDirective& d) {
 
 void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDirective& d) {
   const TreasuryState& s = w.treasury();
+  const FleetState& fleet = w.fleet();
   switch (d.body_type()) {
     case fb::PateDirectiveBody_CombineTransports: {
       auto* c = d.body_as_CombineTransports();
-      const Ship into = *Find(s, c->into()->str());
+      const Ship into = *Find(fleet, c->into()->str());
       std::vector<std::string> from;
       int32_t capacity = into.capacity, crew = into.crew;
       int stores = into.stores;
       for (const auto* id : *c->from()) {
-        const Ship& t = *Find(s, id->str());
+        const Ship& t = *Find(fleet, id->str());
         from.push_back(t.id);
         capacity += t.capacity;
         crew += t.crew;
@@ -184,7 +187,7 @@ void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDi
     }
     case fb::PateDirectiveBody_DivideTransport: {
       auto* x = d.body_as_DivideTransport();
-      const Ship t = *Find(s, x->ship()->str());
+      const Ship t = *Find(fleet, x->ship()->str());
       std::string id = x->new_id()->str(), from = t.id;
       int32_t capacity = x->capacity();
       int32_t crew = static_cast<int32_t>(int64_t{t.crew} * capacity / t.capacity);
@@ -198,7 +201,7 @@ void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDi
     }
     case fb::PateDirectiveBody_SeizeInactive: {
       auto* x = d.body_as_SeizeInactive();
-      const Ship sh = *Find(s, x->ship()->str());
+      const Ship sh = *Find(fleet, x->ship()->str());
       std::string by = x->by()->str(), id = sh.id;
       int32_t men = static_cast<int32_t>(sh.men());
       sow::Outcomes out(w, at);
@@ -208,7 +211,7 @@ void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDi
           return std::pair{fb::PateEventBody_ShipSunk, y.Union()};
         });
       } else {
-        std::string new_id = LowestFreeId(s, by, fb::EnumNameSowShipType(static_cast<fb::SowShipType>(sh.type)));
+        std::string new_id = LowestFreeId(s, fleet, by, fb::EnumNameSowShipType(static_cast<fb::SowShipType>(sh.type)));
         std::string where = sh.location;
         Emit(w, at, [=](Fbb& f) {
           auto y = fb::CreateShipCapturedDirect(f, id.c_str(), new_id.c_str(), by.c_str(), where.c_str(), 0, men);

@@ -18,7 +18,8 @@ namespace adjutant::rules::pate {
 inline constexpr int kTransportCapacityMin = 2000;
 inline constexpr int kTransportCapacityMax = 20000;
 
-Status CheckDirective(const projections::TreasuryState& s, const fb::PateDirective& d);
+Status CheckDirective(const projections::TreasuryState& s, const projections::FleetState& fleet,
+                      const fb::PateDirective& d);
 
 void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDirective& d);
 

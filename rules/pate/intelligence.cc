@@ -70,7 +70,7 @@ Status RunIntelligence(Pate& p) {
     }
     // 5.4: ships that began the turn where she ended it (they may be gone).
     int began = 0;
-    for (const auto& [oid, o] : p.s().ships) {
+    for (const auto& [oid, o] : p.f().ships) {
       if (oid == id || !o.active || !p.Hostile(o.state, sh.state)) continue;
       if (o.StartOf(turn) == sh.location && !(o.on_map() && InContact(sh, o))) ++began;
     }
@@ -94,7 +94,7 @@ Status RunIntelligence(Pate& p) {
     }
     if (!garrisoned) continue;
     std::vector<std::string> seen;
-    for (const auto& [oid, o] : p.s().ships) {
+    for (const auto& [oid, o] : p.f().ships) {
       if (o.active && o.state != c.controller && o.StartOf(turn) == name) seen.push_back(oid);
     }
     if (seen.empty()) continue;

@@ -92,7 +92,7 @@ struct Leg {
 
 class Movement {
  public:
-  Movement(Pate& p) : p_(p), orders_(CarriedOut(p.s(), StandingShipOrders(p.s()))) {}
+  Movement(Pate& p) : p_(p), orders_(CarriedOut(p.f(), StandingShipOrders(p.s()))) {}
 
   Status Run() {
     ADJ_RETURN_IF_ERROR(RollWinds(p_, 1));
@@ -321,7 +321,7 @@ class Movement {
       const ShipOrders& o = orders_[lead.id];
       auto hostiles_at = [&](uint8_t tac) {
         int n = 0;
-        for (const auto& [id, sh] : p_.s().ships) {
+        for (const auto& [id, sh] : p_.f().ships) {
           if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == tac && p_.Hostile(sh.state, lead.state)) ++n;
         }
         return n;
@@ -346,7 +346,7 @@ class Movement {
           gauge = false;
         } else {
           bool theirs = false;
-          for (const auto& [id, sh] : p_.s().ships) {
+          for (const auto& [id, sh] : p_.f().ships) {
             if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == to.tactical &&
                 p_.Hostile(sh.state, lead.state)) {
               theirs = orders_[id].windward;
@@ -373,7 +373,7 @@ class Movement {
     if (gauge) {
       // The ships met take the other gauge (6.9), and both sides see it.
       std::vector<std::string> met;
-      for (const auto& [id, sh] : std::map<std::string, Ship>(p_.s().ships)) {
+      for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
         if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == to.tactical &&
             p_.Hostile(sh.state, lead.state)) {
           met.push_back(id);
@@ -424,7 +424,7 @@ class Movement {
 
   // 6.5 step 7: ships completing a crossing arrive in a random tactical area.
   Status Arrivals() {
-    for (const auto& [id, sh] : std::map<std::string, Ship>(p_.s().ships)) {
+    for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
       if (!sh.active || sh.crossing_turns == 0 || progress_[id].crossing) continue;
       uint8_t left = sh.crossing_turns - 1;
       uint8_t tac = 0;
@@ -445,7 +445,7 @@ class Movement {
 
 // PATE 6.12, 2.8: peace and truce turns — anywhere, but maybe back at base.
 Status RunPeaceMovement(Pate& p) {
-  auto orders = CarriedOut(p.s(), StandingShipOrders(p.s()));
+  auto orders = CarriedOut(p.f(), StandingShipOrders(p.s()));
   for (const std::string& id : p.OnMap()) {
     const Ship sh = *p.ship(id);
     const ShipOrders& o = orders[id];

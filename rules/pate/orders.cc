@@ -7,18 +7,19 @@ namespace adjutant::rules::pate {
 using projections::Ship;
 using projections::ShipType;
 using projections::TreasuryState;
+using projections::FleetState;
 
 namespace {
 
 std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
 
-const Ship* FindShip(const TreasuryState& s, const std::string& id) {
-  auto it = s.ships.find(id);
-  return it == s.ships.end() ? nullptr : &it->second;
+const Ship* FindShip(const FleetState& fleet, const std::string& id) {
+  auto it = fleet.ships.find(id);
+  return it == fleet.ships.end() ? nullptr : &it->second;
 }
 
-std::string StateOf(const TreasuryState& s, const std::string& ship) {
-  const Ship* sh = FindShip(s, ship);
+std::string StateOf(const FleetState& fleet, const std::string& ship) {
+  const Ship* sh = FindShip(fleet, ship);
   return sh ? sh->state : "";
 }
 
@@ -92,19 +93,19 @@ bool ContactApplies(uint8_t lo, uint8_t hi, int n) {
   return n <= hi || n >= lo;  // PATE 4.6's example: min 10 max 2 → 1, 2, 10, 11
 }
 
-Claim ClaimOf(const TreasuryState& s, const fb::PateOrder& o) {
+Claim ClaimOf(const TreasuryState& s, const FleetState& fleet, const fb::PateOrder& o) {
   Claim c;
   switch (o.body_type()) {
     case fb::PateOrderBody_ShipOrders: {
       std::string ship = o.body_as_ShipOrders()->ship()->str();
-      c.state = StateOf(s, ship);
+      c.state = StateOf(fleet, ship);
       c.roles = ShipRoles(ship);
       c.slot = c.state + "/ship/" + ship;
       break;
     }
     case fb::PateOrderBody_AppointOrder: {
       std::string ship = o.body_as_AppointOrder()->ship()->str();
-      c.state = StateOf(s, ship);
+      c.state = StateOf(fleet, ship);
       c.roles = NavalRoles(c.state);
       c.slot = c.state + "/appoint/" + ship;
       c.immediate = true;
@@ -112,7 +113,7 @@ Claim ClaimOf(const TreasuryState& s, const fb::PateOrder& o) {
     }
     case fb::PateOrderBody_ActivationOrder: {
       std::string ship = o.body_as_ActivationOrder()->ship()->str();
-      c.state = StateOf(s, ship);
+      c.state = StateOf(fleet, ship);
       c.roles = NavalRoles(c.state);
       c.slot = c.state + "/activate/" + ship;
       break;
@@ -127,7 +128,7 @@ Claim ClaimOf(const TreasuryState& s, const fb::PateOrder& o) {
     }
     case fb::PateOrderBody_TransferCrewOrder: {
       std::string ship = o.body_as_TransferCrewOrder()->from()->str();
-      c.state = StateOf(s, ship);
+      c.state = StateOf(fleet, ship);
       c.roles = ShipRoles(ship);
       c.slot = c.state + "/crew/" + ship;
       break;
@@ -140,9 +141,9 @@ Claim ClaimOf(const TreasuryState& s, const fb::PateOrder& o) {
 
 namespace {
 
-std::optional<Refusal> CheckShipOrders(const TreasuryState& s, const NavalMap* map, const fb::ShipOrders& f) {
+std::optional<Refusal> CheckShipOrders(const TreasuryState& s, const FleetState& fleet, const NavalMap* map, const fb::ShipOrders& f) {
   std::string id = f.ship()->str();
-  const Ship* sh = FindShip(s, id);
+  const Ship* sh = FindShip(fleet, id);
   if (!sh) return Refusal{"PATE 4.3", "there is no ship '" + id + "'"};
   if (sh->crossing_turns > 0) {
     return Refusal{"PATE 6.11", id + " is crossing the Atlantic and takes no orders until she arrives"};
@@ -152,7 +153,7 @@ std::optional<Refusal> CheckShipOrders(const TreasuryState& s, const NavalMap* m
   if (!to.empty()) {
     if (f.detach()) return Refusal{"PATE 4.4", "to attach to another ship, give Attach alone, without Detach"};
     if (to == id) return Refusal{"PATE 4.4", "a ship cannot attach to herself"};
-    const Ship* t = FindShip(s, to);
+    const Ship* t = FindShip(fleet, to);
     if (!t) return Refusal{"PATE 4.4", "there is no ship '" + to + "' to attach to"};
     if (!SamePlace(*sh, *t)) return Refusal{"PATE 4.4", id + " is not in the same place as " + to};
     if (!t->attached_to.empty() && t->attached_to != id) {
@@ -186,13 +187,13 @@ std::optional<Refusal> CheckShipOrders(const TreasuryState& s, const NavalMap* m
 
 }  // namespace
 
-std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const NavalMap* map, const fb::PateOrder& o) {
+std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const FleetState& fleet, const NavalMap* map, const fb::PateOrder& o) {
   switch (o.body_type()) {
     case fb::PateOrderBody_ShipOrders:
-      return CheckShipOrders(s, map, *o.body_as_ShipOrders());
+      return CheckShipOrders(s, fleet, map, *o.body_as_ShipOrders());
     case fb::PateOrderBody_AppointOrder: {
       auto* a = o.body_as_AppointOrder();
-      if (!FindShip(s, a->ship()->str())) return Refusal{"PATE 2.3", "there is no ship '" + a->ship()->str() + "'"};
+      if (!FindShip(fleet, a->ship()->str())) return Refusal{"PATE 2.3", "there is no ship '" + a->ship()->str() + "'"};
       if (Str(a->commander()).empty() && Str(a->deputy()).empty()) {
         return Refusal{"PATE 2.3", "name a commander, a deputy or both"};
       }
@@ -201,7 +202,7 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const NavalMap*
     case fb::PateOrderBody_ActivationOrder: {
       auto* a = o.body_as_ActivationOrder();
       std::string id = a->ship()->str();
-      const Ship* sh = FindShip(s, id);
+      const Ship* sh = FindShip(fleet, id);
       if (!sh) return Refusal{"PATE 2.6", "there is no ship '" + id + "'"};
       if (sh->type == ShipType::TR) return Refusal{"PATE 2.6", "transport groups cannot be inactivated"};
       if (a->active()) {
@@ -219,7 +220,7 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const NavalMap*
       if (!st || c->second.nation != st->nation || c->second.controller != sh->state) {
         return Refusal{"PATE 2.6", "ships are inactivated only in home ports their own state holds"};
       }
-      for (const auto& [oid, other] : s.ships) {
+      for (const auto& [oid, other] : fleet.ships) {
         if (other.on_map() && other.location == sh->location && !other.at_sea() && Hostile(s, other.state, sh->state)) {
           return Refusal{"PATE 2.6", "hostile ships are present at " + sh->location};
         }
@@ -240,8 +241,8 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const NavalMap*
     }
     case fb::PateOrderBody_TransferCrewOrder: {
       auto* t = o.body_as_TransferCrewOrder();
-      const Ship* from = FindShip(s, t->from()->str());
-      const Ship* to = FindShip(s, t->to()->str());
+      const Ship* from = FindShip(fleet, t->from()->str());
+      const Ship* to = FindShip(fleet, t->to()->str());
       if (!from || !to) return Refusal{"PATE 2.7", "both ships of a crew transfer must exist"};
       if (from->type == ShipType::FR || from->type == ShipType::TR) {
         return Refusal{"PATE 2.7", "crew cannot be transferred from frigates or transport groups"};
@@ -278,10 +279,10 @@ struct AttachmentPlan {
   std::map<std::string, std::string> leader;  // follower → leader
 };
 
-AttachmentPlan PlanAttachments(const TreasuryState& s, const std::map<uint64_t, ShipOrders>& standing) {
+AttachmentPlan PlanAttachments(const FleetState& fleet, const std::map<uint64_t, ShipOrders>& standing) {
   AttachmentPlan plan;
   auto& leader = plan.leader;
-  for (const auto& [id, sh] : s.ships) {
+  for (const auto& [id, sh] : fleet.ships) {
     if (!sh.attached_to.empty()) leader[id] = sh.attached_to;
   }
   for (const auto& [seq, o] : standing) {
@@ -304,12 +305,12 @@ AttachmentPlan PlanAttachments(const TreasuryState& s, const std::map<uint64_t, 
 
 }  // namespace
 
-std::map<uint64_t, Refusal> AttachmentRefusals(const TreasuryState& s, const std::map<uint64_t, ShipOrders>& standing) {
-  return PlanAttachments(s, standing).refused;
+std::map<uint64_t, Refusal> AttachmentRefusals(const FleetState& fleet, const std::map<uint64_t, ShipOrders>& standing) {
+  return PlanAttachments(fleet, standing).refused;
 }
 
-std::map<std::string, ShipOrders> CarriedOut(const TreasuryState& s, const std::map<uint64_t, ShipOrders>& standing) {
-  AttachmentPlan plan = PlanAttachments(s, standing);
+std::map<std::string, ShipOrders> CarriedOut(const FleetState& fleet, const std::map<uint64_t, ShipOrders>& standing) {
+  AttachmentPlan plan = PlanAttachments(fleet, standing);
   const auto& refused = plan.refused;
   std::map<std::string, ShipOrders> own;
   for (const auto& [seq, o] : standing) {
@@ -320,7 +321,7 @@ std::map<std::string, ShipOrders> CarriedOut(const TreasuryState& s, const std::
   // Each ship's attachment at the end of the orders (4.4).
   std::map<std::string, std::string>& leader = plan.leader;
   std::map<std::string, ShipOrders> out;
-  for (const auto& [id, sh] : s.ships) {
+  for (const auto& [id, sh] : fleet.ships) {
     if (!sh.on_map()) continue;
     const std::string& l = leader[id];
     auto mine = own.find(id);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "projections/fleet.h"
 #include "projections/treasury.h"
 #include "rules/pate/map.h"
 
@@ -84,10 +85,11 @@ struct Claim {
   bool immediate = false;                         // carried out when received (2.3)
 };
 
-Claim ClaimOf(const projections::TreasuryState& s, const fb::PateOrder& order);
+Claim ClaimOf(const projections::TreasuryState& s, const projections::FleetState& fleet, const fb::PateOrder& order);
 
 // The checks made when an order is received (the player is told at once).
-std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const NavalMap* map,
+std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const projections::FleetState& fleet,
+                                         const NavalMap* map,
                                          const fb::PateOrder& order);
 
 // PATE 4.1, 4.2, 4.11: the orders every ship on the map carries out this
@@ -96,12 +98,12 @@ std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, co
 // (amphibious orders of transports excepted); defaults otherwise. The
 // attachment it ends with is in `attach_to` (4.4: a ship attaching to one
 // that itself stays attached is refused — see AttachmentRefusals).
-std::map<std::string, ShipOrders> CarriedOut(const projections::TreasuryState& s,
+std::map<std::string, ShipOrders> CarriedOut(const projections::FleetState& fleet,
                                              const std::map<uint64_t, ShipOrders>& standing);
 
 // PATE 4.4: orders whose attachment would make a chain (X → Y → Z) after
 // every order of the turn is taken into account: order seq → refusal.
-std::map<uint64_t, Refusal> AttachmentRefusals(const projections::TreasuryState& s,
+std::map<uint64_t, Refusal> AttachmentRefusals(const projections::FleetState& fleet,
                                                const std::map<uint64_t, ShipOrders>& standing);
 
 // The ship orders that stand this turn (OrderSubmitted events kept in the

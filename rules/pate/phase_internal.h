@@ -29,6 +29,7 @@ using projections::SeasonKind;
 using projections::Ship;
 using projections::ShipType;
 using projections::TreasuryState;
+using projections::FleetState;
 
 using Fbb = flatbuffers::FlatBufferBuilder;
 using Body = std::pair<fb::PateEventBody, flatbuffers::Offset<void>>;
@@ -79,14 +80,15 @@ class Pate {
       : w_(w), at_(at), map_(map), dice_(dice), kind_(kind), sow_(w, at) {}
 
   const TreasuryState& s() const { return w_.treasury(); }
+  const FleetState& f() const { return w_.fleet(); }  // the ships
   const NavalMap& map() const { return map_; }
   const TurnPhase& at() const { return at_; }
   SeasonKind kind() const { return kind_; }
   sow::Outcomes& sow() { return sow_; }
 
   const Ship* ship(const std::string& id) const {
-    auto it = s().ships.find(id);
-    return it == s().ships.end() ? nullptr : &it->second;
+    auto it = f().ships.find(id);
+    return it == f().ships.end() ? nullptr : &it->second;
   }
   const City* city(const std::string& name) const {
     auto it = s().cities.find(name);
@@ -101,7 +103,7 @@ class Pate {
   // The ids of the ships on the map, in id order (a copy: events change the map).
   std::vector<std::string> OnMap() const {
     std::vector<std::string> out;
-    for (const auto& [id, sh] : s().ships) {
+    for (const auto& [id, sh] : f().ships) {
       if (sh.on_map()) out.push_back(id);
     }
     return out;
@@ -115,7 +117,7 @@ class Pate {
   }
   // Enemy ships of `state` in port `port` (either part), or in the place.
   bool EnemiesInPort(const std::string& port, const std::string& state, int part = -1) const {
-    for (const auto& [id, o] : s().ships) {
+    for (const auto& [id, o] : f().ships) {
       if (!o.on_map() || o.location != port || o.at_sea() || !Hostile(o.state, state)) continue;
       if (part < 0 || PlaceOf(o).part == part) return true;
     }

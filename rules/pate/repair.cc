@@ -58,7 +58,7 @@ Status RunRepair(Pate& p) {
   }
   // PATE 2.6: reactivation counts campaign turns.
   if (p.kind() == SeasonKind::War) {
-    for (const auto& [id, sh] : std::map<std::string, Ship>(p.s().ships)) {
+    for (const auto& [id, sh] : std::map<std::string, Ship>(p.f().ships)) {
       if (sh.active || sh.reactivating == 0) continue;
       uint8_t left = sh.reactivating - 1;
       p.Emit([=](Fbb& f) -> Body {
@@ -74,7 +74,7 @@ Status RunRepair(Pate& p) {
     auto po = fb::CreatePateOrder(probe, fb::PateOrderBody_ActivationOrder,
                                   fb::CreateActivationOrderDirect(probe, id.c_str(), active).Union());
     probe.Finish(po);
-    if (auto r = CheckAtSubmission(p.s(), &p.map(), *flatbuffers::GetRoot<fb::PateOrder>(probe.GetBufferPointer()))) {
+    if (auto r = CheckAtSubmission(p.s(), p.f(), &p.map(), *flatbuffers::GetRoot<fb::PateOrder>(probe.GetBufferPointer()))) {
       p.Rejected(seq, r->rule, r->reason);
       continue;
     }
@@ -84,7 +84,7 @@ Status RunRepair(Pate& p) {
       return {fb::PateEventBody_ShipActivation, x.Union()};
     });
   }
-  auto orders = CarriedOut(p.s(), StandingShipOrders(p.s()));
+  auto orders = CarriedOut(p.f(), StandingShipOrders(p.s()));
   // PATE 4.8: the commerce orders give the economy its missions (SOW 2.5, 2.7).
   for (const auto& [id, o] : orders) {
     const Ship* sh = p.ship(id);
@@ -97,7 +97,7 @@ Status RunRepair(Pate& p) {
     });
   }
   // PATE 4.4: attachments ordered this turn.
-  auto refused = AttachmentRefusals(p.s(), StandingShipOrders(p.s()));
+  auto refused = AttachmentRefusals(p.f(), StandingShipOrders(p.s()));
   for (const auto& [seq, r] : refused) p.Rejected(seq, r.rule, r.reason);
   for (const auto& [id, o] : orders) {
     const Ship* sh = p.ship(id);

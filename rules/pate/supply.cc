@@ -42,7 +42,7 @@ Status RunSupply(Pate& p) {
       why = from + " has only " + std::to_string(a->stores - received[from]) +
             " stores that began the turn there (stores make one move a turn)";
     } else {
-      for (const auto& [id, o] : p.s().ships) {
+      for (const auto& [id, o] : p.f().ships) {
         bool there = o.location == from || o.location == to || o.location == pa->sea_area || o.location == pb->sea_area;
         if (o.on_map() && there && p.Hostile(o.state, state)) why = "hostile ships (" + id + ") are on the way";
       }
@@ -73,7 +73,7 @@ Status RunSupply(Pate& p) {
     } else {
       auto full = sow::FullComplement(FbType(b->type), b->frigates, b->capacity);
       if (b->crew + n > full.crew) why = b->id + " can hold at most " + std::to_string(full.crew) + " crew";
-      for (const auto& [id, o] : p.s().ships) {
+      for (const auto& [id, o] : p.f().ships) {
         if (o.on_map() && o.location == a->location && p.Hostile(o.state, a->state) && InContact(o, *a)) {
           why = "enemy ships (" + id + ") are present";
         }
@@ -90,7 +90,7 @@ Status RunSupply(Pate& p) {
     p.Rated(to, "PATE 2.7", std::to_string(n) + " crew received from " + from.id);
   }
   // PATE 3.4: stores used, loaded and unloaded.
-  auto orders = CarriedOut(p.s(), StandingShipOrders(p.s()));
+  auto orders = CarriedOut(p.f(), StandingShipOrders(p.s()));
   std::map<std::string, int> reprovisioned;
   for (const std::string& id : p.OnMap()) {
     Ship sh = *p.ship(id);

@@ -23,7 +23,7 @@ std::pair<int32_t, int32_t> SeasonOf(const Turn& t) { return {t.major, t.minor};
 
 }  // namespace
 
-Status CheckDirective(const P::TreasuryState& s, const fb::SowDirective& d) {
+Status CheckDirective(const P::TreasuryState& s, const P::FleetState& fleet, const fb::SowDirective& d) {
   if (!s.active) return Bad("this game does not play sow");
   switch (d.body_type()) {
     case fb::SowDirectiveBody_SetSeasonKind: {
@@ -74,7 +74,7 @@ Status CheckDirective(const P::TreasuryState& s, const fb::SowDirective& d) {
       auto* u = d.body_as_PlaceUnit()->unit();
       ADJ_RETURN_IF_ERROR(NeedState(s, "unit.state", u->state()));
       std::string id = u->id()->str();
-      if (s.units.count(id) || s.ships.count(id) || s.builds.count(id)) return Bad("unit.id: " + id + " is already in use");
+      if (s.units.count(id) || fleet.ships.count(id) || s.builds.count(id)) return Bad("unit.id: " + id + " is already in use");
       if (u->men() < 0) return Bad("unit.men: must not be negative");
       return Status::Ok();
     }
@@ -92,7 +92,7 @@ Status CheckDirective(const P::TreasuryState& s, const fb::SowDirective& d) {
     }
     case fb::SowDirectiveBody_MoveShip: {
       auto* x = d.body_as_MoveShip();
-      if (!s.ships.count(x->ship()->str())) return Bad("ship: no ship '" + x->ship()->str() + "'");
+      if (!fleet.ships.count(x->ship()->str())) return Bad("ship: no ship '" + x->ship()->str() + "'");
       const std::string to = x->location() ? x->location()->str() : "";
       if (to.empty()) return Bad("location: where to?");
       if (x->in_port() && x->coastal()) return Bad("in_port, coastal: a ship in a port is in its harbour or its coastal waters, not both");
@@ -108,8 +108,8 @@ Status CheckDirective(const P::TreasuryState& s, const fb::SowDirective& d) {
     }
     case fb::SowDirectiveBody_LoseShip: {
       auto* x = d.body_as_LoseShip();
-      auto sh = s.ships.find(x->ship()->str());
-      if (sh == s.ships.end()) return Bad("ship: no ship '" + x->ship()->str() + "'");
+      auto sh = fleet.ships.find(x->ship()->str());
+      if (sh == fleet.ships.end()) return Bad("ship: no ship '" + x->ship()->str() + "'");
       if (x->crew_returning() < 0 || x->crew_returning() > sh->second.men()) {
         return Bad("crew_returning: must be 0.." + std::to_string(sh->second.men()) + " (crew and Marines)");
       }
@@ -130,7 +130,8 @@ Status CheckDirective(const P::TreasuryState& s, const fb::SowDirective& d) {
   return Bad("the directive has no body");
 }
 
-void DirectiveConsequences(Outcomes& out, const P::TreasuryState& before, const fb::SowDirective& d,
+void DirectiveConsequences(Outcomes& out, const P::TreasuryState& before, const P::FleetState& fleet_before,
+                           const fb::SowDirective& d,
                            const std::string& reason) {
   const Turn& t = out.at().turn;
   switch (d.body_type()) {
@@ -160,7 +161,7 @@ void DirectiveConsequences(Outcomes& out, const P::TreasuryState& before, const 
     case fb::SowDirectiveBody_LoseShip: {
       // SOW 3.5: a fraction of a ship's crew returns from battle; none from a storm.
       auto* x = d.body_as_LoseShip();
-      const P::Ship& sh = before.ships.at(x->ship()->str());
+      const P::Ship& sh = fleet_before.ships.at(x->ship()->str());
       if (x->crew_returning() > 0) {
         out.ReturnLater(sh.state, "national", "", x->crew_returning(), t.major, t.minor, "SOW 3.5", sh.id);
       }

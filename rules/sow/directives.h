@@ -12,10 +12,12 @@ namespace adjutant::fb { struct SowDirective; }
 namespace adjutant::rules::sow {
 
 // Checks `d` against the state; InvalidArgument naming the field and rule.
-Status CheckDirective(const projections::TreasuryState& s, const fb::SowDirective& d);
+Status CheckDirective(const projections::TreasuryState& s, const projections::FleetState& fleet, const fb::SowDirective& d);
 
-// Emits the consequences of `d`, given `before`, the state before it.
-void DirectiveConsequences(Outcomes& out, const projections::TreasuryState& before, const fb::SowDirective& d,
+// Emits the consequences of `d`, given `before` and `fleet_before`, the
+// treasury and the fleet before it.
+void DirectiveConsequences(Outcomes& out, const projections::TreasuryState& before,
+                           const projections::FleetState& fleet_before, const fb::SowDirective& d,
                            const std::string& reason);
 
 }  // namespace adjutant::rules::sow

@@ -59,9 +59,10 @@ namespace {
 
 using projections::CityKind;
 using projections::TreasuryState;
+using projections::FleetState;
 
-bool IdTaken(const TreasuryState& s, const std::string& id) {
-  return s.units.count(id) || s.ships.count(id) || s.builds.count(id);
+bool IdTaken(const TreasuryState& s, const FleetState& fleet, const std::string& id) {
+  return s.units.count(id) || fleet.ships.count(id) || s.builds.count(id);
 }
 
 std::optional<Refusal> CheckCity(const TreasuryState& s, const std::string& state, const std::string& city,
@@ -76,7 +77,8 @@ std::optional<Refusal> CheckCity(const TreasuryState& s, const std::string& stat
 
 }  // namespace
 
-std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const fb::SowOrder& o, const Turn& turn) {
+std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const FleetState& fleet, const fb::SowOrder& o,
+                                         const Turn& turn) {
   std::string st = o.state()->str();
   const projections::StateAcct* acct = s.State(st);
   if (acct == nullptr) return Refusal{"SOW 2.1", "there is no state '" + st + "' in this game"};
@@ -90,7 +92,7 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const fb::SowOr
     }
     case fb::SowOrderBody_BuildUnitOrder: {
       auto* b = o.body_as_BuildUnitOrder();
-      if (IdTaken(s, b->id()->str())) return Refusal{"SOW 4.1", "the id " + b->id()->str() + " is already in use"};
+      if (IdTaken(s, fleet, b->id()->str())) return Refusal{"SOW 4.1", "the id " + b->id()->str() + " is already in use"};
       if (b->men() <= 0 && b->type() != fb::SowUnitType_AQ && b->type() != fb::SowUnitType_CQ) {
         return Refusal{"SOW 4.7", "a new unit needs men"};
       }
@@ -106,7 +108,7 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const fb::SowOr
     }
     case fb::SowOrderBody_BuildShipOrder: {
       auto* b = o.body_as_BuildShipOrder();
-      if (IdTaken(s, b->id()->str())) return Refusal{"SOW 4.1", "the id " + b->id()->str() + " is already in use"};
+      if (IdTaken(s, fleet, b->id()->str())) return Refusal{"SOW 4.1", "the id " + b->id()->str() + " is already in use"};
       if (auto r = CheckCity(s, st, b->port()->str(), "SOW 4.3")) return r;
       if (s.cities.at(b->port()->str()).kind != CityKind::Port) {
         return Refusal{"SOW 4.3", "ships and transports are built only in on-map ports, and " + b->port()->str() +
@@ -120,8 +122,8 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const fb::SowOr
       auto* r = o.body_as_ReinforceOrder();
       std::string id = r->unit()->str();
       auto u = s.units.find(id);
-      auto sh = s.ships.find(id);
-      if (u == s.units.end() && sh == s.ships.end()) return Refusal{"SOW 4.8", "there is no unit or ship '" + id + "'"};
+      auto sh = fleet.ships.find(id);
+      if (u == s.units.end() && sh == fleet.ships.end()) return Refusal{"SOW 4.8", "there is no unit or ship '" + id + "'"};
       const std::string& owner = u != s.units.end() ? u->second.state : sh->second.state;
       if (owner != st) return Refusal{"SOW 4.8", id + " belongs to " + owner + ", not " + st};
       if (r->men() < 0 || (r->men() == 0 && r->batteries() == 0)) return Refusal{"SOW 4.8", "a reinforcement adds men or batteries"};
@@ -140,8 +142,8 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const fb::SowOr
     }
     case fb::SowOrderBody_RemoveShipOrder: {
       std::string id = o.body_as_RemoveShipOrder()->ship()->str();
-      auto sh = s.ships.find(id);
-      if (sh == s.ships.end()) return Refusal{"SOW 4.10", "there is no ship '" + id + "'"};
+      auto sh = fleet.ships.find(id);
+      if (sh == fleet.ships.end()) return Refusal{"SOW 4.10", "there is no ship '" + id + "'"};
       if (sh->second.state != st) return Refusal{"SOW 4.10", id + " belongs to " + sh->second.state + ", not " + st};
       return std::nullopt;
     }

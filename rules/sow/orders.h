@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "projections/roster.h"
+#include "projections/fleet.h"
 #include "projections/treasury.h"
 #include "rules/sow/outcomes.h"
 
@@ -38,7 +39,7 @@ std::vector<std::string> EntitledRoles(const fb::SowOrder& order);
 std::string SlotOf(const projections::TreasuryState& s, const fb::SowOrder& order);
 
 // Checks that need only the state and the turn the order is for.
-std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const fb::SowOrder& order,
-                                         const Turn& turn);
+std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const projections::FleetState& fleet,
+                                         const fb::SowOrder& order, const Turn& turn);
 
 }  // namespace adjutant::rules::sow

@@ -18,6 +18,7 @@ class Outcomes {
  public:
   Outcomes(PhaseWriter& w, const TurnPhase& at) : w_(w), at_(at) {}
   const projections::TreasuryState& state() const { return w_.treasury(); }
+  const projections::FleetState& fleet() const { return w_.fleet(); }  // the ships
   const TurnPhase& at() const { return at_; }
   PhaseWriter& writer() { return w_; }
 

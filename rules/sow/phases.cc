@@ -51,11 +51,11 @@ std::pair<int32_t, int32_t> NextSeason(int32_t year, int32_t season) {
 }
 
 // ---- SOW 2.5: is a port blockaded? ----------------------------------------
-bool PortBlockaded(const P::TreasuryState& s, const P::City& port) {
+bool PortBlockaded(const P::TreasuryState& s, const P::FleetState& fleet, const P::City& port) {
   for (const auto& [by, against] : s.blockades) {
     if (against != port.controller) continue;
     bool sol = false, frigate = false, hostile_sol = false;
-    for (const auto& [id, ship] : s.ships) {
+    for (const auto& [id, ship] : fleet.ships) {
       if (!ship.on_map() || ship.location != port.name || !ship.coastal) continue;
       bool ignoring = ship.mission == P::Mission::IgnoreCommerce;
       if (ship.state == by || Friendly(s, ship.state, by)) {
@@ -71,10 +71,10 @@ bool PortBlockaded(const P::TreasuryState& s, const P::City& port) {
 }
 
 // ---- SOW 2.7: raiding and convoy strength off a port ----------------------
-std::pair<int64_t, int64_t> RaidAndConvoy(const P::TreasuryState& s, const P::City& port) {
+std::pair<int64_t, int64_t> RaidAndConvoy(const P::TreasuryState& s, const P::FleetState& fleet, const P::City& port) {
   int64_t raid_coastal = 0, raid_area = 0, raid_port = 0, raid_area_weak = 0;
   int64_t conv_coastal = 0, conv_area = 0, conv_port = 0, conv_area_weak = 0;
-  for (const auto& [id, ship] : s.ships) {
+  for (const auto& [id, ship] : fleet.ships) {
     if (!ship.on_map() || ship.type == P::ShipType::TR) continue;  // not while crossing the Atlantic (PATE 6.11)
     bool here = ship.location == port.name;
     bool in_area = !port.sea_area.empty() && ship.location == port.sea_area;
@@ -104,6 +104,7 @@ int SquareDistance(const P::Square& a, const P::Square& b) {
 // ---- SOW 2: income ------------------------------------------------------------
 void RunIncome(Outcomes& out) {
   const P::TreasuryState& s0 = out.state();
+  const P::FleetState& f0 = out.fleet();
   // Decide every city's income from the state at the phase's start; credit
   // after. (Income lines change no input of another city's income.)
   struct Credit { std::string state, city, detail; int64_t cc; };
@@ -115,7 +116,7 @@ void RunIncome(Outcomes& out) {
     if (c.kind != P::CityKind::Port || !s0.State(c.controller)) continue;
     auto& np = nation_ports[NationOf(s0, c.controller)];
     np.second++;
-    if (PortBlockaded(s0, c)) np.first++;
+    if (PortBlockaded(s0, f0, c)) np.first++;
   }
   for (const auto& [name, c] : s0.cities) {
     const P::StateAcct* owner = s0.State(c.controller);
@@ -155,7 +156,7 @@ void RunIncome(Outcomes& out) {
     }
     if (IsPort(c)) {
       int64_t trade_lost = 0;
-      if (PortBlockaded(s0, c)) {  // SOW 2.5
+      if (PortBlockaded(s0, f0, c)) {  // SOW 2.5
         int bp;
         if (c.kind == P::CityKind::OffMapPort) {
           bp = ColonyBlockadeLossBp();
@@ -190,7 +191,7 @@ void RunIncome(Outcomes& out) {
           detail += "; embargo with " + other + " (2.6) -" + FormatCc(lost);
         }
       }
-      auto [raid, convoy] = RaidAndConvoy(s0, c);  // SOW 2.7
+      auto [raid, convoy] = RaidAndConvoy(s0, f0, c);  // SOW 2.7
       if (raid > 0) {
         int64_t lost = cut(RaidingLossBp(raid, convoy));
         cc -= lost;
@@ -228,6 +229,7 @@ void RunIncome(Outcomes& out) {
 // ---- SOW 5: upkeep --------------------------------------------------------------
 void RunUpkeep(Outcomes& out) {
   const P::TreasuryState& s0 = out.state();
+  const P::FleetState& f0 = out.fleet();
   auto kind = K(s0.season_kind);
   struct Charge { std::string state, subject, detail; int64_t cc; const char* rule; };
   std::vector<Charge> charges;
@@ -240,7 +242,7 @@ void RunUpkeep(Outcomes& out) {
                            (u.active ? "active" : "inactive"),
                        cc, s0.season_kind == P::SeasonKind::War ? "SOW 5.1" : "SOW 5.3"});
   }
-  for (const auto& [id, sh] : s0.ships) {
+  for (const auto& [id, sh] : f0.ships) {
     if (!s0.State(sh.state)) continue;
     bool in_base = sh.location == sh.base && sh.in_port;
     int64_t cc = ShipUpkeepCc(K(sh.type), sh.frigates, sh.capacity, sh.active, in_base, kind);
@@ -324,8 +326,9 @@ std::optional<Refusal> Funds(const P::TreasuryState& s, const std::string& state
 // Executes one order; a refusal means nothing was changed.
 std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t seq, const fb::SowOrder& o) {
   const P::TreasuryState& s = out.state();
+  const P::FleetState& fleet = out.fleet();
   const std::string st = o.state()->str();
-  if (auto r = CheckAtSubmission(s, o, out.at().turn)) return r;  // the state may have changed since
+  if (auto r = CheckAtSubmission(s, fleet, o, out.at().turn)) return r;  // the state may have changed since
   const P::StateAcct& acct = *s.State(st);
   switch (o.body_type()) {
     case fb::SowOrderBody_TransferOrder: {  // SOW 2.1
@@ -449,7 +452,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
         out.Reinforced(id, r->men(), r->batteries(), seq);
         return std::nullopt;
       }
-      const P::Ship& sh = s.ships.at(id);
+      const P::Ship& sh = fleet.ships.at(id);
       auto port = s.cities.find(sh.location);
       if (port == s.cities.end() || !Friendly(s, port->second.controller, st) || !(sh.in_port || sh.coastal)) {
         return Refusal{"SOW 4.8", id + " is not in a friendly port (harbour or coastal waters)"};
@@ -499,12 +502,12 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
     }
     case fb::SowOrderBody_RemoveShipOrder: {  // SOW 4.10
       // A copy: the ShipRemoved event below erases the ship from the state.
-      const P::Ship sh = s.ships.at(o.body_as_RemoveShipOrder()->ship()->str());
+      const P::Ship sh = fleet.ships.at(o.body_as_RemoveShipOrder()->ship()->str());
       bool with_enemy = false, friend_at_sea = false;
       // Rules version 3: at sea, only enemies in the ship's own tactical area
       // (PATE 1.2) stop it; version 1-2 counted the whole sea area.
       const bool by_tactical_area = out.writer().rules_versions().Of(kRuleset) >= 3;
-      for (const auto& [id, other] : s.ships) {
+      for (const auto& [id, other] : fleet.ships) {
         if (id == sh.id || other.location != sh.location) continue;
         const bool same_area = !by_tactical_area || sh.tactical == 0 || other.tactical == 0 || other.tactical == sh.tactical;
         if (AtWar(s, other.state, st) && other.in_port == sh.in_port && other.coastal == sh.coastal && same_area) {
@@ -629,7 +632,7 @@ void RunSeasonEnd(Outcomes& out, P::SeasonKind kind) {
     for (const auto& [n, c] : s.cities) if (c.controller == st && c.nation == acct.nation) own++;
     int64_t in_units = 0, in_ships = 0;
     for (const auto& [id, u] : s.units) if (u.state == st) in_units += u.men;
-    for (const auto& [id, sh] : s.ships) if (sh.state == st) in_ships += sh.men();
+    for (const auto& [id, sh] : out.fleet().ships) if (sh.state == st) in_ships += sh.men();
     Attrition att = SeasonalAttrition(acct.manpower, in_units, in_ships);
     int64_t growth = SeasonalGrowth(own);
     if (growth) out.Men(st, "national", "", growth, "SOW 3.4", ManItem::Growth, std::to_string(own) + " own cities");

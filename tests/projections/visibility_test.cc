@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "ledger/ledger.h"
+#include "projections/fleet.h"
 #include "projections/visibility.h"
 #include "replay/driver.h"
 #include "schema/event_generated.h"
@@ -99,7 +100,7 @@ struct Game {
   }
   P::PlayerView View(const std::string& person, const Turn& t) {
     auto w = World();
-    return P::ViewOf(w.roster().state(), w.treasury().state().ships, Vis(w).state(), person, t);
+    return P::ViewOf(w.roster().state(), w.fleet().state().ships, Vis(w).state(), person, t);
   }
   // The observers whose observations of turn `t` reach `person`.
   std::vector<std::string> Observers(const std::string& person, const Turn& t) {
@@ -185,7 +186,7 @@ TEST_CASE("PATE 2.3: a commander sees through his ships, a Naval Minister throug
   // barham, BR.naval: every British ship, with or without a commander.
   std::vector<std::string> british;
   auto world = g.World();
-  for (const auto& [id, sh] : world.treasury().state().ships) if (sh.state == "BR") british.push_back(id);
+  for (const auto& [id, sh] : world.fleet().state().ships) if (sh.state == "BR") british.push_back(id);
   REQUIRE(british.size() >= 6);
   CHECK(g.View("barham", t1).ships == british);
   CHECK(g.Observers("barham", t1) == std::vector<std::string>{"BR1FR", "BR1SL", "BR1TR", "BR2SL"});

@@ -60,8 +60,8 @@ TEST_CASE("correct: a ship lost in error is restored and the campaign continues"
   CHECK(r->directives_left_out == std::vector<uint64_t>{g.lose_seq});  // the LoseShip, left out
   CHECK(r->directives_carried.empty());
   CHECK(r->phases == 22);                        // turns 2 and 3, eleven phases each
-  auto fixed = Treasury(*g.db, "g", "fixed");
-  auto old = Treasury(*g.db, "g", "main");
+  auto fixed = Nwol(*g.db, "g", "fixed");
+  auto old = Nwol(*g.db, "g", "main");
   CHECK(fixed.turn == old.turn);
   CHECK(fixed.phase_done == old.phase_done);
   REQUIRE(fixed.ships.count("BR2SL"));           // restored

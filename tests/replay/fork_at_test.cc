@@ -47,7 +47,7 @@ TEST_CASE("fork at a turn: with its orders carried over and the same dice, the s
   REQUIRE(carried.ok());
   CHECK(*carried == 2);
   REQUIRE(Turns(*g.db, "g", 1, "again").ok());
-  P::TreasuryState a = Treasury(*g.db, "g", "main"), b = Treasury(*g.db, "g", "again");
+  NwolState a = Nwol(*g.db, "g", "main"), b = Nwol(*g.db, "g", "again");
   for (const auto& [id, sh] : a.ships) {
     INFO(id);
     REQUIRE(b.ships.count(id));
@@ -71,8 +71,8 @@ TEST_CASE("fork at a turn without its orders: the ships keep their defaults", "[
   REQUIRE(point.ok());
   REQUIRE(g.db->Fork("g", "main", *point, "quiet", std::nullopt, Actor{}).ok());
   REQUIRE(Turns(*g.db, "g", 1, "quiet").ok());
-  P::TreasuryState before = Treasury(*g.db, "g", "main");
-  P::TreasuryState q = Treasury(*g.db, "g", "quiet");
+  NwolState before = Nwol(*g.db, "g", "main");
+  NwolState q = Nwol(*g.db, "g", "quiet");
   // On main BR2SL sailed on in turn 2; here she had no orders.
   CHECK(q.ships.at("BR2SL").location == "NOS");
   CHECK(before.ships.at("BR2SL").location != "NOS");

@@ -118,7 +118,7 @@ struct Game {
     RC_ASSERT(opened.ok());
     db = std::move(opened).value();
     RC_ASSERT(CreateNwolGame(*db, kGame, PateScenario(), seed).ok());
-    men = MenLedger(Treasury(*db, kGame));
+    men = MenLedger(Nwol(*db, kGame));
   }
 
   std::string NewName(const char* prefix) { return prefix + std::to_string(++made); }
@@ -241,7 +241,7 @@ struct Game {
   // Ships in one place and within their ratings (PATE), money (SOW 2) and
   // men (SOW 3, PATE 3.4, 7, 8) all accounted for.
   void CheckInvariants() {
-    const P::TreasuryState s = Treasury(*db, kGame, current);
+    const NwolState s = Nwol(*db, kGame, current);
     if (std::string broken = ShipInvariantBroken(s); !broken.empty()) RC_FAIL(current + ": " + broken);
     if (std::string broken = MoneyBroken(s); !broken.empty()) RC_FAIL(current + ": " + broken);
     if (MenLedger(s) != men) {

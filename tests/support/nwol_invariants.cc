@@ -220,7 +220,7 @@ std::string RandomDirectiveFile() {
 
 // ---- invariants -------------------------------------------------------------------
 
-std::string ShipInvariantBroken(const P::TreasuryState& s) {
+std::string ShipInvariantBroken(const NwolState& s) {
   for (const auto& [id, sh] : s.ships) {
     auto broken = [&](const std::string& what) { return "ship " + id + ": " + what; };
     // A ship is in exactly one place: a port (harbour or coastal waters) or
@@ -306,7 +306,7 @@ Result<std::string> ReportLeak(ledger::Ledger& db, const std::string& game, cons
   }));
   auto then = replay::Fold(db, game, branch, *end);
   if (!then.ok()) return then.status();
-  const P::TreasuryState ts = then->treasury().state();
+  const P::FleetState ts = then->fleet().state();
   const P::RosterState roster = then->roster().state();
   for (const auto& [person, pr] : roster.persons) {
     // His ships: those he commands, all his state's if he is its Naval

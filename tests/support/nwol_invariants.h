@@ -13,6 +13,7 @@
 
 #include "ledger/ledger.h"
 #include "projections/treasury.h"
+#include "support/sow_game.h"
 
 namespace adjutant::testing {
 
@@ -54,7 +55,7 @@ std::string RandomDirectiveFile();
 // 5 is sunk), stores within what she carries, crews within their limits,
 // attachment never forms a chain nor names a ship gone, units aboard are in
 // a hold of the game; ports never hold negative stores.
-std::string ShipInvariantBroken(const projections::TreasuryState& s);
+std::string ShipInvariantBroken(const NwolState& s);
 
 // SOW 2: every balance is its opening plus its credits less its charges.
 std::string MoneyBroken(const projections::TreasuryState& s);

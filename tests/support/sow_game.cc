@@ -52,12 +52,37 @@ projections::TreasuryState Treasury(ledger::Ledger& db, const std::string& game,
   return w->treasury().state();
 }
 
-int64_t MenLedger(const projections::TreasuryState& s) {
+projections::FleetState Fleet(ledger::Ledger& db, const std::string& game, const std::string& branch) {
+  auto w = replay::Fold(db, game, branch);
+  if (!w.ok()) throw std::runtime_error(w.status().message());
+  return w->fleet().state();
+}
+
+NwolState NwolStateOf(const projections::TreasuryState& t, const projections::FleetState& f) {
+  NwolState s;
+  static_cast<projections::TreasuryState&>(s) = t;
+  s.ships = f.ships;
+  return s;
+}
+
+NwolState Nwol(ledger::Ledger& db, const std::string& game, const std::string& branch) {
+  auto w = replay::Fold(db, game, branch);
+  if (!w.ok()) throw std::runtime_error(w.status().message());
+  return NwolStateOf(w->treasury().state(), w->fleet().state());
+}
+
+int64_t MenLedger(const NwolState& s) {
+  projections::FleetState fleet;
+  fleet.ships = s.ships;
+  return MenLedger(s, fleet);
+}
+
+int64_t MenLedger(const projections::TreasuryState& s, const projections::FleetState& fleet) {
   int64_t total = 0;
   for (const auto& [id, a] : s.states) total += a.manpower + a.men_lost - a.men_growth;
   for (const auto& [n, c] : s.cities) total += c.militia_pool;
   for (const auto& [id, u] : s.units) total += u.men;
-  for (const auto& [id, sh] : s.ships) total += sh.men();
+  for (const auto& [id, sh] : fleet.ships) total += sh.men();
   for (const auto& [id, b] : s.builds) total += b.is_ship ? b.ship.men() : b.unit.men;
   for (const auto& r : s.returns) if (r.pool != "transport") total += r.men;
   return total;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ledger/ledger.h"
+#include "projections/fleet.h"
 #include "projections/treasury.h"
 #include "replay/driver.h"
 
@@ -30,10 +31,21 @@ Result<ledger::AppendResult> Directive(ledger::Ledger& db, const std::string& ga
 
 // The treasury state folded to the head.
 projections::TreasuryState Treasury(ledger::Ledger& db, const std::string& game, const std::string& branch = "main");
+// The fleet (the ships) folded to the head.
+projections::FleetState Fleet(ledger::Ledger& db, const std::string& game, const std::string& branch = "main");
+
+// The treasury with the fleet's ships beside it, for tests that look at
+// both books' state at once (the ships are the fleet projection's).
+struct NwolState : projections::TreasuryState {
+  std::map<std::string, projections::Ship> ships;
+};
+NwolState NwolStateOf(const projections::TreasuryState& t, const projections::FleetState& f);
+NwolState Nwol(ledger::Ledger& db, const std::string& game, const std::string& branch = "main");
 
 // Every man the game holds, counted with what left it and what grew into it
 // (constant over any game: SOW 3 and PATE 3.4, 7, 8 record every loss).
-int64_t MenLedger(const projections::TreasuryState& s);
+int64_t MenLedger(const projections::TreasuryState& s, const projections::FleetState& fleet);
+int64_t MenLedger(const NwolState& s);
 
 // Adjudicates whole turns.
 Status Turns(ledger::Ledger& db, const std::string& game, int turns, const std::string& branch = "main");

@@ -31,10 +31,10 @@ struct Game : NwolDb {
 
 TEST_CASE("PATE 2.5: transport groups in contact combine, within 20,000", "[pate][pate-directives]") {
   Game g;
-  auto before = Treasury(*g.db, "g");
+  auto before = Nwol(*g.db, "g");
   int64_t men = MenLedger(before);
   REQUIRE(PateDirective(*g.db, "g", "CombineTransports", R"({"into": "BR1TR", "from": ["BR2TR"]})").ok());
-  auto s = Treasury(*g.db, "g");
+  auto s = Nwol(*g.db, "g");
   CHECK_FALSE(s.ships.count("BR2TR"));
   CHECK(s.ships.at("BR1TR").capacity == 8000);
   CHECK(s.ships.at("BR1TR").crew == 800);
@@ -58,7 +58,7 @@ TEST_CASE("PATE 2.5: a transport group divides, each part at least 2,000", "[pat
   auto r = PateDirective(*g.db, "g", "DivideTransport", R"({"ship": "BR1TR", "new_id": "BR3TR", "capacity": 2000})");
   INFO((r.ok() ? "" : r.status().message()));
   REQUIRE(r.ok());
-  auto s = Treasury(*g.db, "g");
+  auto s = Nwol(*g.db, "g");
   CHECK(s.ships.at("BR1TR").capacity == 3000);
   CHECK(s.ships.at("BR3TR").capacity == 2000);
   CHECK(s.ships.at("BR3TR").crew == 200);
@@ -89,7 +89,7 @@ TEST_CASE("PATE 2.6: inactive ships in a taken port are captured or destroyed", 
   CHECK_THAT(g.Refused("SeizeInactive", R"({"ship": "FR1SL", "by": "BR"})"), Catch::Contains("is active"));
   REQUIRE(Directive(*g.db, "g", "SetCityControl", R"({"city": "Toulon", "controller": "BR"})").ok());
   REQUIRE(PateDirective(*g.db, "g", "SeizeInactive", R"({"ship": "FR4SL", "by": "BR"})").ok());
-  auto s = Treasury(*g.db, "g");
+  auto s = Nwol(*g.db, "g");
   CHECK_FALSE(s.ships.count("FR4SL"));
   REQUIRE(s.ships.count("BR6SL"));  // the lowest free number of a British SL
   CHECK(s.ships.at("BR6SL").state == "BR");

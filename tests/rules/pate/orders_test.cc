@@ -191,7 +191,7 @@ TEST_CASE("PATE 4.4: attaching — same place, no chains, across states", "[pate
 }
 
 TEST_CASE("PATE 4.2: orders copied to attached ships; a transport's amphibious orders excepted", "[pate][pate-orders]") {
-  P::TreasuryState s;
+  P::FleetState s;
   auto add = [&](const std::string& id, P::ShipType t, const std::string& leader) {
     P::Ship sh;
     sh.id = id;
@@ -240,7 +240,7 @@ TEST_CASE("PATE 4.2: orders copied to attached ships; a transport's amphibious o
 }
 
 TEST_CASE("PATE 4.4: attachment never forms a chain, whatever the order of the orders", "[pate][pate-orders]") {
-  P::TreasuryState s;
+  P::FleetState s;
   for (const char* id : {"SP1SL", "SP2SL", "SP3SL"}) {
     P::Ship sh;
     sh.id = id;

@@ -66,8 +66,9 @@ struct Game {
     INFO(r->orders.at(0).reason);
     REQUIRE(r->orders.at(0).status == "stands");
   }
-  // Runs one PATE phase on the state at the head; returns the state after.
-  P::TreasuryState Run(uint16_t phase, P::SeasonKind kind = P::SeasonKind::War) {
+  // Runs one PATE phase on the state at the head; returns the state after
+  // (the treasury, and the fleet's ships).
+  NwolState Run(uint16_t phase, P::SeasonKind kind = P::SeasonKind::War) {
     auto w = replay::Fold(*db, "g", "main");
     REQUIRE(w.ok());
     rules::PhaseWriter pw("g", "main", w->head.seq, std::move(w->projections));
@@ -77,7 +78,7 @@ struct Game {
     auto st = pate::RunPhase(pw, at, *map, dice, kind);
     INFO(st.message());
     REQUIRE(st.ok());
-    P::TreasuryState after = pw.treasury();
+    NwolState after = NwolStateOf(pw.treasury(), pw.fleet());
     auto drafts = pw.TakeDrafts();
     if (!drafts.empty()) REQUIRE(db->Append("g", "main", w->head.seq, drafts).ok());
     return after;
@@ -333,12 +334,12 @@ TEST_CASE("PATE 9: loading one turn, unloading the next, through the driver", "[
   Game g;
   g.Orders("troubridge", "BR1TR", R"("amphibious": [{"unit": "BR1IN"}, {"supplies": 15}])");
   REQUIRE(Turns(*g.db, "g", 1).ok());
-  auto s = Treasury(*g.db, "g");
+  auto s = Nwol(*g.db, "g");
   REQUIRE(s.units.at("BR1IN").aboard == "BR1TR");
   // Turn 2: the unit and some supplies go ashore again.
   g.Orders("troubridge", "BR1TR", R"("amphibious": [{"unload": true, "unit": "BR1IN"}, {"unload": true, "supplies": 10}])");
   REQUIRE(Turns(*g.db, "g", 1).ok());
-  s = Treasury(*g.db, "g");
+  s = Nwol(*g.db, "g");
   CHECK(s.units.at("BR1IN").aboard.empty());
   CHECK(s.units.at("BR1IN").city == "Portsmouth");
   CHECK(s.ships.at("BR1TR").cargo_units.empty());
@@ -395,9 +396,9 @@ TEST_CASE("PATE 2.8: when a campaign opens, ships away from base are placed on s
   REQUIRE(CreateNwolGame(db, "g", sc).ok());
   REQUIRE(Directive(db, "g", "SetSeasonKind", R"({"year": 1805, "season": 2, "kind": "War"})").ok());
   REQUIRE(Turns(db, "g", 1).ok());  // the peace turn and the season's end
-  auto before = Treasury(db, "g");
+  auto before = Nwol(db, "g");
   REQUIRE(Turns(db, "g", 1).ok());  // Summer 1805, turn 1: the campaign opens
-  auto after = Treasury(db, "g");
+  auto after = Nwol(db, "g");
   REQUIRE(after.turn == Turn{1805, 2, 1});
   int placed = 0;
   std::set<std::string> rolled;
@@ -453,7 +454,7 @@ TEST_CASE("PATE 10: troops landed at an off-map port fight its garrison", "[pate
   auto st = CreateNwolGame(db, "g", KingstonScenario());
   INFO(st.message());
   REQUIRE(st.ok());
-  int64_t men = MenLedger(Treasury(db, "g"));
+  int64_t men = MenLedger(Treasury(db, "g"), Fleet(db, "g"));
   auto w = replay::Fold(db, "g", "main");
   REQUIRE(w.ok());
   rules::PhaseWriter pw("g", "main", w->head.seq, std::move(w->projections));
@@ -467,7 +468,7 @@ TEST_CASE("PATE 10: troops landed at an off-map port fight its garrison", "[pate
   CHECK(s.units.at("FR2IN").men == 3000 - 125);  // a quarter of the 500 beaten
   REQUIRE_FALSE(s.returns.empty());
   CHECK(s.returns.back().men == 125);            // a quarter of the garrison comes back (SOW 3.5)
-  CHECK(MenLedger(s) == men);
+  CHECK(MenLedger(s, pw.fleet()) == men);
   bool told = false;
   for (const auto& r : dice.made) told = told || r.request.rule == "PATE 10";
   CHECK(told);
@@ -506,7 +507,7 @@ TEST_CASE("PATE 5.3: an off-map port's garrison reports ships in port to its Nav
   REQUIRE(map.ok());
   FixedDice dice;
   REQUIRE(pate::RunPhase(pw, {pw.treasury().turn, sow::kIntelligence}, *map, dice, P::SeasonKind::War).ok());
-  const auto ships = pw.treasury().ships;
+  const auto ships = pw.fleet().ships;
   const auto roster = pw.roster().state();
   P::VisibilityState vis;
   for (const auto& proj : pw.TakeProjections()) {

@@ -24,9 +24,9 @@ namespace {
 // Plays `turns` turns of random orders, calling `check` on the opening state
 // and after every turn; returns the log's head hash.
 Hash128 Play(ledger::Ledger& db, uint64_t seed, const std::vector<std::vector<std::pair<std::string, std::string>>>& turns,
-             const std::function<void(const P::TreasuryState&)>& check) {
+             const std::function<void(const NwolState&)>& check) {
   RC_ASSERT(CreateNwolGame(db, "g", PateScenario(), seed).ok());
-  check(Treasury(db, "g"));
+  check(Nwol(db, "g"));
   for (const auto& orders : turns) {
     for (const auto& [person, json] : orders) {
       auto r = Order(db, "g", person, OrderFile({PateItem("ShipOrders", json)}));
@@ -34,7 +34,7 @@ Hash128 Play(ledger::Ledger& db, uint64_t seed, const std::vector<std::vector<st
     }
     auto t = replay::Adjudicate(db, "g", "main", replay::AdjudicateMode::kTurn);
     RC_ASSERT(t.ok());
-    check(Treasury(db, "g"));
+    check(Nwol(db, "g"));
   }
   return db.HeadOf("g", "main")->hash;
 }
@@ -59,11 +59,11 @@ TEST_CASE("PATE invariants hold over random games", "[pate][property]") {
     TempDir dir;
     auto a = ledger::Ledger::Open(dir.Sub("a"));
     RC_ASSERT(a.ok());
-    auto check = [](const P::TreasuryState& s) {
+    auto check = [](const NwolState& s) {
       if (std::string broken = ShipInvariantBroken(s); !broken.empty()) RC_FAIL(broken);
     };
     int64_t opening = -1;
-    Hash128 first = Play(**a, seed, turns, [&](const P::TreasuryState& s) {
+    Hash128 first = Play(**a, seed, turns, [&](const NwolState& s) {
       check(s);
       // Men: nobody appears or vanishes unrecorded (storms, battles, prizes).
       if (opening < 0) opening = MenLedger(s);
@@ -99,7 +99,7 @@ TEST_CASE("PATE invariants hold over random games", "[pate][property]") {
     // The same game, orders and dice give the same events, byte for byte.
     auto b = ledger::Ledger::Open(dir.Sub("b"));
     RC_ASSERT(b.ok());
-    Hash128 second = Play(**b, seed, turns, [](const P::TreasuryState&) {});
+    Hash128 second = Play(**b, seed, turns, [](const NwolState&) {});
     RC_ASSERT(first == second);
   });
 }

@@ -71,7 +71,7 @@ struct Game {
     db = std::move(l).value();
     REQUIRE(CreateSowGame(*db, "g", scenario).ok());
   }
-  P::TreasuryState State() { return Treasury(*db, "g"); }
+  NwolState State() { return Nwol(*db, "g"); }
   replay::SubmitReport Orders(const std::string& person, const std::vector<std::string>& items) {
     auto r = Order(*db, "g", person, OrderFile(items));
     REQUIRE(r.ok());

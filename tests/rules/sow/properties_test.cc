@@ -153,7 +153,7 @@ std::string RandomOrder(const Names& n, int state, int serial) {
 }
 
 // A random GA directive, which the rules may refuse.
-std::pair<std::string, std::string> RandomDirective(const Names& n, const P::TreasuryState& s) {
+std::pair<std::string, std::string> RandomDirective(const Names& n, const NwolState& s) {
   std::string a = "S" + std::to_string(Pick(n.states)), b = "S" + std::to_string(Pick(n.states));
   std::string unit = Any(n.units, std::string("none")), ship = Any(n.ships, std::string("none"));
   int32_t men = s.units.count(unit) ? s.units.at(unit).men : 0;
@@ -186,13 +186,13 @@ TEST_CASE("sow invariants hold over random games", "[sow][property]") {
     Names names;
     std::string scenario = RandomScenario(&names);
     RC_ASSERT(CreateSowGame(db, "g", scenario).ok());
-    const P::TreasuryState opening = Treasury(db, "g");
+    const NwolState opening = Nwol(db, "g");
     const int64_t men_at_start = MenLedger(opening);
     int serial = 0;
     bool built = false, any_refused = false, season_ended = false;
     for (int turn = *rc::gen::inRange(1, 9); turn > 0; --turn) {
       // Orders from every state (the monarch may give any).
-      P::TreasuryState s = Treasury(db, "g");
+      NwolState s = Nwol(db, "g");
       if (sow::OrderPosition(s).ok()) {
         for (int st = 0; st < names.states; ++st) {
           std::vector<std::string> items;
@@ -204,7 +204,7 @@ TEST_CASE("sow invariants hold over random games", "[sow][property]") {
       }
       // Now and then a GA directive; a refused one appends nothing.
       if (Pick(3) == 0) {
-        s = Treasury(db, "g");
+        s = Nwol(db, "g");
         auto [kind, body] = RandomDirective(names, s);
         uint64_t head = db.HeadOf("g", "main")->seq;
         auto r = Directive(db, "g", kind, body);
@@ -212,11 +212,11 @@ TEST_CASE("sow invariants hold over random games", "[sow][property]") {
       }
       // Adjudicate the turn phase by phase, checking as it goes.
       do {
-        P::TreasuryState before = Treasury(db, "g");
+        NwolState before = Nwol(db, "g");
         auto ph = replay::Adjudicate(db, "g", "main", replay::AdjudicateMode::kPhase);
         RC_ASSERT(ph.ok());
         const auto& rep = ph->front();
-        P::TreasuryState after = Treasury(db, "g");
+        NwolState after = Nwol(db, "g");
         // Money: every balance is its opening plus its lines.
         for (const auto& [id, a] : after.states) {
           RC_ASSERT(a.treasury_cc == a.opening_cc + a.credits_cc - a.debits_cc);
