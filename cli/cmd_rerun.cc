@@ -58,9 +58,10 @@ Status CmdReplay(Context& c) {
   if (!db.ok()) return db.status();
   auto upto = EndOf(**db, game, branch, point);
   if (!upto.ok()) return upto.status();
-  auto w = replay::Fold(**db, game, branch, *upto);
+  // --view V folds what V needs (replay::ProjectionsOfView), not every view.
+  auto w = *only ? replay::FoldView(**db, game, branch, **only, *upto) : replay::Fold(**db, game, branch, *upto);
   if (!w.ok()) return w.status();
-  auto rows = replay::Flatten(*w);
+  auto rows = replay::Flatten(*w, only->value_or(""));
   uint64_t as_of = std::min(*upto, w->head.seq);
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder f;
@@ -100,9 +101,9 @@ Status CmdDiff(Context& c) {
   for (int i = 0; i < 2; ++i) {
     auto upto = EndOf(**db, game, names[i], point);
     if (!upto.ok()) return upto.status();
-    auto w = replay::Fold(**db, game, names[i], *upto);
+    auto w = *only ? replay::FoldView(**db, game, names[i], **only, *upto) : replay::Fold(**db, game, names[i], *upto);
     if (!w.ok()) return w.status();
-    views[i] = replay::Flatten(*w);
+    views[i] = replay::Flatten(*w, only->value_or(""));
   }
   auto parted = replay::FirstParting(**db, game, a, b);
   if (!parted.ok()) return parted.status();

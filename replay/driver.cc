@@ -2,6 +2,7 @@
 
 #include "schema/reports_generated.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -67,11 +68,21 @@ rules::Progress ProgressOf(const World& w) {
 }
 
 Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view branch, uint64_t upto) {
+  return Fold(db, game, branch, upto, {});
+}
+
+Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view branch, uint64_t upto,
+                   const std::vector<std::string>& only) {
   World w;
   auto head = db.HeadOf(game, branch);
   if (!head.ok()) return head.status();
   w.head = *head;
   w.projections = rules::AllKindProjections();
+  if (!only.empty()) {
+    std::erase_if(w.projections, [&](const std::unique_ptr<projections::Projection>& p) {
+      return std::find(only.begin(), only.end(), p->name()) == only.end();
+    });
+  }
   std::vector<projections::Projection*> ps;
   for (auto& p : w.projections) ps.push_back(p.get());
   RebuildOptions opts;

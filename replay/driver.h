@@ -60,6 +60,11 @@ inline constexpr uint64_t kSnapshotEvery = 1000;
 
 // Folds every projection up to `upto` (default: the head).
 Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view branch, uint64_t upto = UINT64_MAX);
+// Folds only the projections named in `only` (by name(); empty: every one).
+// The World then holds those alone: ask it only for what was folded (a
+// missing projection reads as an empty one).
+Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view branch, uint64_t upto,
+                   const std::vector<std::string>& only);
 
 struct PhaseReport {
   TurnPhase at;

@@ -6,16 +6,40 @@
 
 namespace adjutant::replay {
 
-std::map<ViewKey, std::string> Flatten(const World& w) {
+std::map<ViewKey, std::string> Flatten(const World& w, std::string_view only) {
   std::map<ViewKey, std::string> out;
   auto put = [&](const char* view, const std::string& entity, const char* field, const std::string& value) {
-    out[{view, entity, field}] = value;
+    if (only.empty() || only == view) out[{view, entity, field}] = value;
   };
   for (const auto& [person, p] : w.roster().persons()) {
     put("roster", person, "roles", rules::JoinRow(std::vector<std::string>(p.roles.begin(), p.roles.end())));
   }
   if (const rules::GameKind* kind = w.kind()) kind->Flatten(w.projections, put);
   return out;
+}
+
+std::vector<std::string> ProjectionsOfView(std::string_view view) {
+  std::vector<std::string> names = {"summary"};
+  auto add = [&](std::string_view n) {
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.emplace_back(n);
+  };
+  if (view == "roster") {
+    add("roster");
+    return names;
+  }
+  for (const rules::GameKind* k : rules::AllKinds()) {
+    const auto views = k->ViewNames();
+    if (std::find(views.begin(), views.end(), view) == views.end()) continue;
+    const auto from = k->ViewProjections(view);
+    if (from.empty()) return {};  // the kind does not say: every projection
+    for (std::string_view n : from) add(n);
+  }
+  return names;
+}
+
+Result<World> FoldView(ledger::Ledger& db, std::string_view game, std::string_view branch, std::string_view view,
+                       uint64_t upto) {
+  return Fold(db, game, branch, upto, ProjectionsOfView(view));
 }
 
 const std::vector<std::string>& ViewNames() {

@@ -16,9 +16,19 @@ namespace adjutant::replay {
 
 using ViewKey = std::tuple<std::string, std::string, std::string>;  // view, entity, field
 
-// Views: "treasury" (states), "cities", "units", "fleet" (ships), "roster",
-// "visibility" (observations per observer).
-std::map<ViewKey, std::string> Flatten(const World& w);
+// Views: "roster", and each kind's (rules/kind.h ViewNames: for NWOL
+// "treasury" (states), "cities", "units", "fleet" (ships), "visibility"
+// (observations per observer)). With `only`, the rows of that view alone.
+std::map<ViewKey, std::string> Flatten(const World& w, std::string_view only = {});
+
+// The projections (by name) view `view`'s rows come from, the summary first
+// (it names the game's kind): what `replay`/`diff --view V` fold. Empty:
+// every projection (a kind that does not say).
+std::vector<std::string> ProjectionsOfView(std::string_view view);
+
+// Folds what view `view` needs (ProjectionsOfView) up to `upto`.
+Result<World> FoldView(ledger::Ledger& db, std::string_view game, std::string_view branch, std::string_view view,
+                       uint64_t upto = UINT64_MAX);
 
 // The names of the views: the roster's and every kind's (rules/kind.h).
 const std::vector<std::string>& ViewNames();

@@ -42,8 +42,9 @@ struct Ctx {
   Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb);
 };
 
-// The world folded to the end of rq.turn (or the head).
-Result<replay::World> WorldAt(Ctx& c, const std::string& game, uint64_t* upto);
+// The world folded to the end of rq.turn (or the head): the projections named
+// in `only` (by name), or every one.
+Result<replay::World> WorldAt(Ctx& c, const std::string& game, uint64_t* upto, const std::vector<std::string>& only = {});
 
 // What the economy's reports start from: the game folded to the end of
 // rq.turn (or the head), refused for a game without the economy's state.
@@ -51,7 +52,8 @@ struct Folded {
   replay::World world;
   uint64_t upto = 0;
 };
-Result<Folded> FoldForReport(Ctx& c, const std::string& game, const char* what);
+Result<Folded> FoldForReport(Ctx& c, const std::string& game, const char* what,
+                             const std::vector<std::string>& only = {});
 
 // The builders, one per kind (MayRead has allowed them).
 Status TreasuryReport(Ctx& c, const std::string& game);

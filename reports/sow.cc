@@ -88,8 +88,9 @@ Result<uint64_t> EndOfTurn(ledger::Ledger& db, const std::string& game, const st
   return **next - 1;
 }
 
-// The world folded to the end of --turn T (or the head).
-Result<replay::World> WorldAt(Ctx& c, const std::string& game, uint64_t* upto) {
+// The world folded to the end of --turn T (or the head): the projections
+// named in `only` (by name; empty: every one).
+Result<replay::World> WorldAt(Ctx& c, const std::string& game, uint64_t* upto, const std::vector<std::string>& only) {
   ledger::Ledger& db = c.db;
   const std::string& branch = c.branch;
   *upto = UINT64_MAX;
@@ -100,13 +101,13 @@ Result<replay::World> WorldAt(Ctx& c, const std::string& game, uint64_t* upto) {
     if (!end.ok()) return end.status();
     *upto = *end;
   }
-  return replay::Fold(db, game, branch, *upto);
+  return replay::Fold(db, game, branch, *upto, only);
 }
 
 
-Result<Folded> FoldForReport(Ctx& c, const std::string& game, const char* what) {
+Result<Folded> FoldForReport(Ctx& c, const std::string& game, const char* what, const std::vector<std::string>& only) {
   Folded f;
-  auto world = WorldAt(c, game, &f.upto);
+  auto world = WorldAt(c, game, &f.upto, only);
   if (!world.ok()) return world.status();
   if (!world->treasury().state().active) {
     return Status::InvalidArgument("game '" + game + "' has no " + what + " (its scenario has no sow section)");
@@ -118,7 +119,9 @@ Result<Folded> FoldForReport(Ctx& c, const std::string& game, const char* what) 
 // PATE 2.2–2.4: every ship, for the GA.
 Status FleetReport(Ctx& c, const std::string& game) {
   const std::string& branch = c.branch;
-  auto folded = FoldForReport(c, game, "ships");
+  // What the report reads, and nothing else: not the visibility view, the
+  // largest of an NWOL game (issue 22).
+  auto folded = FoldForReport(c, game, "ships", {"summary", "treasury", "fleet", "roster"});
   if (!folded.ok()) return folded.status();
   const replay::World* world = &folded->world;
   const uint64_t upto = folded->upto;

@@ -175,6 +175,13 @@ class GameKind {
   // and the names of its views.
   virtual void Flatten(const State& s, const PutRow& put) const = 0;
   virtual std::vector<std::string_view> ViewNames() const = 0;
+  // The projections (by name()) the rows of view `view` come from, so that
+  // `replay`/`diff --view V` fold only those (with the summary, which names
+  // the kind). Empty: every projection (the default).
+  virtual std::vector<std::string_view> ViewProjections(std::string_view view) const {
+    (void)view;
+    return {};
+  }
 };
 
 // A phase as a kind whose phases are all one ruleset's writes it:

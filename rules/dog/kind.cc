@@ -154,6 +154,7 @@ class DogKind final : public GameKind {
     }
   }
   std::vector<std::string_view> ViewNames() const override { return {"battle", "troops"}; }
+  std::vector<std::string_view> ViewProjections(std::string_view) const override { return {"battle"}; }
 };
 
 }  // namespace

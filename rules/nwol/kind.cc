@@ -280,6 +280,11 @@ class NwolKind final : public GameKind {
   std::vector<std::string_view> ViewNames() const override {
     return {"treasury", "cities", "units", "fleet", "visibility"};
   }
+  std::vector<std::string_view> ViewProjections(std::string_view view) const override {
+    if (view == "fleet") return {"fleet"};
+    if (view == "visibility") return {"visibility"};
+    return {"treasury"};  // treasury, cities, units
+  }
 };
 
 }  // namespace

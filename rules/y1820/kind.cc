@@ -207,6 +207,7 @@ class Y1820Kind final : public GameKind {
     }
   }
   std::vector<std::string_view> ViewNames() const override { return {"game", "provinces", "seas", "nations"}; }
+  std::vector<std::string_view> ViewProjections(std::string_view) const override { return {"y1820"}; }
 };
 
 }  // namespace
