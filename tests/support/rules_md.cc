@@ -315,7 +315,7 @@ std::string Unquoted(const std::string& s) {
 // (ASSUMED), unclear (a reading) or not adjudicated (not yet, not modelled,
 // not implemented, not offered, not made).
 bool SaysDecision(const std::string& cell) {
-  static const std::regex words(R"(\bASSUMED\b|\bassumed\b|\b[Rr]eading\b|\bnot yet\b|\bnot modell?ed\b|\bnot implemented\b|\bnot offered\b|\bis not made\b)");
+  static const std::regex words(R"(\bASSUMED\b|\bassumed\b|\b[Rr]eading\b|\bnot yet\b(?! used)|\bnot modell?ed\b|\bnot implemented\b|\bnot offered\b|\bis not made\b)");
   return std::regex_search(Unquoted(cell), words);
 }
 
