@@ -76,10 +76,10 @@ TEST_CASE("RULES.md checker: names the file, the line and the citation of every 
       "| Y4.4 | limit | x | formulas_test \"Y4.4\"; spawn-4.1 | ASSUMED: one |\n"                  // 12: good
       "| Y12.4 | treaty | x | formulas_test \"Y12.4\" | |\n"                                   // 13: no such test
       "| Y9.3 | outnumber | x | outnumber-9.3; nosuch-9.3 | |\n"                               // 14: no such case
-      "| Y9.3 | outnumber | x | capital-3.1 | |\n"                                            // 15: case not mentioning
+      "| Y2.1 | capital | x | fleet-8.2 | |\n"                                               // 15: case not mentioning
       "| Y2.1 | capital | x | formulas_test \"Y9.3\" | |\n"                                    // 16: test not mentioning
       "| Y5.1 | move | x | nosuch_test \"Y5.1\" | not yet |\n"                                // 17: no file; unlisted
-      "| Y8.4 | fleets | x | phase_test \"Y12.4: X and Y … from turn 9\" | |\n";               // 18: good (fragments)
+      "| Y12.4 | treaties | x | phase_test \"Y12.4: X and Y … from turn 9\" | |\n";            // 18: good (fragments)
   auto problems = CheckRulesMd(Root(), Index(), "rules/y1820/RULES.md", "y1820", md);
   std::vector<std::string> got;
   for (const auto& p : problems) got.push_back(Describe(p));
@@ -93,7 +93,7 @@ TEST_CASE("RULES.md checker: names the file, the line and the citation of every 
   };
   CHECK(has("rules/y1820/RULES.md:13: formulas_test \"Y12.4\": no TEST_CASE"));
   CHECK(has("rules/y1820/RULES.md:14: nosuch-9.3: no conformance case fixtures/conformance/y1820/nosuch-9.3.json"));
-  CHECK(has("rules/y1820/RULES.md:15: capital-3.1: fixtures/conformance/y1820/capital-3.1.json does not mention Y9.3"));
+  CHECK(has("rules/y1820/RULES.md:15: fleet-8.2: fixtures/conformance/y1820/fleet-8.2.json does not mention Y2.1"));
   CHECK(has("rules/y1820/RULES.md:16: formulas_test \"Y9.3\": the test does not mention Y2.1"));
   CHECK(has("rules/y1820/RULES.md:17: nosuch_test \"Y5.1\": no such test file"));
   CHECK(has("rules/y1820/RULES.md:17: Y5.1: the row says ASSUMED, a reading or not yet but is not in the table"));

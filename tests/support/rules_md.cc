@@ -352,14 +352,15 @@ TestIndex IndexTests(const fs::path& root) {
       size_t end = i + 1 < found.size() ? found[i + 1].first : text.size();
       // A section's body runs to the next test or section; a test case's to
       // the next test case (its sections included).
-      if (text.compare(found[i].first, 9, "TEST_CASE") == 0)
-        for (size_t j = i + 1; j < found.size(); ++j)
+      if (text.compare(found[i].first, 9, "TEST_CASE") == 0) {
+        end = text.size();
+        for (size_t j = i + 1; j < found.size(); ++j) {
           if (text.compare(found[j].first, 9, "TEST_CASE") == 0) {
             end = found[j].first;
             break;
-          } else if (j + 1 == found.size()) {
-            end = text.size();
           }
+        }
+      }
       idx.tests.push_back({rel, found[i].second, text.substr(found[i].first, end - found[i].first)});
     }
   }
