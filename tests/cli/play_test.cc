@@ -163,6 +163,7 @@ TEST_CASE("adjudication errors and the report's errors", "[cli][sow]") {
 }
 
 TEST_CASE("the bundled 1805 scenario plays its first three turns as PLAY.md says", "[cli][sow][fixture]") {
+  // PATE 3.1: the naval phases run in the same turn after the economy's.
   TempDir dir;
   std::string db = dir.Sub("db");
   const std::string fixtures = ADJUTANT_FIXTURES;
@@ -228,6 +229,7 @@ TEST_CASE("the bundled 1805 scenario plays its first three turns as PLAY.md says
 }
 
 TEST_CASE("a scenario and a naval map that disagree are refused", "[cli][pate]") {
+  // PATE 1.1, 1.2 (rules/pate/RULES.md): the naval map recorded with the game is checked against the scenario, and a ship in a port must say which part of it she is in.
   TempDir dir;
   const std::string fixtures = ADJUTANT_FIXTURES;
   std::ifstream in(fixtures + "/scenarios/nwol-1805.json");
@@ -261,6 +263,7 @@ TEST_CASE("adjutant map checks a naval map", "[cli][pate]") {
 }
 
 TEST_CASE("PATE 2.2, 2.7: ship ids, and crews and Marines within their limits", "[cli][pate]") {
+  // PATE 2.1: the ship kinds (FL, SL, FR, TR) are the last part of a ship's id.
   TempDir dir;
   auto scenario = [](const std::string& ship) {
     return std::string(R"({"name": "ids", "rulesets": ["sow"], "sow": {
@@ -320,6 +323,7 @@ TEST_CASE("a report's columns line up with accented names (widths in characters,
 }
 
 TEST_CASE("the GA's fleet report of the 1805 position", "[cli][pate]") {
+  // PATE 2.2: ship ids, names and ratings in the report.
   TempDir dir;
   const std::string fixtures = ADJUTANT_FIXTURES;
   REQUIRE(Adjutant({"--db", dir.Sub("db"), "new", "nwol", "--scenario", fixtures + "/scenarios/nwol-1805.json"}).code == 0);

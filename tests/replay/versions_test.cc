@@ -220,6 +220,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
 
 TEST_CASE("sow=4: a ship the GA strikes off takes her troops and leaves her followers free; sow=3 did not",
           "[versions][cli]") {
+  // SOW 3.5: the GA's LoseShip.
   TempDir dir;
   const std::string fixtures = ADJUTANT_FIXTURES;
   const std::string lose = dir.Sub("lose.json");

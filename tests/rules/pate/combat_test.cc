@@ -125,6 +125,7 @@ TEST_CASE("PATE 7.1: frigates fight frigates at sea, and beside line ships in ha
 }
 
 TEST_CASE("PATE 7.1: transports are targets; transports alone make no battle", "[pate][pate-combat]") {
+  // PATE 7.3: the damage is split between hull and rigging by the enemy's aim.
   CHECK_FALSE(Scripted(At(Where::Sea, {Ship("AT", 0, Kind::TR), Ship("BT", 1, Kind::TR)}), "").fought);
   // One SL against a transport: the transport takes the whole fire (share
   // 100%): d6 4 -> 4 points at rigging (the default aim), 3 rigging 1 hull.

@@ -105,6 +105,7 @@ TEST_CASE("PATE 6.3: the three strait ports open on both their areas", "[pate][m
 }
 
 TEST_CASE("PATE 6.11: Lisbon to the Iberian Coast, then across to the Southwest Atlantic", "[pate][map]") {
+  // PATE 1.6: the two maps meet only across the Atlantic.
   NavalMap m = Bundled();
   CHECK(m.PortOpensOn("Lisbon", "IBC"));
   std::string swa;

@@ -264,6 +264,7 @@ TEST_CASE("PATE 6.11: crossing the Atlantic, and arriving", "[pate][pate-phases]
 }
 
 TEST_CASE("PATE 5.1: ships in contact report each other; 5.2 frigates sense more", "[pate][pate-phases]") {
+  // PATE 3.10: the intelligence phase.
   Game g;
   g.Run(sow::kIntelligence);
   auto contacts = g.Observations(fb::ObservationKind_Contact);
@@ -290,6 +291,7 @@ TEST_CASE("PATE 5.1: ships in contact report each other; 5.2 frigates sense more
 }
 
 TEST_CASE("PATE 7.1: ships offshore ordered into the harbour fight there", "[pate][pate-phases]") {
+  // PATE 3.7: the combat phase decides who fights in a port.
   Game g;
   g.Orders("nelson", "BR5SL", R"("port": "Brest", "harbour": true, "engage": "Close")");
   g.Run(sow::kCombat);
@@ -305,12 +307,14 @@ TEST_CASE("PATE 7.1: ships offshore ordered into the harbour fight there", "[pat
 }
 
 TEST_CASE("PATE 7.1: ships in harbour and ships offshore that seek no battle do not fight", "[pate][pate-phases]") {
+  // PATE 3.7: the combat phase decides who fights in a port.
   Game g;
   g.Run(sow::kCombat);
   CHECK(g.Observations(fb::ObservationKind_Battle).empty());
 }
 
 TEST_CASE("PATE 9: a transport group loads a unit and supplies over the two amphibious phases", "[pate][pate-phases]") {
+  // PATE 3.6: loading begins in the initial amphibious phase.
   Game g;
   g.Orders("troubridge", "BR1TR", R"("amphibious": [{"unit": "BR1IN"}, {"supplies": 15}, {"supplies": 6}])");
   auto s = g.Run(sow::kLanding);
@@ -331,6 +335,7 @@ TEST_CASE("PATE 9: a transport group loads a unit and supplies over the two amph
 }
 
 TEST_CASE("PATE 9: loading one turn, unloading the next, through the driver", "[pate][pate-phases]") {
+  // PATE 3.9: what was begun is finished, or fails, in the final amphibious phase.
   Game g;
   g.Orders("troubridge", "BR1TR", R"("amphibious": [{"unit": "BR1IN"}, {"supplies": 15}])");
   REQUIRE(Turns(*g.db, "g", 1).ok());
@@ -347,6 +352,7 @@ TEST_CASE("PATE 9: loading one turn, unloading the next, through the driver", "[
 }
 
 TEST_CASE("PATE 9: a transport that sails before the final amphibious phase leaves the troops ashore", "[pate][pate-phases]") {
+  // PATE 3.9: what was begun is finished, or fails, in the final amphibious phase.
   Game g;
   g.Orders("troubridge", "BR1TR", R"("sea1": "ECH", "amphibious": [{"unit": "BR1IN"}])");
   g.Run(sow::kLanding);
@@ -359,6 +365,7 @@ TEST_CASE("PATE 9: a transport that sails before the final amphibious phase leav
 }
 
 TEST_CASE("PATE 9: only friends' units, in the port, and only in a port", "[pate][pate-phases]") {
+  // PATE 3.6: loading begins in the initial amphibious phase.
   Game g;
   g.Orders("troubridge", "BR1TR", R"("amphibious": [{"unit": "FR1IN"}, {"unload": true, "unit": "BR1IN"}, {"unload": true, "supplies": 1}])");
   auto s = g.Run(sow::kLanding);

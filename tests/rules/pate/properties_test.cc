@@ -42,6 +42,7 @@ Hash128 Play(ledger::Ledger& db, uint64_t seed, const std::vector<std::vector<st
 }  // namespace
 
 TEST_CASE("PATE invariants hold over random games", "[pate][property]") {
+  // PATE 1.2 (a ship is in exactly one place), DESIGN inv. 8 (a report names only what his ships saw): rules/pate/RULES.md cites this property for both.
   rc::prop("one place per ship, damage 0..5 and hull 5 sunk, stores, crews, no chains, men conserved, no report "
            "leaks, audits identical, determinism", [] {
     const uint64_t seed = *rc::gen::arbitrary<uint64_t>();

@@ -184,6 +184,7 @@ TEST_CASE("orders: who may give them, and which stands", "[sow][orders]") {
     CHECK(g.State().cities.at("London").supplies == 3);
   }
   SECTION("the War Minister buys supplies, the Naval Minister stores, neither the other") {
+    // SOW 6.1: who may buy supplies and stores.
     CHECK(g.Orders("castlereagh", {buy(1, 0)}).orders[0].status == "stands");
     auto r = g.Orders("castlereagh", {OrderItem("BR", "BuySuppliesOrder", R"({"city": "Portsmouth", "stores": 4})")});
     CHECK(r.orders[0].status == "rejected");

@@ -51,6 +51,7 @@ TEST_CASE("SOW 2.2: fifteen campaign turns earn one peace or truce turn's income
 }
 
 TEST_CASE("SOW 3.1: transport crews", "[sow]") {
+  // PATE 2.4: a transport group's crew is its capacity / 10.
   // "a TR with 5000 capacity requires 500 crew"
   CHECK(MenForShip(fb::SowShipType_TR, 0, 5000) == 500);
   // capacity/10 "or fraction": a part of ten tons still needs a man.

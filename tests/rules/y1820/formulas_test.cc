@@ -207,3 +207,31 @@ TEST_CASE("Y15.2: the random-event table covers every d100 face, ending at 100",
   }
   CHECK(prev == 100);
 }
+
+TEST_CASE("Y8.4: fleets' combat bonuses come from the Nautical technologies and Rocketry, and only from them",
+          "[y1820]") {
+  // Y8.4 names the "Nautical" technologies and Rocketry as what gives fleets their
+  // combat bonuses; war.cc FleetBattle adds every held technology's fleet_attack to
+  // the attacker's roll and fleet_defence to the defender's (fleet-8.2 pins that).
+  int attack = 0, defence = 0;
+  for (const auto& t : kTechs) {
+    INFO(t.id);
+    const bool nautical = std::string_view(t.effect).find("Nautical") != std::string_view::npos;
+    const bool rocketry = std::string_view(t.id) == "Rocketry";
+    if (!nautical && !rocketry) {
+      CHECK(t.fleet_attack == 0);
+      CHECK(t.fleet_defence == 0);
+    }
+    if (nautical) CHECK(t.fleet_attack + t.fleet_defence > 0);  // every Nautical technology helps fleets
+    attack += t.fleet_attack;
+    defence += t.fleet_defence;
+  }
+  CHECK(FindTech("Rocketry")->fleet_attack == 1);
+  CHECK(FindTech("Steam Navigation")->fleet_attack == 1);
+  CHECK(FindTech("Naval Gunnery")->fleet_attack == 1);
+  CHECK(FindTech("Naval Gunnery")->fleet_defence == 1);
+  CHECK(FindTech("Ironclads")->fleet_defence == 1);
+  // A nation holding them all: +3 to its fleets' attack rolls, +2 to their defence.
+  CHECK(attack == 3);
+  CHECK(defence == 2);
+}

@@ -64,6 +64,7 @@ struct Race {
 
 TEST_CASE("race: a fifth kind plugs in from its own folder: created, ordered, adjudicated, shown", "[kind][race]") {
   Race r;
+  // RACE 1: two runners, each played by one person (ann holds red.runner, not blue).
   // RACE 2: the runner's own lane; a word the rules do not know is refused on record.
   auto bad = r.Order("ann", "blue", "advance");
   CHECK(bad.code != 0);
