@@ -146,10 +146,7 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
       const auto* a = flatbuffers::GetRoot<fb::DeskAdjudicate>(doc->data());
       const std::string mode = a->mode() ? a->mode()->str() : "phase";
       if (mode != "phase" && mode != "turn") return reply(Error(http::status::bad_request, "mode: \"phase\" or \"turn\""));
-      std::vector<std::string> argv = {"adjudicate", game, "--json"};
-      if (mode == "phase") argv.push_back("--phase");
-      if (!rq.idempotency_key.empty()) argv.insert(argv.end(), {"--key", rq.idempotency_key});
-      net::post(StrandOf(game), [this, argv, reply] { reply(Run(argv)); });
+      net::post(StrandOf(game), [this, game, rq, phase = mode == "phase", reply] { reply(Adjudicate(game, rq, phase)); });
       return;
     }
     if (what == "correct" && post) {

@@ -74,11 +74,11 @@ struct Settings {
 std::vector<std::string> DeploymentWarnings(const Settings& s);
 
 // What the desk asks of the command side: run `adjutant ARGS...` against the
-// open database with `in` as its standard input (a FILE argument "-" reads
-// it) and capture its output (cli::RunShared). Only the GA's requests use
-// it, with words the desk writes itself from a typed operation's checked
-// values (desk/ga_api.cc); reports come from the reports library
-// (reports/reports.h), for the GA and players alike.
+// open database with `in` as its standard input and capture its output
+// (cli::RunShared). Only POST /api/ga/backup uses it (`backup --to` the
+// server's own --backup-dir); the GA's operations are the ops library's
+// typed functions (ops/ops.h, desk/ga_api.cc) and reports the reports
+// library's (reports/reports.h), for the GA and players alike.
 struct Hooks {
   std::function<int(ledger::Ledger&, const std::vector<std::string>& argv, const std::string& in, std::string* out,
                     std::string* err)>
