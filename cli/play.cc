@@ -145,8 +145,8 @@ Status CmdPassword(Context& c) {
 Status CmdDirective(Context& c) {
   ops::DirectiveRequest rq;
   rq.game = c.args.positional[0];
-  rq.from = c.args.positional[1];
   rq.branch = Opt(c.args, "branch");
+  rq.from = c.args.positional[1];
   auto doc = ReadDocument(rq.from, "DirectiveFile", limits::kOrderFileBytesMax);
   if (!doc.ok()) return doc.status();
   rq.doc = std::move(doc).value();

@@ -205,12 +205,6 @@ std::string RefusedBecause(const std::string& option) {
   return "";
 }
 
-Response Desk::Impl::Run(const std::vector<std::string>& argv, const std::string& in) {
-  std::string out, err;
-  const int code = hooks.run(db, argv, in, &out, &err);
-  return RunResult(code, std::move(out), err);
-}
-
 // An operation's answer (DeskRunResult): its exit code (0 ok, 2 bad input,
 // 3 corruption, 4 conflict, 5 I/O), output and error.
 Response Desk::Impl::RunResult(int code, std::string out, const std::string& err) {

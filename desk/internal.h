@@ -231,7 +231,6 @@ struct Desk::Impl {
   Response Digest(const std::string& game, const std::string& turn);
 
   // ---- ga_api.cc ----
-  Response Run(const std::vector<std::string>& argv, const std::string& in = "");
   Response RunResult(int code, std::string out, const std::string& err);
   Response GaRun(const Request& rq);
   Response GaReport(const GaCall& call);

@@ -2,7 +2,7 @@
 // reports/ and replay/): the views and checks of the history (games, log,
 // verify, digest, stats, audit, replay, diff, branches, rules-versions) and
 // the GA's acts (fork, ruling, roll, dice-commit, dice-reveal, adjudicate,
-// directive, correct). Each takes a typed request and answers with its exit
+// directive, correct) and a backup of the database in use. Each takes a typed request and answers with its exit
 // status and what it prints: text lines, or one JSON line per result with
 // `json`. The command line (cli/cmd_*.cc, cli/play.cc) reads its argv onto
 // the request and prints the answer; the order desk (desk/ga_api.cc) fills
@@ -130,6 +130,14 @@ struct CorrectRequest {
   bool json = false;
 };
 
+// A backup into `to`, a directory the caller chose (the order desk: its own
+// --backup-dir, never a request's); with `list`, the backups there.
+struct BackupRequest {
+  Opt to;
+  Opt keep;  // then keep only this many newest backups
+  bool list = false, json = false;
+};
+
 Answer Games(const Env& env, const GamesRequest& rq);
 Answer Log(const Env& env, const LogRequest& rq);
 Answer Verify(const Env& env, const VerifyRequest& rq);
@@ -148,6 +156,7 @@ Answer DiceReveal(const Env& env, const DiceRequest& rq);
 Answer Adjudicate(const Env& env, const AdjudicateRequest& rq);
 Answer Directive(const Env& env, const DirectiveRequest& rq);
 Answer Correct(const Env& env, const CorrectRequest& rq);
+Answer Backup(const Env& env, const BackupRequest& rq);
 
 // Readers both front ends share.
 // "SEQ[,SEQ...]": sequence numbers (each > 0); a bad one is refused naming

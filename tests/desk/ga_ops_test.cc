@@ -88,6 +88,7 @@ struct Twin {
     desk::Settings s;
     s.listen = "127.0.0.1:0";
     s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
+    s.backup_dir = dir.Sub("backups");
     desk::Hooks hooks;
     hooks.run = [n = command_lines](ledger::Ledger&, const std::vector<std::string>&, const std::string&, std::string*,
                                     std::string* err) {
@@ -202,7 +203,7 @@ TEST_CASE("desk GA operations: each answers what the adjutant command answers, a
   // keeps the two databases alike; some are refused (the same way).
   struct Run {
     std::vector<std::string> args;
-    std::string script, salt;
+    std::string script{}, salt{};
   };
   const std::vector<Run> runs = {
       {{"games", "--json"}},
@@ -280,6 +281,13 @@ TEST_CASE("desk GA operations: each answers what the adjutant command answers, a
   // The two logs are still alike: every answer above was the same act.
   Same(t.AtDesk("/api/ga/run", R"({"args": ["branches", "g", "--json"]})"), t.Cli({"branches", "g", "--json"}),
        "the branches at the end");
+  // A backup into the server's own directory, and the list of them.
+  const Said backup = t.AtDesk("/api/ga/backup", "");
+  CHECK(backup.code == 0);
+  CHECK_THAT(backup.out, Catch::StartsWith("{\"dir\": \"" + t.dir.Sub("backups") + "\""));
+  const Said backups = Twin::Read(testing::HttpCall(t.desk->port(), "GET", "/api/ga/backups", "", t.ga));
+  CHECK(backups.code == 0);
+  CHECK_THAT(backups.out, Catch::Contains("\"id\": 1"));
   // The desk asked its command hook for nothing: no operation above was a command line.
   CHECK(t.command_lines->load() == 0);
 }
