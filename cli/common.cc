@@ -155,19 +155,17 @@ std::string BranchArg(const Context& c, const std::string& game) {
   return "main";
 }
 
-std::optional<TurnPhase> ParseTurnPhase(const std::string& s) {
-  size_t dots = std::count(s.begin(), s.end(), '.');
-  if (dots == 1 || dots == 2) {
-    auto t = Turn::Parse(s);
-    if (t) return TurnPhase{*t, 0};
-    return std::nullopt;
-  }
-  if (dots != 3) return std::nullopt;
-  size_t last = s.rfind('.');
-  auto t = Turn::Parse(s.substr(0, last));
-  auto p = ParseU64(s.substr(last + 1));
-  if (!t || !p || *p > 0xffff) return std::nullopt;
-  return TurnPhase{*t, static_cast<uint16_t>(*p)};
+ops::Env CliEnv(const Context& c) {
+  ops::Env env;
+  env.dir = c.db;
+  env.open = [&c](bool write) -> Result<std::shared_ptr<ledger::Ledger>> {
+    auto db = OpenDb(c, write);
+    if (!db.ok()) return db.status();
+    auto held = std::make_shared<DbRef>(std::move(db).value());
+    return std::shared_ptr<ledger::Ledger>(held, &**held);
+  };
+  env.print = [](const std::string& s) { Out(s); };
+  return env;
 }
 
 }  // namespace adjutant::cli

@@ -14,6 +14,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "ledger/ledger.h"
+#include "ops/ops.h"
 
 namespace flatbuffers { class FlatBufferBuilder; }
 namespace adjutant::projections { class Roster; }
@@ -98,9 +99,21 @@ Result<uint64_t> U64Option(const Args& a, const std::string& name, uint64_t fall
 
 // "1805.1.3" (the start of turn 3: before its orders) or "1805.1.3.9"
 // (before phase 9 of it); a y1820 turn is "1820.3" (1820.3.0).
-std::optional<TurnPhase> ParseTurnPhase(const std::string& s);
-inline const char* kTurnPhaseForms =
-    "TURN or TURN.PHASE (e.g. 1805.1.3 or 1805.1.3.9; 1820.3 or 1820.3.0.1 in a y1820 game)";
+using ops::ParseTurnPhase;
+using ops::kTurnPhaseForms;
+
+// The GA's operations (ops/ops.h) run from the command line: the database
+// opened as OpenDb does, when the operation needs it; the output printed as
+// it comes. RunOp returns the operation's status (its output is printed).
+ops::Env CliEnv(const Context& c);
+template <typename Rq>
+Status RunOp(const Context& c, ops::Answer (*op)(const ops::Env&, const Rq&), const Rq& rq) {
+  ops::Answer a = op(CliEnv(c), rq);
+  if (!a.out.empty()) Out(a.out);
+  return a.status;
+}
+// An option's value, if given.
+inline ops::Opt Opt(const Args& a, const std::string& name) { return a.Value(name); }
 
 // Reads a JSON document of schema table `table` from FILE (limited to
 // `limit` bytes); errors name the file, line and column.

@@ -13,7 +13,6 @@
 #include "base/limits.h"
 #include "cli/common.h"
 #include "projections/roster.h"
-#include "replay/correct.h"
 #include "replay/dice_commit.h"
 #include "replay/driver.h"
 #include "schema/text.h"
@@ -141,130 +140,62 @@ Status CmdPassword(Context& c) {
   return Status::Ok();
 }
 
-// ---- directive -----------------------------------------------------------------
+// ---- directive, correct, dice-commit, dice-reveal, adjudicate: ops/acts.cc ---------
+// Each reads its argv and the files it names onto the operation's request.
 Status CmdDirective(Context& c) {
-  const std::string& game = c.args.positional[0];
-  const std::string& file = c.args.positional[1];
-  std::string branch = BranchArg(c, game);
-  auto doc = ReadDocument(file, "DirectiveFile", limits::kOrderFileBytesMax);
+  ops::DirectiveRequest rq;
+  rq.game = c.args.positional[0];
+  rq.branch = Opt(c.args, "branch");
+  rq.from = c.args.positional[1];
+  auto doc = ReadDocument(rq.from, "DirectiveFile", limits::kOrderFileBytesMax);
   if (!doc.ok()) return doc.status();
-  auto db = OpenDb(c, true);
-  if (!db.ok()) return db.status();
-  auto r = replay::RecordDirective(**db, game, branch, *doc, c.args.ValueOr("key", ""));
-  if (!r.ok()) return Status(r.status().code() == Status::Code::kInvalidArgument
-                                 ? Status::InvalidArgument((file == "-" ? "stdin" : file) + ": " + r.status().message())
-                                 : r.status());
-  if (c.args.Flag("json")) {
-    flatbuffers::FlatBufferBuilder fbb;
-    fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), branch.c_str(), r->first_seq, r->last_seq,
-                                             r->head_hash.Hex().c_str(), r->replayed));
-    return PrintJson("AppendSummary", fbb);
-  }
-  Line(std::string(r->replayed ? "already recorded" : "recorded") + " directive from " + file + " on " + game + "/" +
-       branch + "  [seq " + std::to_string(r->first_seq) + ".." + std::to_string(r->last_seq) + "]");
-  return Status::Ok();
+  rq.doc = std::move(doc).value();
+  rq.key = Opt(c.args, "key");
+  rq.json = c.args.Flag("json");
+  return RunOp(c, ops::Directive, rq);
 }
 
-// ---- correct ----------------------------------------------------------------------
 Status CmdCorrect(Context& c) {
-  const std::string& game = c.args.positional[0];
-  std::string branch = BranchArg(c, game);
-  auto at = c.args.Value("at");
+  ops::CorrectRequest rq;
+  rq.game = c.args.positional[0];
+  rq.branch = Opt(c.args, "branch");
+  rq.at = Opt(c.args, "at");
   auto file = c.args.Value("directive");
-  if (!at || !file) return Status::InvalidArgument("adjutant correct: --at TURN[.PHASE] and --directive FILE are required");
-  std::optional<TurnPhase> point = ParseTurnPhase(*at);
-  if (!point) return Status::InvalidArgument("--at: '" + *at + "' is not " + kTurnPhaseForms);
-  // --leave-out SEQ[,SEQ...]: the old branch's later directives not given again.
-  std::vector<uint64_t> leave_out;
+  if (!rq.at || !file) return Status::InvalidArgument("adjutant correct: --at TURN[.PHASE] and --directive FILE are required");
+  if (!ParseTurnPhase(*rq.at)) return Status::InvalidArgument("--at: '" + *rq.at + "' is not " + kTurnPhaseForms);
   if (auto lo = c.args.Value("leave-out")) {
-    size_t at_ = 0;
-    while (at_ <= lo->size()) {
-      size_t comma = lo->find(',', at_);
-      std::string item = lo->substr(at_, comma == std::string::npos ? std::string::npos : comma - at_);
-      auto q = ParseU64(item);
-      if (!q || *q == 0) return Status::InvalidArgument("--leave-out: '" + item + "' is not a sequence number (SEQ[,SEQ...])");
-      leave_out.push_back(*q);
-      if (comma == std::string::npos) break;
-      at_ = comma + 1;
-    }
+    auto seqs = ops::ParseSeqList("--leave-out", *lo);
+    if (!seqs.ok()) return seqs.status();
+    rq.leave_out = std::move(seqs).value();
   }
   auto doc = ReadDocument(*file, "DirectiveFile", limits::kOrderFileBytesMax);
   if (!doc.ok()) return doc.status();
-  auto db = OpenDb(c, true);
-  if (!db.ok()) return db.status();
-  std::string name = c.args.ValueOr("name", "");
-  if (name.empty()) {
-    auto bs = (*db)->Branches(game);
-    if (!bs.ok()) return bs.status();
-    for (int n = 1; name.empty(); ++n) {
-      std::string candidate = branch + "-corrected" + (n > 1 ? "-" + std::to_string(n) : "");
-      bool taken = false;
-      for (const auto& b : *bs) taken = taken || b.name == candidate;
-      if (!taken) name = candidate;
-    }
-  }
-  auto r = replay::Correct(**db, game, branch, *point, *doc, name, leave_out);
-  if (!r.ok()) {
-    const std::string& m = r.status().message();
-    return r.status().code() == Status::Code::kInvalidArgument && m.rfind("--leave-out", 0) != 0
-               ? Status::InvalidArgument((*file == "-" ? "stdin" : *file) + ": " + m)
-               : r.status();
-  }
-  if (c.args.Flag("json")) {
-    flatbuffers::FlatBufferBuilder fbb;
-    auto h = (*db)->HeadOf(game, name);
-    if (!h.ok()) return h.status();
-    fbb.Finish(fb::CreateAppendSummaryDirect(fbb, game.c_str(), name.c_str(), r->fork_seq + 1, r->head,
-                                             h->hash.Hex().c_str(), false, nullptr,
-                                             r->directives_carried.empty() ? nullptr : &r->directives_carried,
-                                             r->directives_left_out.empty() ? nullptr : &r->directives_left_out));
-    return PrintJson("AppendSummary", fbb);
-  }
-  Line("corrected " + game + ": branch " + name + " leaves " + branch + " after seq " + std::to_string(r->fork_seq) +
-       ", with the correction from " + *file + "; " + std::to_string(r->inputs) + " later order(s) and password(s) " +
-       "given again, " + std::to_string(r->phases) + " phase(s) adjudicated again; head " + std::to_string(r->head) +
-       ". " + branch + " is unchanged.");
-  auto seqs = [](const std::vector<uint64_t>& v) {
-    std::string out;
-    for (uint64_t q : v) out += (out.empty() ? "" : ", ") + std::to_string(q);
-    return out;
-  };
-  if (!r->directives_carried.empty()) {
-    Line("given again: the GA's later directives on " + branch + " (seq " + seqs(r->directives_carried) + ")");
-  }
-  if (!r->directives_left_out.empty()) {
-    Line("left out: the GA's later directives on " + branch + " (seq " + seqs(r->directives_left_out) + "); see `adjutant log " +
-         game + " --branch " + branch + " --kind Directive`");
-  }
-  return Status::Ok();
+  rq.doc = std::move(doc).value();
+  rq.from = *file;
+  rq.name = Opt(c.args, "name");
+  rq.json = c.args.Flag("json");
+  return RunOp(c, ops::Correct, rq);
 }
 
-// ---- committed dice ---------------------------------------------------------------
-
-// A salt file's first line, hex; "-": the standard input's (the desk passes
-// the salt of its request's body this way).
+// A salt file's text; "-": the standard input's.
 Result<std::string> ReadSaltFile(const std::string& path) {
-  const std::string name = path == "-" ? "standard input" : path;
   auto text = ReadFile(path, 4096);
   if (!text.ok()) {
     if (path == "-") return text.status();
     return Status::NotFound(path + ": cannot open the salt file");
   }
-  std::string line = text->substr(0, text->find('\n'));
-  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-  if (!replay::CommitmentOf(line).ok()) return Status::InvalidArgument(name + ": line 1: a salt is 32 to 128 hex digits");
-  return line;
+  return text;
 }
 
 Status RecordDice(Context& c, bool reveal) {
-  const std::string& game = c.args.positional[0];
-  std::string branch = BranchArg(c, game);
-  auto t = c.args.Value("turn");
+  ops::DiceRequest rq;
+  rq.game = c.args.positional[0];
+  rq.branch = Opt(c.args, "branch");
+  rq.turn = Opt(c.args, "turn");
   auto file = c.args.Value("salt-file");
-  if (!t || !file) return Status::InvalidArgument("--turn T and --salt-file F are required");
-  auto turn = Turn::Parse(*t);
-  if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
-  bool fresh = false;
+  if (!rq.turn || !file) return Status::InvalidArgument("--turn T and --salt-file F are required");
+  auto turn = ops::TurnOption("--turn", *rq.turn);
+  if (!turn.ok()) return turn.status();
   if (!reveal && *file != "-" && !InputExists(*file)) {
     if (CurrentCapture()) {
       return Status::InvalidArgument("--salt-file " + *file + ": the order desk writes no file (the adjutant "
@@ -276,103 +207,36 @@ Status RecordDice(Context& c, bool reveal) {
     out.close();
     if (!out) return Status::IOError(*file + ": cannot write the salt");
     ::chmod(file->c_str(), 0600);
-    fresh = true;
+    rq.fresh = true;
   }
   fresh = InputMade(*file, fresh);
   auto salt = ReadSaltFile(*file);
   if (!salt.ok()) return salt.status();
-  auto commitment = replay::CommitmentOf(*salt);
-  if (!commitment.ok()) return commitment.status();
-  flatbuffers::FlatBufferBuilder f;
-  fb::Turn ft(turn->major, turn->minor, turn->step);
-  flatbuffers::Offset<void> body;
-  if (reveal) body = fb::CreateRevealDiceDirect(f, &ft, salt->c_str()).Union();
-  else body = fb::CreateCommitDiceDirect(f, &ft, commitment->c_str()).Union();
-  std::string reason = reveal ? "the dice salt of turn " + turn->ToString() + " revealed"
-                              : "the GA commits to the dice of turn " + turn->ToString();
-  f.Finish(fb::CreateDirectiveFile(f, f.CreateString(reason), reveal ? fb::DirectiveBody_RevealDice : fb::DirectiveBody_CommitDice,
-                                   body));
-  std::vector<uint8_t> doc(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
-  auto db = OpenDb(c, true);
-  if (!db.ok()) return db.status();
-  auto r = replay::RecordDirective(**db, game, branch, doc, c.args.ValueOr("key", ""));
-  if (!r.ok()) return r.status();
-  if (reveal) {
-    Line("revealed the dice salt of turn " + turn->ToString() + " on " + game + "/" + branch + "  [seq " +
-         std::to_string(r->first_seq) + "]; anyone can check it with `adjutant verify " + game + " --turn " +
-         turn->ToString() + " --dice`");
-  } else {
-    Line(*commitment);
-    Line("committed to the dice of turn " + turn->ToString() + " on " + game + "/" + branch + "  [seq " +
-         std::to_string(r->first_seq) + "]; " +
-         (*file == "-" ? std::string("the salt is the one given: keep it secret, adjudicate the turn with it")
-                       : "the salt is in " + *file + (fresh ? " (new)" : "") +
-                             ": keep it secret, adjudicate the turn with --dice-salt-file " + *file) +
-         ", then reveal it");
-  }
-  return Status::Ok();
+  rq.salt = std::move(salt).value();
+  rq.salt_from = *file;
+  rq.key = Opt(c.args, "key");
+  return RunOp(c, reveal ? ops::DiceReveal : ops::DiceCommit, rq);
 }
 
 Status CmdDiceCommit(Context& c) { return RecordDice(c, false); }
 Status CmdDiceReveal(Context& c) { return RecordDice(c, true); }
 
-// ---- adjudicate ------------------------------------------------------------------
 Status CmdAdjudicate(Context& c) {
-  const std::string& game = c.args.positional[0];
-  std::string branch = BranchArg(c, game);
-  auto turns = U64Option(c.args, "turns", 1);
-  if (!turns.ok()) return turns.status();
-  if (c.args.Flag("phase") && c.args.Value("turns")) {
-    return Status::InvalidArgument("adjutant adjudicate: --phase and --turns exclude each other");
-  }
-  if (*turns < 1 || *turns > 1000) return Status::InvalidArgument("--turns: must be 1..1000");
-  std::optional<std::string> salt;
+  ops::AdjudicateRequest rq;
+  rq.game = c.args.positional[0];
+  rq.branch = Opt(c.args, "branch");
+  rq.turns = Opt(c.args, "turns");
+  rq.phase = c.args.Flag("phase");
   if (auto f = c.args.Value("dice-salt-file")) {
     auto text = ReadSaltFile(*f);
     if (!text.ok()) return text.status();
-    salt = *text;
+    rq.salt = std::move(text).value();
+    rq.salt_from = *f;
   }
-  auto db = OpenDb(c, true);
-  if (!db.ok()) return db.status();
-  // --rules-version: the GA adopts other rules versions from this phase on.
-  std::optional<rules::RulesVersions> adopt;
-  if (auto v = c.args.Value("rules-version")) {
-    auto world = replay::Fold(**db, game, branch);
-    if (!world.ok()) return world.status();
-    auto parsed = rules::ParseRulesVersions(*v, replay::GameVersions(replay::SummaryOf(*world)));
-    if (!parsed.ok()) return Status::InvalidArgument("--rules-version: " + parsed.status().message());
-    adopt = *parsed;
-  }
-  const std::string key = c.args.ValueOr("key", "");
-  if (!key.empty() && *turns != 1) return Status::InvalidArgument("--key: makes one phase or one turn safe to retry, not --turns " + std::to_string(*turns));
-  auto r = replay::Adjudicate(**db, game, branch,
-                              c.args.Flag("phase") ? replay::AdjudicateMode::kPhase : replay::AdjudicateMode::kTurn,
-                              static_cast<int>(*turns), salt, nullptr, adopt ? &*adopt : nullptr, key);
-  if (!r.ok()) return r.status();
-  if (c.args.Flag("json")) {
-    flatbuffers::FlatBufferBuilder fbb;
-    std::vector<flatbuffers::Offset<fb::PhaseSummary>> rows;
-    for (const auto& p : *r) {
-      fb::Turn t(p.at.turn.major, p.at.turn.minor, p.at.turn.step);
-      rows.push_back(fb::CreatePhaseSummaryDirect(fbb, &t, p.at.phase, p.name.c_str(), p.turn_name.c_str(),
-                                                  p.first_seq, p.last_seq, static_cast<uint32_t>(p.rejected),
-                                                  p.replayed));
-    }
-    fbb.Finish(fb::CreateAdjudicateSummaryDirect(fbb, game.c_str(), branch.c_str(), &rows));
-    return PrintJson("AdjudicateSummary", fbb);
-  }
-  std::string current;
-  for (const auto& p : *r) {
-    if (p.turn_name != current) {
-      current = p.turn_name;
-      Line(current + ":");
-    }
-    std::string line = "  " + p.name + "  seq " + std::to_string(p.first_seq) + ".." + std::to_string(p.last_seq);
-    if (p.replayed) line += "  (already adjudicated under key " + key + ": nothing new recorded)";
-    if (p.rejected) line += "  (" + std::to_string(p.rejected) + (p.rejected == 1 ? " order" : " orders") + " rejected)";
-    Line(line);
-  }
-  return Status::Ok();
+  rq.rules_version = Opt(c.args, "rules-version");
+  rq.key = Opt(c.args, "key");
+  rq.json = c.args.Flag("json");
+  return RunOp(c, ops::Adjudicate, rq);
 }
 
 }  // namespace

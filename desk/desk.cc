@@ -6,6 +6,7 @@
 #include <sodium.h>
 
 #include "desk/internal.h"
+#include "ops/ops.h"
 #include "ledger/ledger.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
@@ -94,10 +95,12 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
     if (settings.backup_dir.empty()) {
       return reply(Error(http::status::not_found, "no backup directory: start adjutant serve with --backup-dir DIR"));
     }
-    std::vector<std::string> argv = {"backup", "--to", settings.backup_dir, "--json"};
-    if (get || parts[2] == "backups") argv.push_back("--list");
-    else if (settings.backup_keep > 0) argv.insert(argv.end(), {"--keep", std::to_string(settings.backup_keep)});
-    return on_pool([this, argv] { return Run(argv); });
+    ops::BackupRequest b;
+    b.to = settings.backup_dir;
+    b.json = true;
+    if (get || parts[2] == "backups") b.list = true;
+    else if (settings.backup_keep > 0) b.keep = std::to_string(settings.backup_keep);
+    return on_pool([this, b] { return Answered(ops::Backup(ops::On(db), b)); });
   }
   if (parts.size() >= 4 && parts[0] == "api" && parts[1] == "games") {
     const std::string& game = parts[2];
@@ -146,10 +149,7 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
       const auto* a = flatbuffers::GetRoot<fb::DeskAdjudicate>(doc->data());
       const std::string mode = a->mode() ? a->mode()->str() : "phase";
       if (mode != "phase" && mode != "turn") return reply(Error(http::status::bad_request, "mode: \"phase\" or \"turn\""));
-      std::vector<std::string> argv = {"adjudicate", game, "--json"};
-      if (mode == "phase") argv.push_back("--phase");
-      if (!rq.idempotency_key.empty()) argv.insert(argv.end(), {"--key", rq.idempotency_key});
-      net::post(StrandOf(game), [this, argv, reply] { reply(Run(argv)); });
+      net::post(StrandOf(game), [this, game, rq, phase = mode == "phase", reply] { reply(Adjudicate(game, rq, phase)); });
       return;
     }
     if (what == "correct" && post) {

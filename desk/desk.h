@@ -73,12 +73,13 @@ struct Settings {
 // beyond loopback without TLS. One sentence each; none when all is well.
 std::vector<std::string> DeploymentWarnings(const Settings& s);
 
-// What the desk asks of the command side: run `adjutant ARGS...` against the
-// open database with `in` as its standard input (a FILE argument "-" reads
-// it) and capture its output (cli::RunShared). Only the GA's requests use
-// it, with words the desk writes itself from a typed operation's checked
-// values (desk/ga_api.cc); reports come from the reports library
-// (reports/reports.h), for the GA and players alike.
+// What the desk could ask of the command side: run `adjutant ARGS...` against
+// the open database (cli::RunShared). The desk asks it nothing any more: the
+// GA's operations and backups are the ops library's typed functions
+// (ops/ops.h, desk/ga_api.cc) and reports the reports library's
+// (reports/reports.h). It stays for the desk's starters (cli/serve.cc,
+// tests/support/desk_client.cc), and tests/desk/ga_ops_test.cc counts its
+// calls to show none is made.
 struct Hooks {
   std::function<int(ledger::Ledger&, const std::vector<std::string>& argv, const std::string& in, std::string* out,
                     std::string* err)>

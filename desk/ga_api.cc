@@ -2,10 +2,12 @@
 // typed operations, directives and corrections.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "desk/internal.h"
-#include "reports/reports.h"
 #include "ledger/ledger.h"
+#include "ops/ops.h"
+#include "reports/reports.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
 #include "schema/reports_generated.h"
@@ -203,12 +205,6 @@ std::string RefusedBecause(const std::string& option) {
   return "";
 }
 
-Response Desk::Impl::Run(const std::vector<std::string>& argv, const std::string& in) {
-  std::string out, err;
-  const int code = hooks.run(db, argv, in, &out, &err);
-  return RunResult(code, std::move(out), err);
-}
-
 // An operation's answer (DeskRunResult): its exit code (0 ok, 2 bad input,
 // 3 corruption, 4 conflict, 5 I/O), output and error.
 Response Desk::Impl::RunResult(int code, std::string out, const std::string& err) {
@@ -232,24 +228,191 @@ Response Desk::Impl::RunResult(int code, std::string out, const std::string& err
   return r;
 }
 
+namespace {
+
+// Each operation of GaOperations but report, called as the ops library's
+// typed function (ops/ops.h) with the request filled from the checked
+// values: no command line is written, and none is run.
+using GaCallFn = std::function<ops::Answer(const ops::Env&, const GaCall&)>;
+const std::map<std::string, GaCallFn>& GaCalls() {
+  static const std::map<std::string, GaCallFn> calls = {
+      {"games", [](const ops::Env& env, const GaCall& c) {
+         ops::GamesRequest r;
+         r.json = c.Flag("json");
+         return ops::Games(env, r);
+       }},
+      {"log", [](const ops::Env& env, const GaCall& c) {
+         ops::LogRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.from = c.Value("from");
+         r.to = c.Value("to");
+         r.turn = c.Value("turn");
+         r.kind = c.Value("kind");
+         r.json = c.Flag("json");
+         return ops::Log(env, r);
+       }},
+      {"verify", [](const ops::Env& env, const GaCall& c) {
+         ops::VerifyRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.all = c.Flag("all");
+         r.turn = c.Value("turn");
+         r.digest = c.Value("digest");
+         r.dice = c.Flag("dice");
+         r.json = c.Flag("json");
+         return ops::Verify(env, r);
+       }},
+      {"digest", [](const ops::Env& env, const GaCall& c) {
+         ops::DigestRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.turn = c.Value("turn");
+         r.json = c.Flag("json");
+         return ops::Digest(env, r);
+       }},
+      {"audit", [](const ops::Env& env, const GaCall& c) {
+         ops::AuditRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.turn = c.Value("turn");
+         r.all = c.Flag("all");
+         r.rules_version = c.Value("rules-version");
+         r.json = c.Flag("json");
+         return ops::Audit(env, r);
+       }},
+      {"replay", [](const ops::Env& env, const GaCall& c) {
+         ops::ReplayRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.to = c.Value("to");
+         r.view = c.Value("view");
+         r.json = c.Flag("json");
+         return ops::Replay(env, r);
+       }},
+      {"diff", [](const ops::Env& env, const GaCall& c) {
+         ops::DiffRequest r;
+         r.game = c.positionals[0];
+         r.a = c.positionals[1];
+         r.b = c.positionals[2];
+         r.turn = c.Value("turn");
+         r.view = c.Value("view");
+         r.json = c.Flag("json");
+         return ops::Diff(env, r);
+       }},
+      {"branches", [](const ops::Env& env, const GaCall& c) {
+         ops::BranchesRequest r;
+         r.game = c.positionals[0];
+         r.make_current = c.Value("make-current");
+         r.json = c.Flag("json");
+         return ops::Branches(env, r);
+       }},
+      {"stats", [](const ops::Env& env, const GaCall& c) {
+         ops::StatsRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.at = c.Value("at");
+         r.json = c.Flag("json");
+         return ops::Stats(env, r);
+       }},
+      {"rules-versions", [](const ops::Env& env, const GaCall& c) {
+         ops::RulesVersionsRequest r;
+         if (!c.positionals.empty()) r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.json = c.Flag("json");
+         return ops::RulesVersions(env, r);
+       }},
+      {"fork", [](const ops::Env& env, const GaCall& c) {
+         ops::ForkRequest r;
+         r.game = c.positionals[0];
+         r.from = c.Value("from");
+         r.at = c.Value("at");
+         r.branch = c.Value("branch");
+         r.name = c.Value("name");
+         r.with_orders = c.Flag("with-orders");
+         r.reseed = c.Flag("reseed");
+         r.json = c.Flag("json");
+         return ops::Fork(env, r);
+       }},
+      {"ruling", [](const ops::Env& env, const GaCall& c) {
+         ops::RulingRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.reason = c.Value("reason");
+         r.text = c.Value("text");
+         r.key = c.Value("key");
+         r.json = c.Flag("json");
+         return ops::Ruling(env, r);
+       }},
+      {"roll", [](const ops::Env& env, const GaCall& c) {
+         ops::RollRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.purpose = c.Value("purpose");
+         r.rule = c.Value("rule");
+         r.subject = c.Value("subject");
+         r.sides = c.Value("sides");
+         r.count = c.Value("count");
+         if (c.has_field) r.script = c.in;  // the request's "script": the values themselves
+         r.key = c.Value("key");
+         r.json = c.Flag("json");
+         return ops::Roll(env, r);
+       }},
+      {"dice-commit", [](const ops::Env& env, const GaCall& c) {
+         ops::DiceRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.turn = c.Value("turn");
+         r.salt = c.in;  // the request's "salt" (required: ReadGaCall)
+         r.key = c.Value("key");
+         return ops::DiceCommit(env, r);
+       }},
+      {"dice-reveal", [](const ops::Env& env, const GaCall& c) {
+         ops::DiceRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.turn = c.Value("turn");
+         r.salt = c.in;
+         r.key = c.Value("key");
+         return ops::DiceReveal(env, r);
+       }},
+      {"adjudicate", [](const ops::Env& env, const GaCall& c) {
+         ops::AdjudicateRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.turns = c.Value("turns");
+         r.phase = c.Flag("phase");
+         r.rules_version = c.Value("rules-version");
+         if (c.has_field) r.salt = c.in;
+         r.key = c.Value("key");
+         r.json = c.Flag("json");
+         return ops::Adjudicate(env, r);
+       }},
+  };
+  return calls;
+}
+
+}  // namespace
+
+// An operation's typed answer, as the desk gives every operation's.
+Response Desk::Impl::Answered(const ops::Answer& a) {
+  return RunResult(a.exit_code(), a.out, a.status.ok() ? std::string() : a.status.message());
+}
+
 // POST /api/ga/run: the request read onto one of GaOperations and checked
 // (ReadGaCall) before anything runs. A report is built by the reports
-// library for the GA's viewer; the other operations run as the command of
-// their name with the words the desk writes from the checked values
-// (never the request's own), the body's script or salt as its standard input.
+// library for the GA's viewer; every other operation is the ops library's
+// typed function of its name (GaCalls), with the body's script or salt as
+// a value of its request.
 Response Desk::Impl::GaRun(const Request& rq) {
   auto doc = schema::ParseJson("DeskRun", rq.body, "run");
   if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
   auto call = ReadGaCall(*flatbuffers::GetRoot<fb::DeskRun>(doc->data()));
   if (!call.ok()) return Error(http::status::bad_request, call.status().message());
   if (call->op == "report") return GaReport(*call);
-  const GaOperation& op = GaOperations().at(call->op);
-  std::vector<std::string> argv = {call->op};
-  argv.insert(argv.end(), call->positionals.begin(), call->positionals.end());
-  for (const auto& [name, value] : call->values) argv.insert(argv.end(), {"--" + name, value});
-  for (const auto& flag : call->flags) argv.push_back("--" + flag);
-  if (call->has_field) argv.insert(argv.end(), {op.field_option, "-"});
-  return Run(argv, call->in);
+  auto fn = GaCalls().find(call->op);
+  if (fn == GaCalls().end()) return Error(http::status::internal_server_error, call->op + ": listed but not callable");
+  return Answered(fn->second(ops::On(db), *call));
 }
 
 // The report operation: the reports library, for the GA (who reads every
@@ -272,34 +435,58 @@ Response Desk::Impl::GaReport(const GaCall& call) {
   return RunResult(0, std::move(report->body), "");
 }
 
-// A GA's directive file (checked first), given as the standard input of
-// the command that reads it ("-"): `adjutant directive` records it, and
-// `adjutant correct` forks before `at` and records it there.
-Response Desk::Impl::WithDirective(const Request& rq, const std::function<std::vector<std::string>(const std::string&)>& argv_of) {
+// POST /api/games/G/adjudicate: a phase or the rest of the turn, as JSON.
+Response Desk::Impl::Adjudicate(const std::string& game, const Request& rq, bool phase) {
+  ops::AdjudicateRequest r;
+  r.game = game;
+  r.phase = phase;
+  if (!rq.idempotency_key.empty()) r.key = rq.idempotency_key;
+  r.json = true;
+  return Answered(ops::Adjudicate(ops::On(db), r));
+}
+
+// POST /api/games/G/directives: the body is the GA's DirectiveFile (checked
+// first), recorded on the game's current branch.
+Response Desk::Impl::Directive(const std::string& game, const Request& rq) {
   auto doc = schema::ParseJson("DirectiveFile", rq.body, "directive");
   if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
-  return Run(argv_of("-"), rq.body);
+  ops::DirectiveRequest r;
+  r.game = game;
+  r.doc = std::move(doc).value();
+  if (!rq.idempotency_key.empty()) r.key = rq.idempotency_key;
+  return Answered(ops::Directive(ops::On(db), r));
 }
 
-Response Desk::Impl::Directive(const std::string& game, const Request& rq) {
-  return WithDirective(rq, [&](const std::string& file) {
-    std::vector<std::string> argv = {"directive", game, file};
-    if (!rq.idempotency_key.empty()) argv.insert(argv.end(), {"--key", rq.idempotency_key});
-    return argv;
-  });
-}
-
+// POST /api/games/G/correct?at=TURN[&name=BRANCH][&leave_out=SEQ,...]: the
+// body is the correction (a DirectiveFile); the new branch leaves the old
+// one before `at` and is given its later orders, passwords and directives
+// again, but for those `leave_out` names (their seqs on the old branch).
 Response Desk::Impl::Correct(const std::string& game, const Request& rq) {
   const auto q = Query(rq.query);
   if (!q.count("at") || !SafeWord(q.at("at"))) return Error(http::status::bad_request, "at: the faulty turn, e.g. ?at=1805.1.2");
   if (q.count("name") && !ledger::CheckName("branch", q.at("name")).ok()) {
     return Error(http::status::bad_request, "name: not a branch name");
   }
-  return WithDirective(rq, [&](const std::string& file) {
-    std::vector<std::string> argv = {"correct", game, "--at", q.at("at"), "--directive", file, "--json"};
-    if (q.count("name")) argv.insert(argv.end(), {"--name", q.at("name")});
-    return argv;
-  });
+  ops::CorrectRequest r;
+  if (q.count("leave_out")) {
+    auto seqs = ops::ParseSeqList("leave_out", q.at("leave_out"));
+    if (!seqs.ok()) return Error(http::status::bad_request, seqs.status().message());
+    r.leave_out = std::move(seqs).value();
+  }
+  auto doc = schema::ParseJson("DirectiveFile", rq.body, "directive");
+  if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
+  r.game = game;
+  r.at = q.at("at");
+  r.doc = std::move(doc).value();
+  if (q.count("name")) r.name = q.at("name");
+  r.json = true;
+  ops::Answer a = ops::Correct(ops::On(db), r);
+  // A seq that is not a later directive of the branch: named as the desk's field.
+  const std::string flag = "--leave-out";
+  if (!a.status.ok() && a.status.message().rfind(flag, 0) == 0) {
+    a.status = Status::InvalidArgument("leave_out" + a.status.message().substr(flag.size()));
+  }
+  return Answered(a);
 }
 
 }  // namespace adjutant::desk

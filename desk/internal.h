@@ -28,6 +28,7 @@
 #include "desk/desk.h"
 
 namespace flatbuffers { class FlatBufferBuilder; }
+namespace adjutant::ops { struct Answer; }
 
 namespace adjutant::desk {
 
@@ -43,7 +44,8 @@ using Clock = std::chrono::steady_clock;
 // with its typed parameters (GaOperations). A request's "args" (the command
 // line's words, the shape the desk has always taken) are read onto them by
 // the desk itself (ReadGaCall), every value checked against its type before
-// anything runs; no parameter names a file. A dice script or a salt travels
+// anything runs; no parameter names a file. Each is then called as the ops
+// library's typed function (ops/ops.h; report: the reports library's). A dice script or a salt travels
 // in the request's body ("script", "salt").
 enum class ParamType {
   kGame,          // a game's name (ledger::CheckName)
@@ -83,6 +85,7 @@ struct GaCall {
   std::set<std::string> flags;
   std::string in;  // the body's script or salt, when the operation takes it
   bool has_field = false;
+  bool Flag(const std::string& name) const { return flags.count(name) != 0; }
   std::optional<std::string> Value(const std::string& name) const {
     std::optional<std::string> v;
     for (const auto& [n, x] : values) if (n == name) v = x;
@@ -228,11 +231,11 @@ struct Desk::Impl {
   Response Digest(const std::string& game, const std::string& turn);
 
   // ---- ga_api.cc ----
-  Response Run(const std::vector<std::string>& argv, const std::string& in = "");
   Response RunResult(int code, std::string out, const std::string& err);
   Response GaRun(const Request& rq);
   Response GaReport(const GaCall& call);
-  Response WithDirective(const Request& rq, const std::function<std::vector<std::string>(const std::string&)>& argv_of);
+  Response Answered(const ops::Answer& a);
+  Response Adjudicate(const std::string& game, const Request& rq, bool phase);
   Response Directive(const std::string& game, const Request& rq);
   Response Correct(const std::string& game, const Request& rq);
 

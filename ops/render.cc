@@ -1,4 +1,4 @@
-#include "cli/render.h"
+#include "ops/render.h"
 
 #include <cstdio>
 #include <vector>
@@ -6,7 +6,7 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 
-namespace adjutant::cli {
+namespace adjutant::ops {
 namespace {
 
 std::string Str(const flatbuffers::String* s) { return s ? s->str() : ""; }
@@ -304,4 +304,4 @@ std::string KnownKinds() {
   return s;
 }
 
-}  // namespace adjutant::cli
+}  // namespace adjutant::ops

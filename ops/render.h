@@ -1,4 +1,4 @@
-// Human-readable lines for events, for `adjutant log`.
+// Human-readable lines for events, for `adjutant log` and a roll answered again (ops/).
 #pragma once
 
 #include <string>
@@ -6,7 +6,7 @@
 
 #include "ledger/ledger.h"
 
-namespace adjutant::cli {
+namespace adjutant::ops {
 
 // "   12  1805.1.3/2  GA:nelson  DieRolled  2d6 = 3+5 = 8  for weather (GA ruling)"
 std::string EventLine(const ledger::EventView& e);
@@ -20,4 +20,4 @@ std::string DisplayKind(const ledger::EventView& e);
 bool KnownKind(std::string_view name, std::string* canonical);
 std::string KnownKinds();
 
-}  // namespace adjutant::cli
+}  // namespace adjutant::ops

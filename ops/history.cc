@@ -1,0 +1,384 @@
+// The log and the game's branches as recorded (ops.h): games, log, verify,
+// digest, stats, branches, rules-versions.
+#include <sodium.h>
+
+#include <algorithm>
+#include <functional>
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "ops/internal.h"
+#include "ops/render.h"
+#include "projections/summary.h"
+#include "replay/digest.h"
+#include "replay/dice_commit.h"
+#include "replay/driver.h"
+#include "replay/rebuild.h"
+#include "replay/views.h"
+#include "rules/kind.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "schema/reports_generated.h"
+
+namespace adjutant::ops {
+namespace {
+
+// ---- log ---------------------------------------------------------------------
+Status DoLog(const Env& env, const LogRequest& rq, Printer& p) {
+  const std::string& game = rq.game;
+  std::string branch = BranchOf(env, rq.branch, game);
+  auto from = Count("from", rq.from, 1);
+  if (!from.ok()) return from.status();
+  auto to = Count("to", rq.to, UINT64_MAX);
+  if (!to.ok()) return to.status();
+  std::string kind;
+  if (auto k = rq.kind; k && !KnownKind(*k, &kind)) {
+    return Status::InvalidArgument("--kind: no event kind '" + *k + "' (kinds: " + KnownKinds() + ")");
+  }
+  std::optional<Turn> turn;
+  if (auto t = rq.turn) {
+    turn = Turn::Parse(*t);
+    if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (MAJOR[.MINOR[.STEP]], e.g. 1805.2.3)");
+  }
+  auto db = env.open(false);
+  if (!db.ok()) return db.status();
+  uint64_t lo = *from, hi = *to;
+  if (turn) {
+    auto start = (*db)->SeekTurn(game, branch, TurnPhase{*turn, 0});
+    if (!start.ok()) return start.status();
+    if (!start->has_value()) return Status::Ok();  // nothing that late
+    lo = std::max(lo, **start);
+  }
+  bool json = rq.json;
+  std::string out;
+  Status st = (*db)->Read(game, branch, lo, hi, [&](const ledger::EventView& e) {
+    const fb::Turn* t = e.event()->turn();
+    if (turn) {
+      Turn et = t ? Turn{t->major(), t->minor(), t->step()} : Turn{};
+      if (et != *turn) return Status::NotFound("");  // past the turn: stop
+    }
+    if (!kind.empty() && KindName(e) != kind && DisplayKind(e) != kind) return Status::Ok();
+    if (json) {
+      auto j = schema::ToJson("Event", e.bytes.data());
+      if (!j.ok()) return Status::Corruption("seq " + std::to_string(e.seq) + ": " + j.status().message());
+      out += *j;
+    } else {
+      out += EventLine(e);
+    }
+    out += '\n';
+    if (out.size() > (1 << 16)) { p.Out(out); out.clear(); }
+    return Status::Ok();
+  });
+  p.Out(out);
+  if (st.code() == Status::Code::kNotFound && st.message().empty()) return Status::Ok();
+  return st;
+}
+
+// ---- verify ------------------------------------------------------------------
+// A turn's digest, checked against the one the GA published (issue 5).
+Status VerifyDigest(const Env& env, const VerifyRequest& rq, Printer& p, ledger::Ledger& db, const std::string& game, const std::string& digest) {
+  auto t = rq.turn;
+  if (!t) return Status::InvalidArgument("adjutant verify: --digest D needs --turn T, the turn it was taken after");
+  auto turn = Turn::Parse(*t);
+  if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
+  std::string branch = BranchOf(env, rq.branch, game);
+  auto d = replay::DigestTurn(db, game, branch, *turn);
+  if (!d.ok()) return d.status();
+  bool same = sodium_memcmp(d->hex.data(), digest.data(), std::min(d->hex.size(), digest.size())) == 0 &&
+              d->hex.size() == digest.size();
+  if (!same) {
+    return Status::Corruption(game + "/" + branch + ": the log up to the end of turn " + t->c_str() +
+                              " (seq " + std::to_string(d->last_seq) + ") no longer matches digest " + digest);
+  }
+  p.Line("verify " + game + "/" + branch + ": turn " + turn->ToString() + " matches its digest (" +
+       std::to_string(d->events) + " events up to seq " + std::to_string(d->last_seq) + ")");
+  return Status::Ok();
+}
+
+Status DoVerify(const Env& env, const VerifyRequest& rq, Printer& p) {
+  const std::string& game = rq.game;
+  auto db = env.open(false);
+  if (!db.ok()) return db.status();
+  if (auto digest = rq.digest) return VerifyDigest(env, rq, p, **db, game, *digest);
+  if (rq.dice) {
+    auto t = rq.turn;
+    auto turn = t ? Turn::Parse(*t) : std::nullopt;
+    if (!turn) return Status::InvalidArgument("adjutant verify: --dice needs --turn T");
+    std::string branch = BranchOf(env, rq.branch, game);
+    auto check = replay::VerifyTurnDice(**db, game, branch, *turn);
+    if (!check.ok()) return check.status();
+    if (!check->ok) {
+      return Status::Corruption(game + "/" + branch + ": turn " + turn->ToString() + "'s dice: " + check->reason +
+                                (check->bad_seq ? " (seq " + std::to_string(check->bad_seq) + ")" : ""));
+    }
+    p.Line("verify " + game + "/" + branch + ": turn " + turn->ToString() + "'s revealed salt matches its commitment, and " +
+         std::to_string(check->rolls) + " roll(s) of the turn are what the seed and salts give");
+    return Status::Ok();
+  }
+  if (rq.turn) return Status::InvalidArgument("adjutant verify: --turn goes with --digest D or --dice");
+  std::vector<std::string> branches;
+  if (rq.all) {
+    if (rq.branch) return Status::InvalidArgument("adjutant verify: --all and --branch exclude each other");
+    auto bs = (*db)->Branches(game);
+    if (!bs.ok()) return bs.status();
+    for (const auto& b : *bs) branches.push_back(b.name);
+  } else {
+    branches.push_back(BranchOf(env, rq.branch, game));
+  }
+  bool all_ok = true;
+  std::string first_failure;
+  for (const auto& branch : branches) {
+    auto rep = (*db)->Verify(game, branch);
+    if (!rep.ok()) return rep.status();
+    if (rq.json) {
+      flatbuffers::FlatBufferBuilder fbb;
+      fbb.Finish(fb::CreateVerifyResultDirect(fbb, game.c_str(), branch.c_str(), rep->ok, rep->events,
+                                              rep->head.seq, rep->head.hash.Hex().c_str(), rep->bad_seq,
+                                              rep->reason.c_str()));
+      ADJ_RETURN_IF_ERROR(p.Json("VerifyResult", fbb));
+    } else if (rep->ok) {
+      p.Line("verify " + game + "/" + branch + ": ok, " + std::to_string(rep->events) + " events, head " +
+           std::to_string(rep->head.seq) + " " + rep->head.hash.Hex());
+    }
+    if (!rep->ok) {
+      all_ok = false;
+      if (first_failure.empty()) {
+        first_failure = "verify " + game + "/" + branch + ": FAILED at seq " + std::to_string(rep->bad_seq) + ": " +
+                        rep->reason;
+      }
+    }
+  }
+  if (!all_ok) return Status::Corruption(first_failure);
+  // Every branch is whole again (say, the GA put a table file back from a
+  // copy): the damage once found no longer stops the game's reads.
+  if (rq.all && (*db)->DamageOf(game)) {
+    (*db)->ClearDamage(game);
+    if (!rq.json) p.Line("verify " + game + ": every branch verifies; the damage recorded earlier is cleared");
+  }
+  return Status::Ok();
+}
+
+// ---- digest ------------------------------------------------------------------
+Status DoDigest(const Env& env, const DigestRequest& rq, Printer& p) {
+  const std::string& game = rq.game;
+  std::string branch = BranchOf(env, rq.branch, game);
+  auto t = rq.turn;
+  if (!t) return Status::InvalidArgument("adjutant digest: --turn T is required");
+  auto turn = Turn::Parse(*t);
+  if (!turn) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
+  auto db = env.open(false);
+  if (!db.ok()) return db.status();
+  auto d = replay::DigestTurn(**db, game, branch, *turn);
+  if (!d.ok()) return d.status();
+  if (rq.json) {
+    flatbuffers::FlatBufferBuilder f;
+    fb::Turn ft(turn->major, turn->minor, turn->step);
+    f.Finish(fb::CreateTurnDigestResultDirect(f, game.c_str(), branch.c_str(), &ft, d->last_seq, d->events, d->hex.c_str()));
+    return p.Json("TurnDigestResult", f);
+  }
+  p.Line(d->hex);
+  p.Line("turn " + turn->ToString() + " of " + game + "/" + branch + ": BLAKE2b-256 of " + std::to_string(d->events) +
+       " events up to seq " + std::to_string(d->last_seq) + "; check it later with `adjutant verify " + game +
+       " --turn " + turn->ToString() + " --digest " + d->hex + "`");
+  return Status::Ok();
+}
+
+Status DoStats(const Env& env, const StatsRequest& rq, Printer& p) {
+  const std::string& game = rq.game;
+  std::string branch = BranchOf(env, rq.branch, game);
+  auto at = Count("at", rq.at, UINT64_MAX);
+  if (!at.ok()) return at.status();
+  auto db = env.open(false);
+  if (!db.ok()) return db.status();
+  projections::Summary summary;
+  projections::Projection* ps[] = {&summary};
+  auto r = replay::Rebuild(**db, game, branch, *at, ps);
+  if (!r.ok()) return r.status();
+  const auto& s = summary.state();
+  if (rq.json) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<fb::KindTally>> kinds;
+    for (const auto& [k, t] : s.by_kind) kinds.push_back(fb::CreateKindTallyDirect(fbb, k.c_str(), t.events, t.bytes));
+    std::vector<flatbuffers::Offset<fb::TurnTally>> turns;
+    for (const auto& [turn, t] : s.by_turn) {
+      fb::Turn ft(turn.major, turn.minor, turn.step);
+      turns.push_back(fb::CreateTurnTally(fbb, &ft, t.events, t.bytes));
+    }
+    std::vector<flatbuffers::Offset<flatbuffers::String>> rs;
+    for (const auto& x : s.rulesets) rs.push_back(fbb.CreateString(x));
+    fbb.Finish(fb::CreateStatsReportDirect(fbb, game.c_str(), branch.c_str(), s.scenario_name.c_str(), &rs, s.seed,
+                                           s.dice_salt, s.total.events, s.total.bytes, &kinds, &turns, s.dice_rolled,
+                                           s.dice_scripted, summary.Digest().Hex().c_str()));
+    return p.Json("StatsReport", fbb);
+  }
+  p.Line(game + "/" + branch + ": " + std::to_string(s.total.events) + " events, " + std::to_string(s.total.bytes) +
+       " bytes; scenario \"" + s.scenario_name + "\"; seed " + std::to_string(s.seed) + ", dice salt " +
+       std::to_string(s.dice_salt));
+  p.Line("dice rolled: " + std::to_string(s.dice_rolled) + " (" + std::to_string(s.dice_scripted) + " scripted)");
+  p.Line("by kind:");
+  for (const auto& [k, t] : s.by_kind) {
+    p.Line("  " + k + std::string(k.size() < 18 ? 18 - k.size() : 1, ' ') + std::to_string(t.events) + " events, " +
+         std::to_string(t.bytes) + " bytes");
+  }
+  p.Line("by turn:");
+  for (const auto& [turn, t] : s.by_turn) {
+    std::string ts = turn.ToString();
+    p.Line("  " + ts + std::string(ts.size() < 18 ? 18 - ts.size() : 1, ' ') + std::to_string(t.events) + " events, " +
+         std::to_string(t.bytes) + " bytes");
+  }
+  p.Line("summary digest " + summary.Digest().Hex());
+  return Status::Ok();
+}
+
+Status DoBranches(const Env& env, const BranchesRequest& rq, Printer& p) {
+  const std::string& game = rq.game;
+  auto make_current = rq.make_current;
+  auto db = env.open(make_current.has_value());
+  if (!db.ok()) return db.status();
+  if (make_current) {
+    ADJ_RETURN_IF_ERROR((*db)->SetCurrent(game, *make_current));
+    p.Line(game + ": commands now use branch " + *make_current + " when none is named");
+  }
+  auto current = (*db)->Current(game);
+  if (!current.ok()) return current.status();
+  auto bs = (*db)->Branches(game);
+  if (!bs.ok()) return bs.status();
+  std::vector<ledger::Head> heads;
+  for (const auto& b : *bs) {
+    auto h = (*db)->HeadOf(game, b.name);
+    if (!h.ok()) return h.status();
+    heads.push_back(*h);
+  }
+  if (rq.json) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<fb::BranchSummary>> rows;
+    for (size_t i = 0; i < bs->size(); ++i) {
+      const auto& b = (*bs)[i];
+      rows.push_back(fb::CreateBranchSummaryDirect(fbb, b.name.c_str(), b.parent.c_str(), b.fork_seq, heads[i].seq,
+                                                   heads[i].hash.Hex().c_str(), b.dice_salt));
+    }
+    fbb.Finish(fb::CreateBranchListDirect(fbb, game.c_str(), &rows));
+    return p.Json("BranchList", fbb);
+  }
+  // A tree: children under their parent, in creation order.
+  std::function<void(const std::string&, const std::string&)> walk = [&](const std::string& parent,
+                                                                          const std::string& indent) {
+    std::vector<size_t> kids;
+    for (size_t i = 0; i < bs->size(); ++i) if ((*bs)[i].parent == parent) kids.push_back(i);
+    for (size_t k = 0; k < kids.size(); ++k) {
+      const auto& b = (*bs)[kids[k]];
+      bool last = k + 1 == kids.size();
+      std::string line = indent + (parent.empty() ? "" : (last ? "└─ " : "├─ ")) + b.name;
+      if (!parent.empty()) line += "  from " + b.parent + "@" + std::to_string(b.fork_seq);
+      line += "  head " + std::to_string(heads[kids[k]].seq) + " " + heads[kids[k]].hash.Short();
+      if (b.name == *current) line += "  (current)";
+      p.Line(line);
+      walk(b.name, parent.empty() ? indent : indent + (last ? "   " : "│  "));
+    }
+  };
+  walk("", "");
+  return Status::Ok();
+}
+
+// ---- rules-versions ----------------------------------------------------------
+Status DoRulesVersions(const Env& env, const RulesVersionsRequest& rq, Printer& p) {
+  std::string game, branch;
+  rules::RulesVersions in_use;
+  if (rq.game) {
+    game = *rq.game;
+    branch = BranchOf(env, rq.branch, game);
+    auto db = env.open(false);
+    if (!db.ok()) return db.status();
+    auto world = replay::Fold(**db, game, branch);
+    if (!world.ok()) return world.status();
+    in_use = replay::GameVersions(replay::SummaryOf(*world));
+    // Only the rulesets the game plays are in use by it.
+    const auto& plays = replay::SummaryOf(*world).rulesets;
+    for (std::string_view r : rules::VersionedRulesets()) {
+      if (std::find(plays.begin(), plays.end(), r) == plays.end()) in_use.Set(r, 0);
+    }
+  }
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<fb::RulesVersionRow>> rows;
+  for (const auto& v : rules::KnownVersions()) {
+    const std::string ruleset(v.ruleset), rules(v.rules), change(v.change);
+    const bool latest = rules::LatestVersion(v.ruleset) == v.version;
+    const bool used = !game.empty() && in_use.Of(v.ruleset) == v.version;
+    if (rq.json) {
+      rows.push_back(fb::CreateRulesVersionRowDirect(fbb, ruleset.c_str(), v.version, rules.c_str(), change.c_str(),
+                                                     latest, used));
+    } else {
+      p.Line(ruleset + "=" + std::to_string(v.version) + (latest ? "  newest" : "") + (used ? "  in use by " + game + "/" + branch : "") +
+           "\n    " + rules + ": " + change);
+    }
+  }
+  if (rq.json) {
+    fbb.Finish(fb::CreateRulesVersionsReportDirect(fbb, game.empty() ? nullptr : game.c_str(),
+                                                   branch.empty() ? nullptr : branch.c_str(), &rows));
+    return p.Json("RulesVersionsReport", fbb);
+  }
+  return Status::Ok();
+}
+
+Status DoGames(const Env& env, const GamesRequest& rq, Printer& p) {
+  auto db = env.open(false);
+  if (!db.ok()) {
+    if (db.status().code() == Status::Code::kNotFound && !rq.json) {
+      p.Line("no games in " + env.dir);
+      return Status::Ok();
+    }
+    if (db.status().code() != Status::Code::kNotFound) return db.status();
+  }
+  std::vector<ledger::GameInfo> games;
+  if (db.ok()) {
+    auto g = (*db)->Games();
+    if (!g.ok()) return g.status();
+    games = *g;
+  }
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<fb::GameSummary>> rows;
+  for (const auto& g : games) {
+    auto bs = (*db)->Branches(g.name);
+    if (!bs.ok()) return bs.status();
+    auto h = (*db)->HeadOf(g.name, "main");
+    if (!h.ok()) return h.status();
+    if (rq.json) {
+      rows.push_back(fb::CreateGameSummaryDirect(fbb, g.name.c_str(), g.seed, static_cast<uint32_t>(bs->size()), h->seq));
+    } else {
+      p.Line(g.name + "  " + std::to_string(bs->size()) + " branch" + (bs->size() == 1 ? "" : "es") + ", main at seq " +
+           std::to_string(h->seq));
+    }
+  }
+  if (rq.json) {
+    fbb.Finish(fb::CreateGameListDirect(fbb, &rows));
+    return p.Json("GameList", fbb);
+  }
+  if (games.empty()) p.Line("no games in " + env.dir);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Answer Games(const Env& env, const GamesRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoGames(env, rq, p); });
+}
+Answer Log(const Env& env, const LogRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoLog(env, rq, p); });
+}
+Answer Verify(const Env& env, const VerifyRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoVerify(env, rq, p); });
+}
+Answer Digest(const Env& env, const DigestRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoDigest(env, rq, p); });
+}
+Answer Stats(const Env& env, const StatsRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoStats(env, rq, p); });
+}
+Answer Branches(const Env& env, const BranchesRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoBranches(env, rq, p); });
+}
+Answer RulesVersions(const Env& env, const RulesVersionsRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoRulesVersions(env, rq, p); });
+}
+
+}  // namespace adjutant::ops
