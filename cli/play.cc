@@ -209,7 +209,7 @@ Status RecordDice(Context& c, bool reveal) {
     ::chmod(file->c_str(), 0600);
     rq.fresh = true;
   }
-  fresh = InputMade(*file, fresh);
+  rq.fresh = InputMade(*file, rq.fresh);
   auto salt = ReadSaltFile(*file);
   if (!salt.ok()) return salt.status();
   rq.salt = std::move(salt).value();
