@@ -103,7 +103,7 @@ TEST_CASE("D3.1, D3.2: open woods halve the rate and unform; dense woods quarter
   CHECK(d.cohesion == fb::DogCohesion_Disordered);
 }
 
-TEST_CASE("D3 woods on slopes (dog=3): both reductions count, each from the rate the other leaves; dog=2 took the slower", "[dog][versions]") {
+TEST_CASE("D3 woods on slopes (dog=3) take both reductions (each from what the other leaves) and under dog=2 the slower", "[dog][versions]") {
   auto s = Table();
   s.terrain.push_back(Area("wood", fb::DogTerrainKind_OpenWoods, 0, 0, 1800, 750));
   s.terrain.push_back(Area("hill", fb::DogTerrainKind_GentleSlope, 0, 0, 1800, 750));
