@@ -184,6 +184,14 @@ TEST_CASE("audit: each turn under the version it recorded is identical; under an
   CHECK(found);
 }
 
+TEST_CASE("dog=3: a new battle starts under the newest dog rules version", "[versions][cli][dog]") {
+  TempDir dir;
+  const std::string db = dir.Sub("db");
+  REQUIRE(Adjutant({"--db", db, "new", "b", "--scenario", std::string(ADJUTANT_FIXTURES) + "/dog/talavera-brigade.json"}).code == 0);
+  CHECK(rules::LatestVersion("dog") == 3);
+  CHECK_THAT(Adjutant({"--db", db, "rules-versions", "b"}).out, Catch::Contains("dog=3  newest  in use by b/main"));
+}
+
 TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rules-version", "[versions][cli]") {
   TempDir dir;
   const std::string db = dir.Sub("db");
@@ -201,6 +209,9 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   Run list = Adjutant({"--db", db, "rules-versions", "g"});
   CHECK(list.code == 0);
   CHECK_THAT(list.out, Catch::Contains("sow=4  newest  in use by g/main") && Catch::Contains("sow=1\n"));
+  // dog=3 (issue 19) is listed, newest, with the rules it changed and what (rules/versions.cc).
+  CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
+                           Catch::Contains("dog=3  newest\n    D3, D5.4, D7.11: friends within 150 mm that fall back"));
   // An unknown version is refused, and nothing is adjudicated.
   Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", "sow=9"});
   CHECK(bad.code != 0);
