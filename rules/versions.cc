@@ -18,6 +18,12 @@ constexpr std::array kVersions{
                 "retire moves the unit back a move; unlimbered batteries reface in quarters of a move; units "
                 "re-form by order; a line of one rank is single-rank; a shaken square fights at -1; a commander "
                 "rides with a unit and his death is tested at the next move; routs spread without limit"},
+    VersionNote{"dog", 3, "D3, D5.4, D7.11",
+                "friends within 150 mm that fall back shaken (D6.5) or retire by a control result (D11.6) bring a "
+                "D5.4 morale test as a new rout does (version 2: routs only); D7.11's -10% counts every routing "
+                "unit within 150 mm, of either side (version 2: friends only); a wood on a slope keeps the wood's "
+                "share of the slope's rate (open woods on a gentle slope: 1/2 x 3/4; version 2 took the slower of "
+                "the two)"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "

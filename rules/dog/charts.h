@@ -114,7 +114,7 @@ struct MoraleContext {
   int flanks_threatened = 0;       // 0, 1 or 2
   bool attacked_from_rear = false;
   bool charged_by_cavalry = false; // it is being charged by cavalry
-  int routing_within_150 = 0;      // friendly routing units within 150 m
+  int routing_within_150 = 0;      // routing units within 150 m (the engine: of either side from dog=3, friends before)
   bool secure_flanks = false;
   bool supported = false;          // friendly formed units to its rear
   bool receiving_charge = false;   // it is being charged (British +10%)

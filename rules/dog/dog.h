@@ -32,6 +32,11 @@ inline constexpr std::string_view kRuleset = "dog";
 // from the next move; retire, battery refacing, re-forming, single ranks,
 // shaken squares; commanders riding with a unit and their deaths tested.
 inline constexpr uint32_t kFlanksVersion = 2;
+// Version 3 (rules/versions.cc, issue 19): friends falling back (D6.5) or
+// retiring (D11.6) within 150 mm bring a D5.4 test as a rout does; D7.11
+// counts every routing unit within 150 mm, of either side; a wood on a slope
+// takes both D3 reductions (a share of the rate the other leaves).
+inline constexpr uint32_t kRetreatsVersion = 3;
 
 // D12: where a side's orders for the coming move are recorded.
 TurnPhase OrderPosition(const projections::BattleState& s);

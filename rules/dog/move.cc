@@ -75,7 +75,12 @@ bool InCover(const P::BattleState& s, DogXY p) {
 class Move {
  public:
   Move(PhaseWriter& w, const NextMove& n, DiceSource& dice)
-      : w_(w), n_(n), dice_(dice), v2_(w.rules_versions().Of(kRuleset) >= kFlanksVersion) {}  // the rules run under; the tags only stamp
+      : w_(w),
+        n_(n),
+        dice_(dice),
+        version_(w.rules_versions().Of(kRuleset)),  // the rules run under; the tags only stamp
+        v2_(version_ >= kFlanksVersion),
+        v3_(version_ >= kRetreatsVersion) {}
 
   Status Run();
 
@@ -196,7 +201,9 @@ class Move {
   PhaseWriter& w_;
   NextMove n_;
   DiceSource& dice_;
+  const uint32_t version_;  // the dog rules version run under
   const bool v2_;  // dog rules version 2 or later (dog.h kFlanksVersion); version 1 games audit as they were
+  const bool v3_;  // dog rules version 3 or later (dog.h kRetreatsVersion)
   std::map<std::string, int32_t> quarters_used_;          // D1: of the move's 4, by formation changes
   std::map<std::string, std::string> charging_;           // charger → target, declared this move
   std::set<std::string> halted_;                          // shaken chargers (D6.5) and bound units
@@ -207,6 +214,7 @@ class Move {
   std::map<std::string, std::vector<std::pair<int, int>>> pending_casualty_tests_;  // before, after
   std::set<std::string> newly_routing_;
   std::set<std::string> retiring_;                        // D11.6: bound to retire this move
+  std::set<std::string> fell_back_;                       // D6.5, D11.6: went back this move (D5.4, version 3)
   std::map<std::string, DogXY> start_;                    // where each unit stood when the move began
   std::map<std::string, std::vector<DogXY>> fired_on_from_;  // target → where its firers stood (D10.13)
 };
@@ -233,7 +241,8 @@ MoraleContext Move::ContextOf(const std::string& id) const {
   auto it = lost_this_move_.find(id);
   c.casualties_pct_this_move = it == lost_this_move_.end() || !u.start_strength ? 0 : it->second * 100 / u.start_strength;
   for (const auto& [oid, o] : s().units) {
-    if (oid == id || o.gone || o.side != u.side || !o.routing) continue;
+    // D7.11: "each routing unit": of either side from version 3 (friends only before).
+    if (oid == id || o.gone || (o.side != u.side && !v3_) || !o.routing) continue;
     if (Distance({u.x, u.y}, {o.x, o.y}) <= kRoutingRangeMm) c.routing_within_150++;
   }
   auto cmd = s().commanders.find(u.commander);
@@ -533,8 +542,9 @@ Status Move::Charges() {
         const int64_t fx = Sin10k(tt.facing), fy = -Cos10k(tt.facing);
         DogXY back{static_cast<int32_t>(tt.x - fx * kShakenRetireMm / 10000),
                    static_cast<int32_t>(tt.y - fy * kShakenRetireMm / 10000)};
-        Walk wk = WalkPath(s(), target, {back}, kShakenRetireMm);
+        Walk wk = WalkPath(s(), target, {back}, kShakenRetireMm, version_);
         MoveTo(target, wk.to, tt.facing, wk.distance, kShakenRetireMm, wk.terrain, wk.stopped, "D6.5");
+        if (wk.distance > 0) fell_back_.insert(target);  // D5.4 (version 3)
       }
     }
   }
@@ -559,9 +569,10 @@ Status Move::MoveUnits() {
       if (back <= 0) continue;
       const int64_t fx = Sin10k(u.facing), fy = -Cos10k(u.facing);
       const DogXY to{static_cast<int32_t>(u.x - fx * back / 10000), static_cast<int32_t>(u.y - fy * back / 10000)};
-      Walk wk = WalkPath(s(), id, {to}, allowance);
+      Walk wk = WalkPath(s(), id, {to}, allowance, version_);
       MoveTo(id, wk.to, u.facing, wk.distance, allowance, wk.terrain, wk.stopped,
              wk.stopped.empty() ? "D11.6" : wk.stopped_rule);
+      if (wk.distance > 0) fell_back_.insert(id);  // D5.4 (version 3)
       if (wk.cohesion != U(id).cohesion) State(id, wk.cohesion, U(id).fatigue, "terrain: " + wk.terrain, "D3");
       continue;
     }
@@ -584,7 +595,7 @@ Status Move::MoveUnits() {
       continue;
     }
     if (allowance <= 0) continue;
-    Walk wk = WalkPath(s(), id, path, allowance);
+    Walk wk = WalkPath(s(), id, path, allowance, version_);
     std::string stopped = wk.stopped;
     if (ch != charging_.end()) {
       // Contact: stopped by the target itself, or close enough to its block.
@@ -769,8 +780,16 @@ Status Move::Casualties() {
 
 // D6.6: broken units rout; friends within 150 mm of a rout test (D5.4); a
 // routing unit runs its full allowance straight away from the nearest enemy.
+// Version 3: "friends retreating" are also those that went back this move,
+// a shaken defender falling back (D6.5) or a unit retiring (D11.6): their
+// friends within 150 mm test as a rout's do (versions 1 and 2: routs only).
 Status Move::Routs() {
   std::set<std::string> tested;
+  if (v3_) {
+    for (const std::string& id : fell_back_) {
+      if (!U(id).gone) newly_routing_.insert(id);  // the first wave: new routs and retreats alike
+    }
+  }
   // Each unit tests at most once a move, so the cascade ends (version 1 cut
   // it after 4 waves).
   for (size_t pass = 0; !newly_routing_.empty() && (v2_ || pass < 4); ++pass) {

@@ -127,7 +127,30 @@ bool FootprintsOverlap(const std::vector<DogXY>& a, const std::vector<DogXY>& b)
   return PolygonContains(a, b[0]) || PolygonContains(b, a[0]);
 }
 
-Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<DogXY>& path, int32_t allowance) {
+int32_t RateAt(const P::BattleState& s, DogXY p, uint32_t version) {
+  // The slowest area of each kind: woods (D3.1, D3.2), slopes (D3.8-D3.11),
+  // the rest (buildings keep the whole rate).
+  int woods = 100, slope = 100, other = 100;
+  for (const auto& t : s.terrain) {
+    if (IsLinear(t.kind) || !PolygonContains(t.points, p)) continue;
+    const auto kind = static_cast<fb::DogTerrainKind>(t.kind);
+    const int pct = Terrain(kind).percent_of_rate;
+    int& group = kind == fb::DogTerrainKind_OpenWoods || kind == fb::DogTerrainKind_DenseWoods ? woods
+                 : kind >= fb::DogTerrainKind_GentleSlope && kind <= fb::DogTerrainKind_ExtremeSlope ? slope
+                                                                                                   : other;
+    group = std::min(group, pct);
+  }
+  if (version < kRetreatsVersion) {
+    // Versions 1 and 2: the slowest area alone (a wood on a slope: the slower of the two).
+    return std::max(std::min({woods, slope, other}), 1) * 100;
+  }
+  // Version 3 (D3 reading, RULES.md): each reduction is taken from the rate
+  // the other leaves: a wood on a slope keeps the wood's share of the slope's rate.
+  return std::max(woods * slope * other / 100, 100);
+}
+
+Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<DogXY>& path, int32_t allowance,
+              uint32_t version) {
   const P::DogUnitState& u = s.units.at(id);
   const auto arm = static_cast<fb::DogArm>(u.arm);
   Walk w;
@@ -137,15 +160,6 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
   int64_t spent = 0;
   std::map<std::string, int> effects;  // in words → times, for the record
   std::vector<bool> entered(s.terrain.size(), false);
-  auto rate_at = [&](DogXY p) {
-    int rate = 100;
-    for (size_t i = 0; i < s.terrain.size(); ++i) {
-      const auto& t = s.terrain[i];
-      if (IsLinear(t.kind) || !PolygonContains(t.points, p)) continue;
-      rate = std::min(rate, Terrain(static_cast<fb::DogTerrainKind>(t.kind)).percent_of_rate);
-    }
-    return std::max(rate, 1);
-  };
   const bool passes = MayPassThroughUnits(arm, static_cast<fb::DogFormation>(u.formation));
   auto blocked_by = [&](DogXY at) -> std::string {
     if (passes) return "";
@@ -166,7 +180,7 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
                 here.y + static_cast<int32_t>(int64_t(target.y - here.y) * kStep / left)};
       }
       const int32_t len = std::max<int32_t>(1, Distance(here, next));
-      int64_t cost = int64_t(len) * 10000 / rate_at(next);
+      int64_t cost = int64_t(len) * 1000000 / RateAt(s, next, version);
       // Linear features crossed on this step (each once, however many of its
       // segments the step touches): barred to some arms, a deduction (D3).
       std::vector<size_t> crossing;

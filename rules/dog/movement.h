@@ -46,7 +46,14 @@ struct Walk {
 // dense woods 4, slopes 4/3, 2 and 4); crossing a line costs its deduction
 // (D3) and is refused to the arms it bars; it stops short of any other unit
 // it would overlap (skirmishers pass through, D2.10), and of the table's edge.
+// `version` is the dog rules version run under: from 3 (dog.h
+// kRetreatsVersion) a point in a wood and on a slope keeps the wood's share
+// of the slope's rate (open woods on a gentle slope: 50% x 75% = 37.5%);
+// before, the slowest area alone counted.
 Walk WalkPath(const projections::BattleState& s, const std::string& id, const std::vector<DogXY>& path,
-              int32_t allowance);
+              int32_t allowance, uint32_t version = 0);
+// D3: the share of the normal rate a unit keeps at `p`, in hundredths of a
+// percent (10000: the whole rate), under dog rules `version` (as WalkPath).
+int32_t RateAt(const projections::BattleState& s, DogXY p, uint32_t version);
 
 }  // namespace adjutant::rules::dog

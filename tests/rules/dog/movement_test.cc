@@ -103,6 +103,38 @@ TEST_CASE("D3.1, D3.2: open woods halve the rate and unform; dense woods quarter
   CHECK(d.cohesion == fb::DogCohesion_Disordered);
 }
 
+TEST_CASE("D3 woods on slopes (dog=3) take both reductions (each from what the other leaves) and under dog=2 the slower", "[dog][versions]") {
+  auto s = Table();
+  s.terrain.push_back(Area("wood", fb::DogTerrainKind_OpenWoods, 0, 0, 1800, 750));
+  s.terrain.push_back(Area("hill", fb::DogTerrainKind_GentleSlope, 0, 0, 1800, 750));
+  // The share of the rate kept, in hundredths of a percent.
+  CHECK(RateAt(s, {500, 500}, 3) == 3750);  // 1/2 x 3/4
+  CHECK(RateAt(s, {500, 500}, 2) == 5000);  // the slower of the two
+  CHECK(RateAt(s, {500, 500}, 1) == 5000);
+  CHECK(RateAt(s, {500, 900}, 3) == 10000);  // open ground
+  s.terrain[0].kind = fb::DogTerrainKind_DenseWoods;
+  s.terrain[1].kind = fb::DogTerrainKind_ExtremeSlope;
+  CHECK(RateAt(s, {500, 500}, 3) == 625);  // 1/4 x 1/4: slow, never nothing
+  CHECK(RateAt(s, {500, 500}, 2) == 2500);
+  // Two woods (or two slopes) over one spot: the slower of each kind, as before.
+  s.terrain.push_back(Area("copse", fb::DogTerrainKind_OpenWoods, 0, 0, 1800, 750));
+  s.terrain.push_back(Area("rise", fb::DogTerrainKind_GentleSlope, 0, 0, 1800, 750));
+  CHECK(RateAt(s, {500, 500}, 3) == 625);
+  // A wood alone or a slope alone is what it always was.
+  auto alone = Table();
+  alone.terrain.push_back(Area("hill", fb::DogTerrainKind_MediumSlope, 0, 0, 1800, 750));
+  CHECK(RateAt(alone, {500, 500}, 3) == 5000);
+  CHECK(RateAt(alone, {500, 500}, 2) == 5000);
+  // Walked: a column of divisions (150) from 50 mm outside an open wood on a gentle slope:
+  // 50 in the open, then 100 of the rate buys 35 (whole 5 mm steps of 37.5) under dog=3, 50 under dog=2.
+  auto w = Table();
+  w.terrain.push_back(Area("wood", fb::DogTerrainKind_OpenWoods, 0, 0, 1800, 750));
+  w.terrain.push_back(Area("hill", fb::DogTerrainKind_GentleSlope, 0, 0, 1800, 750));
+  w.units["a"] = Unit(fb::DogArm_Infantry, fb::DogFormation_ColumnOfDivisions, 500, 800);
+  CHECK(WalkPath(w, "a", {{500, 100}}, 150, 3).distance == 85);
+  CHECK(WalkPath(w, "a", {{500, 100}}, 150, 2).distance == 100);
+}
+
 TEST_CASE("D3.3, D3.5: a stream takes 10 mm to cross; a low wall 25 and bars a battery", "[dog]") {
   auto s = Table();
   s.terrain.push_back(Line("brook", fb::DogTerrainKind_Stream, 0, 752, 1800, 752));
