@@ -160,9 +160,8 @@ class NwolKind final : public GameKind {
   std::optional<size_t> FirstNotHis(const State& st, const std::string& person,
                                     const std::vector<const fb::OrderItem*>& items) const override {
     const auto& roster = Get<P::Roster>(st);
-    const RulesVersions v = GameVersionsOf(st);
     for (size_t i = 0; i < items.size(); ++i) {
-      if (!roster.Find(person) || !MayGive(TreasuryOf(st), roster, person, *items[i], v)) return i;
+      if (!roster.Find(person) || !MayGive(TreasuryOf(st), roster, person, *items[i])) return i;
     }
     return std::nullopt;
   }
