@@ -31,11 +31,9 @@ PayloadBuilder OrderSupersededPayload(uint64_t order_seq, uint64_t by_seq) {
 
 void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
                   const std::vector<const fb::OrderItem*>& items, const OrderJudge& judge) {
-  auto stamped = [&](const std::string& ruleset) {
+  auto at_turn = [&] {
     Draft d;
     d.at = at;
-    d.ruleset = ruleset;
-    d.rules_version = w.tag_versions().Of(ruleset);
     return d;
   };
   const std::vector<uint64_t> earlier = judge.replaces_file ? judge.replaces_file(w) : std::vector<uint64_t>{};
@@ -44,7 +42,8 @@ void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
     OrderJudgement j = judge.arrives(w, *item);
     const std::string ruleset = j.ruleset.value_or(from.ruleset);
     const std::string role = j.role.value_or(from.role);
-    Draft d = stamped(ruleset);
+    const auto book = w.Under(ruleset);
+    Draft d = at_turn();
     d.actor = Actor{ActorKind::kPlayer, from.person, role};
     d.payload = OrderSubmittedPayload(from.person, role, j.slot, item);
     w.Emit(std::move(d));
@@ -55,20 +54,22 @@ void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
       if (judge.reject) {
         judge.reject(w, seq, j.rule, j.reason);
       } else {
-        Draft r = stamped(from.ruleset);
+        const auto sender_book = w.Under(from.ruleset);
+        Draft r = at_turn();
         r.payload = OrderRejectedPayload(seq, j.rule, j.reason);
         w.Emit(std::move(r));
       }
     } else if (j.carried_out) {
       judge.carry_out(w, *item, seq);
     } else if (j.replaces || j.stands_behind) {
-      Draft s = stamped(ruleset);
+      Draft s = at_turn();
       s.payload = j.replaces ? OrderSupersededPayload(*j.replaces, seq) : OrderSupersededPayload(seq, *j.stands_behind);
       w.Emit(std::move(s));
     }
   }
+  const auto sender_book = w.Under(from.ruleset);
   for (uint64_t old : earlier) {
-    Draft s = stamped(from.ruleset);
+    Draft s = at_turn();
     s.payload = OrderSupersededPayload(old, first);
     w.Emit(std::move(s));
   }

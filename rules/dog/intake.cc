@@ -108,7 +108,8 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, cons
   const uint32_t rules = w.rules_versions().Of(kRuleset);  // decides what is refused
   OrderJudge judge;
   judge.arrives = [&](const PhaseWriter& now, const fb::OrderItem& item) {
-    OrderJudgement j{.slot = side};
+    OrderJudgement j;
+    j.slot = side;
     // The intention it replaces, if any (D12.2: the last for a unit stands).
     const fb::DogOrder* dord = item.body_as_DogOrder();
     if (const fb::DogIntent* intent = dord ? dord->body_as_DogIntent() : nullptr) {

@@ -43,8 +43,6 @@ Claim PateClaim(const projections::TreasuryState& s, const fb::PateOrder& o) {
 void Appoint(PhaseWriter& w, const TurnPhase& at, const fb::AppointOrder& a, uint64_t order_seq) {
   Draft d;
   d.at = at;
-  d.ruleset = pate::kRuleset;
-  d.rules_version = w.tag_versions().Of(pate::kRuleset);
   std::string ship = a.ship()->str();
   std::string commander = a.commander() ? a.commander()->str() : "";
   std::string deputy = a.deputy() ? a.deputy()->str() : "";

@@ -124,7 +124,11 @@ std::optional<std::pair<std::string, std::string>> Refusal(const projections::Y1
 void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, const std::string& role,
             const std::string& nation, const std::vector<const fb::OrderItem*>& items) {
   OrderJudge judge;
-  judge.arrives = [&](const PhaseWriter&, const fb::OrderItem&) { return OrderJudgement{.slot = nation}; };
+  judge.arrives = [&](const PhaseWriter&, const fb::OrderItem&) {
+    OrderJudgement j;
+    j.slot = nation;
+    return j;
+  };
   // Judged with the order in the state.
   judge.recorded = [&](const PhaseWriter& now, const fb::OrderItem& item, uint64_t, OrderJudgement& j) {
     const fb::Y1820Order* yo = item.body_as_Y1820Order();

@@ -7,7 +7,8 @@
 // out when received) — and adjudicates that turn. It does so twice: under
 // the newest rules versions and under the older ones of the row. Every event
 // recorded is compared with fixtures/intake/events.golden, which the code
-// before intake and stamping were written once produced.
+// before intake and stamping were written once produced. A second case
+// checks the one stamping point, PhaseWriter::Emit, on its own.
 //
 // The golden holds, per event, its envelope (turn, phase, actor, ruleset,
 // version, payload type) and an XXH3-128 digest of its stored bytes with the
@@ -28,6 +29,8 @@
 #include "base/hash.h"
 #include "ledger/ledger.h"
 #include "replay/driver.h"
+#include "rules/intake.h"
+#include "rules/phase_writer.h"
 #include "schema/event_generated.h"
 #include "support/kinds.h"
 #include "support/pate_game.h"
@@ -192,4 +195,40 @@ TEST_CASE("intake: every kind's recorded events are byte-identical to the golden
     w.clear();
     g.clear();
   }
+}
+
+TEST_CASE("intake: PhaseWriter::Emit alone stamps the book it is under and that book's tag version", "[intake]") {
+  rules::PhaseWriter w("g", "main", 0, {});
+  rules::RulesVersions run = rules::LatestVersions();
+  REQUIRE(run.Set("dog", 2));
+  rules::RulesVersions tags = run;
+  REQUIRE(tags.Set("dog", 1));  // as an audit under dog=2 of a game recorded under dog=1
+  w.set_rules_versions(run);
+  w.set_tag_versions(tags);
+  // What a draft says of its ruleset is never what is recorded.
+  auto draft = [] {
+    Draft d;
+    d.ruleset = "forged";
+    d.rules_version = 99;
+    d.payload = rules::OrderRejectedPayload(1, "R", "why");
+    return d;
+  };
+  w.Emit(draft());  // under no book
+  {
+    const auto dog = w.Under("dog");
+    w.Emit(draft());
+    {
+      const auto sow = w.Under("sow");  // a book's outcomes inside another's phase
+      w.Emit(draft());
+    }
+    w.Emit(draft());
+  }
+  w.Emit(draft());
+  std::vector<std::pair<std::string, uint32_t>> got;
+  for (const Draft& d : w.drafts()) got.emplace_back(d.ruleset, d.rules_version);
+  const std::vector<std::pair<std::string, uint32_t>> want = {
+      {"", 0}, {"dog", 1}, {"sow", tags.Of("sow")}, {"dog", 1}, {"", 0}};
+  CHECK(got == want);
+  CHECK(w.rules_versions().Of("dog") == 2);  // the rules still run under dog=2
+  CHECK(w.ruleset().empty());
 }

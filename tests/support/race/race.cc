@@ -184,8 +184,6 @@ class RaceKind final : public rules::GameKind {
         auto roll = dice.Next(req);
         if (!roll.ok()) return roll.status();
         Draft d = rules::DieRolledDraft(*roll, Actor{ActorKind::kAdjudicator, "", ""});
-        d.ruleset = std::string(kRuleset);
-        d.rules_version = w.tag_versions().Of(kRuleset);
         w.Emit(std::move(d));
       }
       return Status::Ok();
