@@ -31,28 +31,47 @@ PayloadBuilder OrderSupersededPayload(uint64_t order_seq, uint64_t by_seq) {
 
 void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
                   const std::vector<const fb::OrderItem*>& items, const OrderJudge& judge) {
-  auto tagged = [&](Draft d) {
+  auto at_turn = [&] {
+    Draft d;
     d.at = at;
-    d.ruleset = from.ruleset;
-    d.rules_version = w.tag_versions().Of(from.ruleset);
     return d;
   };
+  const std::vector<uint64_t> earlier = judge.replaces_file ? judge.replaces_file(w) : std::vector<uint64_t>{};
+  uint64_t first = 0;
   for (const fb::OrderItem* item : items) {
-    const OrderJudgement j = judge(w, *item);
-    Draft d = tagged(Draft{});
-    d.actor = Actor{ActorKind::kPlayer, from.person, from.role};
-    d.payload = OrderSubmittedPayload(from.person, from.role, j.slot, item);
+    OrderJudgement j = judge.arrives(w, *item);
+    const std::string ruleset = j.ruleset.value_or(from.ruleset);
+    const std::string role = j.role.value_or(from.role);
+    const auto book = w.Under(ruleset);
+    Draft d = at_turn();
+    d.actor = Actor{ActorKind::kPlayer, from.person, role};
+    d.payload = OrderSubmittedPayload(from.person, role, j.slot, item);
     w.Emit(std::move(d));
     const uint64_t seq = w.head_seq();
+    if (!first) first = seq;
+    if (j.rule.empty() && judge.recorded) judge.recorded(w, *item, seq, j);
     if (!j.rule.empty()) {
-      Draft r = tagged(Draft{});
-      r.payload = OrderRejectedPayload(seq, j.rule, j.reason);
-      w.Emit(std::move(r));
-    } else if (j.replaces) {
-      Draft s = tagged(Draft{});
-      s.payload = OrderSupersededPayload(*j.replaces, seq);
+      if (judge.reject) {
+        judge.reject(w, seq, j.rule, j.reason);
+      } else {
+        const auto sender_book = w.Under(from.ruleset);
+        Draft r = at_turn();
+        r.payload = OrderRejectedPayload(seq, j.rule, j.reason);
+        w.Emit(std::move(r));
+      }
+    } else if (j.carried_out) {
+      judge.carry_out(w, *item, seq);
+    } else if (j.replaces || j.stands_behind) {
+      Draft s = at_turn();
+      s.payload = j.replaces ? OrderSupersededPayload(*j.replaces, seq) : OrderSupersededPayload(seq, *j.stands_behind);
       w.Emit(std::move(s));
     }
+  }
+  const auto sender_book = w.Under(from.ruleset);
+  for (uint64_t old : earlier) {
+    Draft s = at_turn();
+    s.payload = OrderSupersededPayload(old, first);
+    w.Emit(std::move(s));
   }
 }
 

@@ -13,9 +13,8 @@ bool NamesRuleset(std::span<const std::string> rulesets, std::string_view rulese
 
 Status EmitPhase(PhaseWriter& w, const KindPhase& phase, std::string_view ruleset,
                  const std::function<Status()>& outcomes) {
+  const auto book = w.Under(ruleset);
   auto tag = [&](Draft d) {
-    d.ruleset = std::string(ruleset);
-    d.rules_version = w.tag_versions().Of(ruleset);
     d.actor = Actor{ActorKind::kAdjudicator, "", ""};
     return d;
   };

@@ -157,7 +157,8 @@ class GameKind {
   virtual Status CheckSender(const State& s, const std::string& game, const std::string& person,
                              const std::vector<const fb::OrderItem*>& items) const = 0;
   // Emits the orders' events — OrderSubmitted, then OrderRejected or
-  // OrderSuperseded — at `at`.
+  // OrderSuperseded — at `at`, through IntakeOrders (rules/intake.h) with
+  // the kind's OrderJudge.
   virtual Status Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person,
                         const std::vector<const fb::OrderItem*>& items) const = 0;
 
@@ -166,7 +167,8 @@ class GameKind {
   // kinds, a rule it breaks. Dice and password directives are the driver's.
   virtual Status CheckDirective(const State& s, const std::string& game, const fb::DirectiveFile& d) const = 0;
   // Emits the directive's event (`directive`, as the driver built it: the
-  // kind stamps its ruleset) and its consequences.
+  // kind puts the writer Under its ruleset, which Emit stamps) and its
+  // consequences.
   virtual Status RecordDirective(PhaseWriter& w, const TurnPhase& at, Draft directive,
                                  const fb::DirectiveFile& d) const = 0;
 
@@ -186,8 +188,8 @@ class GameKind {
 
 // A phase as a kind whose phases are all one ruleset's writes it:
 // PhaseStarted, the outcomes `outcomes` emits, PhaseCompleted with every
-// projection's digest — both from the adjudicator, stamped with `ruleset`
-// and the version it is tagged with.
+// projection's digest — both from the adjudicator; the whole phase is
+// under `ruleset` (PhaseWriter::Under), which Emit stamps with its version.
 Status EmitPhase(PhaseWriter& w, const KindPhase& phase, std::string_view ruleset,
                  const std::function<Status()>& outcomes);
 

@@ -22,6 +22,8 @@ PhaseWriter::PhaseWriter(std::string game, std::string branch, uint64_t head_seq
 }
 
 void PhaseWriter::Emit(Draft draft) {
+  draft.ruleset = ruleset_;
+  draft.rules_version = ruleset_.empty() ? 0 : tags_.Of(ruleset_);
   flatbuffers::FlatBufferBuilder fbb(512);
   BuildEventBuffer(fbb, game_, branch_, head_seq_ + 1, draft);
   ++head_seq_;

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,7 +34,28 @@ class PhaseWriter {
               std::vector<std::unique_ptr<projections::Projection>> projections);
 
   // Appends a draft to the batch and folds it into the working state.
+  // Emit alone stamps the event's ruleset and rules version: the book the
+  // writer is under (Under, "" for none) and that book's version in the tag
+  // versions (0 under none). Whatever the draft held there is replaced.
   void Emit(Draft draft);
+
+  // Puts the writer under `ruleset` until the returned scope ends (scopes
+  // nest). A kind names the book of each phase, order and directive; a
+  // book's outcomes emitted in another book's phase name their own.
+  class [[nodiscard]] Book {
+   public:
+    Book(PhaseWriter& w, std::string_view ruleset) : w_(w), before_(std::move(w.ruleset_)) { w.ruleset_ = ruleset; }
+    ~Book() { w_.ruleset_ = std::move(before_); }
+    Book(const Book&) = delete;
+    Book& operator=(const Book&) = delete;
+
+   private:
+    PhaseWriter& w_;
+    std::string before_;
+  };
+  Book Under(std::string_view ruleset) { return Book(*this, ruleset); }
+  // The book the writer is under.
+  const std::string& ruleset() const { return ruleset_; }
 
   const std::vector<Draft>& drafts() const { return drafts_; }
   std::vector<Draft> TakeDrafts() { return std::move(drafts_); }
@@ -66,11 +88,11 @@ class PhaseWriter {
   }
 
   // The rules versions the rules run under (rules/versions.h) — the newest
-  // unless the caller sets the game's — and the versions each event records,
-  // the same but in an audit asking what other versions would have done.
+  // unless the caller sets the game's. Rules decide by these alone.
   const RulesVersions& rules_versions() const { return versions_; }
-  const RulesVersions& tag_versions() const { return tags_; }
   void set_rules_versions(const RulesVersions& v) { versions_ = tags_ = v; }
+  // The versions Emit stamps: the same, but in an audit asking what other
+  // versions would have done, the recorded ones. Not readable by rules.
   void set_tag_versions(const RulesVersions& v) { tags_ = v; }
 
  private:
@@ -86,6 +108,7 @@ class PhaseWriter {
   std::vector<Draft> drafts_;
   RulesVersions versions_ = LatestVersions();
   RulesVersions tags_ = versions_;
+  std::string ruleset_;
 };
 
 }  // namespace adjutant::rules

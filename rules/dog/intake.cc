@@ -105,43 +105,32 @@ std::optional<std::pair<std::string, std::string>> Refusal(const P::BattleState&
 
 void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, const std::string& role,
             const std::string& side, const std::vector<const fb::OrderItem*>& items) {
-  const uint32_t version = w.tag_versions().Of(kRuleset);       // stamped on the events
-  const uint32_t rules = w.rules_versions().Of(kRuleset);        // decides what is refused
-  auto tagged = [&](Draft d) {
-    d.at = at;
-    d.ruleset = std::string(kRuleset);
-    d.rules_version = version;
-    return d;
-  };
-  for (const fb::OrderItem* item : items) {
+  const uint32_t rules = w.rules_versions().Of(kRuleset);  // decides what is refused
+  OrderJudge judge;
+  judge.arrives = [&](const PhaseWriter& now, const fb::OrderItem& item) {
+    OrderJudgement j;
+    j.slot = side;
     // The intention it replaces, if any (D12.2: the last for a unit stands).
-    std::optional<uint64_t> replaced;
-    const fb::DogOrder* dord = item->body_as_DogOrder();
-    const fb::DogIntent* intent = dord ? dord->body_as_DogIntent() : nullptr;
-    if (intent) {
-      auto it = w.battle().intents.find(intent->unit()->str());
-      if (it != w.battle().intents.end()) replaced = it->second.seq;
+    const fb::DogOrder* dord = item.body_as_DogOrder();
+    if (const fb::DogIntent* intent = dord ? dord->body_as_DogIntent() : nullptr) {
+      auto it = now.battle().intents.find(intent->unit()->str());
+      if (it != now.battle().intents.end()) j.replaces = it->second.seq;
     }
-    Draft d = tagged(Draft{});
-    d.actor = Actor{ActorKind::kPlayer, person, role};
-    d.payload = OrderSubmittedPayload(person, role, side, item);
-    w.Emit(std::move(d));
-    const uint64_t seq = w.head_seq();
+    return j;
+  };
+  // Refused against the battle with the order in it.
+  judge.recorded = [&](const PhaseWriter& now, const fb::OrderItem& item, uint64_t, OrderJudgement& j) {
+    const fb::DogOrder* dord = item.body_as_DogOrder();
+    const fb::DogIntent* intent = dord ? dord->body_as_DogIntent() : nullptr;
     std::optional<std::pair<std::string, std::string>> refusal;
     if (!intent) refusal = std::pair<std::string, std::string>{"D12.2", "a battle takes dog orders (DogOrder)"};
-    if (!refusal) refusal = Refusal(w.battle(), side, *intent, rules);
+    if (!refusal) refusal = Refusal(now.battle(), side, *intent, rules);
     if (refusal) {
-      Draft r = tagged(Draft{});
-      r.payload = OrderRejectedPayload(seq, refusal->first, refusal->second);
-      w.Emit(std::move(r));
-      continue;
+      j.rule = refusal->first;
+      j.reason = refusal->second;
     }
-    if (replaced) {
-      Draft sup = tagged(Draft{});
-      sup.payload = OrderSupersededPayload(*replaced, seq);
-      w.Emit(std::move(sup));
-    }
-  }
+  };
+  IntakeOrders(w, at, OrderSender{person, role, std::string(kRuleset)}, items, judge);
 }
 
 Status CheckScenario(const fb::Scenario& sc) {

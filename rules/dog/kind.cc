@@ -124,10 +124,7 @@ class DogKind final : public GameKind {
     return Status::Ok();
   }
   Status RecordDirective(PhaseWriter& w, const TurnPhase&, Draft d, const fb::DirectiveFile& file) const override {
-    if (file.body_as_DogDirective()) {
-      d.ruleset = std::string(kRuleset);
-      d.rules_version = w.tag_versions().Of(kRuleset);
-    }
+    const auto book = w.Under(file.body_as_DogDirective() ? kRuleset : "");
     w.Emit(std::move(d));
     return Status::Ok();
   }

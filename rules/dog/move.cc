@@ -92,8 +92,6 @@ class Move {
   void Emit(F body) {
     Draft d;
     d.at = n_.at;
-    d.ruleset = std::string(kRuleset);
-    d.rules_version = w_.tag_versions().Of(kRuleset);
     d.payload = [body = std::move(body)](Fbb& f) {
       auto [type, off] = body(f);
       auto e = fb::CreateDogEvent(f, static_cast<fb::DogEventBody>(type), flatbuffers::Offset<void>(off));
@@ -106,10 +104,7 @@ class Move {
     RollRequest req{n_.at, subject, purpose, rule, sides, 1};
     auto r = dice_.Next(req);
     if (!r.ok()) return r.status();
-    Draft d = DieRolledDraft(*r, Actor{});
-    d.ruleset = std::string(kRuleset);
-    d.rules_version = w_.tag_versions().Of(kRuleset);
-    w_.Emit(std::move(d));
+    w_.Emit(DieRolledDraft(*r, Actor{}));
     return static_cast<int>(r->results.at(0));
   }
 

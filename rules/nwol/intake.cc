@@ -19,24 +19,22 @@ namespace {
 // Who may give an order and where it goes, for either ruleset.
 struct Claim {
   const char* ruleset = "";
-  uint32_t rules_version = 0;
   std::string state, slot;
   std::vector<std::pair<std::string, int>> roles;  // full role names, with rank
   const char* role_rule = "SOW 2.1";               // the rule naming who may order
   bool immediate = false;
 };
 
-Claim SowClaim(const projections::TreasuryState& s, const fb::SowOrder& o, const RulesVersions& v) {
-  Claim c{sow::kRuleset, v.Of(sow::kRuleset), o.state()->str(), sow::SlotOf(s, o), {}, "SOW 2.1", false};
+Claim SowClaim(const projections::TreasuryState& s, const fb::SowOrder& o) {
+  Claim c{sow::kRuleset, o.state()->str(), sow::SlotOf(s, o), {}, "SOW 2.1", false};
   for (const auto& suffix : sow::EntitledRoles(o)) c.roles.emplace_back(c.state + "." + suffix, sow::RoleRank(suffix));
   return c;
 }
 
-Claim PateClaim(const projections::TreasuryState& s, const projections::FleetState& fleet, const fb::PateOrder& o,
-                const RulesVersions& v) {
+Claim PateClaim(const projections::TreasuryState& s, const projections::FleetState& fleet, const fb::PateOrder& o) {
   pate::Claim pc = pate::ClaimOf(s, fleet, o);
   bool ship_orders = o.body_type() == fb::PateOrderBody_ShipOrders || o.body_type() == fb::PateOrderBody_TransferCrewOrder;
-  return Claim{pate::kRuleset, v.Of(pate::kRuleset), pc.state, pc.slot, pc.roles, ship_orders ? "PATE 4.1" : "PATE 2.3",
+  return Claim{pate::kRuleset, pc.state, pc.slot, pc.roles, ship_orders ? "PATE 4.1" : "PATE 2.3",
                pc.immediate};
 }
 
@@ -45,8 +43,6 @@ Claim PateClaim(const projections::TreasuryState& s, const projections::FleetSta
 void Appoint(PhaseWriter& w, const TurnPhase& at, const fb::AppointOrder& a, uint64_t order_seq) {
   Draft d;
   d.at = at;
-  d.ruleset = pate::kRuleset;
-  d.rules_version = w.tag_versions().Of(pate::kRuleset);
   std::string ship = a.ship()->str();
   std::string commander = a.commander() ? a.commander()->str() : "";
   std::string deputy = a.deputy() ? a.deputy()->str() : "";
@@ -97,11 +93,10 @@ RoleChoice ChooseRole(const Claim& claim, const projections::Person* who, const 
 }  // namespace
 
 bool MayGive(const projections::TreasuryState& s, const projections::FleetState& fleet, const projections::Roster& roster,
-             const std::string& person,
-             const fb::OrderItem& item, const RulesVersions& v) {
+             const std::string& person, const fb::OrderItem& item) {
   std::optional<Claim> claim;
-  if (const fb::SowOrder* so = item.body_as_SowOrder()) claim = SowClaim(s, *so, v);
-  if (const fb::PateOrder* po = item.body_as_PateOrder()) claim = PateClaim(s, fleet, *po, v);
+  if (const fb::SowOrder* so = item.body_as_SowOrder()) claim = SowClaim(s, *so);
+  if (const fb::PateOrder* po = item.body_as_PateOrder()) claim = PateClaim(s, fleet, *po);
   if (!claim) return true;  // a written order for the GA: anyone may write one
   return !ChooseRole(*claim, roster.Find(person), person, item).refusal.has_value();
 }
@@ -114,79 +109,81 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
   // PATE 2.3, so a file reads as the same orders sent one by one); version
   // 1 read the roster once per file.
   const bool live_roster = w.rules_versions().Of(pate::kRuleset) >= 2;
-  for (const fb::OrderItem* item : items) {
-    const projections::Person* found = (live_roster ? w.roster() : roster).Find(person);
+  // The item being judged: its claim (who may give it, where it goes).
+  std::optional<Claim> claim;
+  OrderJudge judge;
+  judge.arrives = [&](const PhaseWriter& now, const fb::OrderItem& item) {
+    OrderJudgement j;
+    const projections::Person* found = (live_roster ? now.roster() : roster).Find(person);
     const std::optional<projections::Person> sender = found ? std::optional(*found) : std::nullopt;
     const projections::Person* who = sender ? &*sender : nullptr;
-    const fb::SowOrder* so = item->body_as_SowOrder();
-    const fb::PateOrder* po = item->body_as_PateOrder();
-    const auto& s = w.treasury();
-    const auto& fleet = w.fleet();
-    std::optional<Claim> claim;
-    std::optional<std::pair<std::string, std::string>> refusal;  // rule, reason
-    if (so) claim = SowClaim(s, *so, w.tag_versions());
-    if (po) claim = PateClaim(s, fleet, *po, w.tag_versions());
+    const fb::SowOrder* so = item.body_as_SowOrder();
+    const fb::PateOrder* po = item.body_as_PateOrder();
+    const auto& s = now.treasury();
+    const auto& fleet = now.fleet();
+    claim.reset();
+    if (so) claim = SowClaim(s, *so);
+    if (po) claim = PateClaim(s, fleet, *po);
+    if (!claim) {
+      // Written orders belong to no book.
+      j.role = "";
+      j.ruleset = "";
+      j.rule = "SOW 2.1";
+      j.reason = "written orders are for the GA to read; they are not adjudicated";
+      return j;
+    }
+    j.ruleset = claim->ruleset;
+    j.slot = claim->slot;
     // The role: as named, else the person's most senior entitled role.
-    std::string role;
-    if (claim) {
-      RoleChoice choice = ChooseRole(*claim, who, person, *item);
-      role = choice.role;
-      refusal = choice.refusal;
-      if (!refusal && so) {
-        if (auto r = sow::CheckAtSubmission(s, fleet, *so, at.turn)) refusal = {r->rule, r->reason};
-      }
-      if (!refusal && po) {
-        if (auto r = pate::CheckAtSubmission(s, fleet, map, *po)) refusal = {r->rule, r->reason};
-        if (auto* a = po->body_as_AppointOrder(); a && !refusal) {
-          for (const auto* p : {a->commander(), a->deputy()}) {
-            if (p && p->size() && !roster.Find(p->str())) {
-              refusal = {"PATE 2.3", "there is no person '" + p->str() + "' in this game"};
-            }
+    RoleChoice choice = ChooseRole(*claim, who, person, item);
+    j.role = choice.role;
+    std::optional<std::pair<std::string, std::string>> refusal = choice.refusal;  // rule, reason
+    if (!refusal && so) {
+      if (auto r = sow::CheckAtSubmission(s, fleet, *so, at.turn)) refusal = {r->rule, r->reason};
+    }
+    if (!refusal && po) {
+      if (auto r = pate::CheckAtSubmission(s, fleet, map, *po)) refusal = {r->rule, r->reason};
+      if (auto* a = po->body_as_AppointOrder(); a && !refusal) {
+        for (const auto* p : {a->commander(), a->deputy()}) {
+          if (p && p->size() && !roster.Find(p->str())) {
+            refusal = {"PATE 2.3", "there is no person '" + p->str() + "' in this game"};
           }
         }
       }
     }
-    std::string slot = claim ? claim->slot : "";
-    // The OrderSubmitted event, as the person sent it.
-    Draft d;
-    d.at = at;
-    d.actor = Actor{ActorKind::kPlayer, person, role};
-    d.ruleset = claim ? claim->ruleset : "";
-    d.rules_version = claim ? claim->rules_version : 0;
-    d.payload = OrderSubmittedPayload(person, role, slot, item);
-    w.Emit(std::move(d));
-    uint64_t seq = w.head_seq();
-    if (!claim) {
-      out.Rejected(seq, "SOW 2.1", "written orders are for the GA to read; they are not adjudicated");
-      continue;
-    }
     if (refusal) {
-      out.Rejected(seq, refusal->first, refusal->second);
-      continue;
+      j.rule = refusal->first;
+      j.reason = refusal->second;
     }
-    if (claim->immediate) {
-      Appoint(w, at, *po->body_as_AppointOrder(), seq);
-      continue;
-    }
-    // Precedence: the most senior entitled role's last order stands.
+    j.carried_out = claim->immediate;
+    return j;
+  };
+  // Precedence: the most senior entitled role's last order stands.
+  judge.recorded = [&](const PhaseWriter& now, const fb::OrderItem&, uint64_t seq, OrderJudgement& j) {
+    if (j.carried_out) return;
     auto rank_of = [&](const std::string& r) {
       for (const auto& [name, rank] : claim->roles) if (name == r) return rank;
       return 0;
     };
-    int rank = rank_of(role);
-    for (const auto& [other_seq, pending] : w.treasury().orders) {
-      if (other_seq == seq || pending.slot != slot) continue;
-      bool newer_wins = rank >= rank_of(pending.role);
-      uint64_t loser = newer_wins ? other_seq : seq, winner = newer_wins ? seq : other_seq;
-      Draft sup;
-      sup.at = at;
-      sup.ruleset = claim->ruleset;
-      sup.rules_version = claim->rules_version;
-      sup.payload = OrderSupersededPayload(loser, winner);
-      w.Emit(std::move(sup));
+    const int rank = rank_of(*j.role);
+    for (const auto& [other_seq, pending] : now.treasury().orders) {
+      if (other_seq == seq || pending.slot != j.slot) continue;
+      if (rank >= rank_of(pending.role)) {
+        j.replaces = other_seq;
+      } else {
+        j.stands_behind = other_seq;
+      }
       break;  // at most one order stands per slot
     }
-  }
+  };
+  judge.carry_out = [&](PhaseWriter& now, const fb::OrderItem& item, uint64_t seq) {
+    Appoint(now, at, *item.body_as_PateOrder()->body_as_AppointOrder(), seq);
+  };
+  // Refusals are SOW's outcome (SOW 2.1), whichever book the order is in.
+  judge.reject = [&](PhaseWriter&, uint64_t seq, const std::string& rule, const std::string& reason) {
+    out.Rejected(seq, rule, reason);
+  };
+  IntakeOrders(w, at, OrderSender{person, "", sow::kRuleset}, items, judge);
 }
 
 }  // namespace adjutant::rules::nwol

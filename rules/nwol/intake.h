@@ -28,7 +28,6 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
 // 4.1) — the check Submit makes first, asked before anything is recorded
 // (the order desk answers 403 for another's ship or ministry).
 bool MayGive(const projections::TreasuryState& s, const projections::FleetState& fleet, const projections::Roster& roster,
-             const std::string& person,
-             const fb::OrderItem& item, const RulesVersions& v);
+             const std::string& person, const fb::OrderItem& item);
 
 }  // namespace adjutant::rules::nwol

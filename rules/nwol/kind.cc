@@ -37,13 +37,9 @@ const Actor kAdjudicator{ActorKind::kAdjudicator, "", ""};
 const P::TreasuryState& TreasuryOf(const State& st) { return Get<P::Treasury>(st).state(); }
 const P::FleetState& FleetOf(const State& st) { return Get<P::Fleet>(st).state(); }
 
-// A draft stamped with the book it belongs to: PATE's naval phases and
+// The book an NWOL phase or directive is under: PATE's naval phases and
 // directives, SOW's the rest.
-Draft Tagged(Draft d, const RulesVersions& v, bool pate) {
-  d.ruleset = pate ? pate::kRuleset : sow::kRuleset;
-  d.rules_version = v.Of(d.ruleset);
-  return d;
-}
+std::string_view BookOf(bool pate) { return pate ? pate::kRuleset : sow::kRuleset; }
 
 class NwolKind final : public GameKind {
  public:
@@ -140,7 +136,8 @@ class NwolKind final : public GameKind {
     const sow::NextPhase next = sow::Next(w.treasury());
     if (next.at != phase.at) return Status::Corruption("the phase asked for is not the game's next");
     const bool naval_phase = !sow::IsSeasonEnd(next.at.turn) && next.at.phase >= sow::kRepair;
-    Draft started = Tagged(PhaseStartedDraft(next.at, next.name), w.tag_versions(), naval_phase);
+    const auto book = w.Under(BookOf(naval_phase));
+    Draft started = PhaseStartedDraft(next.at, next.name);
     started.actor = kAdjudicator;
     w.Emit(std::move(started));
     if (naval_phase) {
@@ -154,7 +151,7 @@ class NwolKind final : public GameKind {
       sow::Outcomes out(w, next.at);
       sow::RunPhase(out, next);
     }
-    Draft done = Tagged(PhaseCompletedDraft(next.at, next.name, w.Digests(), w.Versions()), w.tag_versions(), naval_phase);
+    Draft done = PhaseCompletedDraft(next.at, next.name, w.Digests(), w.Versions());
     w.Emit(std::move(done));
     return Status::Ok();
   }
@@ -162,9 +159,8 @@ class NwolKind final : public GameKind {
   std::optional<size_t> FirstNotHis(const State& st, const std::string& person,
                                     const std::vector<const fb::OrderItem*>& items) const override {
     const auto& roster = Get<P::Roster>(st);
-    const RulesVersions v = GameVersionsOf(st);
     for (size_t i = 0; i < items.size(); ++i) {
-      if (!roster.Find(person) || !MayGive(TreasuryOf(st), FleetOf(st), roster, person, *items[i], v)) return i;
+      if (!roster.Find(person) || !MayGive(TreasuryOf(st), FleetOf(st), roster, person, *items[i])) return i;
     }
     return std::nullopt;
   }
@@ -224,7 +220,7 @@ class NwolKind final : public GameKind {
     const fb::PateDirective* pd = file.body_as_PateDirective();
     const P::TreasuryState before = w.treasury();
     const P::FleetState fleet_before = w.fleet();
-    if (sd || pd) d = Tagged(std::move(d), w.tag_versions(), pd != nullptr);
+    const auto book = w.Under(sd || pd ? BookOf(pd != nullptr) : "");
     w.Emit(std::move(d));
     if (sd) {
       sow::Outcomes out(w, at);

@@ -133,9 +133,7 @@ class Pate {
     return r->results.at(0);
   }
   void Record(const Roll& r) {
-    Draft d = DieRolledDraft(r, Actor{});
-    Tag(d);
-    w_.Emit(std::move(d));
+    w_.Emit(DieRolledDraft(r, Actor{}));
   }
   // A percentage chance: rolled unless certain or impossible.
   Result<bool> Chance(const std::string& subject, const std::string& purpose, const std::string& rule, int pct) {
@@ -150,7 +148,6 @@ class Pate {
   void Emit(F body) {
     Draft d;
     d.at = at_;
-    Tag(d);
     d.payload = [body = std::move(body)](Fbb& f) {
       auto [type, off] = body(f);
       auto e = fb::CreatePateEvent(f, type, off);
@@ -225,10 +222,6 @@ class Pate {
   PhaseWriter& Writer() { return w_; }
 
  private:
-  void Tag(Draft& d) const {
-    d.ruleset = kRuleset;
-    d.rules_version = w_.tag_versions().Of(kRuleset);
-  }
   PhaseWriter& w_;
   TurnPhase at_;
   const NavalMap& map_;

@@ -52,6 +52,7 @@ class Outcomes {
   void Rejected(uint64_t order_seq, const std::string& rule, const std::string& reason);
 
  private:
+  void Emit(Draft d);
   PhaseWriter& w_;
   TurnPhase at_;
 };

@@ -25,10 +25,9 @@ class Ctx {
   const TurnPhase& at() const { return at_; }
   PhaseWriter& writer() { return w_; }
 
+  // At the context's turn and phase; the kind puts the writer under y1820.
   Draft Tagged(Draft d) const {
     d.at = at_;
-    d.ruleset = std::string(kRuleset);
-    d.rules_version = w_.tag_versions().Of(kRuleset);
     return d;
   }
 

@@ -123,32 +123,32 @@ std::optional<std::pair<std::string, std::string>> Refusal(const projections::Y1
 
 void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, const std::string& role,
             const std::string& nation, const std::vector<const fb::OrderItem*>& items) {
-  Ctx c(w, at, nullptr);
-  // Y1.3: a nation's new file replaces what it sent before for this turn.
-  std::vector<uint64_t> earlier;
-  if (auto it = c.s().orders.find(nation); it != c.s().orders.end()) {
-    for (const auto& o : it->second) earlier.push_back(o.seq);
-  }
-  uint64_t first = 0;
-  for (const fb::OrderItem* item : items) {
-    Draft d = c.Tagged(Draft{});
-    d.actor = Actor{ActorKind::kPlayer, person, role};
-    d.payload = OrderSubmittedPayload(person, role, nation, item);
-    w.Emit(std::move(d));
-    uint64_t seq = w.head_seq();
-    if (!first) first = seq;
-    const fb::Y1820Order* yo = item->body_as_Y1820Order();
+  OrderJudge judge;
+  judge.arrives = [&](const PhaseWriter&, const fb::OrderItem&) {
+    OrderJudgement j;
+    j.slot = nation;
+    return j;
+  };
+  // Judged with the order in the state.
+  judge.recorded = [&](const PhaseWriter& now, const fb::OrderItem& item, uint64_t, OrderJudgement& j) {
+    const fb::Y1820Order* yo = item.body_as_Y1820Order();
     if (!yo) {
-      c.Reject(seq, "Y1.3", "a y1820 game takes y1820 orders (Y1820Order)");
-      continue;
+      j.rule = "Y1.3";
+      j.reason = "a y1820 game takes y1820 orders (Y1820Order)";
+    } else if (auto r = Refusal(now.y1820(), nation, *yo)) {
+      j.rule = r->first;
+      j.reason = r->second;
     }
-    if (auto r = Refusal(c.s(), nation, *yo)) c.Reject(seq, r->first, r->second);
-  }
-  for (uint64_t old : earlier) {
-    Draft d = c.Tagged(Draft{});
-    d.payload = OrderSupersededPayload(old, first);
-    w.Emit(std::move(d));
-  }
+  };
+  // Y1.3: a nation's new file replaces what it sent before for this turn.
+  judge.replaces_file = [&](const PhaseWriter& now) {
+    std::vector<uint64_t> earlier;
+    if (auto it = now.y1820().orders.find(nation); it != now.y1820().orders.end()) {
+      for (const auto& o : it->second) earlier.push_back(o.seq);
+    }
+    return earlier;
+  };
+  IntakeOrders(w, at, OrderSender{person, role, std::string(kRuleset)}, items, judge);
 }
 
 // ---- the GA's directives ------------------------------------------------------------

@@ -152,10 +152,7 @@ class Y1820Kind final : public GameKind {
   }
   Status RecordDirective(PhaseWriter& w, const TurnPhase& at, Draft d, const fb::DirectiveFile& file) const override {
     const fb::Y1820Directive* yd = file.body_as_Y1820Directive();
-    if (yd) {
-      d.ruleset = std::string(kRuleset);
-      d.rules_version = w.tag_versions().Of(kRuleset);
-    }
+    const auto book = w.Under(yd ? kRuleset : "");
     w.Emit(std::move(d));
     if (yd) DirectiveConsequences(w, at, *yd);
     return Status::Ok();

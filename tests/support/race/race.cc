@@ -184,8 +184,6 @@ class RaceKind final : public rules::GameKind {
         auto roll = dice.Next(req);
         if (!roll.ok()) return roll.status();
         Draft d = rules::DieRolledDraft(*roll, Actor{ActorKind::kAdjudicator, "", ""});
-        d.ruleset = std::string(kRuleset);
-        d.rules_version = w.tag_versions().Of(kRuleset);
         w.Emit(std::move(d));
       }
       return Status::Ok();
@@ -209,20 +207,21 @@ class RaceKind final : public rules::GameKind {
   Status Submit(rules::PhaseWriter& w, const TurnPhase& at, const std::string& person,
                 const std::vector<const fb::OrderItem*>& items) const override {
     const std::string side = *SideOf(w.state(), person, Asked(*items.front()));
-    rules::IntakeOrders(w, at, {person, side + ".runner", std::string(kRuleset)}, items,
-                        [&](const rules::PhaseWriter& now, const fb::OrderItem& item) {
-                          rules::OrderJudgement j;
-                          j.slot = side;
-                          const auto* text = item.body_as_WrittenOrder();
-                          if (!text || !ValidOrder(text->text()->str())) {
-                            j.rule = "RACE 2";
-                            j.reason = "a runner orders advance or rest";
-                            return j;
-                          }
-                          const auto& standing = RaceOf(now.state()).orders;
-                          if (auto it = standing.find(side); it != standing.end()) j.replaces = it->second.seq;
-                          return j;
-                        });
+    rules::OrderJudge judge;
+    judge.arrives = [&](const rules::PhaseWriter& now, const fb::OrderItem& item) {
+      rules::OrderJudgement j;
+      j.slot = side;
+      const auto* text = item.body_as_WrittenOrder();
+      if (!text || !ValidOrder(text->text()->str())) {
+        j.rule = "RACE 2";
+        j.reason = "a runner orders advance or rest";
+        return j;
+      }
+      const auto& standing = RaceOf(now.state()).orders;
+      if (auto it = standing.find(side); it != standing.end()) j.replaces = it->second.seq;
+      return j;
+    };
+    rules::IntakeOrders(w, at, {person, side + ".runner", std::string(kRuleset)}, items, judge);
     return Status::Ok();
   }
 
