@@ -370,7 +370,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       build.state = st;
       build.city = c.name;
       build.unit = P::Unit{build.id, st, static_cast<P::UnitType>(type), static_cast<int32_t>(men), b->batteries(), true,
-                           c.square, c.name, c.name};
+                           c.square, c.name, c.name, ""};
       build.war_turns = static_cast<uint8_t>(BuildWarTurns(type));
       build.order_seq = seq;
       out.Money(st, -price, "SOW 4.1", "build", build.id,
