@@ -127,7 +127,7 @@ class Y1820 final : public Fold<Y1820State> {
 std::tuple<std::string, std::string> NationPair(const std::string& a, const std::string& b);
 
 // Y1: the turn coordinates of turn index `i` (0: "Pre-1820", 1820.0; 1 …
-// 240: 1820.1 … 1840.12) and its name.
+// 252: 1820.1 … 1840.12) and its name.
 Turn Y1820Turn(int32_t i);
 std::string Y1820TurnName(int32_t i);
 

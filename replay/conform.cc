@@ -17,6 +17,9 @@ namespace adjutant::replay {
 
 namespace {
 
+// A step's `times` at most: a y1820 game is 253 turns, a step need not be more.
+constexpr uint32_t kMaxAdjudicationsPerStep = 1000;
+
 // A nested table as a buffer of its own, with `type` at its root.
 std::vector<uint8_t> AsRoot(const char* type, const void* table) {
   flatbuffers::FlatBufferBuilder f;
@@ -119,9 +122,19 @@ Result<CaseResult> RunCase(const fb::ConformanceCase& c, const std::string& scra
     } else if (step->adjudicate()) {
       std::string what = step->adjudicate()->str();
       if (what != "phase" && what != "turn") return Status::InvalidArgument(where + ".adjudicate: \"phase\" or \"turn\"");
-      auto r = Adjudicate(db, game, "main", what == "phase" ? AdjudicateMode::kPhase : AdjudicateMode::kTurn, 1,
-                          std::nullopt, dice ? &*dice : nullptr, versions ? &*versions : nullptr);
-      if (!r.ok()) return Status::InvalidArgument(where + ".adjudicate: " + r.status().message());
+      const uint32_t times = step->times();
+      if (times < 1 || times > kMaxAdjudicationsPerStep) {
+        return Status::InvalidArgument(where + ".times: 1 to " + std::to_string(kMaxAdjudicationsPerStep));
+      }
+      for (uint32_t n = 1; n <= times; ++n) {
+        auto r = Adjudicate(db, game, "main", what == "phase" ? AdjudicateMode::kPhase : AdjudicateMode::kTurn, 1,
+                            std::nullopt, dice ? &*dice : nullptr, versions ? &*versions : nullptr);
+        if (!r.ok()) {
+          return Status::InvalidArgument(where + ".adjudicate" + (times > 1 ? " (" + std::to_string(n) + " of " +
+                                                                              std::to_string(times) + ")" : "") +
+                                         ": " + r.status().message());
+        }
+      }
     } else {
       return Status::InvalidArgument(where + ": orders, a directive or an adjudication");
     }

@@ -18,6 +18,7 @@ namespace adjutant::rules::y1820 {
 using projections::Y1820StandingOrder;
 
 std::optional<NextPhase> Next(const projections::Y1820State& s) {
+  // The game ends by its GameEnded (Y1.4); this only bounds the calendar.
   if (!s.active || s.ended || s.turns_done > kLastTurn) return std::nullopt;
   NextPhase n;
   n.index = s.turns_done;
@@ -544,7 +545,8 @@ void EndConditions(Ctx& c, int32_t index) {
       return;
     }
   }
-  if (index >= kLastTurn) {
+  const int last = c.writer().rules_versions().Of(kRuleset) >= kCalendarVersion ? kLastTurn : kLastTurnV1;
+  if (index >= last) {
     c.Emit([=](Fbb& f) { return Body(fb::CreateY1820GameEndedDirect(f, "stagnation", "")); });
   }
 }

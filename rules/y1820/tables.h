@@ -13,7 +13,13 @@ namespace adjutant::rules::y1820 {
 // ---- Y1: the calendar -------------------------------------------------------
 inline constexpr int kFirstYear = 1820;
 inline constexpr int kTurnsPerYear = 12;
-inline constexpr int kLastTurn = 240;           // 1840.12 (Y1.4 stagnation)
+// Y1.4 stagnation: the book names the last turn twice, as "turn 240" and as
+// "1840.12", which Y1.3's calendar (turn 1 is 1820.1, twelve a year) cannot
+// both be. Version 1 ended after turn 240 (1839.12); version 2 after 1840.12,
+// the date the game is named for: turn 252.
+inline constexpr int kLastTurnV1 = 240;          // 1839.12
+inline constexpr int kLastTurn = 252;            // 1840.12
+inline constexpr uint32_t kCalendarVersion = 2;  // from this version on, kLastTurn
 inline constexpr int kDominationTurns = 6;      // Y1.4: 50% + 1 for this many turns
 
 // ---- Y6: governments --------------------------------------------------------

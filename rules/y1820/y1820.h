@@ -30,7 +30,7 @@ inline constexpr uint16_t kTurnPhase = 1;  // Y1.3: one phase a turn
 
 struct NextPhase {
   TurnPhase at;
-  int32_t index = 0;      // 0 = Pre-1820, 1 … 240
+  int32_t index = 0;      // 0 = Pre-1820, 1 … 252 (1840.12)
   std::string name;       // "deployment" (turn 0) or "turn"
   std::string turn_name;  // "1820.3 (turn 3)"
 };

@@ -74,7 +74,7 @@ GameKind Y1820() {
   k.fork_phase = 1;
   k.coming = projections::Y1820Turn(2);
   k.correction = Ruling("the epidemic stands");
-  k.older_versions = "y1820=1";  // the only version there is
+  k.older_versions = "y1820=1";  // before version 2's calendar end (Y1.4)
   k.older = rules::LatestVersions();
   k.older.Set("y1820", 1);
   return k;

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "projections/y1820.h"
 #include "replay/driver.h"
+#include "rules/versions.h"
 #include "schema/codec.h"
 #include "support/pate_game.h"
 #include "support/y1820_game.h"
@@ -184,6 +186,34 @@ TEST_CASE("Y12.2: a non-aggression treaty coming into force ends the war between
   auto rejected = g.Events("OrderRejected");
   REQUIRE_FALSE(rejected.empty());
   CHECK(rejected.back().find("\"rule\": \"Y12.2\"") != std::string::npos);
+}
+
+TEST_CASE("Y1.4 stagnation: the game ends after 1840.12 (turn 252) under y1820=2; after turn 240 (1839.12) under "
+          "version 1", "[y1820][versions]") {
+  for (const uint32_t version : {1u, 2u}) {
+    DYNAMIC_SECTION("y1820=" << version) {
+      Y1820Db g(ToyScenario(), ToyMap());
+      rules::RulesVersions v = rules::LatestVersions();
+      REQUIRE(v.Set("y1820", version));
+      const int last = version == 1 ? 240 : 252;
+      // Turn 0 and turns 1 … last - 1: not over yet.
+      auto r = replay::Adjudicate(*g.db, "g", "main", replay::AdjudicateMode::kTurn, last, std::nullopt, nullptr, &v);
+      INFO((r.ok() ? "" : r.status().message()));
+      REQUIRE(r.ok());
+      CHECK(g.State().turns_done == last);
+      CHECK_FALSE(g.State().ended);
+      CHECK(g.Events("Y1820GameEnded").empty());
+      // The last turn: stagnation, named as the calendar names it.
+      REQUIRE(g.Adjudicate().ok());
+      CHECK(g.State().ended);
+      const auto ended = g.Events("Y1820GameEnded");
+      REQUIRE(ended.size() == 1);
+      CHECK_THAT(ended[0], Catch::Contains("\"stagnation\""));
+      CHECK(projections::Y1820TurnName(last) == (version == 1 ? "1839.12 (turn 240)" : "1840.12 (turn 252)"));
+      Status more = g.Adjudicate();
+      CHECK_FALSE(more.ok());
+    }
+  }
 }
 
 TEST_CASE("Y1.4: a game that has ended takes no more orders or turns", "[y1820]") {
