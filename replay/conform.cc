@@ -17,8 +17,9 @@ namespace adjutant::replay {
 
 namespace {
 
-// A step's `times` at most: a y1820 game is 253 turns, a step need not be more.
-constexpr uint32_t kMaxAdjudicationsPerStep = 1000;
+// A step's `times` at most: a y1820 game is 253 turns (turn 0 to 1840.12); a step
+// need not be more, and a case stays quick to play (and to fuzz).
+constexpr uint32_t kMaxAdjudicationsPerStep = 300;
 
 // A nested table as a buffer of its own, with `type` at its root.
 std::vector<uint8_t> AsRoot(const char* type, const void* table) {
