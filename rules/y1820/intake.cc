@@ -6,6 +6,7 @@
 
 #include "rules/intake.h"
 #include "rules/y1820/context.h"
+#include "rules/y1820/formulas.h"
 #include "rules/y1820/tables.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
@@ -24,7 +25,7 @@ namespace {
 // what only turn 0 takes (Y1.1). What depends on the moment it is carried
 // out (armies present, treaties, limits) is checked at adjudication.
 std::optional<std::pair<std::string, std::string>> Refusal(const projections::Y1820State& s, const std::string& nation,
-                                                           const fb::Y1820Order& o) {
+                                                           const fb::Y1820Order& o, uint32_t version) {
   using R = std::pair<std::string, std::string>;
   auto province = [&](int32_t id, const char* rule) -> std::optional<R> {
     if (!s.defs.count(id)) return R{rule, "there is no province " + std::to_string(id)};
@@ -93,6 +94,22 @@ std::optional<std::pair<std::string, std::string>> Refusal(const projections::Y1
       if (std::find(std::begin(kTreatyKinds), std::end(kTreatyKinds), k) == std::end(kTreatyKinds)) {
         return R{"Y12.2", "no treaty kind '" + k + "' (non-aggression, exchange, pact)"};
       }
+      // Y12.3 (version 2): a nation has two exchange treaties at most — in
+      // force, or announced and awaiting its partner. A third is refused when
+      // it is sent (version 1 kept it waiting until one of the two ended).
+      if (k == "exchange" && version >= kExchangeLimitVersion) {
+        const std::string other = t->nation()->str();
+        for (const std::string& who : {nation, other}) {
+          int held = ExchangeTreaties(s, who);
+          for (const auto& [by, with, kind] : s.announced) {
+            if (by == who && kind == "exchange" && with != (who == nation ? other : nation)) ++held;
+          }
+          if (held >= kMaxExchangeTreaties) {
+            return R{"Y12.3", who + " already has " + std::to_string(held) + " exchange treaties (in force or announced); "
+                              "a nation has " + std::to_string(kMaxExchangeTreaties) + " at most"};
+          }
+        }
+      }
       return std::nullopt;
     }
     case fb::Y1820OrderBody_Y1820RallyPoints: {
@@ -135,7 +152,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, cons
     if (!yo) {
       j.rule = "Y1.3";
       j.reason = "a y1820 game takes y1820 orders (Y1820Order)";
-    } else if (auto r = Refusal(now.y1820(), nation, *yo)) {
+    } else if (auto r = Refusal(now.y1820(), nation, *yo, now.rules_versions().Of(kRuleset))) {
       j.rule = r->first;
       j.reason = r->second;
     }

@@ -88,6 +88,7 @@ const Improvement* FindImprovement(std::string_view id);
 
 // ---- Y12: diplomacy -----------------------------------------------------------------
 inline constexpr int kMaxExchangeTreaties = 2;
+inline constexpr uint32_t kExchangeLimitVersion = 2;  // Y12.3: a third refused when sent (version 1: kept waiting)
 inline constexpr std::string_view kTreatyKinds[] = {"non-aggression", "exchange", "pact"};
 
 // ---- Y13: epidemics (percent) -----------------------------------------------------------
