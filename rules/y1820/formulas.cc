@@ -47,6 +47,14 @@ ArmyLimit ArmyLimitOf(const Y1820State& s, const std::string& nation) {
   return out;
 }
 
+bool RallyPointDefends(const projections::Y1820Nation& n, int32_t province, uint32_t version) {
+  const auto& named = n.rally_points;
+  const auto at = std::find(named.begin(), named.end(), province);
+  if (at == named.end()) return false;
+  if (version < kRallyDefenceVersion) return true;
+  return province != n.capital && at - named.begin() < kRallyPoints;
+}
+
 int RallyPointsAllowed(const Y1820State& s, const std::string& nation) {
   const auto* n = s.Nation(nation);
   if (!n || n->reforms.count("Army Modernization")) return 0;

@@ -71,4 +71,11 @@ int ProvincesOf(const Y1820State& s, const std::string& nation);
 // Y12.3: exchange treaties a nation has in force.
 int ExchangeTreaties(const Y1820State& s, const std::string& nation);
 
+// Y4.2: whether `province` gives the nation's defenders the rally point's +1.
+// Version 2: one of the first two provinces named (kRallyPoints), and not the
+// capital — the capital spawns armies of its own (Y4.1), and a Feudal
+// Monarchy's third (Y6.1's "selectable spawn point") is a spawn point only.
+// Version 1: any province named.
+bool RallyPointDefends(const projections::Y1820Nation& n, int32_t province, uint32_t version);
+
 }  // namespace adjutant::rules::y1820

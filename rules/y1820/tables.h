@@ -47,6 +47,7 @@ inline constexpr int kArmiesPerProvince = 1;     // Y4.4 ASSUMED: an ordinary pr
 inline constexpr int kArmiesPerExchangeTreaty = 1;  // Y12.3
 inline constexpr int kRallyPoints = 2;           // Y4.2
 inline constexpr int kRallyPointDefence = 1;     // Y4.2
+inline constexpr uint32_t kRallyDefenceVersion = 2;  // Y4.2, Y6.1: the capital and a third point defend no better
 inline constexpr int kSpawnPerPointPerTurn = 1;  // Y4.1
 inline constexpr int kLostOverLimitPerTurn = 1;  // Y4.5
 inline constexpr int kHqDisbandedArmies = 2;     // Y11.5

@@ -198,7 +198,7 @@ Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, cons
       int tech = TechBonus(s, defender, &Tech::army_defence);
       Mod(dm, tech, "technologies");
       d_bonus += tech;
-      if (std::find(dn->rally_points.begin(), dn->rally_points.end(), to) != dn->rally_points.end()) {
+      if (RallyPointDefends(*dn, to, c_.writer().rules_versions().Of(kRuleset))) {
         d_bonus += kRallyPointDefence;
         Mod(dm, kRallyPointDefence, "rally point");
       }
