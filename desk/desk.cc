@@ -238,7 +238,7 @@ Result<std::unique_ptr<Desk>> Desk::Start(ledger::Ledger& db, const Settings& se
   if (ec) return Status::IOError("--listen " + settings.listen + ": " + ec.message());
   auto conns = std::make_shared<std::vector<std::weak_ptr<ConnBase>>>();
   Impl* raw = impl.get();
-  raw->close_idle = [raw, conns] {
+  raw->close_idle = [conns] {
     for (auto& w : *conns) {
       if (auto c = w.lock()) c->CloseIfIdle();
     }
