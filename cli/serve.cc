@@ -128,10 +128,7 @@ Status CmdServe(Context& c) {
   for (const auto& w : desk::DeploymentWarnings(s)) std::fprintf(stderr, "adjutant serve: warning: %s\n", w.c_str());
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
-  desk::Hooks hooks;
-  hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, const std::string& in, std::string* out,
-                 std::string* err) { return RunShared(l, argv, out, err, in); };
-  auto d = desk::Desk::Start(**db, s, hooks);
+  auto d = desk::Desk::Start(**db, s);
   if (!d.ok()) return d.status();
   // The command line's way in while the desk holds the database: each
   // command on its game's sequencer, with the files its client read.

@@ -179,9 +179,9 @@ uint16_t Desk::port() const {
   return ec ? 0 : ep.port();
 }
 
-Result<std::unique_ptr<Desk>> Desk::Start(ledger::Ledger& db, const Settings& settings, Hooks hooks) {
+Result<std::unique_ptr<Desk>> Desk::Start(ledger::Ledger& db, const Settings& settings) {
   if (sodium_init() < 0) return Status::IOError("libsodium failed to initialise");
-  auto impl = std::make_unique<Impl>(db, settings, std::move(hooks));
+  auto impl = std::make_unique<Impl>(db, settings);
   {
     // A hash to verify against when there is none (unknown person, no GA
     // password): a wrong login costs the same either way.

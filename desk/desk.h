@@ -73,23 +73,10 @@ struct Settings {
 // beyond loopback without TLS. One sentence each; none when all is well.
 std::vector<std::string> DeploymentWarnings(const Settings& s);
 
-// What the desk could ask of the command side: run `adjutant ARGS...` against
-// the open database (cli::RunShared). The desk asks it nothing any more: the
-// GA's operations and backups are the ops library's typed functions
-// (ops/ops.h, desk/ga_api.cc) and reports the reports library's
-// (reports/reports.h). It stays for the desk's starters (cli/serve.cc,
-// tests/support/desk_client.cc), and tests/desk/ga_ops_test.cc counts its
-// calls to show none is made.
-struct Hooks {
-  std::function<int(ledger::Ledger&, const std::vector<std::string>& argv, const std::string& in, std::string* out,
-                    std::string* err)>
-      run;
-};
-
 class Desk {
  public:
   // Binds and starts serving on its own threads; returns once listening.
-  static Result<std::unique_ptr<Desk>> Start(ledger::Ledger& db, const Settings& settings, Hooks hooks);
+  static Result<std::unique_ptr<Desk>> Start(ledger::Ledger& db, const Settings& settings);
   ~Desk();
   Desk(const Desk&) = delete;
   Desk& operator=(const Desk&) = delete;

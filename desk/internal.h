@@ -149,7 +149,6 @@ struct Desk::Impl {
   std::map<std::string, size_t> per_address;  // connections open from each client address
   ledger::Ledger& db;
   Settings settings;
-  Hooks hooks;
   net::io_context ioc{1};
   net::thread_pool pool;
   tcp::acceptor acceptor{ioc};
@@ -181,8 +180,8 @@ struct Desk::Impl {
   std::FILE* access = nullptr;             // --access-log (stderr for "-"), else null
   bool access_owned = false;
 
-  Impl(ledger::Ledger& d, Settings s, Hooks h)
-      : db(d), settings(std::move(s)), hooks(std::move(h)), pool(static_cast<size_t>(std::max(1, settings.threads))) {}
+  Impl(ledger::Ledger& d, Settings s)
+      : db(d), settings(std::move(s)), pool(static_cast<size_t>(std::max(1, settings.threads))) {}
   ~Impl() {
     pool.join();
     if (access_owned) std::fclose(access);

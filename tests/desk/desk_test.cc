@@ -369,7 +369,10 @@ TEST_CASE("adjutant serve: SIGTERM while players submit: every acknowledged orde
       }
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  // SIGTERM once both are submitting (logins hash passwords: on a loaded
+  // machine that alone can take seconds), a little after the first answer.
+  for (int i = 0; i < 600 && acked.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
   REQUIRE(kill(pid, SIGTERM) == 0);
   int status = 0;
   REQUIRE(waitpid(pid, &status, 0) == pid);

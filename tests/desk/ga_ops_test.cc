@@ -2,14 +2,13 @@
 // not command lines: every operation of POST /api/ga/run and the endpoints
 // /api/games/G/{adjudicate,directives,correct} answer exactly what the
 // `adjutant` command of the same name answers on a twin database, and the
-// desk never asks its command hook (desk::Hooks::run, which runs an argv)
-// for any of them. The correct endpoint's leave_out names the later
-// directives not given again; a bad one is a 400 naming the field, with
-// nothing appended. No request makes the server read or write a file it names.
+// desk has no way to run a command line at all (it takes no command hook, and
+// the include-layers check forbids desk/ to reach cli/). The correct
+// endpoint's leave_out names the later directives not given again; a bad one
+// is a 400 naming the field, with nothing appended. No request makes the server read or write a file it names.
 #include <catch2/catch.hpp>
 #include <sodium.h>
 
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 
@@ -64,14 +63,12 @@ struct Said {
 };
 
 // Two databases played alike: the desk serves `served`, the command line
-// (cli::RunShared, as `adjutant` runs a command) works on `twin`. The desk's
-// command hook counts what it is asked to run and runs nothing.
+// (cli::RunShared, as `adjutant` runs a command) works on `twin`.
 struct Twin {
   testing::TempDir dir;
   std::unique_ptr<ledger::Ledger> served, twin;
   Played game, game2;
   std::unique_ptr<desk::Desk> desk;
-  std::shared_ptr<std::atomic<int>> command_lines = std::make_shared<std::atomic<int>>(0);
   std::string ga;
 
   Twin() {
@@ -89,14 +86,7 @@ struct Twin {
     s.listen = "127.0.0.1:0";
     s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
     s.backup_dir = dir.Sub("backups");
-    desk::Hooks hooks;
-    hooks.run = [n = command_lines](ledger::Ledger&, const std::vector<std::string>&, const std::string&, std::string*,
-                                    std::string* err) {
-      ++*n;
-      *err = "a command line was run";
-      return 99;
-    };
-    auto d = desk::Desk::Start(*served, s, hooks);
+    auto d = desk::Desk::Start(*served, s);
     REQUIRE(d.ok());
     desk = std::move(d).value();
     auto r = testing::HttpCall(desk->port(), "POST", "/api/ga/login", R"({"password": "the-ga-secret"})");
@@ -288,8 +278,6 @@ TEST_CASE("desk GA operations: each answers what the adjutant command answers, a
   const Said backups = Twin::Read(testing::HttpCall(t.desk->port(), "GET", "/api/ga/backups", "", t.ga));
   CHECK(backups.code == 0);
   CHECK_THAT(backups.out, Catch::Contains("\"id\": 1"));
-  // The desk asked its command hook for nothing: no operation above was a command line.
-  CHECK(t.command_lines->load() == 0);
 }
 
 TEST_CASE("ops: the library's typed calls answer with the exit status and the text or JSON, on a database held open",
@@ -378,7 +366,6 @@ TEST_CASE("desk correct: leave_out leaves the named directive out and carries th
     CHECK_THAT(r.body, Catch::Contains(b.says));
     CHECK(t.Heads() == before);
   }
-  CHECK(t.command_lines->load() == 0);
 }
 
 TEST_CASE("desk GA operations: no request makes the server read or write a file it names", "[desk][ga-ops]") {
@@ -417,5 +404,4 @@ TEST_CASE("desk GA operations: no request makes the server read or write a file 
     CHECK(t.Heads() == before);
     CHECK_FALSE(std::filesystem::exists(none));
   }
-  CHECK(t.command_lines->load() == 0);
 }

@@ -10,7 +10,6 @@
 #include <sstream>
 #include <chrono>
 
-#include "cli/commands.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"
 #include "replay/driver.h"
@@ -99,10 +98,7 @@ std::string CheapPasswordHash(const std::string& password) {
 
 Result<std::unique_ptr<desk::Desk>> StartDesk(ledger::Ledger& db, desk::Settings s) {
   if (s.listen == desk::Settings{}.listen) s.listen = "127.0.0.1:0";
-  desk::Hooks hooks;
-  hooks.run = [](ledger::Ledger& l, const std::vector<std::string>& argv, const std::string& in, std::string* out,
-                 std::string* err) { return cli::RunShared(l, argv, out, err, in); };
-  return desk::Desk::Start(db, s, hooks);
+  return desk::Desk::Start(db, s);
 }
 
 Status CreateTalavera(ledger::Ledger& db, const std::string& game, bool passwords) {
