@@ -92,7 +92,11 @@ struct Leg {
 
 class Movement {
  public:
-  Movement(Pate& p) : p_(p), orders_(CarriedOut(p.f(), StandingShipOrders(p.s()))) {}
+  Movement(Pate& p)
+      : p_(p),
+        orders_(CarriedOut(p.f(), StandingShipOrders(p.s()))),
+        version_(p.Writer().rules_versions().Of(kRuleset)),
+        shift_reads_wind_(version_ >= 3) {}
 
   Status Run() {
     ADJ_RETURN_IF_ERROR(RollWinds(p_, 1));
@@ -143,8 +147,11 @@ class Movement {
           *why = "enemy ships are in " + sh.location + ": no moving between harbour and coastal waters (PATE 6.6)";
           return std::nullopt;
         }
-        return Leg{{sh.location, want, 0}, want == fb::PortPart_Harbour ? Opposite(here->exit) : here->exit, false, false,
-                   "", "PATE 6.1"};
+        // Rules version 3: moving between harbour and coastal waters is moving
+        // into or out of the port (PATE 7.1 so reads 6.6), never upwind into
+        // heavy winds; version 2 let the wind pass unread.
+        return Leg{{sh.location, want, 0}, want == fb::PortPart_Harbour ? Opposite(here->exit) : here->exit,
+                   shift_reads_wind_, false, "", "PATE 6.1"};
       }
       case 2:  // into a port of the sea area she is in
         if (!sh.at_sea() || !o.sea1.empty()) return std::nullopt;
@@ -441,6 +448,8 @@ class Movement {
   Pate& p_;
   std::map<std::string, ShipOrders> orders_;
   std::map<std::string, Progress> progress_;
+  uint32_t version_;
+  bool shift_reads_wind_;  // 6.6 for harbour <-> coastal waters (version 3)
 };
 
 // PATE 6.12, 2.8: peace and truce turns — anywhere, but maybe back at base.
