@@ -92,6 +92,10 @@ Status RunSupply(Pate& p) {
   // PATE 3.4: stores used, loaded and unloaded.
   auto orders = CarriedOut(p.f(), StandingShipOrders(p.s()));
   std::map<std::string, int> reprovisioned;
+  // Rules version 3: an enemy city's stores are not to be had (3.4's "if
+  // available"): a ship in an enemy harbour eats her own; version 2 fed her
+  // from the port whoever held it.
+  const bool enemy_port_feeds = p.Writer().rules_versions().Of(kRuleset) < 3;
   for (const std::string& id : p.OnMap()) {
     Ship sh = *p.ship(id);
     const City* c = p.city(sh.location);
@@ -100,7 +104,8 @@ Status RunSupply(Pate& p) {
     Ship after = sh;
     std::vector<std::string> said;
     bool harbour = sh.in_port && c;
-    if (harbour && port_stores > 0) {
+    bool port_feeds = harbour && port_stores > 0 && (enemy_port_feeds || !p.Hostile(c->controller, sh.state));
+    if (port_feeds) {
       drawn += 1;
       said.push_back("used 1 store of " + sh.location);
     } else if (after.stores > 0) {
@@ -129,7 +134,7 @@ Status RunSupply(Pate& p) {
       }
     }
     int lost = 0;
-    if (sh.stores == 0 && drawn <= 0 && !(harbour && port_stores > 0)) {
+    if (sh.stores == 0 && drawn <= 0 && !port_feeds) {
       // PATE 3.4: out of stores, the crew suffers.
       lost = (sh.crew * kNoStoresCrewLossPct + 99) / 100;
       after.crew -= lost;
