@@ -32,6 +32,16 @@ constexpr std::array kVersions{
                 "(3.7, 7.1); a side that wholly evades a battle and gets away moves to another tactical area, or out "
                 "to sea from a port, though no battle is fought (7.4); each order of a file is checked against the "
                 "roster as the orders before it left it: an appointment takes effect when received (2.3)"},
+    VersionNote{"pate", 3, "PATE 2.7, 3.4, 4.5, 4.6, 6.2, 6.3, 6.6, 6.10",
+                "a ship moving between the harbour and the coastal waters of her port is moving into or out of it "
+                "(6.6, as 7.1 reads it): never upwind into heavy winds (version 2 read no wind); a ship in an enemy's harbour uses her own stores, not the port "
+                "city's (3.4; version 2 fed her from the port); a ship's order form is checked whole when received: its route from "
+                "where she is (6.2-6.5, 6.11) and Evade with Join Allies (4.6) too; every fault told in one "
+                "refusal, so the standing order stays (version 2 told the first fault and took the route, which "
+                "failed when sailing); ships passing a strait go through the port's coastal waters, seen "
+                "there by the enemies in the port and followed by those ordered to pursue (6.3, 6.10; version 2 "
+                "only named the port); sending a ship's whole crew scuttles her at once (2.7; version 2 "
+                "refused any transfer leaving fewer than 70)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

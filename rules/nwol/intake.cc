@@ -142,7 +142,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
       if (auto r = sow::CheckAtSubmission(s, fleet, *so, at.turn)) refusal = {r->rule, r->reason};
     }
     if (!refusal && po) {
-      if (auto r = pate::CheckAtSubmission(s, fleet, map, *po)) refusal = {r->rule, r->reason};
+      if (auto r = pate::CheckAtSubmission(s, fleet, map, *po, now.rules_versions().Of(pate::kRuleset))) refusal = {r->rule, r->reason};
       if (auto* a = po->body_as_AppointOrder(); a && !refusal) {
         for (const auto* p : {a->commander(), a->deputy()}) {
           if (p && p->size() && !roster.Find(p->str())) {

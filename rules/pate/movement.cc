@@ -92,7 +92,11 @@ struct Leg {
 
 class Movement {
  public:
-  Movement(Pate& p) : p_(p), orders_(CarriedOut(p.f(), StandingShipOrders(p.s()))) {}
+  Movement(Pate& p)
+      : p_(p),
+        orders_(CarriedOut(p.f(), StandingShipOrders(p.s()))),
+        version_(p.Writer().rules_versions().Of(kRuleset)),
+        shift_reads_wind_(version_ >= 3) {}
 
   Status Run() {
     ADJ_RETURN_IF_ERROR(RollWinds(p_, 1));
@@ -143,8 +147,11 @@ class Movement {
           *why = "enemy ships are in " + sh.location + ": no moving between harbour and coastal waters (PATE 6.6)";
           return std::nullopt;
         }
-        return Leg{{sh.location, want, 0}, want == fb::PortPart_Harbour ? Opposite(here->exit) : here->exit, false, false,
-                   "", "PATE 6.1"};
+        // Rules version 3: moving between harbour and coastal waters is moving
+        // into or out of the port (PATE 7.1 so reads 6.6), never upwind into
+        // heavy winds; version 2 let the wind pass unread.
+        return Leg{{sh.location, want, 0}, want == fb::PortPart_Harbour ? Opposite(here->exit) : here->exit,
+                   shift_reads_wind_, false, "", "PATE 6.1"};
       }
       case 2:  // into a port of the sea area she is in
         if (!sh.at_sea() || !o.sea1.empty()) return std::nullopt;
@@ -258,6 +265,27 @@ class Movement {
         progress_[id].pursuing = true;
       }
     }
+    // 6.3 (rules version 3): ships passing a strait go through the port's
+    // coastal waters, and enemies there with orders to pursue follow them
+    // out to the sea area they make for (those in the harbour cannot come
+    // out past them, 6.4); version 2 let them pass unseen.
+    for (size_t gi = 0; gi < groups.size() && version_ >= 3; ++gi) {
+      const Group& g = groups[gi];
+      if (g.leg.via.empty()) continue;
+      const Ship& lead = *p_.ship(g.ships.front());
+      for (const std::string& id : p_.OnMap()) {
+        const Ship& o = *p_.ship(id);
+        const ShipOrders& oo = orders_[id];
+        if (taken.count(id) || o.location != g.leg.via || !o.coastal || !p_.Hostile(o.state, lead.state) ||
+            oo.contact != Contact::Pursue ||
+            !ContactApplies(oo.min_ships, oo.max_ships, static_cast<int>(g.ships.size()))) {
+          continue;
+        }
+        pursuers[gi].push_back(id);
+        taken.insert(id);
+        progress_[id].pursuing = true;
+      }
+    }
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       std::vector<std::string> own;
       for (const auto& id : groups[gi].ships) {
@@ -363,12 +391,33 @@ class Movement {
       }
     }
     std::string detail = "from " + Describe(from) + " to " + Describe(to) + (leg.via.empty() ? "" : " through the coastal waters of " + leg.via);
+    // 6.3 (version 3): the enemies in the strait port, as the ships pass its
+    // coastal waters — both sides see each other there (5.1).
+    std::vector<std::string> in_strait;
+    if (!leg.via.empty() && version_ >= 3) {
+      for (const std::string& id : p_.OnMap()) {
+        const Ship& o = *p_.ship(id);
+        if (o.location == leg.via && !o.at_sea() && p_.Hostile(o.state, lead.state)) in_strait.push_back(id);
+      }
+    }
     for (const auto& id : ships) p_.Moved(id, to, leg.rule, detail, 0, gauge.value_or(false));
     Place pursued_to = to;
     if (pursued_to.part == fb::PortPart_Harbour) pursued_to.part = fb::PortPart_Coastal;  // 6.10
     for (const auto& id : pursuers) {
       p_.Moved(id, pursued_to, "PATE 6.10", "pursuing " + lead.id + " to " + Describe(pursued_to), 0,
                gauge ? std::optional<bool>(!*gauge) : std::nullopt);
+    }
+    if (!in_strait.empty()) {
+      for (const auto& id : in_strait) {
+        p_.Observe(id, fb::ObservationKind_Event, leg.via, ships, static_cast<int>(ships.size()), false, false,
+                   "enemy ships passed through the coastal waters of " + leg.via + " from " + from.location + " to " +
+                       to.location,
+                   "PATE 6.3");
+      }
+      for (const auto& id : ships) {
+        p_.Observe(id, fb::ObservationKind_Event, leg.via, in_strait, static_cast<int>(in_strait.size()), false, false,
+                   "passed enemy ships at " + leg.via + " going through its coastal waters", "PATE 6.3");
+      }
     }
     if (gauge) {
       // The ships met take the other gauge (6.9), and both sides see it.
@@ -441,6 +490,8 @@ class Movement {
   Pate& p_;
   std::map<std::string, ShipOrders> orders_;
   std::map<std::string, Progress> progress_;
+  uint32_t version_;
+  bool shift_reads_wind_;  // 6.6 for harbour <-> coastal waters (version 3)
 };
 
 // PATE 6.12, 2.8: peace and truce turns — anywhere, but maybe back at base.

@@ -1,5 +1,6 @@
 #include "rules/pate/orders.h"
 
+#include "rules/sow/calendar.h"
 #include "schema/event_generated.h"
 
 namespace adjutant::rules::pate {
@@ -141,56 +142,159 @@ Claim ClaimOf(const TreasuryState& s, const FleetState& fleet, const fb::PateOrd
 
 namespace {
 
-std::optional<Refusal> CheckShipOrders(const TreasuryState& s, const FleetState& fleet, const NavalMap* map, const fb::ShipOrders& f) {
-  std::string id = f.ship()->str();
-  const Ship* sh = FindShip(fleet, id);
-  if (!sh) return Refusal{"PATE 4.3", "there is no ship '" + id + "'"};
-  if (sh->crossing_turns > 0) {
-    return Refusal{"PATE 6.11", id + " is crossing the Atlantic and takes no orders until she arrives"};
+// PATE 6.2-6.4, 6.11: the faults of the route an order form gives a ship
+// where she is now (rules version 3): each leg to a neighbouring sea area
+// (or across the Atlantic), out of a port only to a sea area it opens on,
+// never from one port straight to another, and into a named port only from
+// a sea area it opens on. "Any enemy port" is looked for when sailing.
+std::vector<Refusal> RouteFaults(const Ship& sh, const NavalMap& map, const std::string& sea1, const std::string& sea2,
+                                 const std::string& port) {
+  std::vector<Refusal> out;
+  // Only a route whose every place is on the map (the names are told apart).
+  if ((!sea1.empty() && !map.Area(sea1)) || (!sea2.empty() && (sea1.empty() || !map.Area(sea2))) ||
+      (!port.empty() && !map.PortNamed(port))) {
+    return out;
   }
-  if (!sh->active) return Refusal{"PATE 2.6", id + " is inactive and takes no orders"};
-  std::string to = Str(f.attach_to());
-  if (!to.empty()) {
-    if (f.detach()) return Refusal{"PATE 4.4", "to attach to another ship, give Attach alone, without Detach"};
-    if (to == id) return Refusal{"PATE 4.4", "a ship cannot attach to herself"};
-    const Ship* t = FindShip(fleet, to);
-    if (!t) return Refusal{"PATE 4.4", "there is no ship '" + to + "' to attach to"};
-    if (!SamePlace(*sh, *t)) return Refusal{"PATE 4.4", id + " is not in the same place as " + to};
-    if (!t->attached_to.empty() && t->attached_to != id) {
-      return Refusal{"PATE 4.4", to + " is itself attached to " + t->attached_to + "; attachment may not form a chain"};
+  auto crosses = [&](const std::string& a, const std::string& b) {
+    const SeaArea* x = map.Area(a);
+    const SeaArea* y = map.Area(b);
+    if (map.CrossesAtlantic(a, b)) return true;
+    // 6.11: frigates name any area of the far map from an edge area.
+    return sh.type == ShipType::FR && x && y && x->atlantic && x->map != y->map;
+  };
+  const Port* here = sh.at_sea() ? nullptr : map.PortNamed(sh.location);
+  bool crossing = false;  // the route enters the Atlantic: it ends there this turn
+  std::string last = sh.at_sea() ? sh.location : "";
+  if (!sea1.empty() && map.Area(sea1)) {
+    if (here) {
+      if (!map.PortOpensOn(sh.location, sea1)) {
+        out.push_back({"PATE 6.4", "sea1: " + sh.location + " opens only on " + here->sea_area +
+                                       (here->strait_area.empty() ? "" : " and " + here->strait_area) + ", not " + sea1});
+      }
+    } else if (sh.at_sea() && sea1 != sh.location) {
+      if (crosses(sh.location, sea1)) {
+        crossing = true;
+      } else if (!map.DirectionTo(sh.location, sea1)) {
+        out.push_back({"PATE 6.2", "sea1: " + sea1 + " is not next to " + sh.location});
+      }
+    }
+    last = sea1;
+  }
+  if (!sea2.empty() && !sea1.empty() && map.Area(sea2) && map.Area(sea1) && !crossing) {
+    if (crosses(sea1, sea2)) {
+      crossing = true;
+    } else if (sea2 != sea1 && !map.DirectionTo(sea1, sea2)) {
+      out.push_back({"PATE 6.2", "sea2: " + sea2 + " is not next to " + sea1});
+    }
+    last = sea2;
+  }
+  if (!port.empty() && map.PortNamed(port) && !crossing) {
+    if (last.empty()) {
+      if (here && port != sh.location) {
+        out.push_back({"PATE 6.5", "port: a ship sails from " + sh.location + " to " + port +
+                                       " only by way of a sea area (no port to port)"});
+      }
+    } else if (!map.PortOpensOn(port, last)) {
+      out.push_back({"PATE 6.2", "port: " + port + " is not entered from " + last});
     }
   }
+  return out;
+}
+
+// Every fault found in a ship's order form, in the order of the form. From
+// rules version 3 the checks go on past the first fault, and the route and
+// Evade with Join Allies (4.6) are checked too; before, the first fault
+// alone was told.
+std::vector<Refusal> ShipOrderFaults(const TreasuryState& s, const FleetState& fleet, const NavalMap* map,
+                                     const fb::ShipOrders& f, uint32_t version) {
+  const bool all = version >= 3;
+  std::vector<Refusal> out;
+  std::string id = f.ship()->str();
+  const Ship* sh = FindShip(fleet, id);
+  if (!sh) return {{"PATE 4.3", "there is no ship '" + id + "'"}};
+  if (sh->crossing_turns > 0) {
+    return {{"PATE 6.11", id + " is crossing the Atlantic and takes no orders until she arrives"}};
+  }
+  if (!sh->active) return {{"PATE 2.6", id + " is inactive and takes no orders"}};
+  auto fault = [&](Refusal r) {
+    out.push_back(std::move(r));
+    return !all;  // stop at the first fault before version 3
+  };
+  std::string to = Str(f.attach_to());
+  if (!to.empty()) {
+    std::optional<Refusal> r;
+    const Ship* t = FindShip(fleet, to);
+    if (f.detach()) {
+      r = Refusal{"PATE 4.4", "to attach to another ship, give Attach alone, without Detach"};
+    } else if (to == id) {
+      r = Refusal{"PATE 4.4", "a ship cannot attach to herself"};
+    } else if (!t) {
+      r = Refusal{"PATE 4.4", "there is no ship '" + to + "' to attach to"};
+    } else if (!SamePlace(*sh, *t)) {
+      r = Refusal{"PATE 4.4", id + " is not in the same place as " + to};
+    } else if (!t->attached_to.empty() && t->attached_to != id) {
+      r = Refusal{"PATE 4.4", to + " is itself attached to " + t->attached_to + "; attachment may not form a chain"};
+    }
+    if (r && fault(*r)) return out;
+  }
   std::string sea1 = Str(f.sea1()), sea2 = Str(f.sea2()), port = Str(f.port());
-  if (!sea2.empty() && sea1.empty()) return Refusal{"PATE 4.5", "a second sea area needs a first"};
-  if (f.any_enemy_port() && !port.empty()) {
-    return Refusal{"PATE 4.5", "name a port or ask for any port with an enemy ship, not both"};
+  if (!sea2.empty() && sea1.empty() && fault({"PATE 4.5", "a second sea area needs a first"})) return out;
+  if (f.any_enemy_port() && !port.empty() &&
+      fault({"PATE 4.5", "name a port or ask for any port with an enemy ship, not both"})) {
+    return out;
   }
   if (map) {
     for (const auto& [field, code] : {std::pair{"sea1", sea1}, std::pair{"sea2", sea2}}) {
       if (!code.empty() && !map->Area(code)) {
-        return Refusal{"PATE 1.4", std::string(field) + ": there is no sea area '" + code + "' (use its three-letter code)"};
+        if (fault({"PATE 1.4", std::string(field) + ": there is no sea area '" + code + "' (use its three-letter code)"})) {
+          return out;
+        }
       }
     }
     if (!port.empty() && !map->PortNamed(port)) {
-      return Refusal{"PATE 1.4", "port: there is no port '" + port + "' (check the spelling)"};
+      if (fault({"PATE 1.4", "port: there is no port '" + port + "' (check the spelling)"})) return out;
+    }
+    // 6.12: on a peace or truce turn a ship may be sent anywhere.
+    if (all && sow::Next(s).season_kind == projections::SeasonKind::War) {  // unknown names are told above
+      for (Refusal& r : RouteFaults(*sh, *map, sea1, sea2, port)) out.push_back(std::move(r));
     }
   }
+  if (all && f.join_allies() && static_cast<Contact>(f.contact()) == Contact::Evade) {
+    out.push_back({"PATE 4.6", "a ship that evades may not join allies (give Evade or Join Allies, not both)"});
+  }
   int most = kStoresMax + (sh->type == ShipType::TR ? sh->capacity / 20 : 0);  // PATE 3.4
-  if (f.stores() < -1 || f.stores() > most) {
-    return Refusal{"PATE 3.4", id + " can carry 0 to " + std::to_string(most) + " stores"};
+  if ((f.stores() < -1 || f.stores() > most) &&
+      fault({"PATE 3.4", id + " can carry 0 to " + std::to_string(most) + " stores"})) {
+    return out;
   }
-  if (f.amphibious() && f.amphibious()->size() && sh->type != ShipType::TR) {
-    return Refusal{"PATE 4.9", "only transport groups load and unload units and supplies"};
+  if (f.amphibious() && f.amphibious()->size() && sh->type != ShipType::TR &&
+      fault({"PATE 4.9", "only transport groups load and unload units and supplies"})) {
+    return out;
   }
-  return std::nullopt;
+  return out;
+}
+
+// One refusal for all the faults: a lone fault as it is; several in one
+// message, each naming its rule, under every rule they cite.
+std::optional<Refusal> OneRefusal(const std::vector<Refusal>& faults) {
+  if (faults.empty()) return std::nullopt;
+  if (faults.size() == 1) return faults.front();
+  Refusal r;
+  r.reason = std::to_string(faults.size()) + " faults: ";
+  for (size_t i = 0; i < faults.size(); ++i) {
+    if (r.rule.find(faults[i].rule) == std::string::npos) r.rule += (r.rule.empty() ? "" : ", ") + faults[i].rule;
+    r.reason += (i ? "; " : "") + faults[i].reason + " (" + faults[i].rule + ")";
+  }
+  return r;
 }
 
 }  // namespace
 
-std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const FleetState& fleet, const NavalMap* map, const fb::PateOrder& o) {
+std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const FleetState& fleet, const NavalMap* map, const fb::PateOrder& o,
+                                         uint32_t version) {
   switch (o.body_type()) {
     case fb::PateOrderBody_ShipOrders:
-      return CheckShipOrders(s, fleet, map, *o.body_as_ShipOrders());
+      return OneRefusal(ShipOrderFaults(s, fleet, map, *o.body_as_ShipOrders(), version));
     case fb::PateOrderBody_AppointOrder: {
       auto* a = o.body_as_AppointOrder();
       if (!FindShip(fleet, a->ship()->str())) return Refusal{"PATE 2.3", "there is no ship '" + a->ship()->str() + "'"};

@@ -87,10 +87,14 @@ struct Claim {
 
 Claim ClaimOf(const projections::TreasuryState& s, const projections::FleetState& fleet, const fb::PateOrder& order);
 
-// The checks made when an order is received (the player is told at once).
+// The checks made when an order is received (the player is told at once),
+// under rules version `version` of pate: from version 3 a ship's order form
+// is checked whole — its route on the map (6.2-6.5, 6.11) and Evade with
+// Join Allies (4.6) too — and every fault is told in the one refusal;
+// before, the first fault alone.
 std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const projections::FleetState& fleet,
                                          const NavalMap* map,
-                                         const fb::PateOrder& order);
+                                         const fb::PateOrder& order, uint32_t version = 1);
 
 // PATE 4.1, 4.2, 4.11: the orders every ship on the map carries out this
 // turn, from the orders that stand (by seq, already settled by precedence):

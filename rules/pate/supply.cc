@@ -58,19 +58,26 @@ Status RunSupply(Pate& p) {
     });
   }
   // PATE 2.7: crew transfers between ships in one place, no enemy present.
+  // Rules version 3: a ship may be left with fewer than 70 only when she is
+  // scuttled at once, and she is when her whole crew is sent; version 2
+  // refused any transfer leaving fewer than 70.
+  const bool may_scuttle = p.Writer().rules_versions().Of(kRuleset) >= 3;
   for (const auto& [seq, t] : Pending<fb::TransferCrewOrder>(p.s(), fb::PateOrderBody_TransferCrewOrder)) {
     const Ship* a = p.ship(t->from()->str());
     const Ship* b = p.ship(t->to()->str());
     int n = t->crew();
+    bool scuttle = false;
     std::string why;
     if (!a || !b) {
       why = "both ships must still be afloat";
     } else if (!InContact(*a, *b) || PlaceOf(*a).part != PlaceOf(*b).part) {
       why = a->id + " and " + b->id + " are not in the same place (both in harbour, both in coastal waters, or in "
                                       "sight at sea)";
-    } else if (a->crew - n < kCrewKeptShip) {
-      why = a->id + " would keep fewer than " + std::to_string(kCrewKeptShip) + " crew";
+    } else if (a->crew - n < kCrewKeptShip && !(may_scuttle && n == static_cast<int>(a->crew))) {
+      why = a->id + " would keep fewer than " + std::to_string(kCrewKeptShip) + " crew" +
+            (may_scuttle ? " (to scuttle her, send her whole crew)" : "");
     } else {
+      scuttle = a->crew - n < kCrewKeptShip;
       auto full = sow::FullComplement(FbType(b->type), b->frigates, b->capacity);
       if (b->crew + n > full.crew) why = b->id + " can hold at most " + std::to_string(full.crew) + " crew";
       for (const auto& [id, o] : p.f().ships) {
@@ -88,10 +95,16 @@ Status RunSupply(Pate& p) {
     to.crew += n;
     p.Rated(from, "PATE 2.7", std::to_string(n) + " crew sent to " + to.id);
     p.Rated(to, "PATE 2.7", std::to_string(n) + " crew received from " + from.id);
+    // Her Marines, whom the book does not move, go down with her (ASSUMED).
+    if (scuttle) p.Sunk(from.id, "PATE 2.7", "scuttled after sending her whole crew to " + to.id);
   }
   // PATE 3.4: stores used, loaded and unloaded.
   auto orders = CarriedOut(p.f(), StandingShipOrders(p.s()));
   std::map<std::string, int> reprovisioned;
+  // Rules version 3: an enemy city's stores are not to be had (3.4's "if
+  // available"): a ship in an enemy harbour eats her own; version 2 fed her
+  // from the port whoever held it.
+  const bool enemy_port_feeds = p.Writer().rules_versions().Of(kRuleset) < 3;
   for (const std::string& id : p.OnMap()) {
     Ship sh = *p.ship(id);
     const City* c = p.city(sh.location);
@@ -100,7 +113,8 @@ Status RunSupply(Pate& p) {
     Ship after = sh;
     std::vector<std::string> said;
     bool harbour = sh.in_port && c;
-    if (harbour && port_stores > 0) {
+    bool port_feeds = harbour && port_stores > 0 && (enemy_port_feeds || !p.Hostile(c->controller, sh.state));
+    if (port_feeds) {
       drawn += 1;
       said.push_back("used 1 store of " + sh.location);
     } else if (after.stores > 0) {
@@ -129,7 +143,7 @@ Status RunSupply(Pate& p) {
       }
     }
     int lost = 0;
-    if (sh.stores == 0 && drawn <= 0 && !(harbour && port_stores > 0)) {
+    if (sh.stores == 0 && drawn <= 0 && !port_feeds) {
       // PATE 3.4: out of stores, the crew suffers.
       lost = (sh.crew * kNoStoresCrewLossPct + 99) / 100;
       after.crew -= lost;

@@ -106,11 +106,11 @@ TEST_CASE("PATE 4.1: the commander's last order stands, else the deputy's last",
   CHECK(standing.begin()->second.sea2 == "BIS");
   CHECK(standing.begin()->first == b.orders.at(0).seq);
   // The commander's later order replaces his earlier one.
-  auto d = g.Orders("nelson", {PateItem("ShipOrders", Ship("BR1FL", R"("sea1": "NOS")"))});
+  auto d = g.Orders("nelson", {PateItem("ShipOrders", Ship("BR1FL", R"("sea1": "ECH", "sea2": "NOS")"))});
   CHECK(d.orders.at(0).status == "stands");
   standing = pate::StandingShipOrders(g.State());
   REQUIRE(standing.size() == 1);
-  CHECK(standing.begin()->second.sea1 == "NOS");
+  CHECK(standing.begin()->second.sea2 == "NOS");
 }
 
 TEST_CASE("PATE 2.3: orders only from a ship's commander or deputy", "[pate][pate-orders]") {
@@ -171,7 +171,13 @@ TEST_CASE("PATE 4.5, 3.4, 4.9: what an order form may say", "[pate][pate-orders]
   CHECK(reason("nelson", Ship("BR2SL", R"("port": "Brest", "any_enemy_port": true)")).find("PATE 4.5") == 0);
   CHECK(reason("nelson", Ship("BR2SL", R"("stores": 25)")).find("PATE 3.4") == 0);
   CHECK(reason("nelson", Ship("BR2SL", R"("amphibious": [{"supplies": 5}])")).find("PATE 4.9") == 0);
-  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "BIS", "port": "Brest", "stores": 24)")).empty());
+  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "BIS", "port": "Rochefort", "stores": 24)")).empty());
+  // pate=3 (PATE 6.2, 6.4, 4.6): the route and Evade with Join Allies too, every fault in one refusal.
+  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "BIS", "port": "Brest")")) == "PATE 6.2: port: Brest is not entered from BIS");
+  CHECK(reason("nelson", Ship("BR1FL", R"("sea1": "NOS", "contact": "Evade", "stores": 25)")) ==
+        "PATE 6.4, PATE 4.6, PATE 3.4: 3 faults: sea1: Portsmouth opens only on ECH, not NOS (PATE 6.4); a ship that "
+        "evades may not join allies (give Evade or Join Allies, not both) (PATE 4.6); BR1FL can carry 0 to 24 stores "
+        "(PATE 3.4)");
 }
 
 TEST_CASE("PATE 4.4: attaching — same place, no chains, across states", "[pate][pate-orders]") {

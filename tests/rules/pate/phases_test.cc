@@ -181,13 +181,18 @@ TEST_CASE("PATE 6.2, 6.5: to an adjacent sea area, then into a port on it", "[pa
 }
 
 TEST_CASE("PATE 6.2: a move to a sea area that is not adjacent is refused", "[pate][pate-phases]") {
+  // Since rules version pate=3 when the order is received (the ship keeps
+  // her standing orders); pate=2 took it and failed the move when sailing
+  // (a MoveFailed, refused-route-6.2-v2.json).
   Game g;
-  g.Orders("nelson", "BR2SL", R"("sea1": "WMD")");
+  auto r = Order(*g.db, "g", "nelson", OrderFile({PateItem("ShipOrders", R"({"ship": "BR2SL", "sea1": "WMD"})")}));
+  REQUIRE(r.ok());
+  CHECK(r->orders.at(0).status == "rejected");
+  CHECK(r->orders.at(0).rule == "PATE 6.2");
+  CHECK(r->orders.at(0).reason == "sea1: WMD is not next to ECH");
   auto s = g.Run(sow::kMovement);
   CHECK(s.ships.at("BR2SL").location == "ECH");
-  auto f = g.Failures();
-  REQUIRE(f.size() == 1);
-  CHECK(f[0].rfind("BR2SL PATE 6.2:", 0) == 0);
+  CHECK(g.Failures().empty());
 }
 
 TEST_CASE("PATE 6.6: no sailing out of port upwind into heavy winds", "[pate][pate-phases]") {
