@@ -163,6 +163,12 @@ function showShip() {
   $("sf-where").textContent = s ? s.location + " (" + s.position + "), stores " + s.stores : "";
 }
 $("sf-ship").onchange = showShip;
+// PATE 4.6: a ship that evades may not join allies: Evade unticks the box.
+$("sf-contact").onchange = () => {
+  const evade = $("sf-contact").value === "Evade";
+  if (evade) $("sf-allies").checked = false;
+  $("sf-allies").disabled = evade;
+};
 $("sf-add").onclick = () => {
   const b = {ship: $("sf-ship").value}, v = id => $(id).value.trim(), n = id => parseInt($(id).value, 10);
   if (v("sf-attach")) b.attach_to = v("sf-attach");

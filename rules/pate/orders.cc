@@ -260,7 +260,7 @@ std::vector<Refusal> ShipOrderFaults(const TreasuryState& s, const FleetState& f
     }
   }
   if (all && f.join_allies() && static_cast<Contact>(f.contact()) == Contact::Evade) {
-    out.push_back({"PATE 4.6", "a ship that evades may not join allies (give Evade or Join Allies, not both)"});
+    out.push_back({"PATE 4.6", "a ship that evades may not join allies: with Evade, set join_allies to false (it is true unless given)"});
   }
   int most = kStoresMax + (sh->type == ShipType::TR ? sh->capacity / 20 : 0);  // PATE 3.4
   if ((f.stores() < -1 || f.stores() > most) &&

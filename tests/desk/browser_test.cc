@@ -206,6 +206,17 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
            "f('order-text').value = '{\"orders\": []}'; f('sf-add').click(); f('submit-btn').click(); true");
     REQUIRE(b.Until("document.getElementById('submitted').textContent.includes('recorded for turn')"));
     CHECK(b.Eval("document.getElementById('submitted').textContent.includes('BR1FL: stands')") == "true");
+    // Evade unticks and locks "join allies" (PATE 4.6: a ship that evades may
+    // not join allies; an order giving both is refused on receipt), so the
+    // form's order stands.
+    b.Eval("{ const f = id => document.getElementById(id); f('sf-contact').value = 'Evade';"
+           "f('sf-contact').dispatchEvent(new Event('change')); } true");
+    CHECK(b.Eval("document.getElementById('sf-allies').checked") == "false");
+    CHECK(b.Eval("document.getElementById('sf-allies').disabled") == "true");
+    b.Eval("{ const f = id => document.getElementById(id); f('order-text').value = '{\"orders\": []}';"
+           "f('submitted').textContent = ''; f('sf-add').click(); f('submit-btn').click(); } true");
+    REQUIRE(b.Until("document.getElementById('submitted').textContent.includes('recorded for turn')"));
+    CHECK(b.Eval("document.getElementById('submitted').textContent.includes('BR1FL: stands')") == "true");
     // His orders as they stand.
     b.Eval("document.getElementById('orders-btn').click(); true");
     REQUIRE(b.Until("document.getElementById('orders').textContent.includes('BR1FL: stands')"));

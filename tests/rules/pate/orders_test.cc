@@ -176,7 +176,7 @@ TEST_CASE("PATE 4.5, 3.4, 4.9: what an order form may say", "[pate][pate-orders]
   CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "BIS", "port": "Brest")")) == "PATE 6.2: port: Brest is not entered from BIS");
   CHECK(reason("nelson", Ship("BR1FL", R"("sea1": "NOS", "contact": "Evade", "stores": 25)")) ==
         "PATE 6.4, PATE 4.6, PATE 3.4: 3 faults: sea1: Portsmouth opens only on ECH, not NOS (PATE 6.4); a ship that "
-        "evades may not join allies (give Evade or Join Allies, not both) (PATE 4.6); BR1FL can carry 0 to 24 stores "
+        "evades may not join allies: with Evade, set join_allies to false (it is true unless given) (PATE 4.6); BR1FL can carry 0 to 24 stores "
         "(PATE 3.4)");
 }
 
