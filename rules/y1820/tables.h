@@ -92,6 +92,11 @@ inline constexpr int kMaxExchangeTreaties = 2;
 inline constexpr uint32_t kExchangeLimitVersion = 2;  // Y12.3: a third refused when sent (version 1: kept waiting)
 inline constexpr std::string_view kTreatyKinds[] = {"non-aggression", "exchange", "pact"};
 
+// ---- Y8: fleets --------------------------------------------------------------------
+// Y8.5 (version 2): a taken port's docked fleets of every nation it is no
+// longer friendly to flee, not only the former owner's (version 1).
+inline constexpr uint32_t kFriendlyFleetsFleeVersion = 2;
+
 // ---- Y13: epidemics (percent) -----------------------------------------------------------
 inline constexpr int kEpidemicKillPct = 40;
 inline constexpr int kEpidemicEndPct = 20;
