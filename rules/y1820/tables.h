@@ -130,6 +130,8 @@ struct Tech {
   int fleet_attack = 0;
   int fleet_defence = 0;
   std::string_view effect;         // what it does, for reports and RULES.md
+  int improvements = 0;            // Y11.1: added to the improvements a turn
+  uint32_t since = 1;              // the rules version that first offers it
 };
 inline constexpr Tech kTechs[] = {
     {"Railroads", 40, "", 0, 0, 0, 0, "Railroad improvements (Y5.2, Y11.5)"},
@@ -145,8 +147,14 @@ inline constexpr Tech kTechs[] = {
     {"Steam Navigation", 35, "", 0, 0, 1, 0, "Nautical: +1 to fleets' attack rolls"},
     {"Naval Gunnery", 40, "", 0, 0, 1, 1, "Nautical: +1 to fleets' attack and defence rolls"},
     {"Ironclads", 60, "Steam Navigation", 0, 0, 0, 1, "Nautical: +1 to fleets' defence rolls"},
+    // Y11.1: "certain research" raises the improvements a turn; the book names none (version 2).
+    {"Civil Engineering", 40, "", 0, 0, 0, 0, "+1 improvement a turn (Y11.1)", 1, 2},
 };
+// Any row of the table (a scenario's, a projection's, a report's look-up).
 const Tech* FindTech(std::string_view id);
+// A technology the rules `version` offers (research and trades): nullptr for
+// one that version does not know.
+const Tech* FindTech(std::string_view id, uint32_t version);
 
 // ---- Y15.2: random events (ASSUMED) ---------------------------------------------------------
 // One d100 a turn when the scenario has random events: the first row whose
