@@ -52,6 +52,19 @@ inline constexpr int kSpawnPerPointPerTurn = 1;  // Y4.1
 inline constexpr int kLostOverLimitPerTurn = 1;  // Y4.5
 inline constexpr int kHqDisbandedArmies = 2;     // Y11.5
 
+// ---- Y7: neutrals ------------------------------------------------------------------
+// The ten neutrals the book names, with its province numbers. A scenario may
+// list more (land no nation holds); the bundled Europe 1820 keeps these ten
+// and marks its additions (fixtures/y1820/README.md; phase_test "Y7.1").
+struct BookNeutral {
+  int32_t province;
+  std::string_view name;
+};
+inline constexpr BookNeutral kBookNeutrals[] = {
+    {49, "Bavaria"}, {60, "Swiss Confederacy"}, {63, "Florence"}, {65, "Papal States"}, {75, "Portugal"},
+    {77, "Morocco"}, {78, "Algiers"},         {79, "Tunis"},    {81, "Libya"},        {82, "Cyrenaica"},
+};
+
 // ---- Y9: combat ------------------------------------------------------------------
 inline constexpr int kCombatDie = 8;
 inline constexpr int kNeutralDefence = 2;        // Y7.1
