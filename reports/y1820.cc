@@ -13,6 +13,7 @@
 #include "replay/driver.h"
 #include "rules/y1820/formulas.h"
 #include "rules/y1820/tables.h"
+#include "rules/y1820/y1820.h"
 #include "schema/reports_generated.h"
 
 namespace adjutant::reports {
@@ -271,6 +272,7 @@ Status NationReport(Ctx& c, const std::string& game) {
   auto f = FoldY1820(c, game);
   if (!f.ok()) return f.status();
   const P::Y1820State& s = f->s();
+  const rules::RulesVersions versions = replay::GameVersions(replay::SummaryOf(f->world));  // Y11.1 counts by them
   const P::Y1820Nation* n = s.Nation(*id);
   if (!n) {
     std::string known;
@@ -362,7 +364,7 @@ Status NationReport(Ctx& c, const std::string& game) {
       b.add_reform(reform_o);
       b.add_reform_success(ch.success);
       b.add_reform_revolt(ch.revolt);
-      b.add_improvements_per_turn(y::ImprovementsAllowed(s, *id));
+      b.add_improvements_per_turn(y::ImprovementsAllowed(s, *id, versions.Of(y::kRuleset)));
       b.add_orders(orders_o);
     }
     fbb.Finish(b.Finish());
@@ -394,7 +396,7 @@ Status NationReport(Ctx& c, const std::string& game) {
   c.Line("  Reform: " + (reform ? n->reform + " (success " + std::to_string(ch.success) + "%, revolt " +
                                     std::to_string(ch.revolt) + "%, nothing " + std::to_string(ch.nothing) + "%)"
                               : std::string("none")));
-  c.Line("  Improvements a turn: " + std::to_string(y::ImprovementsAllowed(s, *id)));
+  c.Line("  Improvements a turn: " + std::to_string(y::ImprovementsAllowed(s, *id, versions.Of(y::kRuleset))));
   c.Line("  Orders standing for the coming turn: " + std::string(orders.empty() ? "none" : ""));
   for (const auto& o : orders) c.Line("    " + o);
   return Status::Ok();

@@ -58,13 +58,17 @@ constexpr std::array kVersions{
                 "(versions 1-3 left followers and troops naming a ship no longer there, and a moved crosser "
                 "still crossing)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
-    VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y12.3",
+    VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "
                 "after turn 240, the number the book names, which its calendar calls 1839.12. Y12.3: an exchange "
                 "treaty sent to or by a nation that already has two (in force or announced) is refused when sent; "
                 "version 1 kept it waiting until one of the two ended. Y4.2, Y6.1: a rally point's +1 defence is "
                 "given only in the first two provinces named and never in the capital; a Feudal Monarchy's third is "
-                "a spawn point only (version 1: every province named defended +1)"},
+                "a spawn point only (version 1: every province named defended +1). Y8.5: a taken port's docked fleets "
+                "of every nation the port is no longer friendly to flee, the former owner's treaty partners' too; "
+                "version 1 made only the former owner's flee. Y11.1, Y15.1: the technology Civil Engineering (40 RP, "
+                "ASSUMED) adds one improvement a turn, the book's research that raises the limit; version 1 knew no "
+                "such technology"},
 };
 
 std::vector<VersionNote>& AllNotes() {

@@ -165,12 +165,18 @@ EpidemicChances EpidemicChancesOf(const std::set<std::string>& techs) {
 
 int OutnumberBonus(int mine, int theirs) { return mine > theirs ? (mine - theirs) / kOutnumberStep : 0; }
 
-int ImprovementsAllowed(const Y1820State& s, const std::string& nation) {
+int ImprovementsAllowed(const Y1820State& s, const std::string& nation, uint32_t version) {
   int factories = 0;
   for (const auto& [id, p] : s.provinces) {
     if (p.owner == nation && p.improvements.count("Factory")) ++factories;
   }
-  return kImprovementsPerTurn + factories / kFactoriesPerExtraImprovement;
+  int research = 0;
+  if (const auto* n = s.Nation(nation)) {
+    for (const auto& t : kTechs) {
+      if (t.since <= version && n->techs.count(std::string(t.id))) research += t.improvements;
+    }
+  }
+  return kImprovementsPerTurn + factories / kFactoriesPerExtraImprovement + research;
 }
 
 int DominationNeeded(const Y1820State& s) { return static_cast<int>(s.defs.size()) / 2 + 1; }

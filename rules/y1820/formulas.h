@@ -61,8 +61,10 @@ EpidemicChances EpidemicChancesOf(const std::set<std::string>& techs);
 // Y9.3: the bonus of the side with `mine` armies against `theirs`.
 int OutnumberBonus(int mine, int theirs);
 
-// Y11.1: improvements a nation may build or dismantle this turn.
-int ImprovementsAllowed(const Y1820State& s, const std::string& nation);
+// Y11.1: improvements a nation may build or dismantle this turn: two, one
+// more for each 4 factories (Y11.7), and from version 2 the technologies'
+// `improvements` (Y15.1: Civil Engineering +1).
+int ImprovementsAllowed(const Y1820State& s, const std::string& nation, uint32_t version);
 
 // Y1.4: provinces one nation must hold for domination.
 int DominationNeeded(const Y1820State& s);

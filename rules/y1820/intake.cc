@@ -76,7 +76,7 @@ std::optional<std::pair<std::string, std::string>> Refusal(const projections::Y1
     case fb::Y1820OrderBody_Y1820Research: {
       auto* r = o.body_as_Y1820Research();
       std::string t = r->tech() ? r->tech()->str() : "";
-      if (!FindTech(t)) return R{"Y15.1", "no technology '" + t + "'"};
+      if (!FindTech(t, version)) return R{"Y15.1", "no technology '" + t + "'"};
       return std::nullopt;
     }
     case fb::Y1820OrderBody_Y1820Reform: {
@@ -128,7 +128,7 @@ std::optional<std::pair<std::string, std::string>> Refusal(const projections::Y1
       auto* g = o.body_as_Y1820GiveTech();
       if (auto r = nation_named(g->nation(), "Y12.5")) return r;
       std::string t = g->tech() ? g->tech()->str() : "";
-      if (!FindTech(t)) return R{"Y15.1", "no technology '" + t + "'"};
+      if (!FindTech(t, version)) return R{"Y15.1", "no technology '" + t + "'"};
       return std::nullopt;
     }
     default:

@@ -217,7 +217,7 @@ void Trades(Ctx& c) {
 // ---- research and reforms chosen (Y10, Y14) ------------------------------------------
 
 void ChooseResearch(Ctx& c, const std::string& nation, const Y1820StandingOrder& o) {
-  const Tech* t = FindTech(o.s1);
+  const Tech* t = FindTech(o.s1, c.writer().rules_versions().Of(kRuleset));
   const auto* n = c.s().Nation(nation);
   if (!t) return c.Reject(o.seq, "Y15.1", "no technology '" + o.s1 + "'");
   if (n->techs.count(o.s1)) return c.Reject(o.seq, "Y10.3", nation + " already has " + o.s1);
@@ -282,7 +282,7 @@ void Build(Ctx& c, const std::string& nation, const Y1820StandingOrder& o, TurnU
   const auto* n = c.s().Nation(nation);
   if (!imp) return c.Reject(o.seq, "Y11", "no improvement '" + o.s1 + "'");
   if (!p || p->owner != nation) return c.Reject(o.seq, std::string(imp->rule), P(o.a) + " is not " + nation + "'s");
-  if (use.improvements >= ImprovementsAllowed(c.s(), nation)) {
+  if (use.improvements >= ImprovementsAllowed(c.s(), nation, c.writer().rules_versions().Of(kRuleset))) {
     return c.Reject(o.seq, "Y11.1", nation + " has built or dismantled " + std::to_string(use.improvements) +
                                         " improvements this turn, its limit");
   }
@@ -314,7 +314,7 @@ void Dismantle(Ctx& c, const std::string& nation, const Y1820StandingOrder& o, T
   const auto* p = c.s().Province(o.a);
   if (!p || p->owner != nation) return c.Reject(o.seq, "Y11.1", P(o.a) + " is not " + nation + "'s");
   if (!p->improvements.count(o.s1)) return c.Reject(o.seq, "Y11.1", P(o.a) + " has no " + o.s1);
-  if (use.improvements >= ImprovementsAllowed(c.s(), nation)) {
+  if (use.improvements >= ImprovementsAllowed(c.s(), nation, c.writer().rules_versions().Of(kRuleset))) {
     return c.Reject(o.seq, "Y11.1", nation + " has built or dismantled " + std::to_string(use.improvements) +
                                         " improvements this turn, its limit");
   }

@@ -14,5 +14,9 @@ const Government* FindGovernment(std::string_view id) { return FindIn(kGovernmen
 const Improvement* FindImprovement(std::string_view id) { return FindIn(kImprovements, id); }
 const Reform* FindReform(std::string_view id) { return FindIn(kReforms, id); }
 const Tech* FindTech(std::string_view id) { return FindIn(kTechs, id); }
+const Tech* FindTech(std::string_view id, uint32_t version) {
+  const Tech* t = FindIn(kTechs, id);
+  return t && t->since <= version ? t : nullptr;
+}
 
 }  // namespace adjutant::rules::y1820

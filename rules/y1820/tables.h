@@ -52,6 +52,19 @@ inline constexpr int kSpawnPerPointPerTurn = 1;  // Y4.1
 inline constexpr int kLostOverLimitPerTurn = 1;  // Y4.5
 inline constexpr int kHqDisbandedArmies = 2;     // Y11.5
 
+// ---- Y7: neutrals ------------------------------------------------------------------
+// The ten neutrals the book names, with its province numbers. A scenario may
+// list more (land no nation holds); the bundled Europe 1820 keeps these ten
+// and marks its additions (fixtures/y1820/README.md; phase_test "Y7.1").
+struct BookNeutral {
+  int32_t province;
+  std::string_view name;
+};
+inline constexpr BookNeutral kBookNeutrals[] = {
+    {49, "Bavaria"}, {60, "Swiss Confederacy"}, {63, "Florence"}, {65, "Papal States"}, {75, "Portugal"},
+    {77, "Morocco"}, {78, "Algiers"},         {79, "Tunis"},    {81, "Libya"},        {82, "Cyrenaica"},
+};
+
 // ---- Y9: combat ------------------------------------------------------------------
 inline constexpr int kCombatDie = 8;
 inline constexpr int kNeutralDefence = 2;        // Y7.1
@@ -92,6 +105,11 @@ inline constexpr int kMaxExchangeTreaties = 2;
 inline constexpr uint32_t kExchangeLimitVersion = 2;  // Y12.3: a third refused when sent (version 1: kept waiting)
 inline constexpr std::string_view kTreatyKinds[] = {"non-aggression", "exchange", "pact"};
 
+// ---- Y8: fleets --------------------------------------------------------------------
+// Y8.5 (version 2): a taken port's docked fleets of every nation it is no
+// longer friendly to flee, not only the former owner's (version 1).
+inline constexpr uint32_t kFriendlyFleetsFleeVersion = 2;
+
 // ---- Y13: epidemics (percent) -----------------------------------------------------------
 inline constexpr int kEpidemicKillPct = 40;
 inline constexpr int kEpidemicEndPct = 20;
@@ -125,6 +143,8 @@ struct Tech {
   int fleet_attack = 0;
   int fleet_defence = 0;
   std::string_view effect;         // what it does, for reports and RULES.md
+  int improvements = 0;            // Y11.1: added to the improvements a turn
+  uint32_t since = 1;              // the rules version that first offers it
 };
 inline constexpr Tech kTechs[] = {
     {"Railroads", 40, "", 0, 0, 0, 0, "Railroad improvements (Y5.2, Y11.5)"},
@@ -140,8 +160,14 @@ inline constexpr Tech kTechs[] = {
     {"Steam Navigation", 35, "", 0, 0, 1, 0, "Nautical: +1 to fleets' attack rolls"},
     {"Naval Gunnery", 40, "", 0, 0, 1, 1, "Nautical: +1 to fleets' attack and defence rolls"},
     {"Ironclads", 60, "Steam Navigation", 0, 0, 0, 1, "Nautical: +1 to fleets' defence rolls"},
+    // Y11.1: "certain research" raises the improvements a turn; the book names none (version 2).
+    {"Civil Engineering", 40, "", 0, 0, 0, 0, "+1 improvement a turn (Y11.1)", 1, 2},
 };
+// Any row of the table (a scenario's, a projection's, a report's look-up).
 const Tech* FindTech(std::string_view id);
+// A technology the rules `version` offers (research and trades): nullptr for
+// one that version does not know.
+const Tech* FindTech(std::string_view id, uint32_t version);
 
 // ---- Y15.2: random events (ASSUMED) ---------------------------------------------------------
 // One d100 a turn when the scenario has random events: the first row whose

@@ -46,6 +46,17 @@ int Get(const std::map<std::string, int32_t>& m, const std::string& k) {
   return it == m.end() ? 0 : it->second;
 }
 
+// Y8.2: a port is friendly to a nation's fleets when it is the nation's own or
+// that of a nation it has a treaty with (non-aggression, exchange or pact).
+bool FriendlyPort(const projections::Y1820State& s, const std::string& fleets, const std::string& owner) {
+  if (owner == fleets) return true;
+  if (owner.empty()) return false;
+  for (std::string_view kind : kTreatyKinds) {
+    if (s.HasTreaty(fleets, owner, std::string(kind))) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 // ---- armies (Y5, Y8.3) -----------------------------------------------------------
@@ -332,8 +343,24 @@ Status FleetBattle(Ctx& c, const std::string& sea, const std::string& attacker, 
 }  // namespace
 
 // Y8.5: a taken port's fleets flee to a random neighbouring sea zone,
-// fighting the enemy fleets there.
+// fighting the enemy fleets there. Version 2: every fleet docked there to
+// which the port, now the conqueror's, is no longer friendly (Y8.2) — the
+// former owner's and its treaty partners' — in nation order; the conqueror's
+// own and its treaty partners' stay. Version 1: the former owner's alone.
 Status Moves::FleeFleets(int32_t port, const std::string& owner) {
+  std::vector<std::string> fleeing{owner};
+  if (c_.writer().rules_versions().Of(kRuleset) >= kFriendlyFleetsFleeVersion) {
+    fleeing.clear();
+    for (const auto& [other, k] : c_.s().Province(port)->fleets) {
+      if (k > 0 && !FriendlyPort(c_.s(), other, nation_)) fleeing.push_back(other);
+    }
+  }
+  for (const std::string& who : fleeing) ADJ_RETURN_IF_ERROR(Flee(port, who));
+  return Status::Ok();
+}
+
+// Y8.5: `owner`'s fleets docked at `port` flee, one by one.
+Status Moves::Flee(int32_t port, const std::string& owner) {
   int32_t k = Get(c_.s().Province(port)->fleets, owner);
   const std::vector<std::string> seas = c_.s().defs.at(port).seas;
   for (int32_t i = 0; i < k; ++i) {
@@ -462,11 +489,7 @@ Status Moves::Fleet(const Y1820StandingOrder& o) {
     const auto* p = s.Province(to_port);
     if (!p) return reject("Y8.2", "there is no " + P(to_port));
     if (!Touches(s, to_port, from_sea)) return reject("Y8.2", P(to_port) + " does not touch " + from_sea);
-    bool friendly = p->owner == nation_ ||
-                    (!p->owner.empty() && (s.HasTreaty(nation_, p->owner, "pact") ||
-                                           s.HasTreaty(nation_, p->owner, "exchange") ||
-                                           s.HasTreaty(nation_, p->owner, "non-aggression")));
-    if (!friendly) return reject("Y8.2", "fleets enter friendly ports only; " + P(to_port) + " is not");
+    if (!FriendlyPort(s, nation_, p->owner)) return reject("Y8.2", "fleets enter friendly ports only; " + P(to_port) + " is not");
     if (!p->improvements.count("Port")) return reject("Y8.2", P(to_port) + " has no Port");
   } else {
     if (!s.seas.count(to_sea)) return reject("Y8.2", "there is no sea zone " + to_sea);

@@ -21,6 +21,7 @@ class Moves {
   Status Battle(int32_t from, int32_t to, int32_t armies, int penalty, const std::string& penalty_name);
   Status Capture(int32_t province, bool fought);
   Status FleeFleets(int32_t port, const std::string& owner);
+  Status Flee(int32_t port, const std::string& owner);
   Status FallOfCapital(const std::string& loser, int32_t province);
   Status Eliminate(const std::string& loser);
 

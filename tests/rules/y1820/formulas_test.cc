@@ -169,13 +169,29 @@ TEST_CASE("Y4.1-Y4.3, Y6.1, Y13.1: spawn points: the capital first, rally points
 
 TEST_CASE("Y11.1, Y11.7: two improvements a turn, one more for each 4 factories", "[y1820]") {
   auto s = Nation("republic", 9, 0);
-  CHECK(ImprovementsAllowed(s, "N") == 2);
+  CHECK(ImprovementsAllowed(s, "N", 2) == 2);
   for (int i = 1; i <= 3; ++i) s.provinces[i].improvements.insert("Factory");
-  CHECK(ImprovementsAllowed(s, "N") == 2);
+  CHECK(ImprovementsAllowed(s, "N", 2) == 2);
   s.provinces[4].improvements.insert("Factory");
-  CHECK(ImprovementsAllowed(s, "N") == 3);
+  CHECK(ImprovementsAllowed(s, "N", 2) == 3);
   for (int i = 5; i <= 8; ++i) s.provinces[i].improvements.insert("Factory");
-  CHECK(ImprovementsAllowed(s, "N") == 4);
+  CHECK(ImprovementsAllowed(s, "N", 2) == 4);
+  CHECK(ImprovementsAllowed(s, "N", 1) == 4);
+}
+
+TEST_CASE("Y11.1, Y15.1: Civil Engineering, the research that raises the improvements a turn, adds one under "
+          "y1820=2; version 1 knows no such technology", "[y1820][versions]") {
+  auto s = Nation("republic", 3, 0);
+  s.nations["N"].techs.insert("Civil Engineering");
+  CHECK(ImprovementsAllowed(s, "N", 2) == 3);
+  CHECK(ImprovementsAllowed(s, "N", 1) == 2);
+  REQUIRE(FindTech("Civil Engineering", 2) != nullptr);
+  CHECK(FindTech("Civil Engineering", 2)->improvements == 1);
+  CHECK(FindTech("Civil Engineering", 1) == nullptr);
+  CHECK(FindTech("Railroads", 1) != nullptr);  // the others are every version's
+  int raising = 0;
+  for (const auto& t : kTechs) raising += t.improvements > 0;
+  CHECK(raising == 1);
 }
 
 TEST_CASE("Y1.4: domination needs 50% + 1 of all provinces", "[y1820]") {

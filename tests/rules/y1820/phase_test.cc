@@ -3,10 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
 
 #include "projections/y1820.h"
 #include "replay/driver.h"
 #include "rules/versions.h"
+#include "rules/y1820/tables.h"
 #include "schema/codec.h"
 #include "support/pate_game.h"
 #include "support/y1820_game.h"
@@ -253,4 +255,26 @@ TEST_CASE("Y1.3: rulesets keep to their games: a y1820 order or directive sent t
   REQUIRE(dir.ok());
   CHECK_FALSE(replay::RecordDirective(*n.db, "g", "main", *dir).ok());
   CHECK(n.db->HeadOf("g", "main")->seq == head->seq);
+}
+
+TEST_CASE("Y7.1: the bundled Europe 1820 scenario holds the book's ten neutrals, by number and name; any other "
+          "neutral is the scenario's addition", "[y1820]") {
+  Y1820Db g(EuropeScenario(), EuropeMap());
+  REQUIRE(g.Adjudicate().ok());  // turn 0: the garrisons stand
+  const auto s = g.State();
+  std::set<int32_t> book;
+  for (const auto& n : adjutant::rules::y1820::kBookNeutrals) {
+    INFO("province " << n.province << " " << n.name);
+    book.insert(n.province);
+    REQUIRE(s.defs.count(n.province));
+    CHECK(s.defs.at(n.province).name == n.name);
+    REQUIRE(s.provinces.count(n.province));
+    CHECK(s.provinces.at(n.province).owner.empty());  // no nation's: a neutral (Y7.1)
+    CHECK(s.provinces.at(n.province).garrison == 1);  // one army, defending with +2
+  }
+  CHECK(book.size() == 10);
+  // The others no nation holds are additions, each listed as such in fixtures/y1820/README.md.
+  int additions = 0;
+  for (const auto& [id, p] : s.provinces) additions += p.owner.empty() && !book.count(id);
+  CHECK(additions == 17);
 }
