@@ -47,9 +47,10 @@ constexpr std::array kVersions{
                 "is in tactical area 1 when put at sea (0 in a port) "
                 "(versions 1-3 left followers and troops naming a ship no longer there, and a moved crosser "
                 "still crossing)"},
-    VersionNote{"sow", 5, "SOW 4.8",
+    VersionNote{"sow", 5, "SOW 4.8, SOW 4.10",
                 "4.8: a ship that adds crew may not move on that turn: her movement (and pursuit) is refused, "
-                "naming SOW 4.8 (version 4 let her sail)"},
+                "naming SOW 4.8 (version 4 let her sail); "
+                "4.10: the units and supplies aboard a ship removed from the game are lost with her, their men recorded lost (version 4 left them aboard a ship no longer there)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y12.3",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "

@@ -521,6 +521,14 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
         return Refusal{"SOW 4.10", sh.id + " is in a sea area with no other friendly ship"};
       }
       auto due = NextSeason(out.at().turn.major, out.at().turn.minor);
+      // Rules version 5: the units aboard are lost with her, as with a ship
+      // the GA strikes off (directives.cc, LoseShip); the fold drops them
+      // with the ShipRemoved below, and her supplies go with her hold.
+      if (out.writer().rules_versions().Of(kRuleset) >= 5) {
+        for (const auto& [uid, u] : s.units) {
+          if (u.aboard == sh.id && u.men > 0) out.Lost(u.state, u.men, "SOW 4.10", uid);
+        }
+      }
       out.ShipRemoved(sh.id, static_cast<int32_t>(sh.men()), seq);
       if (sh.men() > 0) out.ReturnLater(st, "national", "", sh.men(), due.first, due.second, "SOW 4.10", sh.id);
       return std::nullopt;
