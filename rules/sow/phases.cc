@@ -316,6 +316,18 @@ int ShipsBuildingIn(const P::TreasuryState& s, const std::string& port) {
   return n;
 }
 
+// SOW 4.6: ships (not transport groups) being repaired in the port's yards:
+// damaged, in its harbour, of a state friendly to its holder — those PATE
+// 3.3 repairs in the yards there this turn (RULES.md).
+int ShipsRepairingIn(const P::TreasuryState& s, const P::FleetState& fleet, const P::City& port) {
+  int n = 0;
+  for (const auto& [id, sh] : fleet.ships) {
+    if (!sh.on_map() || sh.location != port.name || !sh.in_port || sh.type == P::ShipType::TR) continue;
+    if ((sh.hull > 0 || sh.rigging > 0) && Friendly(s, port.controller, sh.state)) n++;
+  }
+  return n;
+}
+
 std::optional<Refusal> Funds(const P::TreasuryState& s, const std::string& state, int64_t need_cc, const char* rule,
                              const std::string& what) {
   int64_t have = s.State(state)->treasury_cc;
@@ -386,8 +398,12 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       auto type = b->type();
       bool tr = type == fb::SowShipType_TR;
       if (c.besieged) return Refusal{"SOW 4.5", c.name + " is under siege: no new builds"};
-      if (!DockyardAllows(ShipsBuildingIn(s, c.name), 0, c.dockyards, tr)) {
-        return Refusal{"SOW 4.6", c.name + " has " + std::to_string(c.dockyards) + " dockyards, all in use"};
+      // Rules version 5: ships being repaired there count too (version 4
+      // counted the builds alone).
+      const int repairing = out.writer().rules_versions().Of(kRuleset) >= 5 ? ShipsRepairingIn(s, fleet, c) : 0;
+      if (!DockyardAllows(ShipsBuildingIn(s, c.name), repairing, c.dockyards, tr)) {
+        return Refusal{"SOW 4.6", c.name + " has " + std::to_string(c.dockyards) + " dockyards, all in use" +
+                                      (repairing ? " (" + std::to_string(repairing) + " by ships being repaired)" : "")};
       }
       if (tr && b->capacity() > c.transport_pool) {
         return Refusal{"SOW 3.3", c.name + " has " + std::to_string(c.transport_pool) + " transport capacity left"};
