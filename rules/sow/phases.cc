@@ -51,14 +51,18 @@ std::pair<int32_t, int32_t> NextSeason(int32_t year, int32_t season) {
 }
 
 // ---- SOW 2.5: is a port blockaded? ----------------------------------------
-bool PortBlockaded(const P::TreasuryState& s, const P::FleetState& fleet, const P::City& port) {
+// `version`: the sow rules version. Since 5 only the ships of a power that
+// declared the blockade blockade (4 also counted its allies), and a ship
+// with no commerce order (a scenario's, a new build, a prize: mission None)
+// ignores commerce, as one neither raiding nor convoying does (RULES.md).
+bool PortBlockaded(const P::TreasuryState& s, const P::FleetState& fleet, const P::City& port, uint32_t version) {
   for (const auto& [by, against] : s.blockades) {
     if (against != port.controller) continue;
     bool sol = false, frigate = false, hostile_sol = false;
     for (const auto& [id, ship] : fleet.ships) {
       if (!ship.on_map() || ship.location != port.name || !ship.coastal) continue;
-      bool ignoring = ship.mission == P::Mission::IgnoreCommerce;
-      if (ship.state == by || Friendly(s, ship.state, by)) {
+      bool ignoring = ship.mission == P::Mission::IgnoreCommerce || (version >= 5 && ship.mission == P::Mission::None);
+      if (ship.state == by || (version < 5 && Friendly(s, ship.state, by))) {
         if (IsSol(ship) && ignoring) sol = true;
         if (ship.type == P::ShipType::FR && ignoring) frigate = true;
       } else if (AtWar(s, ship.state, by) && IsSol(ship)) {
@@ -105,6 +109,7 @@ int SquareDistance(const P::Square& a, const P::Square& b) {
 void RunIncome(Outcomes& out) {
   const P::TreasuryState& s0 = out.state();
   const P::FleetState& f0 = out.fleet();
+  const uint32_t version = out.writer().rules_versions().Of(kRuleset);
   // Decide every city's income from the state at the phase's start; credit
   // after. (Income lines change no input of another city's income.)
   struct Credit { std::string state, city, detail; int64_t cc; };
@@ -116,7 +121,7 @@ void RunIncome(Outcomes& out) {
     if (c.kind != P::CityKind::Port || !s0.State(c.controller)) continue;
     auto& np = nation_ports[NationOf(s0, c.controller)];
     np.second++;
-    if (PortBlockaded(s0, f0, c)) np.first++;
+    if (PortBlockaded(s0, f0, c, version)) np.first++;
   }
   for (const auto& [name, c] : s0.cities) {
     const P::StateAcct* owner = s0.State(c.controller);
@@ -156,7 +161,7 @@ void RunIncome(Outcomes& out) {
     }
     if (IsPort(c)) {
       int64_t trade_lost = 0;
-      if (PortBlockaded(s0, f0, c)) {  // SOW 2.5
+      if (PortBlockaded(s0, f0, c, version)) {  // SOW 2.5
         int bp;
         if (c.kind == P::CityKind::OffMapPort) {
           bp = ColonyBlockadeLossBp();
