@@ -181,12 +181,17 @@ void RunIncome(Outcomes& out) {
         const std::string& other_nation = NationOf(s0, other);
         auto share = s0.trade_bp.find({owner->nation, other_nation});
         int trade = share == s0.trade_bp.end() ? 0 : share->second;
-        // Germany and Italy: the other state's share of its nation's ports.
+        // Germany and Italy: the embargoing state's share of its nation's
+        // ports, for the ports of either side (rules version 5). Version 4
+        // took the other state's share: for the embargoing state's own
+        // ports, the embargoed state's.
+        const std::string& sharer = version >= 5 ? by : other;
+        const std::string& sharer_nation = NationOf(s0, sharer);
         int ports_all = 0, ports_other = 0;
         for (const auto& [n2, c2] : s0.cities) {
-          if (!IsPort(c2) || NationOf(s0, c2.controller) != other_nation) continue;
+          if (!IsPort(c2) || NationOf(s0, c2.controller) != sharer_nation) continue;
           ports_all++;
-          if (c2.controller == other) ports_other++;
+          if (c2.controller == sharer) ports_other++;
         }
         int port_share = ports_all == 0 ? kBpWhole : static_cast<int>(int64_t{ports_other} * kBpWhole / ports_all);
         int64_t lost = cut(EmbargoLossBp(trade, port_share));
