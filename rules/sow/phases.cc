@@ -338,6 +338,19 @@ int ShipsRepairingIn(const P::TreasuryState& s, const P::FleetState& fleet, cons
   return n;
 }
 
+// SOW 4.9 (fragmented states): is `sq` strictly nearer to a city `state`
+// holds than to every other city? Off-map ports have no squares.
+bool NearerOwnCity(const P::TreasuryState& s, const std::string& state, const P::Square& sq) {
+  int own = -1, other = -1;
+  for (const auto& [n, c] : s.cities) {
+    if (c.kind == P::CityKind::OffMapPort) continue;
+    int d = SquareDistance(c.square, sq);
+    int& best = c.controller == state ? own : other;
+    if (best < 0 || d < best) best = d;
+  }
+  return own >= 0 && (other < 0 || own < other);
+}
+
 std::optional<Refusal> Funds(const P::TreasuryState& s, const std::string& state, int64_t need_cc, const char* rule,
                              const std::string& what) {
   int64_t have = s.State(state)->treasury_cc;
@@ -508,12 +521,15 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
           }
         }
       }
-      // Inside the state's territory: standing in, or on the square of, a
-      // city it holds (see RULES.md).
+      // Inside the state's territory (see RULES.md): standing in, or on the
+      // square of, a city it holds; since rules version 5 also on a square
+      // strictly nearer to a city it holds than to any other city (the
+      // book's test for fragmented states).
       bool home = false;
       for (const auto& [n, c] : s.cities) {
         if (c.controller == st && (u.city == n || c.square == u.square)) home = true;
       }
+      if (!home && out.writer().rules_versions().Of(kRuleset) >= 5) home = NearerOwnCity(s, st, u.square);
       DisbandResult r = DisbandOutcome(u.men, !home);
       auto due = NextSeason(out.at().turn.major, out.at().turn.minor);
       bool militia = u.type == P::UnitType::MI && s.cities.count(u.raised_in);
