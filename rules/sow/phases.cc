@@ -363,7 +363,9 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
   const P::TreasuryState& s = out.state();
   const P::FleetState& fleet = out.fleet();
   const std::string st = o.state()->str();
-  if (auto r = CheckAtSubmission(s, fleet, o, out.at().turn)) return r;  // the state may have changed since
+  if (auto r = CheckAtSubmission(s, fleet, o, out.at().turn, out.writer().rules_versions().Of(kRuleset))) {
+    return r;  // the state may have changed since
+  }
   const P::StateAcct& acct = *s.State(st);
   switch (o.body_type()) {
     case fb::SowOrderBody_TransferOrder: {  // SOW 2.1
@@ -514,6 +516,15 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       // A copy: the UnitDisbanded event below erases the unit from the state.
       const P::Unit u = s.units.at(o.body_as_DisbandOrder()->unit()->str());
       bool militia_at_home = u.type == P::UnitType::MI && u.city == u.raised_in && !u.city.empty();
+      // Rules version 5: militia anywhere in the strategic square of the
+      // city they were raised in (version 4: in the city itself).
+      if (u.type == P::UnitType::MI && out.writer().rules_versions().Of(kRuleset) >= 5) {
+        auto raised = s.cities.find(u.raised_in);
+        if (raised != s.cities.end() && raised->second.kind != P::CityKind::OffMapPort &&
+            raised->second.square == u.square) {
+          militia_at_home = true;
+        }
+      }
       if (!militia_at_home) {
         for (const auto& [id, other] : s.units) {
           if (AtWar(s, other.state, st) && other.square == u.square) {
