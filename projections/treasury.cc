@@ -276,7 +276,9 @@ std::string OwnerOf(const TreasuryState& s, const std::string& id) {
   return "";
 }
 
-void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uint16_t phase) {
+// `version`: the sow rules version the outcome was recorded under (a ship
+// removed takes the units aboard with her since version 5, SOW 4.10).
+void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uint16_t phase, uint32_t version) {
   switch (e.body_type()) {
     case fb::SowEventBody_TreasuryLine: {
       auto* x = e.body_as_TreasuryLine();
@@ -364,6 +366,9 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
         owner = o->second.slot.substr(0, o->second.slot.find('/'));
       }
       Note(s, owner, id + " removed from the game (SOW 4.10)");
+      // Version 5: the units aboard are lost with her (their men are
+      // recorded lost beside this event).
+      if (version >= 5) std::erase_if(s.units, [&](const auto& kv) { return kv.second.aboard == id; });
       break;
     }
     case fb::SowEventBody_SuppliesBought: {
@@ -608,7 +613,7 @@ void Treasury::Apply(const Input& in) {
       if (auto* d = e.payload_as_Directive()->body_as_SowDirective()) ApplyDirective(s_, *d, FoldVersionOf(in));
       break;
     case fb::Payload_SowEvent:
-      ApplyOutcome(s_, *e.payload_as_SowEvent(), turn, e.phase());
+      ApplyOutcome(s_, *e.payload_as_SowEvent(), turn, e.phase(), FoldVersionOf(in));
       break;
     case fb::Payload_PateEvent:
       ApplyPate(s_, *e.payload_as_PateEvent());

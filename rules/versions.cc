@@ -57,6 +57,16 @@ constexpr std::array kVersions{
                 "is in tactical area 1 when put at sea (0 in a port) "
                 "(versions 1-3 left followers and troops naming a ship no longer there, and a moved crosser "
                 "still crossing)"},
+    VersionNote{"sow", 5, "SOW 4.8, SOW 4.10, SOW 3.5, SOW 4.6, SOW 2.5, SOW 2.6, SOW 4.9, SOW 4.3",
+                "4.8: a ship that adds crew may not move on that turn: her movement (and pursuit) is refused, "
+                "naming SOW 4.8 (version 4 let her sail); "
+                "4.10: the units and supplies aboard a ship removed from the game are lost with her, their men recorded lost (version 4 left them aboard a ship no longer there); "
+                "3.5: a ship sunk in a PATE battle returns a quarter of her men at the end of the season, as a ship destroyed in battle does; only a storm loses all (version 4 lost all); "
+                "4.6: the dockyard limit counts the ships being repaired in the port as well as those being built (version 4: the builds alone); "
+                "2.5: only the ships of a power that declared the blockade blockade (version 4 also counted its allies'), and a ship with no commerce order ignores commerce (version 4: she never blockaded); "
+                "2.6: the embargoing state's own ports lose by its own share of its nation's ports (version 4: by the embargoed state's share of its nation's); "
+                "4.9: a unit disbanding on a square strictly nearer to a city its state holds than to any other city disbands in its own territory (version 4: only on a city's square); "
+                "4.3: militia are raised in a home city another state holds only when that state is at war with theirs (version 4: any holder); 4.9: militia may disband among enemies anywhere in the strategic square of the city they were raised in (version 4: inside it only)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "

@@ -139,7 +139,9 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
     j.role = choice.role;
     std::optional<std::pair<std::string, std::string>> refusal = choice.refusal;  // rule, reason
     if (!refusal && so) {
-      if (auto r = sow::CheckAtSubmission(s, fleet, *so, at.turn)) refusal = {r->rule, r->reason};
+      if (auto r = sow::CheckAtSubmission(s, fleet, *so, at.turn, now.rules_versions().Of(sow::kRuleset))) {
+        refusal = {r->rule, r->reason};
+      }
     }
     if (!refusal && po) {
       if (auto r = pate::CheckAtSubmission(s, fleet, map, *po, now.rules_versions().Of(pate::kRuleset))) refusal = {r->rule, r->reason};

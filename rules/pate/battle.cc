@@ -167,7 +167,7 @@ Status RunCombat(Pate& p) {
       after.marines = std::max(0, now->marines - res.marines_lost);
       after.experience = static_cast<uint16_t>(now->experience + res.experience_gained);
       if (res.sunk) {
-        p.Sunk(res.id, "PATE 7.7", "sunk in " + b.id);
+        p.Sunk(res.id, "PATE 7.7", "sunk in " + b.id, /*in_battle=*/true);
         continue;
       }
       if (after.hull != now->hull || after.rigging != now->rigging || after.crew != now->crew ||

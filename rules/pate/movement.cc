@@ -79,7 +79,15 @@ struct Progress {
   bool no_second = false;   // lost her second move (6.6)
   bool pursuing = false;    // abandoned her orders to pursue (6.10)
   bool crossing = false;    // entered the Atlantic this turn (6.11)
+  bool crewed = false;      // held in port: she added crew this turn (SOW 4.8)
 };
+
+// SOW 4.8 (sow rules version 5): a ship that added crew this turn (the
+// orders phase, before this one) may not move this turn.
+bool CrewedThisTurn(Pate& p, const Ship& sh) {
+  return p.Writer().rules_versions().Of(sow::kRuleset) >= 5 && sh.crewed_on == p.at().turn;
+}
+constexpr const char* kCrewedReason = "she added crew this turn and may not move on it (SOW 4.8)";
 
 struct Leg {
   Place to;
@@ -126,7 +134,7 @@ class Movement {
   std::optional<Leg> LegOf(int step, const Ship& sh, std::string* why) {
     const ShipOrders& o = orders_[sh.id];
     const Progress& pr = progress_[sh.id];
-    if (pr.pursuing || pr.crossing || !o.moves()) return std::nullopt;
+    if (pr.pursuing || pr.crossing || pr.crewed || !o.moves()) return std::nullopt;
     const Port* here = p_.map().PortNamed(sh.location);
     auto enter = [&](const std::string& area) -> std::optional<Leg> {
       std::string target = PortTarget(sh, o, area);
@@ -226,6 +234,11 @@ class Movement {
         }
         continue;
       }
+      if (CrewedThisTurn(p_, sh)) {  // the leg she would make is refused, once
+        progress_[id].crewed = true;
+        p_.Failed(id, "SOW 4.8", kCrewedReason);
+        continue;
+      }
       const ShipOrders& o = orders_[id];
       Place at = PlaceOf(sh);
       std::string key = at.location + "|" + std::to_string(at.part) + "|" + std::to_string(at.tactical) + "|" +
@@ -260,6 +273,12 @@ class Movement {
           continue;
         }
         if (g.leg.to.part != fb::PortPart_Sea && !oo.pursue_into_ports) continue;
+        if (progress_[id].crewed) continue;
+        if (CrewedThisTurn(p_, o)) {
+          progress_[id].crewed = true;
+          p_.Failed(id, "SOW 4.8", kCrewedReason);
+          continue;
+        }
         pursuers[gi].push_back(id);
         taken.insert(id);
         progress_[id].pursuing = true;
@@ -508,6 +527,10 @@ Status RunPeaceMovement(Pate& p) {
     } else if (sh.location != sh.base && !sh.base.empty()) {
       dest = PlaceOf(sh);  // on station: she may rotate to her base
     } else {
+      continue;
+    }
+    if (CrewedThisTurn(p, sh)) {
+      p.Failed(id, "SOW 4.8", kCrewedReason);
       continue;
     }
     PATE_TRY(on_station, p.Chance(id, "peace: on station", "PATE 6.12", kPeaceOnStationPct));

@@ -15,6 +15,7 @@
 #include "rules/pate/map.h"
 #include "rules/pate/orders.h"
 #include "rules/pate/tables.h"
+#include "rules/sow/economy.h"
 #include "rules/phase_writer.h"
 #include "rules/sow/outcomes.h"
 #include "schema/event_generated.h"
@@ -198,17 +199,25 @@ class Pate {
       return {fb::PateEventBody_Observed, x.Union()};
     });
   }
-  void Sunk(const std::string& ship, const std::string& rule, const std::string& detail) {
+  // `in_battle`: sunk in a battle, not by a storm. Under sow rules version 5
+  // a share of her men return at the end of this season (SOW 3.5, as for any
+  // ship destroyed in battle); a storm loses them all, as before.
+  void Sunk(const std::string& ship, const std::string& rule, const std::string& detail, bool in_battle = false) {
     const Ship* sh = this->ship(ship);
     if (!sh) return;
     LoseCargo(ship, rule);  // before the ship (and the troops aboard) leave the state
     int32_t men = static_cast<int32_t>(sh->men());
+    int32_t back = in_battle && w_.rules_versions().Of(sow::kRuleset) >= 5
+                       ? static_cast<int32_t>(sow::SunkShipMenReturning(men))
+                       : 0;
+    int32_t lost = men - back;
     std::string state = sh->state;
     Emit([=](Fbb& f) -> Body {
-      auto x = fb::CreateShipSunkDirect(f, ship.c_str(), rule.c_str(), men, detail.c_str());
+      auto x = fb::CreateShipSunkDirect(f, ship.c_str(), rule.c_str(), lost, detail.c_str());
       return {fb::PateEventBody_ShipSunk, x.Union()};
     });
-    if (men > 0) sow_.Lost(state, men, rule, ship);
+    if (back > 0) sow_.ReturnLater(state, "national", "", back, at_.turn.major, at_.turn.minor, "SOW 3.5", ship);
+    if (lost > 0) sow_.Lost(state, lost, rule, ship);
   }
   // PATE 9: the troops aboard a ship sunk or taken are lost to their state
   // (the fold removes them with the ship).

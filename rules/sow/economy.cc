@@ -345,6 +345,12 @@ int64_t ShipPriceCc(SowShipType type, int frigates, int64_t capacity) {
 }
 
 // SOW 4.9
+// SOW 3.5
+int64_t SunkShipMenReturning(int64_t men) {
+  assert(men >= 0);
+  return ApplyBp(men, kSunkShipReturningBp);
+}
+
 DisbandResult DisbandOutcome(int64_t men, bool outside_own_territory) {
   assert(men >= 0);
   if (!outside_own_territory) return DisbandResult{men, 0, 0};

@@ -247,6 +247,10 @@ int64_t CrewCostCc(int64_t crew);
 int64_t UnitPriceCc(SowUnitType type, int64_t men, int batteries);
 int64_t ShipPriceCc(SowShipType type, int frigates, int64_t capacity);
 
+// SOW 3.5: of the `men` aboard a ship destroyed in battle, those who return
+// at the end of the season (kSunkShipReturningBp, to the nearest man).
+int64_t SunkShipMenReturning(int64_t men);
+
 // SOW 4.9: a disbanded unit's men. At home all return; outside the state's
 // territory 40% are lost (rounded to the nearest man) and the state pays
 // 1 VP for every full 250 men disbanded.

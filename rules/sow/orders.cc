@@ -78,7 +78,7 @@ std::optional<Refusal> CheckCity(const TreasuryState& s, const std::string& stat
 }  // namespace
 
 std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const FleetState& fleet, const fb::SowOrder& o,
-                                         const Turn& turn) {
+                                         const Turn& turn, uint32_t version) {
   std::string st = o.state()->str();
   const projections::StateAcct* acct = s.State(st);
   if (acct == nullptr) return Refusal{"SOW 2.1", "there is no state '" + st + "' in this game"};
@@ -100,9 +100,17 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const FleetStat
       if (c == s.cities.end()) return Refusal{"SOW 4.3", "there is no city '" + b->city()->str() + "'"};
       bool home = c->second.nation == acct->nation;
       if (!home) return Refusal{"SOW 4.3", "units are raised only in cities of the state's own nation (" + acct->nation + ")"};
-      // SOW 4.3: militia may be raised in a home city a hostile state holds.
+      // SOW 4.3: militia may be raised in a home city a hostile state holds;
+      // since rules version 5 only a hostile one (at war with the state):
+      // version 4 took any other holder, an ally or a neutral too.
       if (c->second.controller != st && b->type() != fb::SowUnitType_MI) {
         return Refusal{"SOW 4.3", b->city()->str() + " is held by " + c->second.controller + ", not " + st};
+      }
+      if (c->second.controller != st && version >= 5 &&
+          s.RelationOf(st, c->second.controller) != projections::Relation::War) {
+        return Refusal{"SOW 4.3", b->city()->str() + " is held by " + c->second.controller +
+                                      ", which is not hostile to " + st + ": militia are raised only in a home "
+                                      "city " + st + " or a hostile state holds"};
       }
       return std::nullopt;
     }

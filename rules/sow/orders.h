@@ -38,8 +38,9 @@ std::vector<std::string> EntitledRoles(const fb::SowOrder& order);
 // state holds; the last one stands — all such orders share one slot.
 std::string SlotOf(const projections::TreasuryState& s, const fb::SowOrder& order);
 
-// Checks that need only the state and the turn the order is for.
+// Checks that need only the state and the turn the order is for, under sow
+// rules version `version`.
 std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const projections::FleetState& fleet,
-                                         const fb::SowOrder& order, const Turn& turn);
+                                         const fb::SowOrder& order, const Turn& turn, uint32_t version);
 
 }  // namespace adjutant::rules::sow

@@ -51,14 +51,18 @@ std::pair<int32_t, int32_t> NextSeason(int32_t year, int32_t season) {
 }
 
 // ---- SOW 2.5: is a port blockaded? ----------------------------------------
-bool PortBlockaded(const P::TreasuryState& s, const P::FleetState& fleet, const P::City& port) {
+// `version`: the sow rules version. Since 5 only the ships of a power that
+// declared the blockade blockade (4 also counted its allies), and a ship
+// with no commerce order (a scenario's, a new build, a prize: mission None)
+// ignores commerce, as one neither raiding nor convoying does (RULES.md).
+bool PortBlockaded(const P::TreasuryState& s, const P::FleetState& fleet, const P::City& port, uint32_t version) {
   for (const auto& [by, against] : s.blockades) {
     if (against != port.controller) continue;
     bool sol = false, frigate = false, hostile_sol = false;
     for (const auto& [id, ship] : fleet.ships) {
       if (!ship.on_map() || ship.location != port.name || !ship.coastal) continue;
-      bool ignoring = ship.mission == P::Mission::IgnoreCommerce;
-      if (ship.state == by || Friendly(s, ship.state, by)) {
+      bool ignoring = ship.mission == P::Mission::IgnoreCommerce || (version >= 5 && ship.mission == P::Mission::None);
+      if (ship.state == by || (version < 5 && Friendly(s, ship.state, by))) {
         if (IsSol(ship) && ignoring) sol = true;
         if (ship.type == P::ShipType::FR && ignoring) frigate = true;
       } else if (AtWar(s, ship.state, by) && IsSol(ship)) {
@@ -105,6 +109,7 @@ int SquareDistance(const P::Square& a, const P::Square& b) {
 void RunIncome(Outcomes& out) {
   const P::TreasuryState& s0 = out.state();
   const P::FleetState& f0 = out.fleet();
+  const uint32_t version = out.writer().rules_versions().Of(kRuleset);
   // Decide every city's income from the state at the phase's start; credit
   // after. (Income lines change no input of another city's income.)
   struct Credit { std::string state, city, detail; int64_t cc; };
@@ -116,7 +121,7 @@ void RunIncome(Outcomes& out) {
     if (c.kind != P::CityKind::Port || !s0.State(c.controller)) continue;
     auto& np = nation_ports[NationOf(s0, c.controller)];
     np.second++;
-    if (PortBlockaded(s0, f0, c)) np.first++;
+    if (PortBlockaded(s0, f0, c, version)) np.first++;
   }
   for (const auto& [name, c] : s0.cities) {
     const P::StateAcct* owner = s0.State(c.controller);
@@ -156,7 +161,7 @@ void RunIncome(Outcomes& out) {
     }
     if (IsPort(c)) {
       int64_t trade_lost = 0;
-      if (PortBlockaded(s0, f0, c)) {  // SOW 2.5
+      if (PortBlockaded(s0, f0, c, version)) {  // SOW 2.5
         int bp;
         if (c.kind == P::CityKind::OffMapPort) {
           bp = ColonyBlockadeLossBp();
@@ -176,12 +181,17 @@ void RunIncome(Outcomes& out) {
         const std::string& other_nation = NationOf(s0, other);
         auto share = s0.trade_bp.find({owner->nation, other_nation});
         int trade = share == s0.trade_bp.end() ? 0 : share->second;
-        // Germany and Italy: the other state's share of its nation's ports.
+        // Germany and Italy: the embargoing state's share of its nation's
+        // ports, for the ports of either side (rules version 5). Version 4
+        // took the other state's share: for the embargoing state's own
+        // ports, the embargoed state's.
+        const std::string& sharer = version >= 5 ? by : other;
+        const std::string& sharer_nation = NationOf(s0, sharer);
         int ports_all = 0, ports_other = 0;
         for (const auto& [n2, c2] : s0.cities) {
-          if (!IsPort(c2) || NationOf(s0, c2.controller) != other_nation) continue;
+          if (!IsPort(c2) || NationOf(s0, c2.controller) != sharer_nation) continue;
           ports_all++;
-          if (c2.controller == other) ports_other++;
+          if (c2.controller == sharer) ports_other++;
         }
         int port_share = ports_all == 0 ? kBpWhole : static_cast<int>(int64_t{ports_other} * kBpWhole / ports_all);
         int64_t lost = cut(EmbargoLossBp(trade, port_share));
@@ -316,6 +326,31 @@ int ShipsBuildingIn(const P::TreasuryState& s, const std::string& port) {
   return n;
 }
 
+// SOW 4.6: ships (not transport groups) being repaired in the port's yards:
+// damaged, in its harbour, of a state friendly to its holder — those PATE
+// 3.3 repairs in the yards there this turn (RULES.md).
+int ShipsRepairingIn(const P::TreasuryState& s, const P::FleetState& fleet, const P::City& port) {
+  int n = 0;
+  for (const auto& [id, sh] : fleet.ships) {
+    if (!sh.on_map() || sh.location != port.name || !sh.in_port || sh.type == P::ShipType::TR) continue;
+    if ((sh.hull > 0 || sh.rigging > 0) && Friendly(s, port.controller, sh.state)) n++;
+  }
+  return n;
+}
+
+// SOW 4.9 (fragmented states): is `sq` strictly nearer to a city `state`
+// holds than to every other city? Off-map ports have no squares.
+bool NearerOwnCity(const P::TreasuryState& s, const std::string& state, const P::Square& sq) {
+  int own = -1, other = -1;
+  for (const auto& [n, c] : s.cities) {
+    if (c.kind == P::CityKind::OffMapPort) continue;
+    int d = SquareDistance(c.square, sq);
+    int& best = c.controller == state ? own : other;
+    if (best < 0 || d < best) best = d;
+  }
+  return own >= 0 && (other < 0 || own < other);
+}
+
 std::optional<Refusal> Funds(const P::TreasuryState& s, const std::string& state, int64_t need_cc, const char* rule,
                              const std::string& what) {
   int64_t have = s.State(state)->treasury_cc;
@@ -328,7 +363,9 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
   const P::TreasuryState& s = out.state();
   const P::FleetState& fleet = out.fleet();
   const std::string st = o.state()->str();
-  if (auto r = CheckAtSubmission(s, fleet, o, out.at().turn)) return r;  // the state may have changed since
+  if (auto r = CheckAtSubmission(s, fleet, o, out.at().turn, out.writer().rules_versions().Of(kRuleset))) {
+    return r;  // the state may have changed since
+  }
   const P::StateAcct& acct = *s.State(st);
   switch (o.body_type()) {
     case fb::SowOrderBody_TransferOrder: {  // SOW 2.1
@@ -386,8 +423,12 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       auto type = b->type();
       bool tr = type == fb::SowShipType_TR;
       if (c.besieged) return Refusal{"SOW 4.5", c.name + " is under siege: no new builds"};
-      if (!DockyardAllows(ShipsBuildingIn(s, c.name), 0, c.dockyards, tr)) {
-        return Refusal{"SOW 4.6", c.name + " has " + std::to_string(c.dockyards) + " dockyards, all in use"};
+      // Rules version 5: ships being repaired there count too (version 4
+      // counted the builds alone).
+      const int repairing = out.writer().rules_versions().Of(kRuleset) >= 5 ? ShipsRepairingIn(s, fleet, c) : 0;
+      if (!DockyardAllows(ShipsBuildingIn(s, c.name), repairing, c.dockyards, tr)) {
+        return Refusal{"SOW 4.6", c.name + " has " + std::to_string(c.dockyards) + " dockyards, all in use" +
+                                      (repairing ? " (" + std::to_string(repairing) + " by ships being repaired)" : "")};
       }
       if (tr && b->capacity() > c.transport_pool) {
         return Refusal{"SOW 3.3", c.name + " has " + std::to_string(c.transport_pool) + " transport capacity left"};
@@ -475,6 +516,15 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       // A copy: the UnitDisbanded event below erases the unit from the state.
       const P::Unit u = s.units.at(o.body_as_DisbandOrder()->unit()->str());
       bool militia_at_home = u.type == P::UnitType::MI && u.city == u.raised_in && !u.city.empty();
+      // Rules version 5: militia anywhere in the strategic square of the
+      // city they were raised in (version 4: in the city itself).
+      if (u.type == P::UnitType::MI && out.writer().rules_versions().Of(kRuleset) >= 5) {
+        auto raised = s.cities.find(u.raised_in);
+        if (raised != s.cities.end() && raised->second.kind != P::CityKind::OffMapPort &&
+            raised->second.square == u.square) {
+          militia_at_home = true;
+        }
+      }
       if (!militia_at_home) {
         for (const auto& [id, other] : s.units) {
           if (AtWar(s, other.state, st) && other.square == u.square) {
@@ -482,12 +532,15 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
           }
         }
       }
-      // Inside the state's territory: standing in, or on the square of, a
-      // city it holds (see RULES.md).
+      // Inside the state's territory (see RULES.md): standing in, or on the
+      // square of, a city it holds; since rules version 5 also on a square
+      // strictly nearer to a city it holds than to any other city (the
+      // book's test for fragmented states).
       bool home = false;
       for (const auto& [n, c] : s.cities) {
         if (c.controller == st && (u.city == n || c.square == u.square)) home = true;
       }
+      if (!home && out.writer().rules_versions().Of(kRuleset) >= 5) home = NearerOwnCity(s, st, u.square);
       DisbandResult r = DisbandOutcome(u.men, !home);
       auto due = NextSeason(out.at().turn.major, out.at().turn.minor);
       bool militia = u.type == P::UnitType::MI && s.cities.count(u.raised_in);
@@ -521,6 +574,14 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
         return Refusal{"SOW 4.10", sh.id + " is in a sea area with no other friendly ship"};
       }
       auto due = NextSeason(out.at().turn.major, out.at().turn.minor);
+      // Rules version 5: the units aboard are lost with her, as with a ship
+      // the GA strikes off (directives.cc, LoseShip); the fold drops them
+      // with the ShipRemoved below, and her supplies go with her hold.
+      if (out.writer().rules_versions().Of(kRuleset) >= 5) {
+        for (const auto& [uid, u] : s.units) {
+          if (u.aboard == sh.id && u.men > 0) out.Lost(u.state, u.men, "SOW 4.10", uid);
+        }
+      }
       out.ShipRemoved(sh.id, static_cast<int32_t>(sh.men()), seq);
       if (sh.men() > 0) out.ReturnLater(st, "national", "", sh.men(), due.first, due.second, "SOW 4.10", sh.id);
       return std::nullopt;

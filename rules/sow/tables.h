@@ -203,6 +203,11 @@ inline constexpr int64_t kTransportCapacityMax = 8000;    // SOW 3.3: no TR rais
 inline constexpr int64_t kGrowthMenPerOwnCity = 1000;
 inline constexpr int kAttritionBp = 400;
 
+// SOW 3.5: "a fraction" of the men of a ship destroyed in battle return (a
+// storm loses all). ASSUMED: a quarter, as PATE 10 returns of a garrison's
+// units destroyed in battle (rules/pate/tables.h kBattleSurvivorsPct).
+inline constexpr int kSunkShipReturningBp = 2500;
+
 // ---- 4. builds -------------------------------------------------------------
 
 // SOW 4.1: war turns to build. One peace or truce turn completes any build.

@@ -94,7 +94,7 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 }  // namespace
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
-  CHECK(rules::LatestVersion("sow") == 4);
+  CHECK(rules::LatestVersion("sow") == 5);
   CHECK(rules::LatestVersion("pate") == 3);
   CHECK(rules::LatestVersion("y1820") == 2);
   CHECK(rules::LatestVersion("dog") == 3);
@@ -103,7 +103,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK_FALSE(rules::KnownVersion("pate", 4));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 4}, {"pate", 3}, {"y1820", 2}, {"dog", 3}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 5}, {"pate", 3}, {"y1820", 2}, {"dog", 3}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -130,7 +130,7 @@ TEST_CASE("SOW 2.5, 2.6 under rules versions 1 and 2: the reductions compound, o
   Game newest;
   newest.Turn();
   CHECK(newest.BrestIncome() == kBrestUnderV2);  // later versions keep 2's reading
-  CHECK(newest.SowPhaseVersions() == std::vector<uint32_t>{4, 4, 4, 4});
+  CHECK(newest.SowPhaseVersions() == std::vector<uint32_t>{5, 5, 5, 5});
 
   Game old;
   const rules::RulesVersions v1{{"sow", 1}, {"pate", 1}};
@@ -208,7 +208,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   }
   Run list = Adjutant({"--db", db, "rules-versions", "g"});
   CHECK(list.code == 0);
-  CHECK_THAT(list.out, Catch::Contains("sow=4  newest  in use by g/main") && Catch::Contains("sow=1\n"));
+  CHECK_THAT(list.out, Catch::Contains("sow=5  newest  in use by g/main") && Catch::Contains("sow=1\n"));
   // dog=3 (issue 19) is listed, newest, with the rules it changed and what (rules/versions.cc).
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3  newest\n    D3, D5.4, D7.11: friends within 150 mm that fall back"));
