@@ -32,6 +32,11 @@ constexpr std::array kVersions{
                 "(3.7, 7.1); a side that wholly evades a battle and gets away moves to another tactical area, or out "
                 "to sea from a port, though no battle is fought (7.4); each order of a file is checked against the "
                 "roster as the orders before it left it: an appointment takes effect when received (2.3)"},
+    VersionNote{"pate", 3, "PATE 6.9, 7.4, 7.7",
+                "a battle in a port's coastal waters has a weather gauge, read from the wind recorded for the port: "
+                "with the wind onshore the ships off the coast hold it, offshore the port's side, across the wind "
+                "the sides' requests or a d2 (6.9); so the port's side, to leeward with the wind onshore, evades at "
+                "25% (7.4) and the side to windward fights at +10% (7.7); version 2 gave it none (50%, no +10%)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

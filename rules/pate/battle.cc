@@ -4,6 +4,7 @@
 #include "rules/pate/phase_internal.h"
 
 #include <algorithm>
+#include <array>
 
 #include "rules/pate/combat.h"
 #include "rules/sow/economy.h"
@@ -14,6 +15,43 @@ namespace adjutant::rules::pate::internal {
 
 Kind KindOf(ShipType t) { return static_cast<Kind>(t); }
 
+namespace {
+
+// Does most of `side`'s ships in battle `b` ask for the windward gauge
+// (4.6, 4.7; ties leeward, 4.11's default)?
+bool AsksWindward(const Battle& b, int side, std::map<std::string, ShipOrders>& orders) {
+  int ask = 0, n = 0;
+  for (const Combatant& c : b.ships) {
+    if (c.side != side) continue;
+    ++n;
+    ask += orders[c.id].windward ? 1 : 0;
+  }
+  return 2 * ask > n;
+}
+
+// Rules version 3 (PATE 6.9, 7.4, 7.7): the weather gauge of a battle in a
+// port's coastal waters, from the wind recorded for the port's sea area
+// (1.4). The shoreward side is the one whose ships came out of the harbour
+// to fight, else the one friendly to the port's controller. With the wind
+// onshore (blowing from the port's exit, off the sea) the seaward side holds
+// the gauge; offshore, the shoreward side; across the wind, or with no side
+// shoreward, the sides' requests are granted when they differ, else a d2
+// (6.9). No wind recorded yet: no gauge (-1).
+Result<int> CoastalGauge(Pate& p, const Battle& b, const Port& port, int shoreward,
+                         std::map<std::string, ShipOrders>& orders) {
+  auto known = p.s().winds.find(port.sea_area);
+  if (known == p.s().winds.end()) return -1;
+  const Compass from = static_cast<Compass>(known->second.from);
+  if (shoreward >= 0 && from == port.exit) return 1 - shoreward;    // onshore
+  if (shoreward >= 0 && from == Opposite(port.exit)) return shoreward;  // offshore
+  const bool ask0 = AsksWindward(b, 0, orders), ask1 = AsksWindward(b, 1, orders);
+  if (ask0 != ask1) return ask0 ? 0 : 1;
+  PATE_TRY(d, p.Die(b.id, "gauge", "PATE 6.9", 2));
+  return d == 1 ? 0 : 1;
+}
+
+}  // namespace
+
 Status RunCombat(Pate& p) {
   auto orders = CarriedOut(p.f(), StandingShipOrders(p.s()));
   // Rules version 2 (PATE 3.7, 7.1, 7.4): ships in a port that go into the
@@ -21,6 +59,10 @@ Status RunCombat(Pate& p) {
   // wholly evades and gets away leaves contact though no battle is fought.
   // Version 1 did neither: the ships stayed where they were recorded.
   const bool moves_to_fight = p.Writer().rules_versions().Of(kRuleset) >= 2;
+  // Rules version 3 (PATE 6.9, 7.4, 7.7): a battle in a port's coastal
+  // waters has a weather gauge too, from the recorded wind; version 2 gave
+  // it none (evasion at 50%, nobody +10% to windward).
+  const bool coastal_gauge = p.Writer().rules_versions().Of(kRuleset) >= 3;
   // The places where hostile ships are in contact, in order.
   std::map<std::string, std::vector<std::string>> places;  // key: location / tactical
   for (const std::string& id : p.OnMap()) {
@@ -73,6 +115,7 @@ Status RunCombat(Pate& p) {
       return sh.coastal || orders[sh.id].engage == Engage::Close || orders[sh.id].contact == Contact::Pursue;
     };
     int ww0 = 0, ww1 = 0;
+    std::string gauge_note;
     for (int side = 0; side < 2; ++side) {
       for (const auto& id : side == 0 ? side0 : side1) {
         const Ship& sh = *p.ship(id);
@@ -103,6 +146,25 @@ Status RunCombat(Pate& p) {
                 std::any_of(b.ships.begin(), b.ships.end(), [](const Combatant& c) { return c.side == 1; });
     if (!both) continue;
     if (b.where == Where::Sea) b.windward_side = ww0 > ww1 ? 0 : ww1 > ww0 ? 1 : -1;
+    if (b.where == Where::Coastal && port && coastal_gauge) {
+      std::array<bool, 2> came_out{};  // out of the harbour to fight (7.1)
+      for (const Combatant& c : b.ships) came_out[c.side] = came_out[c.side] || p.ship(c.id)->in_port;
+      int shoreward = came_out[0] != came_out[1] ? (came_out[0] ? 0 : 1) : -1;
+      if (!came_out[0] && !came_out[1]) {
+        const City* c = p.city(first.location);
+        const bool f0 = c && p.Friendly(c->controller, p.ship(side0.front())->state);
+        const bool f1 = c && p.Friendly(c->controller, p.ship(side1.front())->state);
+        if (f0 != f1) shoreward = f0 ? 0 : 1;
+      }
+      PATE_TRY(g, CoastalGauge(p, b, *port, shoreward, orders));
+      b.windward_side = g;
+      if (g >= 0) {
+        gauge_note = "; PATE 6.9: the " + p.ship((g == 0 ? side0 : side1).front())->state +
+                     " ships hold the weather gauge in the coastal waters (wind from the " +
+                     kCompassNames[p.WindAt(first.location).from] + ", " +
+                     (static_cast<Compass>(p.WindAt(first.location).from) == port->exit ? "onshore" : "not onshore") + ")";
+      }
+    }
     if (b.where == Where::Harbour && port) {
       const City* c = p.city(first.location);
       for (int side = 0; side < 2 && c; ++side) {
@@ -147,7 +209,7 @@ Status RunCombat(Pate& p) {
       for (const auto& c : b.ships) {
         if (c.side == r->winner && winner.empty()) winner = p.ship(c.id)->state;
       }
-      std::string summary = b.id + ": " + (winner.empty() ? std::string("no decision") : "won by " + winner);
+      std::string summary = b.id + ": " + (winner.empty() ? std::string("no decision") : "won by " + winner) + gauge_note;
       for (const auto& line : r->log) summary += "; " + line;
       for (const auto& c : b.ships) {
         p.Observe(c.id, fb::ObservationKind_Battle, first.location, all, static_cast<int>(all.size()), false,
