@@ -36,7 +36,9 @@ constexpr std::array kVersions{
                 "a battle in a port's coastal waters has a weather gauge, read from the wind recorded for the port: "
                 "with the wind onshore the ships off the coast hold it, offshore the port's side, across the wind "
                 "the sides' requests or a d2 (6.9); so the port's side, to leeward with the wind onshore, evades at "
-                "25% (7.4) and the side to windward fights at +10% (7.7); version 2 gave it none (50%, no +10%)"},
+                "25% (7.4) and the side to windward fights at +10% (7.7); version 2 gave it none (50%, no +10%). A "
+                "harbour's intact shore batteries fight at 100 x defence and its damaged ones at 50 x, each counted "
+                "once (7.7); version 2 took the damaged ones as part of the intact ones"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

@@ -63,6 +63,11 @@ Status RunCombat(Pate& p) {
   // waters has a weather gauge too, from the recorded wind; version 2 gave
   // it none (evasion at 50%, nobody +10% to windward).
   const bool coastal_gauge = p.Writer().rules_versions().Of(kRuleset) >= 3;
+  // Rules version 3 (PATE 7.7): a harbour's batteries are its intact and
+  // its damaged ones, each counted once (100 and 50 x defence). Version 2
+  // took the intact ones as the whole and the damaged among them (so an
+  // intact battery fought at 50 while a damaged one did not fight).
+  const bool batteries_kept = p.Writer().rules_versions().Of(kRuleset) >= 3;
   // The places where hostile ships are in contact, in order.
   std::map<std::string, std::vector<std::string>> places;  // key: location / tactical
   for (const std::string& id : p.OnMap()) {
@@ -175,8 +180,13 @@ Status RunCombat(Pate& p) {
       }
       if (b.battery_side >= 0 && c) {
         b.defence = port->defence;
-        b.batteries = c->batteries;
-        b.batteries_damaged = std::min(c->batteries_damaged, c->batteries);
+        if (batteries_kept) {
+          b.batteries = static_cast<uint8_t>(std::min(255, c->batteries + c->batteries_damaged));
+          b.batteries_damaged = static_cast<uint8_t>(b.batteries - std::min(b.batteries, c->batteries));
+        } else {
+          b.batteries = c->batteries;
+          b.batteries_damaged = std::min(c->batteries_damaged, c->batteries);
+        }
       }
       if (b.batteries == 0) b.battery_side = -1;
     }
