@@ -32,13 +32,18 @@ constexpr std::array kVersions{
                 "(3.7, 7.1); a side that wholly evades a battle and gets away moves to another tactical area, or out "
                 "to sea from a port, though no battle is fought (7.4); each order of a file is checked against the "
                 "roster as the orders before it left it: an appointment takes effect when received (2.3)"},
-    VersionNote{"pate", 3, "PATE 6.9, 7.4, 7.7",
+    VersionNote{"pate", 3, "PATE 3.7, 6.9, 7.1, 7.4, 7.7",
                 "a battle in a port's coastal waters has a weather gauge, read from the wind recorded for the port: "
                 "with the wind onshore the ships off the coast hold it, offshore the port's side, across the wind "
                 "the sides' requests or a d2 (6.9); so the port's side, to leeward with the wind onshore, evades at "
                 "25% (7.4) and the side to windward fights at +10% (7.7); version 2 gave it none (50%, no +10%). A "
                 "harbour's intact shore batteries fight at 100 x defence and its damaged ones at 50 x, each counted "
-                "once (7.7); version 2 took the damaged ones as part of the intact ones"},
+                "once (7.7); version 2 took the damaged ones as part of the intact ones. In a port, a ship moves into or "
+                "out of the harbour to fight only on her own choice and when the wind permits (6.6), before the "
+                "battles, each part fighting its own; a fleet seeking battle comes out past a lone frigate though no "
+                "battle follows; outside a harbour frigates fight the enemy's frigates in a battle of their own beside "
+                "the line ships' (3.7, 7.1); version 2 took the whole port into the harbour battle, checked no wind, "
+                "moved nobody unless a battle began, and let frigates stand aside"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",
