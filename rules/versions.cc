@@ -32,7 +32,7 @@ constexpr std::array kVersions{
                 "(3.7, 7.1); a side that wholly evades a battle and gets away moves to another tactical area, or out "
                 "to sea from a port, though no battle is fought (7.4); each order of a file is checked against the "
                 "roster as the orders before it left it: an appointment takes effect when received (2.3)"},
-    VersionNote{"pate", 3, "PATE 2.7, 3.4, 4.5, 4.6, 6.2, 6.3, 6.6, 6.10",
+    VersionNote{"pate", 3, "PATE 2.7, 3.4, 3.7, 4.5, 4.6, 6.2, 6.3, 6.6, 6.9, 6.10, 7.1, 7.4, 7.7",
                 "a ship moving between the harbour and the coastal waters of her port is moving into or out of it "
                 "(6.6, as 7.1 reads it): never upwind into heavy winds (version 2 read no wind); a ship in an enemy's harbour uses her own stores, not the port "
                 "city's (3.4; version 2 fed her from the port); a ship's order form is checked whole when received: its route from "
@@ -41,7 +41,18 @@ constexpr std::array kVersions{
                 "failed when sailing); ships passing a strait go through the port's coastal waters, seen "
                 "there by the enemies in the port and followed by those ordered to pursue (6.3, 6.10; version 2 "
                 "only named the port); sending a ship's whole crew scuttles her at once (2.7; version 2 "
-                "refused any transfer leaving fewer than 70)"},
+                "refused any transfer leaving fewer than 70). A "
+                "battle in a port's coastal waters has a weather gauge, read from the wind recorded for the port: "
+                "with the wind onshore the ships off the coast hold it, offshore the port's side, across the wind "
+                "the sides' requests or a d2 (6.9); so the port's side, to leeward with the wind onshore, evades at "
+                "25% (7.4) and the side to windward fights at +10% (7.7); version 2 gave it none (50%, no +10%). A "
+                "harbour's intact shore batteries fight at 100 x defence and its damaged ones at 50 x, each counted "
+                "once (7.7); version 2 took the damaged ones as part of the intact ones. In a port, a ship moves into or "
+                "out of the harbour to fight only on her own choice and when the wind permits (6.6), before the "
+                "battles, each part fighting its own; a fleet seeking battle comes out past a lone frigate though no "
+                "battle follows; outside a harbour frigates fight the enemy's frigates in a battle of their own beside "
+                "the line ships' (3.7, 7.1); version 2 took the whole port into the harbour battle, checked no wind, "
+                "moved nobody unless a battle began, and let frigates stand aside"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

@@ -323,11 +323,7 @@ class Movement {
     // 6.6: no port move upwind into heavy winds, nor upwind with enemies present.
     std::string why;
     bool enemies = p_.EnemiesInPort(leg.port_move ? (p_.map().PortNamed(from.location) ? from.location : leg.to.location) : "", lead.state);
-    if (leg.port_move && course == Course::Upwind && wind.strength == 2) {
-      why = "the wind is heavy from the " + std::string(kCompassNames[wind.from]) + ", dead against her course (PATE 6.6)";
-    } else if (leg.port_move && course == Course::Upwind && enemies) {
-      why = "enemy ships are present and the wind is against her course (PATE 6.6)";
-    }
+    if (leg.port_move) why = PortMoveBarred(course, wind, enemies);
     bool ok = why.empty();
     if (ok && step != 1 && !leg.cross) {
       int pct = kMovePct.at(static_cast<int>(course)).at(wind.strength);

@@ -44,6 +44,23 @@ inline Compass Opposite(Compass c) { return static_cast<Compass>((static_cast<in
 inline constexpr const char* kCompassNames[] = {"north", "east", "south", "west"};
 inline constexpr const char* kStrengthNames[] = {"light", "moderate", "heavy"};
 
+// PATE 6.6: the ship's course to the wind when she heads `heading`
+// (movement.cc).
+Course CourseOf(Compass heading, const projections::Wind& w);
+
+// PATE 6.6: a move into or out of a port, or between its harbour and its
+// coastal waters, is barred upwind into heavy winds, and upwind into any
+// wind with enemy ships present. Why it is barred, or "" when it is not.
+// Movement (6.5) and the moves to join a battle in a port (7.1) check it.
+inline std::string PortMoveBarred(Course course, const projections::Wind& w, bool enemies) {
+  if (course != Course::Upwind) return "";
+  if (w.strength == 2) {
+    return "the wind is heavy from the " + std::string(kCompassNames[w.from]) + ", dead against her course (PATE 6.6)";
+  }
+  if (enemies) return "enemy ships are present and the wind is against her course (PATE 6.6)";
+  return "";
+}
+
 // Where a ship is, as contact (5.1) and movement see it.
 struct Place {
   std::string location;
