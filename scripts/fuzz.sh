@@ -24,8 +24,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 bash scripts/setup.sh >/dev/null  # the other packages (and the normal build)
+. scripts/ccache.sh
 if [ ! -f build-fuzz/build.ninja ]; then
-  CC=clang-16 CXX=clang++-16 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADJUTANT_FUZZ=ON \
+  CC=clang-16 CXX=clang++-16 cmake -S . -B build-fuzz -G Ninja "${CCACHE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADJUTANT_FUZZ=ON \
     -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" >&2
 fi
 for t in $TARGETS; do ninja -C build-fuzz -j "${ADJUTANT_JOBS:-2}" "fuzz_$t" >&2; done

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(g++ cmake ninja-build pkg-config
           librocksdb-dev libflatbuffers-dev flatbuffers-compiler
           libxxhash-dev libsodium-dev catch2 librapidcheck-dev libboost-dev
-          libssl-dev openssl curl)
+          libssl-dev openssl curl ccache)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -24,8 +24,9 @@ fi
 
 BUILD_DIR=${ADJUTANT_BUILD_DIR:-build}
 BUILD_TYPE=${ADJUTANT_BUILD_TYPE:-RelWithDebInfo}
+. scripts/ccache.sh
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "${CCACHE_LAUNCHER[@]}" \
         -DCMAKE_CXX_FLAGS="${ADJUTANT_CXX_FLAGS:-}" >&2
 fi
 # Two cores: two jobs (RocksDB and Catch2 headers are heavy on memory, not CPU).

@@ -24,8 +24,9 @@ if [ "${1:-}" = "--tsan" ]; then
   # and the ledger's readers against a writer thread.
   shift
   bash scripts/setup.sh
+  . scripts/ccache.sh
   if [ ! -f build-tsan/build.ninja ]; then
-    cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-fsanitize=thread -O1 -g1" >&2
+    cmake -S . -B build-tsan -G Ninja "${CCACHE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-fsanitize=thread -O1 -g1" >&2
   fi
   ninja -C build-tsan -j "${ADJUTANT_JOBS:-2}" adjutant adjutant_tests adjutant_bench_desk >&2
   cd build-tsan

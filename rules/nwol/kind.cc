@@ -195,7 +195,7 @@ class NwolKind final : public GameKind {
       case fb::DirectiveBody_SowDirective:
         break;
       case fb::DirectiveBody_PateDirective:
-        return pate::CheckDirective(ts, FleetOf(st), *file.body_as_PateDirective());
+        return pate::CheckDirective(ts, FleetOf(st), *file.body_as_PateDirective(), GameVersionsOf(st).Of("pate"));
       default:
         return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file.body_type())) + ": game '" + game +
                                        "' plays sow and pate: it takes the GA's rulings, SowDirectives and PateDirectives");

@@ -83,7 +83,7 @@ void SamePosts(PhaseWriter& w, const TurnPhase& at, const std::string& from, con
 
 }  // namespace
 
-Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const fb::PateDirective& d) {
+Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const fb::PateDirective& d, uint32_t version) {
   auto bad = [](const std::string& m) { return Status::InvalidArgument(m); };
   switch (d.body_type()) {
     case fb::PateDirectiveBody_CombineTransports: {
@@ -136,7 +136,14 @@ Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const fb:
       auto c = s.cities.find(sh->location);
       if (c == s.cities.end()) return bad("ship: " + sh->id + " is not in a port");
       bool taken = c->second.controller == by;
-      bool entered = false, defended = c->second.batteries > c->second.batteries_destroyed;
+      // PATE 2.6: a battery that can still fire defends the harbour. The
+      // city counts its intact and its damaged batteries apart; before rules
+      // version 3 this compared the intact ones with the destroyed ones, so a
+      // harbour with only damaged batteries (or more destroyed than intact)
+      // counted as undefended.
+      const auto& city = c->second;
+      bool entered = false, defended = version >= 3 ? city.batteries + city.batteries_damaged > 0
+                                                    : city.batteries > city.batteries_destroyed;
       for (const auto& [id, o] : fleet.ships) {
         if (!o.on_map() || o.location != sh->location || !o.in_port) continue;
         if (o.state == by) entered = true;

@@ -18,8 +18,10 @@ namespace adjutant::rules::pate {
 inline constexpr int kTransportCapacityMin = 2000;
 inline constexpr int kTransportCapacityMax = 20000;
 
+// `version`: the game's pate rules version (since 3, PATE 2.6: a harbour's
+// damaged batteries defend it too).
 Status CheckDirective(const projections::TreasuryState& s, const projections::FleetState& fleet,
-                      const fb::PateDirective& d);
+                      const fb::PateDirective& d, uint32_t version);
 
 void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDirective& d);
 
