@@ -517,6 +517,18 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e) {
       else u->second.men -= x->men_lost() + x->men_returning();
       break;
     }
+    case fb::PateEventBody_BatteriesDamaged: {
+      // PATE 7.7: intact batteries damaged in battle, to be repaired (SOW 7.1).
+      auto* x = e.body_as_BatteriesDamaged();
+      auto c = s.cities.find(x->city()->str());
+      if (c == s.cities.end()) break;
+      uint8_t n = std::min(x->damaged(), c->second.batteries);
+      c->second.batteries = static_cast<uint8_t>(c->second.batteries - n);
+      c->second.batteries_damaged = static_cast<uint8_t>(std::min(255, c->second.batteries_damaged + n));
+      Note(s, c->second.controller, std::to_string(n) + " coastal batter" + (n == 1 ? "y" : "ies") + " of " +
+                                        c->second.name + " damaged in " + Str(x->battle()) + " (PATE 7.7)");
+      break;
+    }
     case fb::PateEventBody_PortTaken: {
       auto* x = e.body_as_PortTaken();
       auto c = s.cities.find(x->port()->str());

@@ -272,6 +272,11 @@ Status CombatPhase::Fight(const Engagement& e) {
   // took the intact ones as the whole and the damaged among them (so an
   // intact battery fought at 50 while a damaged one did not fight).
   const bool batteries_kept = version >= 3;
+  // Rules version 3 (PATE 7.7, SOW 7.1): the batteries damaged in the
+  // battle are written to their city (BatteriesDamaged), which then fights
+  // with them damaged and may repair them; version 2 rolled the damage and
+  // forgot it.
+  const bool batteries_written = version >= 3;
   const auto& side0 = e.contact[0];
   const auto& side1 = e.contact[1];
   const Port* port = p.map().PortNamed(e.location);
@@ -388,6 +393,14 @@ Status CombatPhase::Fight(const Engagement& e) {
       p.Observe(c.id, fb::ObservationKind_Battle, e.location, all, static_cast<int>(all.size()), false,
                 b.where == Where::Harbour, summary, "PATE 7");
     }
+  }
+  if (batteries_written && r->fought && b.battery_side >= 0 && r->batteries_damaged_after > b.batteries_damaged) {
+    const uint8_t n = static_cast<uint8_t>(r->batteries_damaged_after - b.batteries_damaged);
+    std::string city = e.location, battle = b.id;
+    p.Emit([=](Fbb& f) -> Body {
+      auto x = fb::CreateBatteriesDamagedDirect(f, city.c_str(), n, battle.c_str(), "PATE 7.7");
+      return {fb::PateEventBody_BatteriesDamaged, x.Union()};
+    });
   }
   // Outcomes, ship by ship (when no battle was fought, 7.4's evaders only
   // have one: they get away).
