@@ -32,7 +32,7 @@ constexpr std::array kVersions{
                 "(3.7, 7.1); a side that wholly evades a battle and gets away moves to another tactical area, or out "
                 "to sea from a port, though no battle is fought (7.4); each order of a file is checked against the "
                 "roster as the orders before it left it: an appointment takes effect when received (2.3)"},
-    VersionNote{"pate", 3, "PATE 2.6, 2.7, 3.4, 3.7, 4.5, 4.6, 6.2, 6.3, 6.6, 6.9, 6.10, 7.1, 7.4, 7.7",
+    VersionNote{"pate", 3, "PATE 2.6, 2.7, 3.4, 3.7, 4.5, 4.6, 5.3, 6.2, 6.3, 6.6, 6.9, 6.10, 7.1, 7.4, 7.7",
                 "a ship moving between the harbour and the coastal waters of her port is moving into or out of it "
                 "(6.6, as 7.1 reads it): never upwind into heavy winds (version 2 read no wind); a ship in an enemy's harbour uses her own stores, not the port "
                 "city's (3.4; version 2 fed her from the port); a ship's order form is checked whole when received: its route from "
@@ -44,7 +44,9 @@ constexpr std::array kVersions{
                 "refused any transfer leaving fewer than 70); the GA's seizure of inactive ships in a harbour "
                 "counts the harbour defended while any battery there can fire, intact or damaged (2.6; version 2 "
                 "compared the intact with the destroyed); the batteries damaged in a harbour battle stay damaged in "
-                "their city, for SOW 7.1 to repair (7.7; version 2 forgot them). A "
+                "their city, for SOW 7.1 to repair (7.7; version 2 forgot them); the land units in an on-map "
+                "port's square report the other states' ships in the port to their Naval Minister (5.3; "
+                "version 2 made no such report). A "
                 "battle in a port's coastal waters has a weather gauge, read from the wind recorded for the port: "
                 "with the wind onshore the ships off the coast hold it, offshore the port's side, across the wind "
                 "the sides' requests or a d2 (6.9); so the port's side, to leeward with the wind onshore, evades at "

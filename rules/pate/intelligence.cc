@@ -1,5 +1,7 @@
 // PATE 3.10, 5: contacts, frigates' sightings, land units, intelligence and
 // garrison reports; a turn's experience (2.2); detaching out of contact (4.2).
+#include <set>
+
 #include "rules/pate/phase_internal.h"
 
 
@@ -81,6 +83,32 @@ Status RunIntelligence(Pate& p) {
         p.Observe(id, fb::ObservationKind_Intelligence, sh.location, {}, told, false, false,
                   "reports of " + std::to_string(told) + " enemy ship(s) at " + sh.location + " earlier this turn",
                   "PATE 5.4");
+      }
+    }
+  }
+  // 5.3 (rules version 3): the land units in an on-map port's strategic
+  // square (its city's tactical square or not) report the ships of other
+  // states in the port, harbour or coastal waters, to their state's Naval
+  // Minister this turn. Version 2 had the ships see the units only.
+  if (p.Writer().rules_versions().Of(kRuleset) >= 3) {
+    for (const auto& [name, c] : p.s().cities) {
+      if (c.kind != projections::CityKind::Port) continue;
+      std::set<std::string> states;
+      for (const auto& [uid, u] : p.s().units) {
+        if (u.active && u.aboard.empty() && (u.city == name || u.square == c.square)) states.insert(u.state);
+      }
+      for (const std::string& state : states) {
+        std::vector<std::string> seen;
+        bool harbour = false;
+        for (const std::string& oid : ids) {
+          const Ship* o = p.ship(oid);
+          if (!o || o->location != name || o->state == state || o->at_sea()) continue;
+          seen.push_back(oid);
+          harbour = harbour || o->in_port;
+        }
+        if (seen.empty()) continue;
+        p.Observe("land units of " + state + " at " + name, fb::ObservationKind_Garrison, name, seen,
+                  static_cast<int>(seen.size()), false, harbour, "ships in port seen from the land", "PATE 5.3", state);
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <regex>
 
 #include "support/run.h"
 #include "support/temp_dir.h"
@@ -64,7 +65,13 @@ TEST_CASE("y1820: a ruler's orders, turn 0 and turn 1, and the map and nation vi
   Run m = e.adj({"report", "map", "europe", "--svg", e.dir.Sub("map.svg")});
   INFO(m.err);
   REQUIRE(m.code == 0);
-  CHECK_THAT(m.out, Catch::Matches("(.|\n)*16   Alsace +FRA +FRA:4 (.|\n)*"));
+  // Line by line: a regex over the whole report ("(.|\n)*") recurses once a
+  // character in std::regex and overflows the stack under AddressSanitizer.
+  bool alsace = false;
+  for (const auto& line : adjutant::testing::Lines(m.out)) {
+    alsace = alsace || std::regex_search(line, std::regex("^16   Alsace +FRA +FRA:4 "));
+  }
+  CHECK(alsace);
   std::string svg = Slurp(e.dir.Sub("map.svg"));
   CHECK_THAT(svg, Catch::StartsWith("<svg"));
   CHECK_THAT(svg, Catch::Contains("<title>14 Paris (FRA), capital of FRA"));

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <regex>
 #include <tuple>
 
 #include "ledger/ledger.h"
@@ -376,8 +377,8 @@ TEST_CASE("adjutant correct --leave-out: the answer names what was carried and w
   CliRun json = Cli(*g.db, {"correct", "g", "--at", "1805.1.2", "--directive", g.dir.Sub("ruling.json"), "--name", "b",
                             "--branch", "main", "--leave-out", std::to_string(g.blockade), "--json"});
   CHECK(json.code == 0);
-  CHECK_THAT(json.out, Catch::Matches("[\\s\\S]*\"left_out\": \\[\\s*" + std::to_string(g.blockade) + "\\s*\\][\\s\\S]*") &&
-                           !Catch::Contains("\"carried\""));
+  CHECK(std::regex_search(json.out, std::regex("\"left_out\": \\[\\s*" + std::to_string(g.blockade) + "\\s*\\]")));
+  CHECK_THAT(json.out, !Catch::Contains("\"carried\""));
   const uint64_t head = g.db->HeadOf("g", "main")->seq;
   CliRun bad = Cli(*g.db, {"correct", "g", "--at", "1805.1.2", "--directive", g.dir.Sub("ruling.json"), "--name", "c",
                            "--branch", "main", "--leave-out", std::to_string(g.order)});
