@@ -104,7 +104,8 @@ class Movement {
       : p_(p),
         orders_(CarriedOut(p.f(), StandingShipOrders(p.s()))),
         version_(p.Writer().rules_versions().Of(kRuleset)),
-        shift_reads_wind_(version_ >= 3) {}
+        shift_reads_wind_(version_ >= 3),
+        meets_allies_(version_ >= 3) {}
 
   Status Run() {
     ADJ_RETURN_IF_ERROR(RollWinds(p_, 1));
@@ -357,6 +358,9 @@ class Movement {
     if (leg.cross) return Cross(ships, leg);
     Place to = leg.to;
     std::optional<bool> gauge;
+    std::vector<std::string> friends;  // 6.9: the allied ships joined (version 3)
+    bool kept_apart = false;           // 6.9: moved on past allies, not joining
+    std::vector<std::string> avoided;  // ... those allies
     if (to.part == fb::PortPart_Sea) {
       // 6.8: a random tactical area; 6.9: evaders avoid the enemy; the gauge.
       PATE_TRY(t, p_.Die(lead.id, "tactical area", "PATE 6.8", kTacticalAreas));
@@ -379,6 +383,38 @@ class Movement {
           }
         }
         n = hostiles_at(to.tactical);
+      }
+      // 6.9 (rules version 3): allied ships in the tactical area reached.
+      // Without Join Allies (never with Evade, 4.6) the group keeps apart, in
+      // the next tactical area free of them (and, evading, of the enemy), if
+      // there is one; with it, it joins them and sails with them. Version 2
+      // took no notice of allies.
+      auto friends_at = [&](uint8_t tac) {
+        std::vector<std::string> out;
+        for (const auto& [id, sh] : p_.f().ships) {
+          if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == tac &&
+              p_.Friendly(sh.state, lead.state) && std::find(ships.begin(), ships.end(), id) == ships.end()) {
+            out.push_back(id);
+          }
+        }
+        return out;
+      };
+      if (meets_allies_) {
+        friends = friends_at(to.tactical);
+        if (!friends.empty() && !o.join_allies) {
+          avoided = friends;
+          const bool evading = o.contact == Contact::Evade;
+          for (int k = 1; k < kTacticalAreas; ++k) {
+            uint8_t alt = static_cast<uint8_t>((to.tactical - 1 + k) % kTacticalAreas + 1);
+            if (friends_at(alt).empty() && (!evading || hostiles_at(alt) == 0)) {
+              to.tactical = alt;
+              kept_apart = true;
+              break;
+            }
+          }
+          friends = friends_at(to.tactical);
+          n = hostiles_at(to.tactical);
+        }
       }
       if (n > 0) {
         auto w2 = p_.WindAt(to.location);
@@ -405,6 +441,13 @@ class Movement {
         }
       }
     }
+    // 6.9 (version 3), a third group: with enemies there too, it joins its
+    // allies only when they are the first group on the side it comes from.
+    bool joined = !friends.empty();
+    if (joined && gauge) {
+      joined = std::any_of(friends.begin(), friends.end(),
+                           [&](const std::string& id) { return p_.ship(id)->windward == *gauge; });
+    }
     std::string detail = "from " + Describe(from) + " to " + Describe(to) + (leg.via.empty() ? "" : " through the coastal waters of " + leg.via);
     // 6.3 (version 3): the enemies in the strait port, as the ships pass its
     // coastal waters — both sides see each other there (5.1).
@@ -415,7 +458,22 @@ class Movement {
         if (o.location == leg.via && !o.at_sea() && p_.Hostile(o.state, lead.state)) in_strait.push_back(id);
       }
     }
-    for (const auto& id : ships) p_.Moved(id, to, leg.rule, detail, 0, gauge.value_or(false));
+    // 6.9: joining allies with no enemy there, the group sails with them, on
+    // their side of the wind.
+    bool windward = gauge.value_or(false);
+    if (!gauge && joined) windward = p_.ship(friends.front())->windward;
+    for (const auto& id : ships) p_.Moved(id, to, leg.rule, detail, 0, windward);
+    if (joined) {
+      for (const auto& id : ships) {
+        p_.Observe(id, fb::ObservationKind_Event, to.location, friends, static_cast<int>(friends.size()), false, false,
+                   "joined allied ships in " + Describe(to), "PATE 6.9");
+      }
+    } else if (kept_apart) {
+      for (const auto& id : ships) {
+        p_.Observe(id, fb::ObservationKind_Event, to.location, avoided, static_cast<int>(avoided.size()), false, false,
+                   "kept apart from allied ships in " + Describe(to) + " (not ordered to join allies)", "PATE 6.9");
+      }
+    }
     Place pursued_to = to;
     if (pursued_to.part == fb::PortPart_Harbour) pursued_to.part = fb::PortPart_Coastal;  // 6.10
     for (const auto& id : pursuers) {
@@ -441,7 +499,12 @@ class Movement {
         if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == to.tactical &&
             p_.Hostile(sh.state, lead.state)) {
           met.push_back(id);
-          if (sh.windward == *gauge) p_.Moved(id, to, "PATE 6.9", "takes the " + std::string(*gauge ? "leeward" : "windward") + " gauge", 0, !*gauge);
+          // Version 3, a third group (6.9): enemies already facing allies
+          // there keep their side of the wind (their position to those
+          // allies is taken); the group comes in on the side it approached.
+          if (sh.windward == *gauge && friends.empty()) {
+            p_.Moved(id, to, "PATE 6.9", "takes the " + std::string(*gauge ? "leeward" : "windward") + " gauge", 0, !*gauge);
+          }
         }
       }
       for (const auto& id : ships) {
@@ -507,6 +570,7 @@ class Movement {
   std::map<std::string, Progress> progress_;
   uint32_t version_;
   bool shift_reads_wind_;  // 6.6 for harbour <-> coastal waters (version 3)
+  bool meets_allies_;      // 6.9: Join Allies and the third group (version 3)
 };
 
 // PATE 6.12, 2.8: peace and truce turns — anywhere, but maybe back at base.
