@@ -32,7 +32,7 @@ constexpr std::array kVersions{
                 "(3.7, 7.1); a side that wholly evades a battle and gets away moves to another tactical area, or out "
                 "to sea from a port, though no battle is fought (7.4); each order of a file is checked against the "
                 "roster as the orders before it left it: an appointment takes effect when received (2.3)"},
-    VersionNote{"pate", 3, "PATE 2.6, 2.7, 3.4, 3.7, 4.5, 4.6, 5.3, 6.2, 6.3, 6.6, 6.9, 6.10, 7.1, 7.4, 7.7",
+    VersionNote{"pate", 3, "PATE 2.6, 2.7, 3.4, 3.5, 3.7, 4.5, 4.6, 5.3, 6.2, 6.3, 6.6, 6.9, 6.10, 7.1, 7.4, 7.7",
                 "a ship moving between the harbour and the coastal waters of her port is moving into or out of it "
                 "(6.6, as 7.1 reads it): never upwind into heavy winds (version 2 read no wind); a ship in an enemy's harbour uses her own stores, not the port "
                 "city's (3.4; version 2 fed her from the port); a ship's order form is checked whole when received: its route from "
@@ -48,7 +48,9 @@ constexpr std::array kVersions{
                 "port's square report the other states' ships in the port to their Naval Minister (5.3; "
                 "version 2 made no such report); a group reaching allied ships at sea joins them when its Join "
                 "Allies box is ticked and keeps apart when it is not, and a third group joins its allies only when "
-                "they lie on the side it comes from (6.9; version 2 took no notice of allies). A "
+                "they lie on the side it comes from (6.9; version 2 took no notice of allies); stores also go by "
+                "land between ports on the land map within 10 squares, unless an enemy unit stands in either port's "
+                "square (3.5; version 2: by sea only). A "
                 "battle in a port's coastal waters has a weather gauge, read from the wind recorded for the port: "
                 "with the wind onshore the ships off the coast hold it, offshore the port's side, across the wind "
                 "the sides' requests or a d2 (6.9); so the port's side, to leeward with the wind onshore, evades at "

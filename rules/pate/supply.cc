@@ -19,6 +19,22 @@ Status RunSupply(Pate& p) {
   // Rules version 2: stores move only from the port they began the turn in
   // (no second move the same turn); version 1 let them move on.
   const bool began_here_only = p.Writer().rules_versions().Of(kRuleset) >= 2;
+  // Rules version 3: the land route too — two ports on the land map within
+  // 10 strategic squares, in contact (a reading of GITM 10.2, which is not
+  // in hand: no unit of a state at war with the sender in either port's
+  // strategic square). Version 2 knew the sea route only.
+  const bool land_route = p.Writer().rules_versions().Of(kRuleset) >= 3;
+  auto by_land = [&](const City& a, const City& b, const std::string& state) {
+    if (!land_route || a.kind != projections::CityKind::Port || b.kind != projections::CityKind::Port) return false;
+    if (std::max(std::abs(a.square.x - b.square.x), std::abs(a.square.y - b.square.y)) > kStoresLandRouteSquares) {
+      return false;
+    }
+    for (const auto& [uid, u] : p.s().units) {
+      if (!u.active || !u.aboard.empty() || !p.Hostile(u.state, state)) continue;
+      if (u.square == a.square || u.square == b.square) return false;
+    }
+    return true;
+  };
   for (const auto& [seq, m] : Pending<fb::MoveStoresOrder>(p.s(), fb::PateOrderBody_MoveStoresOrder)) {
     std::string from = m->from()->str(), to = m->to()->str();
     int n = m->stores();
@@ -28,12 +44,16 @@ Status RunSupply(Pate& p) {
     const Port* pb = p.map().PortNamed(to);
     std::string state = a ? a->controller : "";
     std::string why;
+    bool overland = false;  // the land route (version 3)
     if (!a || !b || !pa || !pb) {
       why = "both ports must be ports of the naval map";
     } else if (b->controller != state) {
       why = to + " is held by " + b->controller + ", not " + state;
-    } else if (!AreasTouch(p.map(), pa->sea_area, pb->sea_area)) {
-      why = from + " and " + to + " are not on the same or adjacent sea areas";
+    } else if (!(overland = by_land(*a, *b, state)) && !AreasTouch(p.map(), pa->sea_area, pb->sea_area)) {
+      why = from + " and " + to + " are not on the same or adjacent sea areas" +
+            (land_route ? " nor joined by land (on the land map, within " + std::to_string(kStoresLandRouteSquares) +
+                              " strategic squares, no enemy unit in either port's square)"
+                        : "");
     } else if (sent[from] + n > kStoresMovedMax) {
       why = from + " may send at most " + std::to_string(kStoresMovedMax) + " stores a turn";
     } else if (a->stores < n) {
@@ -41,7 +61,7 @@ Status RunSupply(Pate& p) {
     } else if (began_here_only && a->stores - received[from] < n) {
       why = from + " has only " + std::to_string(a->stores - received[from]) +
             " stores that began the turn there (stores make one move a turn)";
-    } else {
+    } else if (!overland) {
       for (const auto& [id, o] : p.f().ships) {
         bool there = o.location == from || o.location == to || o.location == pa->sea_area || o.location == pb->sea_area;
         if (o.on_map() && there && p.Hostile(o.state, state)) why = "hostile ships (" + id + ") are on the way";

@@ -50,6 +50,9 @@ inline constexpr int kReprovisionPerYard = 2;
 inline constexpr int kNoStoresCrewLossPct = 5;
 // PATE 3.5: the most stores a port sends in one turn.
 inline constexpr int kStoresMovedMax = 60;
+// PATE 3.5 (rules version 3): the land route joins two ports on the land map
+// at most this many strategic squares apart (Chebyshev, as SOW counts them).
+inline constexpr int kStoresLandRouteSquares = 10;
 
 // PATE 2.6: campaign turns to reactivate an inactive ship.
 inline constexpr int kReactivationTurns = 4;
