@@ -1,4 +1,4 @@
-// The log as recorded: log, verify, digest, stats (their work: ops/history.cc).
+// The log as recorded: log, verify, digest, stats (their work: ops/history.cc), and status (ops/status.cc).
 #include "cli/common.h"
 #include "ops/ops.h"
 
@@ -48,6 +48,14 @@ Status CmdStats(Context& c) {
   return RunOp(c, ops::Stats, rq);
 }
 
+Status CmdStatus(Context& c) {
+  ops::StatusRequest rq;
+  rq.game = c.args.positional[0];
+  rq.branch = Opt(c.args, "branch");
+  rq.json = c.args.Flag("json");
+  return RunOp(c, ops::GameStatus, rq);
+}
+
 }  // namespace
 
 std::vector<Command> HistoryCommands() {
@@ -82,6 +90,13 @@ std::vector<Command> HistoryCommands() {
         "The summary projection, rebuilt from the log at the head or as it stood after event SEQ.",
         {kBranch, {"at", "SEQ", "as of this sequence number (default: the head)"}, kJson}, 1, 1},
        CmdStats},
+      {{"status", "GAME [--branch B] [--json]",
+        "Where a game stands and who owes orders.\n"
+        "The phase to adjudicate next, the turn (or move) orders now go to, each person holding roles with\n"
+        "the orders he has given for it (how many stand, were refused on receipt or superseded), those who\n"
+        "have given none, and the last finished turn with its digest. Works on every kind of game.",
+        {kBranch, kJson}, 1, 1},
+       CmdStatus},
   };
 }
 

@@ -24,7 +24,7 @@ constexpr const char* kVersion = "adjutant 0.1.0";
 // The order `adjutant --help` lists the commands of cmd_*.cc in; one not
 // named here follows them.
 const char* const kHelpOrder[] = {"new",   "log",      "verify", "digest", "conform", "rules-versions", "audit", "replay",
-                                  "diff",  "fork",     "branches", "games", "stats", "roll", "ruling"};
+                                  "diff",  "fork",     "branches", "games", "status", "stats", "roll", "ruling"};
 
 std::vector<Command> Commands() {
   std::vector<Command> all;

@@ -79,6 +79,8 @@ struct ReplayRequest { std::string game; Opt branch; Opt to; Opt view; bool json
 struct DiffRequest { std::string game, a, b; Opt turn; Opt view; bool json = false; };
 struct BranchesRequest { std::string game; Opt make_current; bool json = false; };
 struct RulesVersionsRequest { Opt game; Opt branch; bool json = false; };  // no game: the versions alone
+// Where a game stands and who has given orders for the coming turn (or move).
+struct StatusRequest { std::string game; Opt branch; bool json = false; };
 struct ForkRequest {
   std::string game;
   Opt from;     // BRANCH@SEQ or BRANCH@head
@@ -148,6 +150,7 @@ Answer Replay(const Env& env, const ReplayRequest& rq);
 Answer Diff(const Env& env, const DiffRequest& rq);
 Answer Branches(const Env& env, const BranchesRequest& rq);
 Answer RulesVersions(const Env& env, const RulesVersionsRequest& rq);
+Answer GameStatus(const Env& env, const StatusRequest& rq);
 Answer Fork(const Env& env, const ForkRequest& rq);
 Answer Ruling(const Env& env, const RulingRequest& rq);
 Answer Roll(const Env& env, const RollRequest& rq);

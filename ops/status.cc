@@ -1,0 +1,143 @@
+// `adjutant status`: where a game stands — the turn (or move) orders now go
+// to, the phase to adjudicate next, and for each person holding roles how
+// many orders he has given for it and what became of them on receipt; who
+// has given none; the last finished turn and its digest. Read from the log:
+// the roster and the position from the folded world, the orders from the
+// events recorded since the coming turn's orders window opened.
+#include <flatbuffers/flatbuffers.h>
+
+#include <map>
+
+#include "ops/internal.h"
+#include "projections/roster.h"
+#include "projections/summary.h"
+#include "replay/digest.h"
+#include "replay/driver.h"
+#include "rules/kind.h"
+#include "schema/event_generated.h"
+#include "schema/reports_generated.h"
+
+namespace adjutant::ops {
+namespace {
+
+struct Orders {
+  uint32_t submitted = 0, refused = 0, superseded = 0;
+  uint64_t last_seq = 0;
+  uint32_t stand() const { return submitted - refused - superseded; }
+};
+
+Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
+  const std::string& game = rq.game;
+  std::string branch = BranchOf(env, rq.branch, game);
+  auto db = env.open(false);
+  if (!db.ok()) return db.status();
+  auto w = replay::Fold(**db, game, branch);
+  if (!w.ok()) return w.status();
+  const rules::GameKind* kind = w->kind();
+  std::string kind_name = kind ? std::string(kind->name()) : "";
+  auto next = replay::NextPhaseOf(*w);
+  auto at = replay::OrderPositionOf(*w);
+  // The orders given for the coming turn, person by person.
+  std::map<std::string, Orders> orders;
+  if (at.ok()) {
+    auto from = (*db)->SeekTurn(game, branch, *at);
+    if (!from.ok()) return from.status();
+    std::map<uint64_t, std::string> whose;
+    if (from->has_value()) {
+      Status st = (*db)->Read(game, branch, **from, UINT64_MAX, [&](const ledger::EventView& e) {
+        const fb::Event* ev = e.event();
+        if (const auto* o = ev->payload_as_OrderSubmitted()) {
+          Orders& mine = orders[o->person()->str()];
+          mine.submitted++;
+          mine.last_seq = e.seq;
+          whose[e.seq] = o->person()->str();
+        } else if (const auto* rj = ev->payload_as_OrderRejected()) {
+          if (auto it = whose.find(rj->order_seq()); it != whose.end()) orders[it->second].refused++;
+        } else if (const auto* sp = ev->payload_as_OrderSuperseded()) {
+          if (auto it = whose.find(sp->order_seq()); it != whose.end()) orders[it->second].superseded++;
+        }
+        return Status::Ok();
+      });
+      if (!st.ok()) return st;
+    }
+  }
+  // Everyone holding roles, in name order; those with no order yet owe them.
+  const auto& persons = w->roster().persons();
+  std::vector<std::string> owing;
+  for (const auto& [person, pr] : persons) {
+    if (!pr.roles.empty() && at.ok() && !orders.count(person)) owing.push_back(person);
+  }
+  // The last finished turn: the latest turn with events whose digest can be
+  // taken (a turn under way has none yet).
+  std::string last_turn, last_digest;
+  const auto& by_turn = replay::SummaryOf(*w).by_turn;
+  int tries = 0;
+  for (auto it = by_turn.rbegin(); it != by_turn.rend() && tries < 3; ++it, ++tries) {
+    auto d = replay::DigestTurn(**db, game, branch, it->first);
+    if (d.ok()) {
+      last_turn = it->first.ToString();
+      last_digest = d->hex;
+      break;
+    }
+  }
+  const std::string orders_for = at.ok() ? at->turn.ToString() : "";
+  const std::string orders_for_name = next.ok() ? next->turn_name : "";
+  const std::string next_phase = next.ok() ? next->name : "";
+  const std::string why_none = next.ok() ? "" : next.status().message();
+  if (rq.json) {
+    flatbuffers::FlatBufferBuilder f;
+    std::vector<flatbuffers::Offset<fb::StatusPerson>> rows;
+    for (const auto& [person, pr] : persons) {
+      if (pr.roles.empty()) continue;
+      std::vector<flatbuffers::Offset<flatbuffers::String>> roles;
+      for (const auto& r : pr.roles) roles.push_back(f.CreateString(r));
+      Orders o = orders.count(person) ? orders.at(person) : Orders{};
+      rows.push_back(fb::CreateStatusPersonDirect(f, person.c_str(), &roles, o.submitted, o.stand(), o.refused,
+                                                  o.superseded, o.last_seq));
+    }
+    std::vector<flatbuffers::Offset<flatbuffers::String>> owe;
+    for (const auto& x : owing) owe.push_back(f.CreateString(x));
+    f.Finish(fb::CreateStatusReportDirect(f, game.c_str(), branch.c_str(), kind_name.c_str(), orders_for.c_str(),
+                                          orders_for_name.c_str(), next_phase.c_str(), why_none.c_str(), "", &rows,
+                                          &owe, last_turn.c_str(), last_digest.c_str()));
+    return p.Json("StatusReport", f);
+  }
+  p.Line(game + "/" + branch + " (" + kind_name + ")");
+  if (next.ok()) {
+    p.Line("next to adjudicate: " + next->name + " of " + next->turn_name + " (" + next->at.turn.ToString() + ")");
+  } else {
+    p.Line("nothing to adjudicate: " + why_none);
+  }
+  p.Line(at.ok() ? "orders now go to " + orders_for : "orders: the game takes none now");
+  p.Line("deadline: none set");
+  p.Line("persons (orders for " + (at.ok() ? orders_for : std::string("-")) + "):");
+  for (const auto& [person, pr] : persons) {
+    if (pr.roles.empty()) continue;
+    std::string roles;
+    for (const auto& r : pr.roles) roles += (roles.empty() ? "" : ", ") + r;
+    std::string line = "  " + person + " [" + roles + "]: ";
+    if (!orders.count(person)) {
+      line += "no orders yet";
+    } else {
+      const Orders& o = orders.at(person);
+      line += std::to_string(o.submitted) + " given, " + std::to_string(o.stand()) + " stand";
+      if (o.refused) line += ", " + std::to_string(o.refused) + " refused";
+      if (o.superseded) line += ", " + std::to_string(o.superseded) + " superseded";
+      line += " (last at seq " + std::to_string(o.last_seq) + ")";
+    }
+    p.Line(line);
+  }
+  std::string owe;
+  for (const auto& x : owing) owe += (owe.empty() ? "" : ", ") + x;
+  if (at.ok()) p.Line(owing.empty() ? "everyone has given orders" : "no orders yet from: " + owe);
+  p.Line(last_turn.empty() ? "no finished turn yet" : "last finished turn " + last_turn + ", digest " + last_digest);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Answer GameStatus(const Env& env, const StatusRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoStatus(env, rq, p); });
+}
+
+}  // namespace adjutant::ops
