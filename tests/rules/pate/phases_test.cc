@@ -506,12 +506,27 @@ TEST_CASE("PATE 10: a garrison with the odds holds its port", "[pate][pate-phase
   CHECK(pw.treasury().units.at("BR2IN").men == 400);  // 500 less a quarter of 400
 }
 
-TEST_CASE("PATE 5.3: an off-map port's garrison reports ships in port to its Naval Minister", "[pate][pate-phases]") {
+namespace {
+
+// A game made from `scenario` whose intelligence phase (PATE 5) has run: the
+// visibility view it leaves, and whether a person's reports include what
+// `observer` saw.
+struct Intelligence {
+  P::VisibilityState vis;
+  std::map<std::string, projections::Ship> ships;
+  P::RosterState roster;
+  bool SeenBy(const std::string& person, const std::string& observer) const {
+    auto through = P::ShipsSeenThrough(roster, ships, vis, person);
+    return std::find(through.begin(), through.end(), observer) != through.end();
+  }
+};
+
+Intelligence AfterIntelligence(const std::string& scenario) {
   TempDir dir;
   auto l = ledger::Ledger::Open(dir.Sub("db"));
   REQUIRE(l.ok());
   auto& db = **l;
-  REQUIRE(CreateNwolGame(db, "g", KingstonScenario()).ok());
+  REQUIRE(CreateNwolGame(db, "g", scenario).ok());
   auto w = replay::Fold(db, "g", "main");
   REQUIRE(w.ok());
   rules::PhaseWriter pw("g", "main", w->head.seq, std::move(w->projections));
@@ -519,59 +534,41 @@ TEST_CASE("PATE 5.3: an off-map port's garrison reports ships in port to its Nav
   REQUIRE(map.ok());
   FixedDice dice;
   REQUIRE(pate::RunPhase(pw, {pw.treasury().turn, sow::kIntelligence}, *map, dice, P::SeasonKind::War).ok());
-  const auto ships = pw.fleet().ships;
-  const auto roster = pw.roster().state();
-  P::VisibilityState vis;
+  Intelligence out;
+  out.ships = pw.fleet().ships;
+  out.roster = pw.roster().state();
   for (const auto& proj : pw.TakeProjections()) {
-    if (auto* v = dynamic_cast<const P::Visibility*>(proj.get())) vis = v->state();
+    if (auto* v = dynamic_cast<const P::Visibility*>(proj.get())) out.vis = v->state();
   }
-  auto obs = vis.by_ship.find("garrison of Kingston");
-  REQUIRE(obs != vis.by_ship.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("PATE 5.3: an off-map port's garrison reports ships in port to its Naval Minister", "[pate][pate-phases]") {
+  Intelligence in = AfterIntelligence(KingstonScenario());
+  auto obs = in.vis.by_ship.find("garrison of Kingston");
+  REQUIRE(obs != in.vis.by_ship.end());
   CHECK(obs->second.at(0).seen == std::vector<std::string>{"FR5SL"});
   // Britain's Naval Minister hears of it; France's and Nelson do not.
-  auto seen_by = [&](const std::string& person) {
-    auto through = P::ShipsSeenThrough(roster, ships, vis, person);
-    return std::find(through.begin(), through.end(), "garrison of Kingston") != through.end();
-  };
-  CHECK(seen_by("barham"));
-  CHECK_FALSE(seen_by("decres"));
-  CHECK_FALSE(seen_by("nelson"));
+  CHECK(in.SeenBy("barham", "garrison of Kingston"));
+  CHECK_FALSE(in.SeenBy("decres", "garrison of Kingston"));
+  CHECK_FALSE(in.SeenBy("nelson", "garrison of Kingston"));
 }
 
 TEST_CASE("PATE 5.3: land units in an on-map port's square report the other states' ships there to their Naval Minister", "[pate][pate-phases]") {
   // Since rules version pate=3 (land-units-5.3.json and its -v2 twin show
   // the version's gate).
-  TempDir dir;
-  auto l = ledger::Ledger::Open(dir.Sub("db"));
-  REQUIRE(l.ok());
-  auto& db = **l;
   std::string sc = PateScenario();
   const std::string anchor = R"("ships": [)";
   sc.insert(sc.find(anchor) + anchor.size(), R"(
       {"id": "FR5SL", "state": "FR", "type": "SL", "crew": 600, "marines": 150, "base": "Brest", "location": "Portsmouth", "coastal": true, "name": "Achille", "stores": 20},)");
-  REQUIRE(CreateNwolGame(db, "g", sc).ok());
-  auto w = replay::Fold(db, "g", "main");
-  REQUIRE(w.ok());
-  rules::PhaseWriter pw("g", "main", w->head.seq, std::move(w->projections));
-  auto map = pate::NavalMap::Load(*pw.naval_map());
-  REQUIRE(map.ok());
-  FixedDice dice;
-  REQUIRE(pate::RunPhase(pw, {pw.treasury().turn, sow::kIntelligence}, *map, dice, P::SeasonKind::War).ok());
-  const auto ships = pw.fleet().ships;
-  const auto roster = pw.roster().state();
-  P::VisibilityState vis;
-  for (const auto& proj : pw.TakeProjections()) {
-    if (auto* v = dynamic_cast<const P::Visibility*>(proj.get())) vis = v->state();
-  }
-  auto obs = vis.by_ship.find("land units of BR at Portsmouth");
-  REQUIRE(obs != vis.by_ship.end());
+  Intelligence in = AfterIntelligence(sc);
+  auto obs = in.vis.by_ship.find("land units of BR at Portsmouth");
+  REQUIRE(obs != in.vis.by_ship.end());
   CHECK(obs->second.at(0).seen == std::vector<std::string>{"FR5SL"});  // Britain's own ships are not reported
-  CHECK(vis.by_ship.count("land units of FR at Portsmouth") == 0);     // no French unit is there
-  auto seen_by = [&](const std::string& person) {
-    auto through = P::ShipsSeenThrough(roster, ships, vis, person);
-    return std::find(through.begin(), through.end(), "land units of BR at Portsmouth") != through.end();
-  };
-  CHECK(seen_by("barham"));
-  CHECK_FALSE(seen_by("decres"));
-  CHECK_FALSE(seen_by("nelson"));
+  CHECK(in.vis.by_ship.count("land units of FR at Portsmouth") == 0);  // no French unit is there
+  CHECK(in.SeenBy("barham", "land units of BR at Portsmouth"));
+  CHECK_FALSE(in.SeenBy("decres", "land units of BR at Portsmouth"));
+  CHECK_FALSE(in.SeenBy("nelson", "land units of BR at Portsmouth"));
 }
