@@ -92,7 +92,7 @@ void Load(BattleState& s, const fb::DogBattle& b) {
     int64_t best = INT64_MAX;
     for (const auto& [uid, u] : s.units) {
       if (u.commander != cid) continue;
-      const int64_t dx = u.x - c.x, dy = u.y - c.y;
+      const int64_t dx = int64_t{u.x} - c.x, dy = int64_t{u.y} - c.y;
       if (dx * dx + dy * dy < best) {
         best = dx * dx + dy * dy;
         c.with = uid;
