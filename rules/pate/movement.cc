@@ -366,12 +366,19 @@ class Movement {
       PATE_TRY(t, p_.Die(lead.id, "tactical area", "PATE 6.8", kTacticalAreas));
       to.tactical = static_cast<uint8_t>(t);
       const ShipOrders& o = orders_[lead.id];
-      auto hostiles_at = [&](uint8_t tac) {
-        int n = 0;
+      // The ships at sea in tactical area `tac` of the area reached that `which` takes, in id order.
+      auto at_sea_in = [&](uint8_t tac, auto which) {
+        std::vector<std::string> out;
         for (const auto& [id, sh] : p_.f().ships) {
-          if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == tac && p_.Hostile(sh.state, lead.state)) ++n;
+          if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == tac && which(id, sh)) {
+            out.push_back(id);
+          }
         }
-        return n;
+        return out;
+      };
+      auto hostiles_at = [&](uint8_t tac) {
+        return static_cast<int>(
+            at_sea_in(tac, [&](const std::string&, const Ship& sh) { return p_.Hostile(sh.state, lead.state); }).size());
       };
       int n = hostiles_at(to.tactical);
       if (n > 0 && o.contact == Contact::Evade && ContactApplies(o.min_ships, o.max_ships, n)) {
@@ -390,14 +397,9 @@ class Movement {
       // there is one; with it, it joins them and sails with them. Version 2
       // took no notice of allies.
       auto friends_at = [&](uint8_t tac) {
-        std::vector<std::string> out;
-        for (const auto& [id, sh] : p_.f().ships) {
-          if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == tac &&
-              p_.Friendly(sh.state, lead.state) && std::find(ships.begin(), ships.end(), id) == ships.end()) {
-            out.push_back(id);
-          }
-        }
-        return out;
+        return at_sea_in(tac, [&](const std::string& id, const Ship& sh) {
+          return p_.Friendly(sh.state, lead.state) && std::find(ships.begin(), ships.end(), id) == ships.end();
+        });
       };
       if (meets_allies_) {
         friends = friends_at(to.tactical);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "rules/sow/economy.h"
+#include "rules/sow/phases.h"
 
 namespace adjutant::rules::pate::internal {
 
@@ -26,9 +27,7 @@ Status RunSupply(Pate& p) {
   const bool land_route = p.Writer().rules_versions().Of(kRuleset) >= 3;
   auto by_land = [&](const City& a, const City& b, const std::string& state) {
     if (!land_route || a.kind != projections::CityKind::Port || b.kind != projections::CityKind::Port) return false;
-    if (std::max(std::abs(a.square.x - b.square.x), std::abs(a.square.y - b.square.y)) > kStoresLandRouteSquares) {
-      return false;
-    }
+    if (sow::SquareDistance(a.square, b.square) > kStoresLandRouteSquares) return false;
     for (const auto& [uid, u] : p.s().units) {
       if (!u.active || !u.aboard.empty() || !p.Hostile(u.state, state)) continue;
       if (u.square == a.square || u.square == b.square) return false;
