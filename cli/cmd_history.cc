@@ -52,6 +52,9 @@ Status CmdStatus(Context& c) {
   ops::StatusRequest rq;
   rq.game = c.args.positional[0];
   rq.branch = Opt(c.args, "branch");
+  auto now = NowOption(c.args);
+  if (!now.ok()) return now.status();
+  rq.now = *now;
   rq.json = c.args.Flag("json");
   return RunOp(c, ops::GameStatus, rq);
 }
@@ -90,12 +93,13 @@ std::vector<Command> HistoryCommands() {
         "The summary projection, rebuilt from the log at the head or as it stood after event SEQ.",
         {kBranch, {"at", "SEQ", "as of this sequence number (default: the head)"}, kJson}, 1, 1},
        CmdStats},
-      {{"status", "GAME [--branch B] [--json]",
+      {{"status", "GAME [--branch B] [--now T] [--json]",
         "Where a game stands and who owes orders.\n"
-        "The phase to adjudicate next, the turn (or move) orders now go to, each person holding roles with\n"
-        "the orders he has given for it (how many stand, were refused on receipt or superseded), those who\n"
-        "have given none, and the last finished turn with its digest. Works on every kind of game.",
-        {kBranch, kJson}, 1, 1},
+        "The phase to adjudicate next, the turn (or move) orders now go to and its deadline (`adjutant schedule`)\n"
+        "with the time left, each person holding roles with the orders he has given for it (how many stand,\n"
+        "were refused on receipt or superseded), those who have given none, and the last finished turn with its\n"
+        "digest. Works on every kind of game.",
+        {kBranch, kNow, kJson}, 1, 1},
        CmdStatus},
   };
 }

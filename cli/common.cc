@@ -1,5 +1,9 @@
 #include "cli/common.h"
 
+#include <chrono>
+
+#include "base/utc.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -166,6 +170,16 @@ ops::Env CliEnv(const Context& c) {
   };
   env.print = [](const std::string& s) { Out(s); };
   return env;
+}
+
+Result<int64_t> NowOption(const Args& a) {
+  if (auto t = a.Value("now")) {
+    auto v = ParseUtc(*t);
+    if (!v) return Status::InvalidArgument("--now: '" + *t + "' is not a UTC time (e.g. 2026-12-06T20:00Z)");
+    return *v;
+  }
+  return static_cast<int64_t>(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
 }
 
 }  // namespace adjutant::cli

@@ -121,6 +121,9 @@ Result<std::vector<uint8_t>> ReadDocument(const std::string& path, std::string_v
 
 inline const Actor kGa{ActorKind::kGameAdministrator, "", ""};
 inline const OptionSpec kJson{"json", "", "print JSON (one line) instead of text"};
+inline const OptionSpec kNow{"now", "T", "the time taken as now (UTC, e.g. 2026-12-06T20:00Z; default: this machine's clock)"};
+// --now T, else the clock (seconds since 1970 UTC).
+Result<int64_t> NowOption(const Args& a);
 inline const OptionSpec kBranch{"branch", "B", "the branch (default: the game's current branch: main, until a correction makes another current)"};
 inline const OptionSpec kPasswordFile{"password-file", "FILE", "read the password from the first line of FILE"};
 

@@ -155,6 +155,24 @@ Status CmdDirective(Context& c) {
   return RunOp(c, ops::Directive, rq);
 }
 
+Status CmdSchedule(Context& c) {
+  ops::ScheduleRequest rq;
+  rq.game = c.args.positional[0];
+  if (c.args.positional.size() > 1) rq.action = c.args.positional[1];
+  rq.branch = Opt(c.args, "branch");
+  rq.deadline = Opt(c.args, "deadline");
+  rq.weekly = c.args.Flag("weekly");
+  rq.after = Opt(c.args, "after");
+  rq.by = Opt(c.args, "by");
+  rq.reason = Opt(c.args, "reason");
+  rq.key = Opt(c.args, "key");
+  auto now = NowOption(c.args);
+  if (!now.ok()) return now.status();
+  rq.now = *now;
+  rq.json = c.args.Flag("json");
+  return RunOp(c, ops::Schedule, rq);
+}
+
 Status CmdCorrect(Context& c) {
   ops::CorrectRequest rq;
   rq.game = c.args.positional[0];
@@ -276,6 +294,26 @@ std::vector<Command> PlayCommands() {
         "nothing is recorded. Nothing is rewritten.",
         {kBranch, kKey, kJson}, 2, 2},
        CmdDirective},
+      {{"schedule", "GAME [set|extend|pause|resume|clear|run] [--deadline T] [--weekly | --after D] [--by D] [--reason R] [--branch B] [--key K] [--now T] [--json]",
+        "Show or change the game's deadlines; `adjutant serve` adjudicates each turn when its deadline passes.\n"
+        "Without an action: the deadline of the turn (or move) orders now go to, the time left, how the next\n"
+        "deadlines follow and the last one fired. set --deadline T: the coming turn's orders close at T (a UTC\n"
+        "time such as 2026-12-06T20:00Z, or +DURATION from now such as +3d); with --weekly the next deadlines fall\n"
+        "on the same weekday and time each week, with --after D a time D after each turn closes (3d, 36h, 1w2d),\n"
+        "else there is one deadline. extend --by D moves the deadline in force; pause stops deadlines firing;\n"
+        "resume starts them again (with --deadline: a new one); clear removes the schedule. Each change is a\n"
+        "recorded GA directive. A turn the GA adjudicates himself keeps the rule going: the next deadline is\n"
+        "the rule's next after the one in force. run: what `adjutant serve` does at each tick, now (or at\n"
+        "--now T): a deadline that has passed fires (DeadlineFired, with the time) and its turn is adjudicated,\n"
+        "each under an idempotency key, so a run repeated after a crash neither skips nor doubles a turn.",
+        {{"deadline", "T", "set, resume: when the coming turn's orders close (UTC time or +DURATION)"},
+         {"weekly", "", "set: then every week on the deadline's weekday and time"},
+         {"after", "D", "set: then D after each turn closes"},
+         {"by", "D", "extend: how much later"},
+         {"reason", "R", "the reason recorded with the directive (default: the action)"},
+         kBranch, kKey, kNow, kJson},
+        1, 2},
+       CmdSchedule},
       {{"dice-commit", "GAME --turn T --salt-file F [--branch B] [--key K]",
         "Commit to the dice of a turn before it is adjudicated (the GA).\n"
         "Records BLAKE2b-256 of the salt in F (a new random salt is written to F if it does not exist);\n"

@@ -11,6 +11,7 @@
 #include "cli/common.h"
 #include "cli/socket.h"
 #include "desk/desk.h"
+#include "desk/scheduler.h"
 
 namespace adjutant::cli {
 namespace {
@@ -124,6 +125,14 @@ Status CmdServe(Context& c) {
   ADJ_RETURN_IF_ERROR(get("socket-timeout", sock.timeout_s, 1, 86400, sock.timeout_s));
   ADJ_RETURN_IF_ERROR(get("socket-max-connections", static_cast<int>(sock.max_connections), 1, 100000, sock.max_connections));
   sock.max_answer_bytes = s.max_answer_bytes;
+  desk::SchedulerSettings sched;
+  ADJ_RETURN_IF_ERROR(get("schedule-tick", sched.tick_s, 1, 86400, sched.tick_s));
+  const bool scheduling = !c.args.Flag("no-scheduler");
+  if (c.args.Value("now")) {
+    auto now = NowOption(c.args);
+    if (!now.ok()) return now.status();
+    sched.now = [t = *now] { return t; };
+  }
   // Said before anything is opened or bound.
   for (const auto& w : desk::DeploymentWarnings(s)) std::fprintf(stderr, "adjutant serve: warning: %s\n", w.c_str());
   auto db = OpenDb(c, true);
@@ -152,12 +161,23 @@ Status CmdServe(Context& c) {
                                                                 : Status::InvalidArgument(local.status().message()));
   }
   (*d)->HandleSignals();
+  // The deadlines (adjutant schedule): a pass at once — finishing a turn a
+  // crash interrupted — then every --schedule-tick seconds.
+  std::unique_ptr<desk::Scheduler> scheduler;
+  if (scheduling) {
+    sched.log = [](const std::string& line) {
+      std::fprintf(stderr, "%s\n", line.c_str());
+      std::fflush(stderr);
+    };
+    scheduler = desk::Scheduler::Start(**db, **d, sched);
+  }
   const std::string addr = s.listen.substr(0, s.listen.rfind(':'));
   Line("adjutant serve: the order desk on " + std::string(s.tls_cert.empty() ? "http" : "https") + "://" + addr + ":" + std::to_string((*d)->port()) + "/ (database " +
        (*db)->dir() + (s.ga_pwhash.empty() ? "; no GA login: give --ga-password-file" : "") +
        "); adjutant commands reach it through " + sock_path + "; SIGTERM or Ctrl-C stops it");
   std::fflush(stdout);
   (*d)->Wait();
+  if (scheduler) scheduler->Stop();  // a pass under way finishes first
   // No more commands from the socket (its file removed), then no desk: a
   // command it still held is dropped with the desk's pool while the socket
   // server that owns its connection is still there.
@@ -190,6 +210,9 @@ std::vector<Command> ServeCommands() {
             "name it with --trusted-proxy: only from it is X-Forwarded-For believed (the client is its right-most\n"
             "address that is not a trusted proxy), for the rate limit and the login backoff.\n"
             "With --backup-dir: POST /api/ga/backup, GET /api/ga/backups.\n"
+            "Deadlines (adjutant schedule): at start and every --schedule-tick seconds, each game whose deadline\n"
+            "has passed has it fired and its turn adjudicated, once (a restart finishes a turn a crash cut short\n"
+            "and never fires a deadline twice); what it does is said on stderr. --no-scheduler turns it off.\n"
             "POST /api/games/GAME/sessions/revoke [{\"person\": P}] (the GA ends a game's or a person's sessions).\n"
             "Listening beyond loopback without TLS is warned about on stderr.\n"
             "The adjutant command reaches the running desk through DIR/adjutant.sock (owner-only: mode 0600, and\n"
@@ -225,7 +248,10 @@ std::vector<Command> ServeCommands() {
              {"max-answer-bytes", "BYTES", "a report's or a GA command's output in one answer (default 16777216)"},
              {"socket-max-bytes", "BYTES", "a command's request on DIR/adjutant.sock: its arguments and files (default 33554432)"},
              {"socket-timeout", "S", "seconds to send a whole request on the socket, and to take its answer (default 30)"},
-             {"socket-max-connections", "N", "connections open at once on the socket (default 16)"}},
+             {"socket-max-connections", "N", "connections open at once on the socket (default 16)"},
+             {"schedule-tick", "S", "seconds between the scheduler's looks at the deadlines (default 30)"},
+             {"no-scheduler", "", "fire no deadline: turns run only when the GA adjudicates them"},
+             {"now", "T", "the scheduler's clock stands at T (UTC): a rehearsal of the schedule, or a test"}},
             0, 0},
            CmdServe}};
 }

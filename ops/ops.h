@@ -80,7 +80,27 @@ struct DiffRequest { std::string game, a, b; Opt turn; Opt view; bool json = fal
 struct BranchesRequest { std::string game; Opt make_current; bool json = false; };
 struct RulesVersionsRequest { Opt game; Opt branch; bool json = false; };  // no game: the versions alone
 // Where a game stands and who has given orders for the coming turn (or move).
-struct StatusRequest { std::string game; Opt branch; bool json = false; };
+// `now`: the front end's clock (seconds since 1970 UTC), for the time left.
+struct StatusRequest { std::string game; Opt branch; int64_t now = 0; bool json = false; };
+// The schedule of deadlines (issue 20). No action: show it. "set" (deadline,
+// and weekly or after for the deadlines that follow), "extend" (by), "pause",
+// "resume" (deadline optional), "clear"; "run": the scheduler's step at `now`
+// (replay::RunSchedule: fire a deadline that has passed, adjudicate its turn
+// once). A deadline is a UTC time
+// ("2026-12-06T20:00Z") or "+DURATION" from `now`; durations "3d", "36h",
+// "1w", "2d12h". A deadline not after `now` is refused.
+struct ScheduleRequest {
+  std::string game; Opt branch;
+  Opt action;
+  Opt deadline;
+  bool weekly = false;  // then every week on the deadline's weekday and time
+  Opt after;            // then DURATION after each turn closes
+  Opt by;               // extend by DURATION
+  Opt reason;
+  Opt key;
+  int64_t now = 0;
+  bool json = false;
+};
 struct ForkRequest {
   std::string game;
   Opt from;     // BRANCH@SEQ or BRANCH@head
@@ -151,6 +171,7 @@ Answer Diff(const Env& env, const DiffRequest& rq);
 Answer Branches(const Env& env, const BranchesRequest& rq);
 Answer RulesVersions(const Env& env, const RulesVersionsRequest& rq);
 Answer GameStatus(const Env& env, const StatusRequest& rq);
+Answer Schedule(const Env& env, const ScheduleRequest& rq);
 Answer Fork(const Env& env, const ForkRequest& rq);
 Answer Ruling(const Env& env, const RulingRequest& rq);
 Answer Roll(const Env& env, const RollRequest& rq);

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "base/turn.h"
+#include "base/utc.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 
@@ -68,6 +70,40 @@ std::string NestedText(const ledger::EventView& e, std::string_view body_key) {
   return kind + " " + body;
 }
 
+std::string TurnText(const fb::Turn* t) {
+  return t ? Turn{t->major(), t->minor(), t->step()}.ToString() : "-";
+}
+
+std::string ScheduleText(const fb::Schedule& s) {
+  switch (s.action()) {
+    case fb::ScheduleAction_Set: {
+      std::string t = "schedule set: turn " + TurnText(s.turn()) + " closes " + FormatUtc(s.deadline()) + "; then ";
+      if (s.repeat() == fb::ScheduleRepeat_Weekly) {
+        char hm[8];
+        std::snprintf(hm, sizeof hm, "%02d:%02d", s.minute_of_day() / 60, s.minute_of_day() % 60);
+        t += "weekly, " + std::string(WeekdayName(s.weekday())) + " " + hm + " UTC";
+      } else if (s.repeat() == fb::ScheduleRepeat_After) {
+        t += FormatDuration(s.interval()) + " after each turn closes";
+      } else {
+        t += "no more deadlines";
+      }
+      return t;
+    }
+    case fb::ScheduleAction_Extend:
+      return "deadline of turn " + TurnText(s.turn()) + " extended by " + FormatDuration(s.extend_by()) + " to " +
+             FormatUtc(s.deadline());
+    case fb::ScheduleAction_Pause:
+      return "schedule paused";
+    case fb::ScheduleAction_Resume:
+      return s.deadline() ? "schedule resumed: turn " + TurnText(s.turn()) + " closes " + FormatUtc(s.deadline())
+                          : std::string("schedule resumed");
+    case fb::ScheduleAction_Clear:
+      return "schedule cleared";
+    default:
+      return "schedule";
+  }
+}
+
 std::string PayloadText(const ledger::EventView& view) {
   const fb::Event& e = *view.event();
   switch (e.payload_type()) {
@@ -110,6 +146,10 @@ std::string PayloadText(const ledger::EventView& view) {
       else if (d->body_type() == fb::DirectiveBody_SowDirective || d->body_type() == fb::DirectiveBody_PateDirective ||
                d->body_type() == fb::DirectiveBody_Y1820Directive || d->body_type() == fb::DirectiveBody_DogDirective) {
         t = NestedText(view, "payload");
+      }
+      else if (auto* sc = d->body_as_Schedule()) t = ScheduleText(*sc);
+      else if (auto* f = d->body_as_DeadlineFired()) {
+        t = "deadline of turn " + TurnText(f->turn()) + " (" + FormatUtc(f->deadline()) + ") fired at " + FormatUtc(f->fired_at());
       }
       else t = fb::EnumNameDirectiveBody(d->body_type());
       return t + " because " + Quote(Str(d->reason()));

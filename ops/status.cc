@@ -13,6 +13,8 @@
 #include "projections/summary.h"
 #include "replay/digest.h"
 #include "replay/driver.h"
+#include "replay/schedule.h"
+#include "base/utc.h"
 #include "rules/kind.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
@@ -80,6 +82,12 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
       break;
     }
   }
+  // The deadline of the coming turn (replay/schedule.h).
+  auto sched = replay::ScheduleViewOf(**db, game, branch, *w);
+  if (!sched.ok()) return sched.status();
+  const std::optional<projections::Deadline> deadline = sched->deadline;
+  const bool paused = sched->state.set && sched->state.paused;
+  std::string deadline_text = deadline ? FormatUtc(deadline->at) : "";
   const std::string orders_for = at.ok() ? at->turn.ToString() : "";
   const std::string orders_for_name = next.ok() ? next->turn_name : "";
   const std::string next_phase = next.ok() ? next->name : "";
@@ -98,8 +106,10 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
     std::vector<flatbuffers::Offset<flatbuffers::String>> owe;
     for (const auto& x : owing) owe.push_back(f.CreateString(x));
     f.Finish(fb::CreateStatusReportDirect(f, game.c_str(), branch.c_str(), kind_name.c_str(), orders_for.c_str(),
-                                          orders_for_name.c_str(), next_phase.c_str(), why_none.c_str(), "", &rows,
-                                          &owe, last_turn.c_str(), last_digest.c_str()));
+                                          orders_for_name.c_str(), next_phase.c_str(), why_none.c_str(), deadline_text.c_str(),
+                                          &rows, &owe, last_turn.c_str(), last_digest.c_str(),
+                                          deadline ? deadline->at : 0, deadline ? deadline->at - rq.now : 0, paused,
+                                          rq.now));
     return p.Json("StatusReport", f);
   }
   p.Line(game + "/" + branch + " (" + kind_name + ")");
@@ -109,7 +119,16 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
     p.Line("nothing to adjudicate: " + why_none);
   }
   p.Line(at.ok() ? "orders now go to " + orders_for : "orders: the game takes none now");
-  p.Line("deadline: none set");
+  if (deadline) {
+    const int64_t left = deadline->at - rq.now;
+    p.Line("deadline: " + deadline_text + " (" +
+           (left > 0 ? "in " + FormatDuration(left) : "passed " + FormatDuration(-left) + " ago") + ")" +
+           (paused ? " — the schedule is paused" : ""));
+  } else if (sched->pending) {
+    p.Line("deadline: turn " + sched->state.fired_turn.ToString() + "'s fired; it is being adjudicated");
+  } else {
+    p.Line(sched->state.set ? "deadline: none (the schedule's single deadline has passed)" : "deadline: none set");
+  }
   p.Line("persons (orders for " + (at.ok() ? orders_for : std::string("-")) + "):");
   for (const auto& [person, pr] : persons) {
     if (pr.roles.empty()) continue;

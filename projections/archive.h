@@ -15,8 +15,13 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/turn.h"
 
 namespace adjutant::projections {
+
+// Turn coordinates, in every projection that keeps them.
+template <class A> void Visit(A& a, Turn& t) { a(t.major, t.minor, t.step); }
+template <class A> void Visit(A& a, TurnPhase& t) { a(t.turn, t.phase); }
 
 class Enc {
  public:

@@ -6,7 +6,6 @@
 namespace adjutant::projections {
 
 // ---- canonical encoding ------------------------------------------------------
-template <class A> void Visit(A& a, Turn& t) { a(t.major, t.minor, t.step); }
 template <class A> void Visit(A& a, CargoOp& c) { a(c.port, c.unit, c.unload, c.supplies, c.order_seq); }
 template <class A> void Visit(A& a, Ship& s) {
   a(s.id, s.state, s.type, s.crew, s.frigates, s.capacity, s.base, s.location, s.in_port, s.coastal, s.active,

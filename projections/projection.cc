@@ -4,6 +4,7 @@
 #include "projections/fleet.h"
 #include "projections/navalmap.h"
 #include "projections/roster.h"
+#include "projections/schedule.h"
 #include "projections/summary.h"
 #include "projections/treasury.h"
 #include "projections/visibility.h"
@@ -30,6 +31,7 @@ std::vector<std::unique_ptr<Projection>> AllProjections() {
   out.push_back(std::make_unique<Visibility>());
   out.push_back(std::make_unique<Y1820>());
   out.push_back(std::make_unique<Battle>());
+  out.push_back(std::make_unique<Schedule>());  // applies once the GA set a schedule
   return out;
 }
 

@@ -57,8 +57,6 @@ void Summary::Apply(const Input& in) {
   }
 }
 
-template <class A> void Visit(A& a, Turn& t) { a(t.major, t.minor, t.step); }
-template <class A> void Visit(A& a, TurnPhase& t) { a(t.turn, t.phase); }
 template <class A> void Visit(A& a, Tally& t) { a(t.events, t.bytes); }
 template <class A> void Visit(A& a, SummaryState& s) {
   a(s.last_seq, s.last_at, s.seed, s.dice_salt, s.scenario_name, s.rulesets, s.total, s.by_kind, s.by_turn,

@@ -14,7 +14,6 @@ static_assert(static_cast<int>(Mission::IgnoreCommerce) == fb::ShipMission_Ignor
 static_assert(static_cast<int>(RepairKind::Fort) == fb::RepairKind_Fort);
 
 // ---- canonical encoding ------------------------------------------------------
-template <class A> void Visit(A& a, Turn& t) { a(t.major, t.minor, t.step); }
 template <class A> void Visit(A& a, Square& q) { a(q.x, q.y); }
 template <class A> void Visit(A& a, StatementLine& l) {
   a(l.turn, l.phase, l.amount_cc, l.rule, l.item, l.subject, l.detail, l.order_seq);

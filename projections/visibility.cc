@@ -15,7 +15,6 @@ static_assert(static_cast<int>(ObservationKind::Event) == fb::ObservationKind_Ev
               static_cast<int>(ObservationKind::Intelligence) == fb::ObservationKind_Intelligence &&
               fb::ObservationKind_MAX == fb::ObservationKind_Garrison);
 
-template <class A> void Visit(A& a, Turn& t) { a(t.major, t.minor, t.step); }
 template <class A> void Visit(A& a, Observation& o) {
   a(o.turn, o.phase, o.seq, o.kind, o.location, o.seen, o.count, o.windward, o.harbour, o.text, o.rule);
 }

@@ -21,12 +21,14 @@ namespace {
 // One input of the old branch, as it was given.
 struct Input {
   TurnPhase at;
-  enum Kind { kOrder, kPassword, kDirective } kind = kOrder;
+  enum Kind { kOrder, kPassword, kDirective, kFired } kind = kOrder;
   std::string person;          // orders, passwords
   std::string pwhash;          // passwords
   std::vector<std::vector<uint8_t>> items;  // orders: one-item OrderFiles, in order
   std::vector<uint8_t> directive;  // directives: the DirectiveFile as the GA gave it
   uint64_t seq = 0;            // directives: its seq on the old branch
+  Turn fired_turn;             // a deadline fired: its turn, deadline and time
+  int64_t fired_deadline = 0, fired_at = 0;
 };
 
 using rules::Progress;
@@ -128,6 +130,12 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
         in.kind = Input::kPassword;
         in.person = pw->person()->str();
         in.pwhash = pw->pwhash()->str();
+      } else if (const auto* f = d->body_as_DeadlineFired()) {
+        // A deadline that fired stays fired: the schedule goes on from it.
+        in.kind = Input::kFired;
+        in.fired_turn = TurnOf(f->turn());
+        in.fired_deadline = f->deadline();
+        in.fired_at = f->fired_at();
       } else {
         // The GA's later directives are given again at their positions,
         // like the players' orders, unless he leaves them out (below).
@@ -177,6 +185,9 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
     const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
     if (file->body_type() == fb::DirectiveBody_SetPassword) {
       return Status::InvalidArgument("a correction is a directive of the rules, not a password");
+    } else if (file->body_type() == fb::DirectiveBody_Schedule || file->body_type() == fb::DirectiveBody_DeadlineFired) {
+      return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
+                                     ": the schedule is set on the branch itself (`adjutant schedule`), not as a correction");
     } else if (file->body_type() == fb::DirectiveBody_CommitDice || file->body_type() == fb::DirectiveBody_RevealDice) {
       return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
                                      ": dice commitments are made on the branch itself, not as corrections");
@@ -264,6 +275,11 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
         auto r = SetPassword(db, game, new_branch, in.person, in.pwhash);
         if (!r.ok()) return r.status();
         break;
+      }
+      case Input::kFired: {
+        auto r = RecordDeadlineFired(db, game, new_branch, in.fired_turn, in.fired_deadline, in.fired_at);
+        if (!r.ok()) return r.status();
+        continue;
       }
       case Input::kDirective: {
         auto r = RecordDirective(db, game, new_branch, in.directive);

@@ -1,4 +1,5 @@
 #include "replay/driver.h"
+#include "replay/schedule.h"
 
 #include "schema/reports_generated.h"
 
@@ -396,6 +397,13 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   if (file->body_type() == fb::DirectiveBody_SetPassword) {
     return Status::InvalidArgument("passwords are set with `adjutant password`, which records only their hash");
   }
+  if (file->body_type() == fb::DirectiveBody_DeadlineFired) {
+    return Status::InvalidArgument("DeadlineFired: recorded by the scheduler of `adjutant serve` when a deadline passes, "
+                                   "not given as a directive");
+  }
+  // The schedule is every kind's (replay/schedule.h).
+  const fb::Schedule* schedule = file->body_as_Schedule();
+  if (schedule) ADJ_RETURN_IF_ERROR(CheckSchedule(*world, *schedule));
   // Dice commitments are every kind's (replay/dice_commit.h); the rest the kind checks.
   const fb::CommitDice* commit = file->body_as_CommitDice();
   const fb::RevealDice* reveal = file->body_as_RevealDice();
@@ -408,7 +416,7 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
     ADJ_RETURN_IF_ERROR(CheckDiceDirective(SummaryOf(*world), window->next_turn, window->next_begun, window->current,
                                            window->current_done, t, reveal != nullptr,
                                            commit ? commit->commitment()->str() : reveal->salt()->str()));
-  } else {
+  } else if (!schedule) {
     ADJ_RETURN_IF_ERROR((*kind)->CheckDirective(world->projections, std::string(game), *file));
   }
   const TurnPhase at = (*kind)->DirectivePosition(world->projections);
@@ -417,11 +425,37 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
   w.set_rules_versions(versions);
   Draft d = DirectiveDraft(&directive_file, at);
-  if (commit || reveal) {
+  if (commit || reveal || schedule) {
     w.Emit(std::move(d));
   } else {
     ADJ_RETURN_IF_ERROR((*kind)->RecordDirective(w, at, std::move(d), *file));
   }
+  auto drafts = w.TakeDrafts();
+  return db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
+}
+
+Result<ledger::AppendResult> RecordDeadlineFired(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                                 const Turn& turn, int64_t deadline, int64_t fired_at,
+                                                 std::string_view idempotency_key) {
+  flatbuffers::FlatBufferBuilder f;
+  fb::Turn ft(turn.major, turn.minor, turn.step);
+  auto body = fb::CreateDeadlineFired(f, &ft, deadline, fired_at);
+  f.Finish(fb::CreateDirectiveFile(f, f.CreateString("the deadline passed"), fb::DirectiveBody_DeadlineFired, body.Union()));
+  const std::vector<uint8_t> file(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
+  uint64_t fingerprint = RequestFingerprint("deadline-fired", branch, "GA", Bytes(file));
+  auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
+                            idempotency_key, fingerprint);
+  if (!prior.ok()) return prior.status();
+  if (prior->has_value()) return **prior;
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  auto kind = KindIn(world->projections);
+  if (!kind.ok()) return kind.status();
+  const TurnPhase at = (*kind)->DirectivePosition(world->projections);
+  uint64_t head = world->head.seq;
+  rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
+  w.set_rules_versions(GameVersions(SummaryOf(*world)));
+  w.Emit(DirectiveDraft(&file, at));
   auto drafts = w.TakeDrafts();
   return db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
 }

@@ -147,6 +147,13 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
                                              const std::vector<uint8_t>& directive_file,
                                              std::string_view idempotency_key = {});
 
+// Records that the deadline of `turn` passed (the scheduler of `adjutant
+// serve`, replay/schedule.h; a correction carrying it over). A
+// DeadlineFired in a directive file is refused: only the scheduler fires.
+Result<ledger::AppendResult> RecordDeadlineFired(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                                 const Turn& turn, int64_t deadline, int64_t fired_at,
+                                                 std::string_view idempotency_key = {});
+
 // Idempotent retries of requests whose events depend on a moving state
 // (orders checked against it, fresh dice): the request is identified by a
 // fingerprint of its kind, branch, sender and bytes, stored with the key.

@@ -131,3 +131,6 @@ play_battle talavera fixtures/dog/talavera-brigade.json 1809 fixtures/orders/dog
   "wellesley:British victor:French" British
 play_battle quatre-bras fixtures/dog/squares.json 1815 fixtures/orders/dog-quatre-bras \
   "wellington:British ney:French" French
+
+# ---- A battle that runs itself: deadlines fired on a clock given ---------------
+bash scripts/scheduled.sh ./build/adjutant "$DB" "$PW"

@@ -27,7 +27,6 @@
 // it before the split (and lists it still, less the ships): rebuilt here to
 // compare with the digests a release recorded.
 namespace adjutant::projections {
-template <class A> void Visit(A& a, Turn& t) { a(t.major, t.minor, t.step); }
 template <class A> void Visit(A& a, Square& q) { a(q.x, q.y); }
 template <class A> void Visit(A& a, StatementLine& l) {
   a(l.turn, l.phase, l.amount_cc, l.rule, l.item, l.subject, l.detail, l.order_seq);

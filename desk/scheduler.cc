@@ -1,0 +1,123 @@
+#include "desk/scheduler.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "base/utc.h"
+#include "desk/desk.h"
+#include "ledger/ledger.h"
+#include "replay/schedule.h"
+
+namespace adjutant::desk {
+
+struct Scheduler::Impl {
+  ledger::Ledger& db;
+  Desk& desk;
+  SchedulerSettings settings;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stopping = false;
+  std::mutex pass_mu;                            // one pass at a time
+  std::map<std::string, std::string> last_failure;  // by game: said once until it changes
+  std::thread thread;
+
+  Impl(ledger::Ledger& d, Desk& k, SchedulerSettings s) : db(d), desk(k), settings(std::move(s)) {}
+
+  int64_t Now() const {
+    if (settings.now) return settings.now();
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  }
+
+  std::vector<ScheduleOutcome> Pass() {
+    std::lock_guard<std::mutex> one(pass_mu);
+    std::vector<ScheduleOutcome> out;
+    auto games = db.Games();
+    if (!games.ok()) {
+      out.push_back({"", "", "the scheduler could not list the games: " + games.status().message(), true});
+      Say(out.back());
+      return out;
+    }
+    const int64_t now = Now();
+    std::vector<std::future<ScheduleOutcome>> steps;
+    for (const auto& g : *games) {
+      auto done = std::make_shared<std::promise<ScheduleOutcome>>();
+      steps.push_back(done->get_future());
+      desk.Sequence(g.name, [this, game = g.name, now, done] {
+        ScheduleOutcome o;
+        o.game = game;
+        auto current = db.Current(game);
+        o.branch = current.ok() ? *current : "main";
+        auto step = replay::RunSchedule(db, game, o.branch, now);
+        if (!step.ok()) {
+          o.failed = true;
+          o.line = step.status().message();
+        } else if (step->what != replay::ScheduleStep::kNothing) {
+          o.line = std::string(step->what == replay::ScheduleStep::kFired ? "deadline fired" : "finished the fired turn") +
+                   ": turn " + step->turn.ToString() + " (due " + FormatUtc(step->deadline) + "), " +
+                   std::to_string(step->phases.size()) + " phase(s) adjudicated";
+        }
+        done->set_value(std::move(o));
+      });
+    }
+    for (auto& f : steps) {
+      ScheduleOutcome o = f.get();
+      if (o.line.empty()) {
+        last_failure.erase(o.game);
+        continue;
+      }
+      if (o.failed) {
+        auto& last = last_failure[o.game];
+        if (last != o.line) Say(o);  // a failure is said once, not at every tick
+        last = o.line;
+      } else {
+        last_failure.erase(o.game);
+        Say(o);
+      }
+      out.push_back(std::move(o));
+    }
+    return out;
+  }
+
+  void Say(const ScheduleOutcome& o) const {
+    if (!settings.log) return;
+    settings.log("adjutant serve: schedule" + (o.game.empty() ? std::string() : " " + o.game + "/" + o.branch) + ": " +
+                 (o.failed ? "cannot run: " : "") + o.line);
+  }
+
+  void Loop() {
+    for (;;) {
+      Pass();
+      std::unique_lock<std::mutex> lock(mu);
+      if (cv.wait_for(lock, std::chrono::seconds(settings.tick_s), [this] { return stopping; })) return;
+    }
+  }
+};
+
+Scheduler::Scheduler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+std::unique_ptr<Scheduler> Scheduler::Start(ledger::Ledger& db, Desk& desk, SchedulerSettings settings) {
+  auto impl = std::make_unique<Impl>(db, desk, std::move(settings));
+  Impl* raw = impl.get();
+  std::unique_ptr<Scheduler> s(new Scheduler(std::move(impl)));
+  raw->thread = std::thread([raw] { raw->Loop(); });
+  return s;
+}
+
+void Scheduler::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->stopping = true;
+  }
+  impl_->cv.notify_all();
+  if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+Scheduler::~Scheduler() { Stop(); }
+
+std::vector<ScheduleOutcome> Scheduler::RunOnce() { return impl_->Pass(); }
+
+}  // namespace adjutant::desk
