@@ -206,6 +206,8 @@ class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> 
   }
 
   // ---- the GA's live feed: GET /api/games/GAME/feed (server-sent events) -------
+  // From seq 1, after ?after=SEQ (or Last-Event-ID), or with ?after=head from
+  // the branch's head when the feed begins (the page's status panel).
   bool IsFeed(const Request& rq) const {
     auto p = Split(rq.path);
     return p.size() == 4 && p[0] == "api" && p[1] == "games" && p[3] == "feed";
@@ -220,7 +222,9 @@ class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> 
     auto q = Query(rq.query);
     feed_next_ = 1;
     const std::string from = !rq.last_event_id.empty() ? rq.last_event_id : q.count("after") ? q.at("after") : "";
-    if (!from.empty()) {
+    if (from == "head") {
+      feed_next_ = 0;  // from the branch's head: read on the first poll (on the pool)
+    } else if (!from.empty()) {
       try {
         feed_next_ = std::stoull(from) + 1;
       } catch (...) {
@@ -251,6 +255,10 @@ class Conn : public ConnBase, public std::enable_shared_from_this<Conn<Stream>> 
       std::string chunk;
       uint64_t next = self->feed_next_;
       auto branch = self->impl_.db.Current(self->feed_game_);
+      if (branch.ok() && next == 0) {  // ?after=head: only what comes after this first poll
+        auto head = self->impl_.db.HeadOf(self->feed_game_, *branch);
+        next = head.ok() ? head->seq + 1 : 1;
+      }
       if (branch.ok()) {
         (void)self->impl_.db.Read(self->feed_game_, *branch, next, UINT64_MAX, [&](const ledger::EventView& e) {
           auto j = schema::ToJson("Event", e.bytes.data());

@@ -127,6 +127,7 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
     }
     if (what == "reports" && get && !s->ga) return on_pool([this, s = *s, q] { return Report(s, q); });
     if (!s->ga) return reply(Error(http::status::forbidden, "the GA's only"));
+    if (what == "status" && get && parts.size() == 4) return on_pool([this, game, q] { return GameStatus(game, q); });
     if (what == "sessions" && post && parts.size() == 5 && parts[4] == "revoke") {
       // The GA ends sessions of the game: every one, or one person's
       // ({"person": P}). Their tokens are refused at once (feeds included).

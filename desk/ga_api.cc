@@ -44,6 +44,7 @@ const std::map<std::string, GaOperation>& GaOperations() {
                    {"turn", T::kTurn}, kBranchOpt},
                   {"public", "json"}}},
       {"rules-versions", {{kGameParam}, 0, {kBranchOpt}, {"json"}}},
+      {"status", {{kGameParam}, 1, {kBranchOpt}, {"json"}}},
       {"fork", {{kGameParam}, 1, {{"from", T::kBranchAt}, {"at", T::kTurn}, kBranchOpt, {"name", T::kBranch}},
                 {"with-orders", "reseed", "json"}, true}},
       {"ruling", {{kGameParam}, 1, {kBranchOpt, {"reason", T::kText}, {"text", T::kText}, {"key", T::kKey}}, {"json"}, true}},
@@ -322,6 +323,13 @@ const std::map<std::string, GaCallFn>& GaCalls() {
          r.json = c.Flag("json");
          return ops::RulesVersions(env, r);
        }},
+      {"status", [](const ops::Env& env, const GaCall& c) {
+         ops::StatusRequest r;
+         r.game = c.positionals[0];
+         r.branch = c.Value("branch");
+         r.json = c.Flag("json");
+         return ops::GameStatus(env, r);
+       }},
       {"fork", [](const ops::Env& env, const GaCall& c) {
          ops::ForkRequest r;
          r.game = c.positionals[0];
@@ -433,6 +441,24 @@ Response Desk::Impl::GaReport(const GaCall& call) {
   auto report = reports::Build(db, reports::Ga(), rq);
   if (!report.ok()) return RunResult(report.status().exit_code(), "", report.status().message());
   return RunResult(0, std::move(report->body), "");
+}
+
+// GET /api/games/G/status[?branch=B]: where the game stands and who owes
+// orders (ops::GameStatus), its StatusReport JSON as `adjutant status
+// --json` prints it; a refusal is the DeskError of its status.
+Response Desk::Impl::GameStatus(const std::string& game, const std::map<std::string, std::string>& q) {
+  ops::StatusRequest r;
+  r.game = game;
+  if (q.count("branch")) {
+    if (!ledger::CheckName("branch", q.at("branch")).ok()) return Error(http::status::bad_request, "branch: not a branch name");
+    r.branch = q.at("branch");
+  }
+  r.json = true;
+  ops::Answer a = ops::GameStatus(ops::On(db), r);
+  if (!a.status.ok()) return Error(StatusOf(a.status), a.status.message());
+  Response res;
+  res.body = std::move(a.out);  // one JSON line
+  return res;
 }
 
 // POST /api/games/G/adjudicate: a phase or the rest of the turn, as JSON.

@@ -233,6 +233,7 @@ struct Desk::Impl {
   Response RunResult(int code, std::string out, const std::string& err);
   Response GaRun(const Request& rq);
   Response GaReport(const GaCall& call);
+  Response GameStatus(const std::string& game, const std::map<std::string, std::string>& q);
   Response Answered(const ops::Answer& a);
   Response Adjudicate(const std::string& game, const Request& rq, bool phase);
   Response Directive(const std::string& game, const Request& rq);

@@ -23,6 +23,7 @@ input,select,textarea,button{font:inherit;margin:.2rem 0}
 textarea{width:100%;min-height:10rem;font-family:monospace}
 pre{background:#f4f4f4;padding:.5rem;overflow:auto;white-space:pre-wrap}
 .hidden{display:none}.err{color:#a00}
+table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.1rem .4rem;text-align:left}
 </style></head><body>
 <h1>Adjutant order desk</h1>
 <section id="login">
@@ -97,6 +98,9 @@ pre{background:#f4f4f4;padding:.5rem;overflow:auto;white-space:pre-wrap}
 <label>Game <input id="ga-game"></label>
 <button id="adj-phase-btn">Adjudicate the next phase</button>
 <button id="adj-turn-btn">Adjudicate the turn</button>
+<h2>Status</h2>
+<p><button id="status-btn">Show the game's status</button> <span id="st-live"></span></p>
+<div id="ga-status"></div>
 <h2>Run a command</h2>
 <input id="ga-args" size="60" placeholder="report fleet nwol"><button id="ga-run-btn">Run</button>
 <pre id="ga-out"></pre>
@@ -133,7 +137,7 @@ async function login(path, body) {
 }
 $("login-btn").onclick = () => login("/api/login", {game: $("game").value, person: $("person").value, password: $("password").value});
 $("ga-login-btn").onclick = () => login("/api/ga/login", {password: $("ga-password").value});
-async function logout() { await call("POST", "/api/logout", ""); token = null; me = null; sessionStorage.removeItem("token"); show(); }
+async function logout() { unfollow(); await call("POST", "/api/logout", ""); token = null; me = null; sessionStorage.removeItem("token"); show(); }
 $("logout-btn").onclick = logout; $("ga-logout-btn").onclick = logout;
 function roleOf(suffixes) {
   for (const r of (me.roles || [])) { const d = r.indexOf("."); if (d > 0 && suffixes.includes(r.slice(d + 1))) return [r.slice(0, d), r]; }
@@ -242,6 +246,73 @@ async function adjudicate(mode) {
 }
 $("adj-phase-btn").onclick = () => adjudicate("phase");
 $("adj-turn-btn").onclick = () => adjudicate("turn");
+// The status panel: GET /api/games/G/status (where the game stands, who owes
+// orders), drawn from its JSON and drawn again whenever the game's live feed
+// (GET /api/games/G/feed?after=head) brings a new event.
+let statusAsk = 0, feed = null;
+function unfollow() { if (feed) feed.abort(); feed = null; $("st-live").textContent = ""; }
+async function showStatus(game) {
+  const ask = ++statusAsk;
+  const r = await call("GET", "/api/games/" + encodeURIComponent(game) + "/status");
+  if (ask !== statusAsk) return false;  // a later one is on its way
+  const j = r.json() || {}, box = $("ga-status");
+  box.textContent = "";
+  const put = (id, text) => { const p = document.createElement("p"); p.id = id; p.textContent = text; box.appendChild(p); return p; };
+  if (r.status !== 200) { put("st-error", j.error || r.text).className = "err"; return false; }
+  put("st-game", j.game + "/" + j.branch + " (" + j.kind + ")");
+  put("st-next", j.next_phase ? "next to adjudicate: " + j.next_phase : "nothing to adjudicate: " + (j.why_none || ""));
+  put("st-orders", j.orders_for ? "orders go to " + j.orders_for + (j.orders_for_name ? " (" + j.orders_for_name + ")" : "")
+                                : "the game takes no orders now");
+  put("st-deadline", "deadline: " + (j.deadline || "none set"));
+  const t = document.createElement("table"), row = (cells, tag) => {
+    const tr = document.createElement("tr");
+    for (const c of cells) { const d = document.createElement(tag); d.textContent = c; tr.appendChild(d); }
+    t.appendChild(tr);
+  };
+  t.id = "st-persons";
+  row(["person", "roles", "given", "stand", "refused", "superseded", "last order (seq)"], "th");
+  for (const p of j.persons || []) {
+    row([p.person, (p.roles || []).join(", "), p.submitted || 0, p.stand || 0, p.refused || 0, p.superseded || 0,
+         p.last_seq ? String(p.last_seq) : "-"], "td");
+  }
+  box.appendChild(t);
+  const owing = j.owing || [];
+  if (j.orders_for) put("st-owing", owing.length ? "no orders yet from: " + owing.join(", ") : "everyone has given orders");
+  put("st-last", j.last_turn ? "last finished turn " + j.last_turn + ", digest " + j.last_digest : "no finished turn yet");
+  return true;
+}
+// The feed read as a stream (fetch, which sends the session's token; an
+// EventSource cannot): each new event's "id:" line draws the panel again.
+async function follow(game) {
+  unfollow();
+  const ctl = new AbortController();
+  feed = ctl;
+  try {
+    const r = await fetch("/api/games/" + encodeURIComponent(game) + "/feed?after=head",
+                          {headers: {"Authorization": "Bearer " + token}, signal: ctl.signal});
+    if (r.status !== 200 || !r.body) return;
+    $("st-live").textContent = "following the game's events";
+    const reader = r.body.getReader(), text = new TextDecoder();
+    let buf = "";
+    for (;;) {
+      const {value, done} = await reader.read();
+      if (done) break;
+      buf += text.decode(value, {stream: true});
+      let end, fresh = false;
+      while ((end = buf.indexOf("\n\n")) >= 0) {
+        if (/^id: \d+$/m.test(buf.slice(0, end))) fresh = true;
+        buf = buf.slice(end + 2);
+      }
+      if (fresh) await showStatus(game);
+    }
+  } catch (e) { /* aborted, or the connection ended */ }
+  if (feed === ctl) { feed = null; $("st-live").textContent = "the live feed has ended: show the status again to follow it"; }
+}
+$("status-btn").onclick = async () => {
+  const game = $("ga-game").value.trim();
+  unfollow();
+  if (await showStatus(game)) follow(game);
+};
 $("ga-run-btn").onclick = async () => {
   const args = $("ga-args").value.trim().split(/\s+/);
   const r = await call("POST", "/api/ga/run", JSON.stringify({args}));

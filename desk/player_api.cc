@@ -5,6 +5,7 @@
 #include "ledger/ledger.h"
 #include "replay/digest.h"
 #include "replay/driver.h"
+#include "replay/orders.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -137,45 +138,25 @@ Response Desk::Impl::OwnOrders(const Session& s, const std::map<std::string, std
   if (!world.ok()) return Error(StatusOf(world.status()), world.status().message());
   auto at = replay::OrderPositionOf(*world);
   if (!at.ok()) return Error(StatusOf(at.status()), at.status().message());
-  auto from = db.SeekTurn(s.game, *branch, *at);
-  if (!from.ok()) return Error(StatusOf(from.status()), from.status().message());
-  struct Row {
-    std::string slot, status = "stands", rule, reason, json;
-  };
-  std::map<uint64_t, Row> rows;
-  uint64_t next_after = 0;
-  if (from->has_value()) {
-    Status st = db.Read(s.game, *branch, std::max(**from, after + 1), UINT64_MAX, [&](const ledger::EventView& e) {
-      const fb::Event* ev = e.event();
-      if (const auto* o = ev->payload_as_OrderSubmitted(); o && o->person()->str() == s.person) {
-        if (rows.size() >= limit) {  // past the page: only whether there is more
-          if (next_after == 0) next_after = rows.rbegin()->first;
-          return Status::Ok();
-        }
-        Row r;
-        r.slot = o->slot() ? o->slot()->str() : "";
-        auto j = schema::ToJson("Event", e.bytes.data());
-        r.json = j.ok() ? *j : "";
-        rows[e.seq] = std::move(r);
-      } else if (const auto* rj = ev->payload_as_OrderRejected()) {
-        if (auto it = rows.find(rj->order_seq()); it != rows.end()) {
-          it->second.status = "rejected";
-          it->second.rule = rj->rule() ? rj->rule()->str() : "";
-          it->second.reason = rj->reason()->str();
-        }
-      } else if (const auto* sp = ev->payload_as_OrderSuperseded()) {
-        if (auto it = rows.find(sp->order_seq()); it != rows.end()) it->second.status = "superseded";
-      }
-      return Status::Ok();
-    });
-    if (!st.ok()) return Error(StatusOf(st), st.message());
-  }
+  // His orders from the page's `after` on, with their fate (replay/orders.h).
+  replay::OrdersQuery oq;
+  oq.person = s.person;
+  oq.after = after;
+  oq.limit = limit;
+  oq.with_events = true;
+  auto given = replay::OrdersGiven(db, s.game, *branch, *at, oq);
+  if (!given.ok()) return Error(StatusOf(given.status()), given.status().message());
   flatbuffers::FlatBufferBuilder f;
   std::vector<flatbuffers::Offset<fb::DeskOrderRow>> out;
-  for (const auto& [seq, r] : rows) {
-    out.push_back(fb::CreateDeskOrderRowDirect(f, seq, r.slot.c_str(), r.status.c_str(), r.rule.c_str(),
-                                               r.reason.c_str(), r.json.c_str()));
+  for (const replay::GivenOrder& g : given->orders) {
+    const char* status = g.fate == replay::OrderFate::kRefused      ? "rejected"
+                         : g.fate == replay::OrderFate::kSuperseded ? "superseded"
+                                                                    : "stands";
+    auto j = schema::ToJson("Event", reinterpret_cast<const uint8_t*>(g.event.data()));
+    out.push_back(fb::CreateDeskOrderRowDirect(f, g.seq, g.slot.c_str(), status, g.rule.c_str(), g.reason.c_str(),
+                                               j.ok() ? j->c_str() : ""));
   }
+  const uint64_t next_after = given->next_after;
   f.Finish(fb::CreateDeskOrdersDirect(f, s.game.c_str(), branch->c_str(), at->turn.ToString().c_str(), &out, next_after));
   return Json(JsonOf("DeskOrders", f));
 }

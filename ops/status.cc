@@ -13,6 +13,7 @@
 #include "projections/summary.h"
 #include "replay/digest.h"
 #include "replay/driver.h"
+#include "replay/orders.h"
 #include "replay/schedule.h"
 #include "base/utc.h"
 #include "rules/kind.h"
@@ -39,28 +40,17 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
   std::string kind_name = kind ? std::string(kind->name()) : "";
   auto next = replay::NextPhaseOf(*w);
   auto at = replay::OrderPositionOf(*w);
-  // The orders given for the coming turn, person by person.
+  // The orders given for the coming turn, person by person (replay/orders.h).
   std::map<std::string, Orders> orders;
   if (at.ok()) {
-    auto from = (*db)->SeekTurn(game, branch, *at);
-    if (!from.ok()) return from.status();
-    std::map<uint64_t, std::string> whose;
-    if (from->has_value()) {
-      Status st = (*db)->Read(game, branch, **from, UINT64_MAX, [&](const ledger::EventView& e) {
-        const fb::Event* ev = e.event();
-        if (const auto* o = ev->payload_as_OrderSubmitted()) {
-          Orders& mine = orders[o->person()->str()];
-          mine.submitted++;
-          mine.last_seq = e.seq;
-          whose[e.seq] = o->person()->str();
-        } else if (const auto* rj = ev->payload_as_OrderRejected()) {
-          if (auto it = whose.find(rj->order_seq()); it != whose.end()) orders[it->second].refused++;
-        } else if (const auto* sp = ev->payload_as_OrderSuperseded()) {
-          if (auto it = whose.find(sp->order_seq()); it != whose.end()) orders[it->second].superseded++;
-        }
-        return Status::Ok();
-      });
-      if (!st.ok()) return st;
+    auto given = replay::OrdersGiven(**db, game, branch, *at);
+    if (!given.ok()) return given.status();
+    for (const replay::GivenOrder& g : given->orders) {
+      Orders& mine = orders[g.person];
+      mine.submitted++;
+      mine.last_seq = g.seq;
+      mine.refused += g.refused;
+      mine.superseded += g.superseded;
     }
   }
   // Everyone holding roles, in name order; those with no order yet owe them.

@@ -87,14 +87,20 @@ void Load(BattleState& s, const fb::DogBattle& b) {
     }
   }
   // D12.7: a commander rides with the nearest of his units (ties: the first
-  // by id) and moves with it.
+  // by id) and moves with it. A stored position may be anything a damaged or
+  // hostile event holds: a difference of two int32 needs 33 bits and the sum
+  // of its squares 65, so the squared distance is taken in 128 (found by the
+  // events fuzz target; fixtures/fuzz/events/d12-7-*).
   for (auto& [cid, c] : s.commanders) {
-    int64_t best = INT64_MAX;
+    bool any = false;
+    unsigned __int128 best = 0;
     for (const auto& [uid, u] : s.units) {
       if (u.commander != cid) continue;
-      const int64_t dx = int64_t{u.x} - c.x, dy = int64_t{u.y} - c.y;
-      if (dx * dx + dy * dy < best) {
-        best = dx * dx + dy * dy;
+      const __int128 dx = int64_t{u.x} - c.x, dy = int64_t{u.y} - c.y;
+      const auto d = static_cast<unsigned __int128>(dx * dx + dy * dy);
+      if (!any || d < best) {
+        any = true;
+        best = d;
         c.with = uid;
       }
     }

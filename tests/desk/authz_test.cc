@@ -135,6 +135,8 @@ TEST_CASE("desk authorization: every caller against every request, on his own an
        {403, 403, 403, 200, 401, 401}},
       {"a turn's digest", G, "/api/games/nwol/digest?turn=1805.1.1", "", {200, 200, 200, 200, 401, 401}},
       {"another game's digest", G, "/api/games/elsewhere/digest?turn=1805.1.1", "", {403, 403, 403, 400, 401, 401}},
+      {"who owes orders (the GA's)", G, "/api/games/nwol/status", "", {403, 403, 403, 200, 401, 401}},
+      {"another game's status", G, "/api/games/elsewhere/status", "", {403, 403, 403, 404, 401, 401}},
       {"the live feed (the GA's)", G, "/api/games/nwol/feed?after=1000000", "", {403, 403, 403, -1, 401, 401}},
   };
   const std::array<std::string, 6> callers = {nelson, pitt, gaudin, ga, nobody, gone};

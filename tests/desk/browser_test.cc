@@ -260,3 +260,60 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
   desk->Stop();
   desk->Wait();
 }
+
+TEST_CASE("desk in a browser: the GA's status panel shows who owes orders, and draws itself again when the live feed "
+          "brings a player's orders",
+          "[desk][browser][status]") {
+  REQUIRE(sodium_init() >= 0);
+  TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  std::unique_ptr<ledger::Ledger> db = std::move(l).value();
+  REQUIRE(testing::CreateNwolGame(*db, "nwol", Slurp(F + "/scenarios/nwol-1805.json")).ok());
+  REQUIRE(replay::SetPassword(*db, "nwol", "main", "nelson", testing::CheapPasswordHash("nelson-1805")).ok());
+  desk::Settings s;
+  s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
+  auto started = testing::StartDesk(*db, s);
+  REQUIRE(started.ok());
+  std::unique_ptr<desk::Desk> desk = std::move(started).value();
+  {
+    Browser b(dir.Sub("chromium"));
+    b.Send("Page.navigate", "{\"url\": \"http://127.0.0.1:" + std::to_string(desk->port()) + "/\"}");
+    REQUIRE(b.Until("document.readyState === 'complete' && !!document.getElementById('ga-login-btn')"));
+    b.Eval("document.getElementById('ga-password').value = 'the-ga-secret'; document.getElementById('ga-login-btn').click(); true");
+    REQUIRE(b.Until("!document.getElementById('ga').classList.contains('hidden')"));
+    b.Eval("document.getElementById('ga-game').value = 'nwol'; document.getElementById('status-btn').click(); true");
+    // Drawn from the JSON: the lines and the table of persons, no JSON.
+    REQUIRE(b.Until("!!document.getElementById('st-owing')"));
+    CHECK(b.Eval("document.getElementById('st-next').textContent.startsWith('next to adjudicate: ')") == "true");
+    CHECK(b.Eval("document.getElementById('st-orders').textContent.startsWith('orders go to 1805.1.1')") == "true");
+    CHECK(b.Eval("document.getElementById('st-deadline').textContent.startsWith('deadline: ')") == "true");
+    CHECK(b.Eval("document.getElementById('st-last').textContent") != "\"\"");
+    CHECK(b.Eval("document.getElementById('st-owing').textContent.includes('nelson')") == "true");
+    CHECK(b.Eval("[...document.querySelectorAll('#st-persons tr')].some(r => r.cells[0].textContent === 'nelson' && "
+                 "r.cells[1].textContent.includes('BR1FL.commander') && r.cells[2].textContent === '0')") == "true");
+    CHECK(b.Eval("document.getElementById('ga-status').textContent.includes('{')") == "false");
+    REQUIRE(b.Until("document.getElementById('st-live').textContent.includes('following')"));
+    // nelson orders his ship (elsewhere): the feed brings it, the panel is drawn again unasked.
+    const std::string token =
+        testing::TokenOf(testing::HttpCall(desk->port(), "POST", "/api/login",
+                                           R"({"game": "nwol", "person": "nelson", "password": "nelson-1805"})")
+                             .body);
+    auto order = testing::HttpCall(desk->port(), "POST", "/api/games/nwol/orders",
+                                   R"({"orders": [{"body_type": "PateOrder", "body": {"body_type": "ShipOrders", "body": )"
+                                   R"({"ship": "BR1FL", "sea1": "SOA"}}}]})",
+                                   token);
+    INFO(order.body);
+    REQUIRE(order.status == 200);
+    CHECK(b.Until("!document.getElementById('st-owing').textContent.includes('nelson')"));
+    CHECK(b.Eval("[...document.querySelectorAll('#st-persons tr')].some(r => r.cells[0].textContent === 'nelson' && "
+                 "r.cells[2].textContent === '1' && r.cells[3].textContent === '1' && r.cells[6].textContent !== '-')") ==
+          "true");
+    // Logging out ends the following.
+    b.Eval("document.getElementById('ga-logout-btn').click(); true");
+    REQUIRE(b.Until("!document.getElementById('login').classList.contains('hidden')"));
+    CHECK(b.Eval("document.getElementById('st-live').textContent") == "\"\"");
+  }
+  desk->Stop();
+  desk->Wait();
+}

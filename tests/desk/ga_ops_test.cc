@@ -215,6 +215,8 @@ TEST_CASE("desk GA operations: each answers what the adjutant command answers, a
       {{"rules-versions", "g", "--json"}},
       {{"rules-versions"}},
       {{"branches", "g"}},
+      {{"status", "g"}},
+      {{"status", "g", "--branch", "main", "--json"}},
       {{"ruling", "g", "--reason", "weather", "--text", "the fog lifts", "--key", "r1", "--json"}},
       {{"ruling", "g", "--reason", "weather", "--text", "the fog lifts", "--key", "r1"}},  // a retry: answered again
       {{"roll", "g", "--purpose", "weather", "--rule", "GA", "--count", "2", "--key", "k1", "--json"}},
@@ -248,7 +250,7 @@ TEST_CASE("desk GA operations: each answers what the adjutant command answers, a
     Same(t.AtDesk("/api/ga/run", body), cli, body);
     if (cli.code == 0) ++done;
   }
-  CHECK(done == 28);  // the others are refused (alike): a bad turn, digest, die, reveal and salt
+  CHECK(done == 30);  // the others are refused (alike): a bad turn, digest, die, reveal and salt
   // The endpoints: a phase adjudicated (with a key), a directive, a correction.
   Same(t.AtDesk("/api/games/g/adjudicate", R"({"mode": "phase"})", "p1"),
        t.Cli({"adjudicate", "g", "--json", "--phase", "--key", "p1"}), "adjudicate");
