@@ -48,6 +48,9 @@ struct Settings {
   // the client: the right-most address in it that is not itself a trusted
   // proxy. From any other peer the header is ignored.
   std::vector<std::string> trusted_proxies;
+  // The wall clock of deadlines (seconds since 1970 UTC) for `status` and
+  // `schedule` (tests); empty: the system clock. No rule reads it.
+  std::function<int64_t()> now;
   // The login backoff's clock (tests); empty: std::chrono::steady_clock.
   std::function<std::chrono::steady_clock::time_point()> clock;
   // Tests: called while a login is being checked (once the backoff let it in).

@@ -1,9 +1,11 @@
 // The order desk's GA requests (desk.h): POST /api/ga/run and its list of
 // typed operations, directives and corrections.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <functional>
 
+#include "base/utc.h"
 #include "desk/internal.h"
 #include "ledger/ledger.h"
 #include "ops/ops.h"
@@ -44,7 +46,12 @@ const std::map<std::string, GaOperation>& GaOperations() {
                    {"turn", T::kTurn}, kBranchOpt},
                   {"public", "json"}}},
       {"rules-versions", {{kGameParam}, 0, {kBranchOpt}, {"json"}}},
-      {"status", {{kGameParam}, 1, {kBranchOpt}, {"json"}}},
+      {"status", {{kGameParam}, 1, {kBranchOpt, {"now", T::kText}}, {"json"}}},
+      // The deadlines: shown, changed, or the scheduler's step run now (the desk's clock, or --now).
+      {"schedule", {{kGameParam, {"ACTION", T::kWord}}, 1,
+                    {kBranchOpt, {"deadline", T::kText}, {"after", T::kWord}, {"by", T::kWord}, {"reason", T::kText},
+                     {"key", T::kKey}, {"now", T::kText}},
+                    {"weekly", "json"}, true}},
       {"fork", {{kGameParam}, 1, {{"from", T::kBranchAt}, {"at", T::kTurn}, kBranchOpt, {"name", T::kBranch}},
                 {"with-orders", "reseed", "json"}, true}},
       {"ruling", {{kGameParam}, 1, {kBranchOpt, {"reason", T::kText}, {"text", T::kText}, {"key", T::kKey}}, {"json"}, true}},
@@ -235,6 +242,17 @@ namespace {
 // typed function (ops/ops.h) with the request filled from the checked
 // values: no command line is written, and none is run.
 using GaCallFn = std::function<ops::Answer(const ops::Env&, const GaCall&)>;
+// A call's time: its --now (a UTC time, as the command line reads it), else
+// the desk's clock.
+Result<int64_t> NowOf(const GaCall& c) {
+  if (auto t = c.Value("now")) {
+    auto v = ParseUtc(*t);
+    if (!v) return Status::InvalidArgument("--now: '" + *t + "' is not a UTC time (e.g. 2026-12-06T20:00Z)");
+    return *v;
+  }
+  return c.now;
+}
+
 const std::map<std::string, GaCallFn>& GaCalls() {
   static const std::map<std::string, GaCallFn> calls = {
       {"games", [](const ops::Env& env, const GaCall& c) {
@@ -327,8 +345,28 @@ const std::map<std::string, GaCallFn>& GaCalls() {
          ops::StatusRequest r;
          r.game = c.positionals[0];
          r.branch = c.Value("branch");
+         auto now = NowOf(c);
+         if (!now.ok()) return ops::Answer{now.status(), ""};
+         r.now = *now;
          r.json = c.Flag("json");
          return ops::GameStatus(env, r);
+       }},
+      {"schedule", [](const ops::Env& env, const GaCall& c) {
+         ops::ScheduleRequest r;
+         r.game = c.positionals[0];
+         if (c.positionals.size() > 1) r.action = c.positionals[1];
+         r.branch = c.Value("branch");
+         r.deadline = c.Value("deadline");
+         r.weekly = c.Flag("weekly");
+         r.after = c.Value("after");
+         r.by = c.Value("by");
+         r.reason = c.Value("reason");
+         r.key = c.Value("key");
+         auto now = NowOf(c);
+         if (!now.ok()) return ops::Answer{now.status(), ""};
+         r.now = *now;
+         r.json = c.Flag("json");
+         return ops::Schedule(env, r);
        }},
       {"fork", [](const ops::Env& env, const GaCall& c) {
          ops::ForkRequest r;
@@ -417,6 +455,7 @@ Response Desk::Impl::GaRun(const Request& rq) {
   if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
   auto call = ReadGaCall(*flatbuffers::GetRoot<fb::DeskRun>(doc->data()));
   if (!call.ok()) return Error(http::status::bad_request, call.status().message());
+  call->now = WallNow(settings);
   if (call->op == "report") return GaReport(*call);
   auto fn = GaCalls().find(call->op);
   if (fn == GaCalls().end()) return Error(http::status::internal_server_error, call->op + ": listed but not callable");
@@ -453,6 +492,7 @@ Response Desk::Impl::GameStatus(const std::string& game, const std::map<std::str
     if (!ledger::CheckName("branch", q.at("branch")).ok()) return Error(http::status::bad_request, "branch: not a branch name");
     r.branch = q.at("branch");
   }
+  r.now = WallNow(settings);
   r.json = true;
   ops::Answer a = ops::GameStatus(ops::On(db), r);
   if (!a.status.ok()) return Error(StatusOf(a.status), a.status.message());
@@ -513,6 +553,11 @@ Response Desk::Impl::Correct(const std::string& game, const Request& rq) {
     a.status = Status::InvalidArgument("leave_out" + a.status.message().substr(flag.size()));
   }
   return Answered(a);
+}
+
+int64_t WallNow(const Settings& s) {
+  if (s.now) return s.now();
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace adjutant::desk

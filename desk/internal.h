@@ -85,6 +85,7 @@ struct GaCall {
   std::set<std::string> flags;
   std::string in;  // the body's script or salt, when the operation takes it
   bool has_field = false;
+  int64_t now = 0;  // the desk's wall clock when the call was read (Settings::now)
   bool Flag(const std::string& name) const { return flags.count(name) != 0; }
   std::optional<std::string> Value(const std::string& name) const {
     std::optional<std::string> v;
@@ -127,6 +128,8 @@ std::string UtcNow();
 Result<std::pair<net::ip::address, uint16_t>> ParseListen(const std::string& listen);
 std::string SslError();
 Result<std::unique_ptr<net::ssl::context>> TlsContext(const Settings& s);
+// Settings::now, else the system clock (seconds since 1970 UTC).
+int64_t WallNow(const Settings& s);
 
 // ---- sessions.cc ----
 std::string Hex(const unsigned char* p, size_t n);

@@ -381,9 +381,13 @@ Draft DirectiveDraft(const std::vector<uint8_t>* buf, const TurnPhase& at) {
 
 }  // namespace
 
-Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
-                                             const std::vector<uint8_t>& directive_file,
-                                             std::string_view idempotency_key) {
+namespace {
+
+// A directive file recorded: the GA's (checked), or the scheduler's
+// DeadlineFired (`fired`: the only way one is recorded).
+Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                                 const std::vector<uint8_t>& directive_file,
+                                                 std::string_view idempotency_key, bool fired) {
   uint64_t fingerprint = RequestFingerprint("directive", branch, "GA", Bytes(directive_file));
   auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
                             idempotency_key, fingerprint);
@@ -397,7 +401,7 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   if (file->body_type() == fb::DirectiveBody_SetPassword) {
     return Status::InvalidArgument("passwords are set with `adjutant password`, which records only their hash");
   }
-  if (file->body_type() == fb::DirectiveBody_DeadlineFired) {
+  if (file->body_type() == fb::DirectiveBody_DeadlineFired && !fired) {
     return Status::InvalidArgument("DeadlineFired: recorded by the scheduler of `adjutant serve` when a deadline passes, "
                                    "not given as a directive");
   }
@@ -407,7 +411,9 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   // Dice commitments are every kind's (replay/dice_commit.h); the rest the kind checks.
   const fb::CommitDice* commit = file->body_as_CommitDice();
   const fb::RevealDice* reveal = file->body_as_RevealDice();
-  if (commit || reveal) {
+  if (fired) {
+    // The scheduler's: nothing of the rules to check.
+  } else if (commit || reveal) {
     auto window = (*kind)->DiceWindowOf(world->projections);
     if (!window.ok()) return window.status();
     const fb::Turn* ft = commit ? commit->turn() : reveal->turn();
@@ -425,13 +431,21 @@ Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_vie
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
   w.set_rules_versions(versions);
   Draft d = DirectiveDraft(&directive_file, at);
-  if (commit || reveal || schedule) {
+  if (commit || reveal || schedule || fired) {
     w.Emit(std::move(d));
   } else {
     ADJ_RETURN_IF_ERROR((*kind)->RecordDirective(w, at, std::move(d), *file));
   }
   auto drafts = w.TakeDrafts();
   return db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
+}
+
+}  // namespace
+
+Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                             const std::vector<uint8_t>& directive_file,
+                                             std::string_view idempotency_key) {
+  return RecordDirectiveFile(db, game, branch, directive_file, idempotency_key, false);
 }
 
 Result<ledger::AppendResult> RecordDeadlineFired(ledger::Ledger& db, std::string_view game, std::string_view branch,
@@ -442,22 +456,7 @@ Result<ledger::AppendResult> RecordDeadlineFired(ledger::Ledger& db, std::string
   auto body = fb::CreateDeadlineFired(f, &ft, deadline, fired_at);
   f.Finish(fb::CreateDirectiveFile(f, f.CreateString("the deadline passed"), fb::DirectiveBody_DeadlineFired, body.Union()));
   const std::vector<uint8_t> file(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
-  uint64_t fingerprint = RequestFingerprint("deadline-fired", branch, "GA", Bytes(file));
-  auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
-                            idempotency_key, fingerprint);
-  if (!prior.ok()) return prior.status();
-  if (prior->has_value()) return **prior;
-  auto world = Fold(db, game, branch);
-  if (!world.ok()) return world.status();
-  auto kind = KindIn(world->projections);
-  if (!kind.ok()) return kind.status();
-  const TurnPhase at = (*kind)->DirectivePosition(world->projections);
-  uint64_t head = world->head.seq;
-  rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
-  w.set_rules_versions(GameVersions(SummaryOf(*world)));
-  w.Emit(DirectiveDraft(&file, at));
-  auto drafts = w.TakeDrafts();
-  return db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
+  return RecordDirectiveFile(db, game, branch, file, idempotency_key, true);
 }
 
 Result<ledger::AppendResult> SetPassword(ledger::Ledger& db, std::string_view game, std::string_view branch,

@@ -215,8 +215,12 @@ TEST_CASE("desk GA operations: each answers what the adjutant command answers, a
       {{"rules-versions", "g", "--json"}},
       {{"rules-versions"}},
       {{"branches", "g"}},
-      {{"status", "g"}},
-      {{"status", "g", "--branch", "main", "--json"}},
+      {{"status", "g", "--now", "2030-01-01T00:00Z"}},
+      {{"status", "g", "--branch", "main", "--json", "--now", "2030-01-01T00:00Z"}},
+      {{"schedule", "g", "set", "--deadline", "2030-01-06T20:00Z", "--weekly", "--now", "2030-01-01T00:00Z", "--key", "s1"}},
+      {{"schedule", "g", "--json", "--now", "2030-01-02T00:00Z"}},
+      {{"schedule", "g", "extend", "--by", "2d12h", "--now", "2030-01-02T00:00Z"}},
+      {{"schedule", "g", "set", "--deadline", "2029-01-06T20:00Z", "--now", "2030-01-01T00:00Z"}},  // past: refused alike
       {{"ruling", "g", "--reason", "weather", "--text", "the fog lifts", "--key", "r1", "--json"}},
       {{"ruling", "g", "--reason", "weather", "--text", "the fog lifts", "--key", "r1"}},  // a retry: answered again
       {{"roll", "g", "--purpose", "weather", "--rule", "GA", "--count", "2", "--key", "k1", "--json"}},
@@ -250,7 +254,7 @@ TEST_CASE("desk GA operations: each answers what the adjutant command answers, a
     Same(t.AtDesk("/api/ga/run", body), cli, body);
     if (cli.code == 0) ++done;
   }
-  CHECK(done == 30);  // the others are refused (alike): a bad turn, digest, die, reveal and salt
+  CHECK(done == 33);  // the others are refused (alike): a bad turn, digest, die, reveal, salt and a past deadline
   // The endpoints: a phase adjudicated (with a key), a directive, a correction.
   Same(t.AtDesk("/api/games/g/adjudicate", R"({"mode": "phase"})", "p1"),
        t.Cli({"adjudicate", "g", "--json", "--phase", "--key", "p1"}), "adjudicate");

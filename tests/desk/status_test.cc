@@ -7,6 +7,8 @@
 // panel itself, drawn from this JSON and drawn again on the feed:
 // browser_test.cc.)
 #include <catch2/catch.hpp>
+
+#include <atomic>
 #include <sodium.h>
 
 #include <set>
@@ -31,7 +33,11 @@ namespace {
 
 const std::string F = ADJUTANT_FIXTURES;
 
+// The wall clock the desk and the ops calls below are given: 2030-01-01 00:00 UTC.
+constexpr int64_t kNow = 1893456000;
+
 struct Served {
+  std::atomic<int64_t> clock{kNow};
   testing::TempDir dir;
   std::unique_ptr<ledger::Ledger> db;
   std::unique_ptr<desk::Desk> desk;
@@ -47,6 +53,7 @@ struct Served {
     }
     desk::Settings s;
     s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
+    s.now = [this] { return clock.load(); };  // the deadlines' clock, the test's
     auto d = testing::StartDesk(*db, s);
     REQUIRE(d.ok());
     desk = std::move(d).value();
@@ -72,6 +79,7 @@ struct Served {
     ops::StatusRequest rq;
     rq.game = "nwol";
     rq.branch = branch;
+    rq.now = clock.load();
     rq.json = json;
     return ops::GameStatus(ops::On(*db), rq);
   }
@@ -220,4 +228,43 @@ TEST_CASE("desk status: the live feed from ?after=head brings what comes next, n
   read_until(next);
   CHECK_THAT(got, Catch::Contains(next) && Catch::Contains("\"OrderSubmitted\""));
   CHECK_THAT(got, !Catch::Contains("id: " + std::to_string(head->seq) + "\n"));
+}
+
+TEST_CASE("desk status: the GA sets a deadline through POST /api/ga/run; status shows it and the time left on the desk's "
+          "clock; at the deadline `schedule run` fires it once",
+          "[desk][status][schedule]") {
+  Served s;
+  auto run = [&](const std::string& args) {
+    auto r = testing::HttpCall(s.desk->port(), "POST", "/api/ga/run", R"({"args": [)" + args + "]}", s.ga);
+    REQUIRE(r.status != 0);
+    return r;
+  };
+  auto set = run(R"("schedule", "nwol", "set", "--deadline", "2030-01-06T20:00Z", "--weekly")");
+  INFO(set.body);
+  CHECK(set.status == 200);
+  CHECK_THAT(set.body, Catch::Contains("deadline 2030-01-06 20:00 UTC for turn 1805.1.1 (in 5d 20h)"));
+  // The status endpoint: the deadline and the time left, by the desk's clock.
+  auto st = s.Get("/api/games/nwol/status", s.ga);
+  CHECK(st.status == 200);
+  CHECK_THAT(st.body, Catch::Contains("\"deadline\": \"2030-01-06 20:00 UTC\""));
+  CHECK_THAT(st.body, Catch::Contains("\"time_left\": " + std::to_string(1893960000 - kNow)));
+  CHECK(st.body == s.Status(true).out);
+  // A deadline in the desk's past is refused; nothing is recorded.
+  auto past = run(R"("schedule", "nwol", "set", "--deadline", "2029-12-31T00:00Z")");
+  CHECK_THAT(past.body, Catch::Contains("\"code\": 2") && Catch::Contains("not in the future"));
+  // Before the deadline nothing is due; after it, it fires once.
+  auto early = run(R"("schedule", "nwol", "run")");
+  CHECK_THAT(early.body, Catch::Contains("nothing due at 2030-01-01 00:00 UTC"));
+  s.clock = 1893960000 + 60;
+  auto fired = run(R"("schedule", "nwol", "run")");
+  INFO(fired.body);
+  CHECK_THAT(fired.body, Catch::Contains("deadline fired: turn 1805.1.1 (due 2030-01-06 20:00 UTC)"));
+  auto again = run(R"("schedule", "nwol", "run")");
+  CHECK_THAT(again.body, Catch::Contains("nothing due"));
+  CHECK_THAT(s.Get("/api/games/nwol/status", s.ga).body, Catch::Contains("\"orders_for\": \"1805.1.2\""));
+  // --now, as on the command line: the time a view or a step is taken at.
+  auto later = run(R"("schedule", "nwol", "--now", "2030-01-13T19:00Z")");
+  CHECK_THAT(later.body, Catch::Contains("deadline 2030-01-13 20:00 UTC for turn 1805.1.2 (in 1h)"));
+  auto bad = run(R"("schedule", "nwol", "--now", "soon")");
+  CHECK_THAT(bad.body, Catch::Contains("\"code\": 2") && Catch::Contains("--now: 'soon'"));
 }
