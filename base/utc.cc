@@ -1,5 +1,6 @@
 #include "base/utc.h"
 
+#include <algorithm>
 #include <chrono>
 
 
@@ -52,6 +53,7 @@ std::optional<int64_t> ParseUtc(std::string_view s) {
 
 std::string FormatUtc(int64_t t) {
   using namespace std::chrono;
+  if (t < 0 || t > kMaxUtc) return "@" + std::to_string(t);
   const int64_t days = FloorDiv(t, kDay);
   const int64_t rest = t - days * kDay;
   const year_month_day ymd{sys_days{std::chrono::days{days}}};
@@ -63,6 +65,7 @@ std::string FormatUtc(int64_t t) {
 }
 
 std::string IsoUtc(int64_t t) {
+  if (t < 0 || t > kMaxUtc) return "@" + std::to_string(t);
   std::string s = FormatUtc(t);  // "YYYY-MM-DD HH:MM[:SS] UTC"
   s.resize(s.size() - 4);
   if (s.size() == 16) s += ":00";
@@ -125,6 +128,7 @@ std::string_view WeekdayName(int weekday) {
 }
 
 int64_t NextWeekly(int64_t after, int weekday, int minute_of_day) {
+  after = std::clamp<int64_t>(after, 0, kMaxUtc);
   const int64_t day0 = FloorDiv(after, kDay) * kDay;
   for (int i = 0; i <= 7; ++i) {
     const int64_t t = day0 + i * kDay + minute_of_day * 60;

@@ -15,7 +15,11 @@ namespace adjutant {
 // "2026-12-06" (midnight): always UTC; a trailing "Z" or " UTC" may be
 // given. Years 1970..9999. nullopt on anything else.
 std::optional<int64_t> ParseUtc(std::string_view text);
-// "2026-12-06 20:00 UTC" (with ":SS" when the seconds are not 0).
+// The last second these functions read or write: 9999-12-31 23:59:59 UTC.
+inline constexpr int64_t kMaxUtc = 253402300799;
+
+// "2026-12-06 20:00 UTC" (with ":SS" when the seconds are not 0); a time
+// outside 1970..9999 (a damaged record) as "@SECONDS".
 std::string FormatUtc(int64_t t);
 // The same as an ISO 8601 timestamp a script reads: "2026-12-06T20:00:00Z".
 std::string IsoUtc(int64_t t);
@@ -34,7 +38,7 @@ int MinuteOfDayOf(int64_t t);
 std::string_view WeekdayName(int weekday);
 
 // The first instant strictly after `after` that falls on `weekday` at
-// `minute_of_day` (UTC).
+// `minute_of_day` (UTC); `after` is clamped to 0..kMaxUtc.
 int64_t NextWeekly(int64_t after, int weekday, int minute_of_day);
 
 }  // namespace adjutant

@@ -73,6 +73,9 @@ std::optional<int64_t> NextDeadline(const ScheduleState& s, int64_t closed) {
     case Repeat::kWeekly:
       return NextWeekly(closed, s.weekday, s.minute_of_day);
     case Repeat::kAfter:
+      // Recorded intervals are checked (replay/schedule.h); a damaged one
+      // gives no deadline rather than an overflow.
+      if (s.interval <= 0 || closed < 0 || closed > kMaxUtc - s.interval) return std::nullopt;
       return closed + s.interval;
     case Repeat::kOnce:
       break;

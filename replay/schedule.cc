@@ -41,7 +41,9 @@ Status CheckSchedule(const World& w, const fb::Schedule& s) {
   switch (s.action()) {
     case fb::ScheduleAction_Set: {
       ADJ_RETURN_IF_ERROR(names_coming());
-      if (s.deadline() <= 0) return Status::InvalidArgument("deadline: when the coming turn's orders close (required)");
+      if (s.deadline() <= 0 || s.deadline() > kMaxUtc) {
+        return Status::InvalidArgument("deadline: when the coming turn's orders close (required; 1970..9999)");
+      }
       switch (s.repeat()) {
         case fb::ScheduleRepeat_Once:
           if (s.interval() != 0) return Status::InvalidArgument("interval: only with repeat After");
@@ -80,6 +82,7 @@ Status CheckSchedule(const World& w, const fb::Schedule& s) {
     case fb::ScheduleAction_Resume:
       if (!st.set) return Status::InvalidArgument("no schedule to resume");
       if (!st.paused) return Status::InvalidArgument("the schedule is not paused");
+      if (s.deadline() < 0 || s.deadline() > kMaxUtc) return Status::InvalidArgument("deadline: 1970..9999");
       if (s.deadline() != 0) return names_coming();
       return Status::Ok();
     case fb::ScheduleAction_Clear:

@@ -72,6 +72,11 @@ TEST_CASE("UTC times and durations: read, written, and the next weekly deadline"
   CHECK(FormatUtc(1796587200) == "2026-12-06 20:00 UTC");
   CHECK(FormatUtc(1796587230) == "2026-12-06 20:00:30 UTC");
   CHECK(IsoUtc(1796587200) == "2026-12-06T20:00:00Z");
+  // A damaged record's time is shown as it is, never converted out of range.
+  CHECK(FormatUtc(-1) == "@-1");
+  CHECK(FormatUtc(INT64_MAX) == "@" + std::to_string(INT64_MAX));
+  CHECK(FormatUtc(kMaxUtc) == "9999-12-31 23:59:59 UTC");
+  CHECK(NextWeekly(INT64_MAX, 0, 0) > kMaxUtc - 8 * 86400);
   CHECK(ParseDuration("3d") == 3 * 86400);
   CHECK(ParseDuration("2d12h") == 2 * 86400 + 12 * 3600);
   CHECK(ParseDuration("1w") == 7 * 86400);
