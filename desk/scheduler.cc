@@ -43,10 +43,15 @@ struct Scheduler::Impl {
     }
     const int64_t now = Now();
     std::vector<std::future<ScheduleOutcome>> steps;
+    // Each step holds the ledger (which outlives the desk and its pool),
+    // never this scheduler: a step the pool runs after the scheduler gave up
+    // waiting (below) touches nothing that is gone.
+    ledger::Ledger* ledger = &db;
     for (const auto& g : *games) {
       auto done = std::make_shared<std::promise<ScheduleOutcome>>();
       steps.push_back(done->get_future());
-      desk.Sequence(g.name, [this, game = g.name, now, done] {
+      desk.Sequence(g.name, [ledger, game = g.name, now, done] {
+        ledger::Ledger& db = *ledger;
         ScheduleOutcome o;
         o.game = game;
         auto current = db.Current(game);
@@ -64,6 +69,12 @@ struct Scheduler::Impl {
       });
     }
     for (auto& f : steps) {
+      // A desk that stops (SIGTERM) may never run a step posted as it
+      // stopped: the wait gives up once this scheduler is stopping.
+      while (f.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (stopping) return out;
+      }
       ScheduleOutcome o = f.get();
       if (o.line.empty()) {
         last_failure.erase(o.game);
