@@ -114,6 +114,10 @@ std::string FormatDuration(int64_t s) {
   return out;
 }
 
+std::string TimeLeftText(int64_t at, int64_t now) {
+  return at > now ? "in " + FormatDuration(at - now) : "passed " + FormatDuration(now - at) + " ago";
+}
+
 int WeekdayOf(int64_t t) {
   // 1970-01-01 was a Thursday (4).
   return static_cast<int>((FloorDiv(t, kDay) % 7 + 7 + 4) % 7);

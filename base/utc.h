@@ -31,6 +31,9 @@ std::optional<int64_t> ParseDuration(std::string_view text);
 // negative one.
 std::string FormatDuration(int64_t seconds);
 
+// How far `at` lies from `now`: "in 2d 3h", or "passed 5m ago".
+std::string TimeLeftText(int64_t at, int64_t now);
+
 // 0 Sunday .. 6 Saturday, and minutes since midnight, of an instant (UTC).
 int WeekdayOf(int64_t t);
 int MinuteOfDayOf(int64_t t);

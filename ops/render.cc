@@ -5,6 +5,7 @@
 
 #include "base/turn.h"
 #include "base/utc.h"
+#include "projections/schedule.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 
@@ -77,17 +78,12 @@ std::string TurnText(const fb::Turn* t) {
 std::string ScheduleText(const fb::Schedule& s) {
   switch (s.action()) {
     case fb::ScheduleAction_Set: {
-      std::string t = "schedule set: turn " + TurnText(s.turn()) + " closes " + FormatUtc(s.deadline()) + "; then ";
-      if (s.repeat() == fb::ScheduleRepeat_Weekly) {
-        char hm[8];
-        std::snprintf(hm, sizeof hm, "%02d:%02d", s.minute_of_day() / 60, s.minute_of_day() % 60);
-        t += "weekly, " + std::string(WeekdayName(s.weekday())) + " " + hm + " UTC";
-      } else if (s.repeat() == fb::ScheduleRepeat_After) {
-        t += FormatDuration(s.interval()) + " after each turn closes";
-      } else {
-        t += "no more deadlines";
-      }
-      return t;
+      const std::string then =
+          s.repeat() == fb::ScheduleRepeat_Once
+              ? "no more deadlines"
+              : projections::RepeatText(static_cast<projections::Repeat>(s.repeat()), s.weekday(), s.minute_of_day(),
+                                        s.interval());
+      return "schedule set: turn " + TurnText(s.turn()) + " closes " + FormatUtc(s.deadline()) + "; then " + then;
     }
     case fb::ScheduleAction_Extend:
       return "deadline of turn " + TurnText(s.turn()) + " extended by " + FormatDuration(s.extend_by()) + " to " +

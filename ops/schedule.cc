@@ -47,10 +47,6 @@ const char* RepeatName(P::Repeat r) {
   return "once";
 }
 
-std::string Left(int64_t at, int64_t now) {
-  return at > now ? "in " + FormatDuration(at - now) : "passed " + FormatDuration(now - at) + " ago";
-}
-
 Status Show(ledger::Ledger& db, const ScheduleRequest& rq, const std::string& branch, Printer& p) {
   auto w = replay::Fold(db, rq.game, branch);
   if (!w.ok()) return w.status();
@@ -78,7 +74,7 @@ Status Show(ledger::Ledger& db, const ScheduleRequest& rq, const std::string& br
   p.Line(rq.game + "/" + branch + ":");
   if (v->deadline) {
     p.Line("  deadline " + FormatUtc(v->deadline->at) + " for turn " + v->deadline->turn.ToString() + " (" +
-           Left(v->deadline->at, rq.now) + ")" + (v->deadline->rolled ? " — from the rule" : "") +
+           TimeLeftText(v->deadline->at, rq.now) + ")" + (v->deadline->rolled ? " — from the rule" : "") +
            (s.paused ? " — PAUSED: it will not fire until resumed" : ""));
   } else {
     p.Line("  no deadline: " + why);
@@ -179,14 +175,20 @@ Status Change(const Env& env, const ScheduleRequest& rq, const std::string& bran
   return Show(**db, rq, branch, p);  // on the database already open: never a second handle
 }
 
-// What the scheduler does at `now` (the step `adjutant serve` takes at each
-// tick): finish a fired turn, or fire a deadline that has passed.
-Status Run(const Env& env, const ScheduleRequest& rq, const std::string& branch, Printer& p) {
+// The options that change a schedule, refused where none is changed (`why`).
+Status NoChangeOptions(const ScheduleRequest& rq, const std::string& why) {
   for (const auto& [given, name] : {std::pair{rq.deadline.has_value(), "deadline"}, {rq.weekly, "weekly"},
                                     {rq.after.has_value(), "after"}, {rq.by.has_value(), "by"},
                                     {rq.reason.has_value(), "reason"}, {rq.key.has_value(), "key"}}) {
-    if (given) return Status::InvalidArgument("--" + std::string(name) + ": not taken by `schedule run`");
+    if (given) return Status::InvalidArgument("--" + std::string(name) + ": " + why);
   }
+  return Status::Ok();
+}
+
+// What the scheduler does at `now` (the step `adjutant serve` takes at each
+// tick): finish a fired turn, or fire a deadline that has passed.
+Status Run(const Env& env, const ScheduleRequest& rq, const std::string& branch, Printer& p) {
+  ADJ_RETURN_IF_ERROR(NoChangeOptions(rq, "not taken by `schedule run`"));
   auto db = env.open(true);
   if (!db.ok()) return db.status();
   auto step = replay::RunSchedule(**db, rq.game, branch, rq.now);
@@ -207,14 +209,7 @@ Status DoSchedule(const Env& env, const ScheduleRequest& rq, Printer& p) {
   const std::string branch = BranchOf(env, rq.branch, rq.game);
   if (rq.action && *rq.action == "run") return Run(env, rq, branch, p);
   if (!rq.action) {
-    for (const auto& [given, name] : {std::pair{rq.deadline.has_value(), "deadline"}, {rq.weekly, "weekly"},
-                                      {rq.after.has_value(), "after"}, {rq.by.has_value(), "by"},
-                                      {rq.reason.has_value(), "reason"}, {rq.key.has_value(), "key"}}) {
-      if (given) {
-        return Status::InvalidArgument("--" + std::string(name) +
-                                       ": name what to do first (adjutant schedule GAME set|extend|pause|resume|clear)");
-      }
-    }
+    ADJ_RETURN_IF_ERROR(NoChangeOptions(rq, "name what to do first (adjutant schedule GAME set|extend|pause|resume|clear)"));
     auto db = env.open(false);
     if (!db.ok()) return db.status();
     return Show(**db, rq, branch, p);

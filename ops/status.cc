@@ -110,9 +110,7 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
   }
   p.Line(at.ok() ? "orders now go to " + orders_for : "orders: the game takes none now");
   if (deadline) {
-    const int64_t left = deadline->at - rq.now;
-    p.Line("deadline: " + deadline_text + " (" +
-           (left > 0 ? "in " + FormatDuration(left) : "passed " + FormatDuration(-left) + " ago") + ")" +
+    p.Line("deadline: " + deadline_text + " (" + TimeLeftText(deadline->at, rq.now) + ")" +
            (paused ? " — the schedule is paused" : ""));
   } else if (sched->pending) {
     p.Line("deadline: turn " + sched->state.fired_turn.ToString() + "'s fired; it is being adjudicated");

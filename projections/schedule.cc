@@ -99,15 +99,15 @@ std::optional<Deadline> DeadlineFor(const ScheduleState& s, const Turn& coming) 
   return Deadline{*next, coming, true};
 }
 
-std::string RepeatText(const ScheduleState& s) {
-  switch (s.repeat) {
+std::string RepeatText(Repeat repeat, int weekday, int minute_of_day, int64_t interval) {
+  switch (repeat) {
     case Repeat::kWeekly: {
-      std::string hm = std::to_string(s.minute_of_day / 60 + 100).substr(1) + ":" +
-                       std::to_string(s.minute_of_day % 60 + 100).substr(1);
-      return "weekly, " + std::string(WeekdayName(s.weekday)) + " " + hm + " UTC";
+      std::string hm = std::to_string(minute_of_day / 60 % 100 + 100).substr(1) + ":" +
+                       std::to_string(minute_of_day % 60 + 100).substr(1);
+      return "weekly, " + std::string(WeekdayName(weekday)) + " " + hm + " UTC";
     }
     case Repeat::kAfter:
-      return FormatDuration(s.interval) + " after each turn closes";
+      return FormatDuration(interval) + " after each turn closes";
     case Repeat::kOnce:
       break;
   }

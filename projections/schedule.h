@@ -66,6 +66,7 @@ std::optional<Deadline> DeadlineFor(const ScheduleState& s, const Turn& coming);
 std::optional<int64_t> NextDeadline(const ScheduleState& s, int64_t closed);
 
 // "weekly, Sunday 20:00 UTC", "3d after each turn closes", "once".
-std::string RepeatText(const ScheduleState& s);
+std::string RepeatText(Repeat repeat, int weekday, int minute_of_day, int64_t interval);
+inline std::string RepeatText(const ScheduleState& s) { return RepeatText(s.repeat, s.weekday, s.minute_of_day, s.interval); }
 
 }  // namespace adjutant::projections

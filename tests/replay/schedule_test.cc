@@ -275,6 +275,9 @@ TEST_CASE("the schedule's directives: pause holds a deadline, a hand-adjudicated
   CHECK(HeadSeq(db) == head0);
   // Paused: the deadline passes and nothing fires; resumed: it fires.
   REQUIRE(Cli(db, {"schedule", "g", "set", "--deadline", "2026-12-06T20:00Z", "--weekly", "--now", now}).code == 0);
+  CHECK_THAT(Cli(db, {"log", "g", "--kind", "Directive"}).out,
+             Catch::Contains("schedule set: turn " + kind.coming.ToString() +
+                             " closes 2026-12-06 20:00 UTC; then weekly, Sunday 20:00 UTC"));
   REQUIRE(Cli(db, {"schedule", "g", "pause", "--now", now}).code == 0);
   CliRun twice = Cli(db, {"schedule", "g", "pause", "--now", now});
   CHECK(twice.code == 2);
