@@ -17,7 +17,7 @@ namespace {
 Status CmdReport(Context& c) {
   const std::string& kind = c.args.positional[0];
   const std::string& game = c.args.positional[1];
-  bool player = kind == "events" || kind == "positions";
+  bool player = kind == "events" || kind == "positions" || kind == "orders";
   bool y1820 = kind == "map" || kind == "nation";
   // Each report's own options; another's is refused rather than ignored.
   if (kind == "battle") {
@@ -27,11 +27,13 @@ Status CmdReport(Context& c) {
     if (c.args.Flag("public")) return Status::InvalidArgument("report battle: --public does not apply to it");
   } else {
     for (const char* o : {"side", "move"}) {
+      if (kind == "orders" && std::string(o) == "move") continue;  // a battle's move
       if (c.args.Value(o)) return Status::InvalidArgument("report " + kind + ": --" + std::string(o) + " does not apply to it");
     }
     if (!player && !y1820 && kind != "treasury" && kind != "fleet") {
       return Status::InvalidArgument("adjutant report: no report '" + kind +
-                                     "' (reports: treasury, fleet, events, positions; y1820: map, nation; dog: battle)");
+                                     "' (reports: treasury, fleet, events, positions; y1820: map, nation; dog: battle; "
+                                     "every kind: orders)");
     }
   }
   if (y1820) {
@@ -47,7 +49,7 @@ Status CmdReport(Context& c) {
     if (c.args.Value("nation")) return Status::InvalidArgument("report " + kind + ": --nation does not apply to it");
     std::vector<std::string> foreign = {"state"};
     if (!player) foreign = {"player", "as", "password-file", "svg"};
-    if (kind == "events") foreign.push_back("svg");
+    if (kind == "events" || kind == "orders") foreign.push_back("svg");
     for (const auto& o : foreign) {
       if (c.args.Value(o)) return Status::InvalidArgument("report " + kind + ": --" + o + " does not apply to it");
     }
@@ -115,7 +117,7 @@ Status CmdReport(Context& c) {
 
 std::vector<Command> ReportCommands() {
   return {
-      {{"report", "treasury|fleet|events|positions|map|nation|battle GAME [--state S | --player P | --as P | --nation N | --side S] [--turn T | --move M] [--branch B] [--json] [--svg FILE]",
+      {{"report", "treasury|fleet|events|positions|map|nation|battle|orders GAME [--state S | --player P | --as P | --nation N | --side S] [--turn T | --move M] [--branch B] [--json] [--svg FILE]",
         "Print a report, now or as it stood at the end of a turn.\n"
         "treasury: a state's Treasury Ministry report (--state required): balance, the turn's statement\n"
         "line by line, manpower, militia and transport pools, men returning, builds in progress, standing\n"
@@ -134,15 +136,19 @@ std::vector<Command> ReportCommands() {
         "standing for the coming turn) unless --public.\n"
         "battle (dog): every unit's position, facing, formation, cohesion, fatigue, strength, casualties and\n"
         "the moves a control result binds it for, at the end of --move M (default: now); --side S is that\n"
-        "side's report, with its units' intentions for the coming move; --svg FILE draws the table.",
-        {{"state", "S", "the state (e.g. BR)"}, {"player", "P", "events, positions: the GA reads P's reports"},
-         {"as", "P", "events, positions: P reads his own reports (password needed)"}, kPasswordFile,
+        "side's report, with its units' intentions for the coming move; --svg FILE draws the table.\n"
+        "orders (every kind of game): what became of a player's orders for turn T (a battle: --move M;\n"
+        "default: the last turn adjudicated, else the coming one): each as received (stands, superseded,\n"
+        "withdrawn, refused with its rule), and for each role of his with no order standing what the book\n"
+        "does in their place (PATE 4.11 default orders, SOW 6.5 standing orders, Y1.3, D12.2).",
+        {{"state", "S", "the state (e.g. BR)"}, {"player", "P", "events, positions, orders: the GA reads P's reports"},
+         {"as", "P", "events, positions, orders: P reads his own reports (password needed)"}, kPasswordFile,
          {"turn", "T", "as it stood at the end of this turn (YEAR.SEASON.TURN)"},
          {"svg", "FILE", "positions, map: also write the map to FILE (SVG)"},
          {"nation", "N", "nation: the nation (y1820), e.g. FRA"},
          {"public", "", "nation: only what every player may see"},
          {"side", "S", "battle: the side's report (with its own units' orders)"},
-         {"move", "M", "battle: as it stood at the end of move M"}, kBranch, kJson},
+         {"move", "M", "battle: as it stood at the end of move M; orders: the orders for move M"}, kBranch, kJson},
         2, 2},
        CmdReport},
   };

@@ -107,7 +107,7 @@ std::string NotA(ParamType t, const std::string& v) {
       return ok ? "" : "text (1 to 4096 bytes, no control characters)";
     }
     case T::kReportKind:
-      return reports::KindNamed(v) ? "" : "a report: treasury, fleet, events, positions, map, nation or battle";
+      return reports::KindNamed(v) ? "" : "a report: orders, treasury, fleet, events, positions, map, nation or battle";
   }
   return "a value";
 }

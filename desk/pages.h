@@ -87,7 +87,7 @@ table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.1rem .4rem;t
 <button id="submit-btn">Submit</button><pre id="submitted"></pre>
 <h2>Your reports</h2>
 <label>Report <select id="kind">
-<option>events</option><option>positions</option><option>treasury</option>
+<option>orders</option><option>events</option><option>positions</option><option>treasury</option>
 <option>nation</option><option>map</option><option>battle</option></select></label>
 <label>Turn <input id="turn" size="10" placeholder="latest"></label>
 <button id="report-btn">Show</button><button id="svg-btn">Draw</button>
@@ -270,10 +270,10 @@ async function showStatus(game) {
     t.appendChild(tr);
   };
   t.id = "st-persons";
-  row(["person", "roles", "given", "stand", "refused", "superseded", "last order (seq)"], "th");
+  row(["person", "roles", "given", "stand", "refused", "superseded", "withdrawn", "last order (seq)"], "th");
   for (const p of j.persons || []) {
     row([p.person, (p.roles || []).join(", "), p.submitted || 0, p.stand || 0, p.refused || 0, p.superseded || 0,
-         p.last_seq ? String(p.last_seq) : "-"], "td");
+         p.withdrawn || 0, p.last_seq ? String(p.last_seq) : "-"], "td");
   }
   box.appendChild(t);
   const owing = j.owing || [];

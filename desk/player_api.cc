@@ -151,6 +151,8 @@ Response Desk::Impl::OwnOrders(const Session& s, const std::map<std::string, std
   for (const replay::GivenOrder& g : given->orders) {
     const char* status = g.fate == replay::OrderFate::kRefused      ? "rejected"
                          : g.fate == replay::OrderFate::kSuperseded ? "superseded"
+                         : g.fate == replay::OrderFate::kWithdrawn  ? "withdrawn"
+                         : g.withdrawal                             ? "withdrawal"
                                                                     : "stands";
     auto j = schema::ToJson("Event", reinterpret_cast<const uint8_t*>(g.event.data()));
     out.push_back(fb::CreateDeskOrderRowDirect(f, g.seq, g.slot.c_str(), status, g.rule.c_str(), g.reason.c_str(),
@@ -168,7 +170,7 @@ Response Desk::Impl::Report(const Session& s, const std::map<std::string, std::s
   const std::string kind = q.count("kind") ? q.at("kind") : "";
   const std::string format = q.count("format") ? q.at("format") : "text";
   auto k = reports::KindNamed(kind);
-  if (!k) return Error(http::status::bad_request, "kind: events, positions, treasury, nation, battle or map");
+  if (!k) return Error(http::status::bad_request, "kind: orders, events, positions, treasury, nation, battle or map");
   reports::Request rq;
   rq.kind = *k;
   rq.game = s.game;

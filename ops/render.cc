@@ -156,6 +156,7 @@ std::string PayloadText(const ledger::EventView& view) {
       if (o->role() && o->role()->size()) t += " as " + o->role()->str();
       if (o->slot() && o->slot()->size()) t += " for " + o->slot()->str();
       if (auto* w = o->body_as_WrittenOrder()) t += ": " + Quote(Str(w->text()));
+      if (o->body_type() == fb::OrderBody_Withdrawal) t += ": withdraws his order standing for it";
       if (o->body_type() == fb::OrderBody_SowOrder || o->body_type() == fb::OrderBody_PateOrder ||
           o->body_type() == fb::OrderBody_Y1820Order || o->body_type() == fb::OrderBody_DogOrder) {
         auto j = schema::ToJson("Event", view.bytes.data());

@@ -24,9 +24,10 @@ namespace adjutant::ops {
 namespace {
 
 struct Orders {
-  uint32_t submitted = 0, refused = 0, superseded = 0;
+  uint32_t submitted = 0, refused = 0, superseded = 0, withdrawn = 0;
+  uint32_t withdrawals = 0;  // his withdrawals received (they order nothing: not among those standing)
   uint64_t last_seq = 0;
-  uint32_t stand() const { return submitted - refused - superseded; }
+  uint32_t stand() const { return submitted - refused - superseded - withdrawn - withdrawals; }
 };
 
 Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
@@ -50,7 +51,10 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
       mine.submitted++;
       mine.last_seq = g.seq;
       mine.refused += g.refused;
-      mine.superseded += g.superseded;
+      const bool withdrawn = g.fate == replay::OrderFate::kWithdrawn;
+      mine.withdrawn += withdrawn;
+      mine.superseded += g.superseded && !withdrawn;
+      mine.withdrawals += g.withdrawal && !g.refused;
     }
   }
   // Everyone holding roles, in name order; those with no order yet owe them.
@@ -91,7 +95,7 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
       for (const auto& r : pr.roles) roles.push_back(f.CreateString(r));
       Orders o = orders.count(person) ? orders.at(person) : Orders{};
       rows.push_back(fb::CreateStatusPersonDirect(f, person.c_str(), &roles, o.submitted, o.stand(), o.refused,
-                                                  o.superseded, o.last_seq));
+                                                  o.superseded, o.last_seq, o.withdrawn));
     }
     std::vector<flatbuffers::Offset<flatbuffers::String>> owe;
     for (const auto& x : owing) owe.push_back(f.CreateString(x));
@@ -130,6 +134,7 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
       line += std::to_string(o.submitted) + " given, " + std::to_string(o.stand()) + " stand";
       if (o.refused) line += ", " + std::to_string(o.refused) + " refused";
       if (o.superseded) line += ", " + std::to_string(o.superseded) + " superseded";
+      if (o.withdrawn) line += ", " + std::to_string(o.withdrawn) + " withdrawn";
       line += " (last at seq " + std::to_string(o.last_seq) + ")";
     }
     p.Line(line);

@@ -271,7 +271,8 @@ Status ReadOutcomes(ledger::Ledger& db, std::string_view game, std::string_view 
     if (const fb::Turn* t = ev.turn()) rep->at = TurnPhase{{t->major(), t->minor(), t->step()}, ev.phase()};
     if (auto* o = ev.payload_as_OrderSubmitted()) {
       index[e.seq] = rep->orders.size();
-      rep->orders.push_back({e.seq, o->slot() ? o->slot()->str() : "", "stands", "", ""});
+      const bool withdrawal = o->body_type() == fb::OrderBody_Withdrawal;
+      rep->orders.push_back({e.seq, o->slot() ? o->slot()->str() : "", withdrawal ? "withdrawal" : "stands", "", ""});
     } else if (auto* rj = ev.payload_as_OrderRejected()) {
       if (index.count(rj->order_seq())) {
         auto& oo = rep->orders[index[rj->order_seq()]];
@@ -280,11 +281,18 @@ Status ReadOutcomes(ledger::Ledger& db, std::string_view game, std::string_view 
         oo.reason = rj->reason()->str();
       }
     } else if (auto* sp = ev.payload_as_OrderSuperseded()) {
+      // By a withdrawal of this batch: withdrawn, and the withdrawal says what it withdrew.
+      const bool by_withdrawal = index.count(sp->by_seq()) && rep->orders[index[sp->by_seq()]].status == "withdrawal";
+      if (by_withdrawal) {
+        std::string& said = rep->orders[index[sp->by_seq()]].reason;
+        said += (said.empty() ? "withdraws order " : ", order ") + std::to_string(sp->order_seq());
+      }
       if (index.count(sp->order_seq())) {
         auto& oo = rep->orders[index[sp->order_seq()]];
-        oo.status = "superseded";
-        oo.reason = "order " + std::to_string(sp->by_seq()) + " stands in its place";
-      } else if (index.count(sp->by_seq())) {
+        oo.status = by_withdrawal ? "withdrawn" : "superseded";
+        oo.reason = by_withdrawal ? "withdrawn by order " + std::to_string(sp->by_seq())
+                                  : "order " + std::to_string(sp->by_seq()) + " stands in its place";
+      } else if (!by_withdrawal && index.count(sp->by_seq())) {
         rep->orders[index[sp->by_seq()]].reason = "replaces order " + std::to_string(sp->order_seq());
       }
     }

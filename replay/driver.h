@@ -109,7 +109,7 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
 struct OrderOutcome {
   uint64_t seq = 0;
   std::string slot;
-  std::string status;  // "stands", "rejected", "superseded"
+  std::string status;  // "stands", "rejected", "superseded", "withdrawn"; a withdrawal: "withdrawal"
   std::string rule, reason;
 };
 

@@ -19,9 +19,12 @@ Result<GivenOrders> OrdersGiven(const ledger::Ledger& db, std::string_view game,
   // replacement comes after the order it names.
   std::map<uint64_t, GivenOrder> given;
   const uint64_t first = q.after < UINT64_MAX ? std::max(**from, q.after + 1) : UINT64_MAX;
-  Status st = db.Read(game, branch, first, UINT64_MAX, [&](const ledger::EventView& e) {
+  if (first > q.until) return out;
+  Status st = db.Read(game, branch, first, q.until, [&](const ledger::EventView& e) {
     const fb::Event* ev = e.event();
     if (const auto* o = ev->payload_as_OrderSubmitted()) {
+      const fb::Turn* t = ev->turn();
+      if (!t || TurnPhase{{t->major(), t->minor(), t->step()}, ev->phase()} != at) return Status::Ok();  // another window's
       if (q.person && o->person()->str() != *q.person) return Status::Ok();
       if (given.size() >= q.limit) {  // past the page: only whether there is more
         if (out.next_after == 0) out.next_after = given.rbegin()->first;
@@ -32,6 +35,7 @@ Result<GivenOrders> OrdersGiven(const ledger::Ledger& db, std::string_view game,
       g.person = o->person()->str();
       g.role = o->role() ? o->role()->str() : "";
       g.slot = o->slot() ? o->slot()->str() : "";
+      g.withdrawal = o->body_type() == fb::OrderBody_Withdrawal;
       if (q.with_events) g.event.assign(reinterpret_cast<const char*>(e.bytes.data()), e.bytes.size());
       given.emplace(e.seq, std::move(g));
     } else if (const auto* rj = ev->payload_as_OrderRejected()) {
@@ -42,8 +46,11 @@ Result<GivenOrders> OrdersGiven(const ledger::Ledger& db, std::string_view game,
         it->second.reason = rj->reason()->str();
       }
     } else if (const auto* sp = ev->payload_as_OrderSuperseded()) {
+      auto by = given.find(sp->by_seq());
+      const bool withdrawn = by != given.end() && by->second.withdrawal;
+      if (withdrawn) by->second.withdraws.push_back(sp->order_seq());
       if (auto it = given.find(sp->order_seq()); it != given.end()) {
-        it->second.fate = OrderFate::kSuperseded;
+        it->second.fate = withdrawn ? OrderFate::kWithdrawn : OrderFate::kSuperseded;
         it->second.superseded = true;
         it->second.by_seq = sp->by_seq();
       }

@@ -20,7 +20,7 @@ namespace adjutant::ledger { class Ledger; }
 
 namespace adjutant::replay {
 
-enum class OrderFate { kStands, kRefused, kSuperseded };
+enum class OrderFate { kStands, kRefused, kSuperseded, kWithdrawn };
 
 struct GivenOrder {
   uint64_t seq = 0;                    // its OrderSubmitted's sequence number
@@ -28,8 +28,10 @@ struct GivenOrder {
   OrderFate fate = OrderFate::kStands;  // the last that befell it
   bool refused = false;                // an OrderRejected names it (on receipt, or later)
   std::string rule, reason;            // the (last) refusal's rule and reason
-  bool superseded = false;             // an OrderSuperseded names it
-  uint64_t by_seq = 0;                 // the order that replaced it
+  bool superseded = false;             // an OrderSuperseded names it (kWithdrawn too)
+  uint64_t by_seq = 0;                 // the order that replaced (or withdrew) it
+  bool withdrawal = false;             // it is a Withdrawal: it withdraws his orders for `slot`
+  std::vector<uint64_t> withdraws;     // a withdrawal: the orders it withdrew
   std::string event;                   // its OrderSubmitted event's bytes (OrdersQuery::with_events)
 };
 
@@ -38,6 +40,7 @@ struct OrdersQuery {
   uint64_t after = 0;                 // only orders after this sequence number
   size_t limit = SIZE_MAX;            // at most this many (in seq order)
   bool with_events = false;           // keep each order's event bytes
+  uint64_t until = UINT64_MAX;        // read no further than this sequence number (a past turn's end)
 };
 
 struct GivenOrders {
@@ -45,8 +48,10 @@ struct GivenOrders {
   uint64_t next_after = 0;         // more matched past `limit`: the last order's seq (the next page's `after`); else 0
 };
 
-// The orders given for the orders window at `at` (replay::OrderPositionOf)
-// on `branch`, as `q` selects them.
+// The orders given for the orders window at `at` (replay::OrderPositionOf,
+// or a past turn's, as it stood when that turn began) on `branch`, as `q`
+// selects them: the OrderSubmitted events recorded at `at`, each with what
+// befell it up to `q.until` (a refusal when the turn was adjudicated too).
 Result<GivenOrders> OrdersGiven(const ledger::Ledger& db, std::string_view game, std::string_view branch,
                                 const TurnPhase& at, const OrdersQuery& q = {});
 

@@ -22,7 +22,7 @@ struct KindName {
 };
 constexpr KindName kKinds[] = {{Kind::kTreasury, "treasury"}, {Kind::kFleet, "fleet"},   {Kind::kEvents, "events"},
                                {Kind::kPositions, "positions"}, {Kind::kMap, "map"},     {Kind::kNation, "nation"},
-                               {Kind::kBattle, "battle"}};
+                               {Kind::kBattle, "battle"},     {Kind::kOrders, "orders"}};
 
 // The part before the first '.' of the viewer's first role ending ".suffix"
 // ("BR" of "BR.treasury"); "" if he holds none.
@@ -50,10 +50,11 @@ Status Applies(const Request& rq) {
   const bool economy = rq.kind == Kind::kTreasury || rq.kind == Kind::kFleet;
   const bool ships = rq.kind == Kind::kEvents || rq.kind == Kind::kPositions;
   if (!rq.state.empty() && !economy) return refuse("state");
-  if (!rq.player.empty() && !ships) return refuse("player");
+  if (!rq.player.empty() && !ships && rq.kind != Kind::kOrders) return refuse("player");
   if (!rq.nation.empty() && rq.kind != Kind::kNation) return refuse("nation");
   if (!rq.side.empty() && rq.kind != Kind::kBattle) return refuse("side");
-  if (rq.move && rq.kind != Kind::kBattle) return refuse("move");
+  if (rq.move && rq.kind != Kind::kBattle && rq.kind != Kind::kOrders) return refuse("move");
+  if (rq.move && rq.turn) return Status::InvalidArgument("report " + kind + ": give --turn or --move, not both");
   if (rq.turn && rq.kind == Kind::kBattle) return refuse("turn");
   if (rq.public_only && rq.kind == Kind::kMap) {
     return Status::InvalidArgument("report map: --public does not apply to it (the map is public)");
@@ -103,6 +104,7 @@ Request ForViewer(const Viewer& v, Request rq) {
   switch (rq.kind) {
     case Kind::kEvents:
     case Kind::kPositions:
+    case Kind::kOrders:
       if (rq.player.empty()) rq.player = v.person;
       break;
     case Kind::kTreasury:
@@ -132,6 +134,7 @@ Status MayRead(const Viewer& v, const Request& rq) {
       return Status::InvalidArgument(what + "every ship of the game: the GA's report");
     case Kind::kEvents:
     case Kind::kPositions:
+    case Kind::kOrders:
       if (rq.player == v.person) return Status::Ok();
       return Status::InvalidArgument(what + "the reports of '" + rq.player + "' are his own, not " + v.person + "'s");
     case Kind::kTreasury:
@@ -178,6 +181,7 @@ Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& asked, 
     case Kind::kMap: st = MapReport(c, rq.game); break;
     case Kind::kNation: st = NationReport(c, rq.game); break;
     case Kind::kBattle: st = BattleReport(c, rq.game); break;
+    case Kind::kOrders: st = OrdersReport(c, rq.game); break;
   }
   if (!st.ok()) return st;
   Report r;

@@ -33,7 +33,7 @@ Viewer Ga();
 Result<Viewer> PersonNow(ledger::Ledger& db, const std::string& game, const std::string& branch,
                          const std::string& person);
 
-enum class Kind { kTreasury, kFleet, kEvents, kPositions, kMap, kNation, kBattle };
+enum class Kind { kTreasury, kFleet, kEvents, kPositions, kMap, kNation, kBattle, kOrders };
 std::optional<Kind> KindNamed(std::string_view name);  // "treasury", ...
 const char* NameOf(Kind k);
 
@@ -48,11 +48,11 @@ struct Request {
   std::string game;
   std::string branch;                // empty: the game's current branch
   std::optional<std::string> turn;   // as it stood at the end of this turn (not battle)
-  std::optional<std::string> move;   // battle: at the end of this move
+  std::optional<std::string> move;   // battle: at the end of this move; orders: for this move
   // Whose report; empty: the viewer's own (from his roles), or all for the GA
   // where that means something (fleet, battle).
   std::string state;                 // treasury (required for the GA), fleet (a filter)
-  std::string player;                // events, positions
+  std::string player;                // events, positions, orders
   std::string nation;                // nation
   std::string side;                  // battle
   bool public_only = false;          // nation: only what every player may see
@@ -73,7 +73,8 @@ Request ForViewer(const Viewer& v, Request rq);
 // everything; a person his own ships' events and positions, his state's
 // treasury (Finance or Prime Minister), his nation (its ruler), his side's
 // battle (its general), and the public y1820 map; nobody else's, and never
-// the GA's fleet. Otherwise InvalidArgument, naming what was refused.
+// the GA's fleet; his own orders, whatever the kind of game. Otherwise
+// InvalidArgument, naming what was refused.
 Status MayRead(const Viewer& v, const Request& rq);
 
 // The report, once MayRead allows it (ForViewer applied first; a field

@@ -1,5 +1,8 @@
 #include "rules/intake.h"
 
+#include <algorithm>
+#include <set>
+
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -36,9 +39,56 @@ void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
     d.at = at;
     return d;
   };
-  const std::vector<uint64_t> earlier = judge.replaces_file ? judge.replaces_file(w) : std::vector<uint64_t>{};
-  uint64_t first = 0;
+  const bool orders_something = std::any_of(items.begin(), items.end(), [](const fb::OrderItem* i) {
+    return i->body_type() != fb::OrderBody_Withdrawal;
+  });
+  const std::vector<uint64_t> earlier =
+      judge.replaces_file && orders_something ? judge.replaces_file(w) : std::vector<uint64_t>{};
+  std::set<uint64_t> withdrawn;  // by a withdrawal of this file
+  uint64_t first = 0;            // the file's first order (not a withdrawal)
+  auto refuse = [&](uint64_t seq, const std::string& rule, const std::string& reason) {
+    if (judge.reject) {
+      judge.reject(w, seq, rule, reason);
+    } else {
+      const auto sender_book = w.Under(from.ruleset);
+      Draft r = at_turn();
+      r.payload = OrderRejectedPayload(seq, rule, reason);
+      w.Emit(std::move(r));
+    }
+  };
   for (const fb::OrderItem* item : items) {
+    if (const fb::Withdrawal* wd = item->body_as_Withdrawal()) {
+      const std::string slot = wd->slot()->str();
+      std::vector<uint64_t> orders;
+      OrderJudgement j;
+      if (judge.withdraws) {
+        j = judge.withdraws(w, from.person, slot, &orders);
+      } else {
+        j.rule = from.ruleset;
+        j.reason = "an order of this game is not withdrawn: give another in its place";
+      }
+      if (j.rule.empty() && orders.empty()) {
+        j.rule = from.ruleset;
+        j.reason = "you have no standing order for '" + slot + "' this turn";
+      }
+      const auto book = w.Under(j.ruleset.value_or(from.ruleset));
+      Draft d = at_turn();
+      d.actor = Actor{ActorKind::kPlayer, from.person, j.role.value_or(from.role)};
+      d.payload = OrderSubmittedPayload(from.person, j.role.value_or(from.role), slot, item);
+      w.Emit(std::move(d));
+      const uint64_t seq = w.head_seq();
+      if (!j.rule.empty()) {
+        refuse(seq, j.rule, j.reason);
+        continue;
+      }
+      for (uint64_t old : orders) {
+        Draft s = at_turn();
+        s.payload = OrderSupersededPayload(old, seq);
+        w.Emit(std::move(s));
+        withdrawn.insert(old);
+      }
+      continue;
+    }
     OrderJudgement j = judge.arrives(w, *item);
     const std::string ruleset = j.ruleset.value_or(from.ruleset);
     const std::string role = j.role.value_or(from.role);
@@ -51,14 +101,7 @@ void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
     if (!first) first = seq;
     if (j.rule.empty() && judge.recorded) judge.recorded(w, *item, seq, j);
     if (!j.rule.empty()) {
-      if (judge.reject) {
-        judge.reject(w, seq, j.rule, j.reason);
-      } else {
-        const auto sender_book = w.Under(from.ruleset);
-        Draft r = at_turn();
-        r.payload = OrderRejectedPayload(seq, j.rule, j.reason);
-        w.Emit(std::move(r));
-      }
+      refuse(seq, j.rule, j.reason);
     } else if (j.carried_out) {
       judge.carry_out(w, *item, seq);
     } else if (j.replaces || j.stands_behind) {
@@ -69,6 +112,7 @@ void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
   }
   const auto sender_book = w.Under(from.ruleset);
   for (uint64_t old : earlier) {
+    if (withdrawn.count(old)) continue;  // withdrawn in this file
     Draft s = at_turn();
     s.payload = OrderSupersededPayload(old, first);
     w.Emit(std::move(s));

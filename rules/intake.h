@@ -54,6 +54,16 @@ struct OrderJudge {
   // file from this sender replaces, asked before its first item. After its
   // last item each is superseded by the file's first order.
   std::function<std::vector<uint64_t>(const PhaseWriter& w)> replaces_file;
+  // Optional (issue 20): a Withdrawal (schema/ledger_events.fbs) from
+  // `person` for `slot`: the orders of his it withdraws (his own, given for
+  // the coming turn and standing), put in `orders`, with the judgement of
+  // the withdrawal itself — its role and ruleset (those of the orders it
+  // withdraws), or a refusal (`rule`) when there is nothing of his to
+  // withdraw there or the book lets no order be withdrawn. Absent: every
+  // withdrawal is refused under the sender's ruleset.
+  std::function<OrderJudgement(const PhaseWriter& w, const std::string& person, const std::string& slot,
+                               std::vector<uint64_t>* orders)>
+      withdraws;
 };
 
 struct OrderSender {
@@ -68,8 +78,10 @@ PayloadBuilder OrderSupersededPayload(uint64_t order_seq, uint64_t by_seq);
 
 // Emits the file's events at `at`: per item, its OrderSubmitted, then its
 // refusal, or its outcome (carried_out), or the OrderSuperseded of the order
-// it replaces (or stands behind); then, with replaces_file, the earlier
-// file's OrderSuperseded events. The drafts read the items when built: their
+// it replaces (or stands behind) — for a Withdrawal, the OrderSuperseded of
+// each order it withdraws (OrderJudge::withdraws); then, with
+// replaces_file, the earlier file's OrderSuperseded events (a file of
+// withdrawals alone replaces nothing: it orders nothing). The drafts read the items when built: their
 // buffer must outlive the append.
 void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
                   const std::vector<const fb::OrderItem*>& items, const OrderJudge& judge);

@@ -30,6 +30,16 @@ RulesVersions GameVersionsOf(const projections::SummaryState& summary) {
   return v;
 }
 
+std::vector<MissingOrders> GameKind::OrdersNotGiven(const State&, std::span<const std::string> roles,
+                                                   const std::set<std::string>&,
+                                                   const std::set<std::string>& roles_stood) const {
+  std::vector<MissingOrders> out;
+  for (const std::string& r : roles) {
+    if (!roles_stood.count(r)) out.push_back({r, "", "", "no order of this role stood for the turn"});
+  }
+  return out;
+}
+
 RulesVersions GameVersionsOf(const State& s) { return GameVersionsOf(Get<projections::Summary>(s).state()); }
 
 std::string JoinRow(const std::vector<std::string>& xs) {

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -84,6 +85,15 @@ using PutRow = std::function<void(const char* view, const std::string& entity, c
 struct GameStart {
   TurnPhase at;
   std::vector<Draft> more;
+};
+
+// What a player is told of a role of his that had no order standing for a
+// turn (issue 20): what its book does in their place.
+struct MissingOrders {
+  std::string role;  // his role
+  std::string slot;  // what got no order: a ship, a ministry, a nation, a side
+  std::string rule;  // the book's rule for it, e.g. "PATE 4.11"
+  std::string text;  // what happened (or happens) in their place
 };
 
 class GameKind {
@@ -161,6 +171,15 @@ class GameKind {
   // the kind's OrderJudge.
   virtual Status Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person,
                         const std::vector<const fb::OrderItem*>& items) const = 0;
+
+  // For each of `roles` (one person's) that had no order standing for the
+  // turn whose orders window `s` holds (the state as it closed): what the
+  // book does in their place. `stood`: the slots with an order standing
+  // (anyone's); `roles_stood`: the roles with an order of theirs standing.
+  // Default: each role without an order standing, with no rule.
+  virtual std::vector<MissingOrders> OrdersNotGiven(const State& s, std::span<const std::string> roles,
+                                                    const std::set<std::string>& stood,
+                                                    const std::set<std::string>& roles_stood) const;
 
   // ---- GA directives ----
   // Checks a directive against the state (nothing emitted): bodies of other

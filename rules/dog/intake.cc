@@ -130,6 +130,22 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, cons
       j.reason = refusal->second;
     }
   };
+  // Issue 20: the general withdraws the intentions he gave for the coming
+  // move: one unit's (the slot names it) or his side's all (the slot names
+  // the side). The unit then does as one given none (D12.2).
+  judge.withdraws = [&](const PhaseWriter& now, const std::string&, const std::string& slot,
+                        std::vector<uint64_t>* orders) {
+    OrderJudgement j;
+    for (const auto& [unit, intent] : now.battle().intents) {
+      if (intent.side == side && (slot == side || slot == unit)) orders->push_back(intent.seq);
+    }
+    if (orders->empty()) {
+      j.rule = "D12.2";
+      j.reason = slot == side ? side + " has no intention standing for this move"
+                              : "no intention of " + side + " stands for '" + slot + "' this move";
+    }
+    return j;
+  };
   IntakeOrders(w, at, OrderSender{person, role, std::string(kRuleset)}, items, judge);
 }
 

@@ -115,6 +115,24 @@ class DogKind final : public GameKind {
     return Status::Ok();
   }
 
+  // Issue 20 (reading, RULES.md D12.2): a side whose general sent no
+  // intentions for a move stands: its units neither change formation nor
+  // move of their own accord; what binds them (control results, routs) acts.
+  std::vector<MissingOrders> OrdersNotGiven(const State& st, std::span<const std::string> roles,
+                                            const std::set<std::string>& stood,
+                                            const std::set<std::string>&) const override {
+    std::vector<MissingOrders> out;
+    for (const std::string& role : roles) {
+      const size_t dot = role.rfind('.');
+      if (dot == std::string::npos || role.substr(dot + 1) != "general") continue;
+      const std::string side = role.substr(0, dot);
+      if (!SideOf(BattleOf(st), {role}, role) || stood.count(side)) continue;
+      out.push_back({role, side, "D12.2", "no intentions for the move: its units stood — no formation change and no "
+                                          "move of their own; control results and routs still bound them (D12.4)"});
+    }
+    return out;
+  }
+
   Status CheckDirective(const State& st, const std::string& game, const fb::DirectiveFile& file) const override {
     if (file.body_type() != fb::DirectiveBody_Ruling && file.body_type() != fb::DirectiveBody_DogDirective) {
       return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file.body_type())) + ": battle '" + game +

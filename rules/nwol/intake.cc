@@ -181,6 +181,33 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
   judge.carry_out = [&](PhaseWriter& now, const fb::OrderItem& item, uint64_t seq) {
     Appoint(now, at, *item.body_as_PateOrder()->body_as_AppointOrder(), seq);
   };
+  // Issue 20: a player withdraws his own order standing for a slot this
+  // turn; the book's defaults then apply (PATE 4.11; SOW: nothing built,
+  // bought or sent). An appointment, carried out when received (PATE 2.3),
+  // is not withdrawn: a new one replaces it.
+  judge.withdraws = [&](const PhaseWriter& now, const std::string& who, const std::string& slot,
+                        std::vector<uint64_t>* orders) {
+    OrderJudgement j;
+    for (const auto& [seq, pending] : now.treasury().orders) {
+      if (pending.slot != slot || pending.person != who) continue;
+      const auto* o = flatbuffers::GetRoot<fb::Event>(pending.event.data())->payload_as_OrderSubmitted();
+      const fb::PateOrder* po = o ? o->body_as_PateOrder() : nullptr;
+      if (po && pate::ClaimOf(now.treasury(), now.fleet(), *po).immediate) {
+        j.rule = "PATE 2.3";
+        j.reason = "order " + std::to_string(seq) + " was carried out when it was received; give another in its place";
+        orders->clear();
+        return j;
+      }
+      j.role = pending.role;
+      j.ruleset = po ? pate::kRuleset : sow::kRuleset;
+      orders->push_back(seq);
+    }
+    if (orders->empty()) {
+      j.rule = "SOW 2.1";
+      j.reason = "you have no order standing for '" + slot + "' this turn";
+    }
+    return j;
+  };
   // Refusals are SOW's outcome (SOW 2.1), whichever book the order is in.
   judge.reject = [&](PhaseWriter&, uint64_t seq, const std::string& rule, const std::string& reason) {
     out.Rejected(seq, rule, reason);

@@ -18,6 +18,7 @@
 #include "rules/pate/phases.h"
 #include "rules/sow/calendar.h"
 #include "rules/sow/directives.h"
+#include "rules/sow/orders.h"
 #include "rules/sow/outcomes.h"
 #include "rules/sow/phases.h"
 #include "rules/sow/scenario.h"
@@ -185,6 +186,54 @@ class NwolKind final : public GameKind {
     }
     nwol::Submit(w, at, roster, map ? &*map : nullptr, person, items);
     return Status::Ok();
+  }
+
+  // Issue 20: a ship with no order of her own follows the ship she is
+  // attached to (PATE 4.2), else takes the default orders (PATE 4.11; in
+  // peace and truce she may go back to her base, 6.12); a minister who sent
+  // none leaves his state's standing supply orders standing (SOW 6.5).
+  std::vector<MissingOrders> OrdersNotGiven(const State& st, std::span<const std::string> roles,
+                                            const std::set<std::string>& stood,
+                                            const std::set<std::string>& roles_stood) const override {
+    const auto& ts = TreasuryOf(st);
+    const auto& fleet = FleetOf(st);
+    std::vector<MissingOrders> out;
+    if (!ts.active) return out;
+    const P::SeasonKind season = sow::Next(ts).season_kind;  // the coming turn's
+    for (const std::string& role : roles) {
+      const size_t dot = role.rfind('.');
+      if (dot == std::string::npos) continue;
+      const std::string who = role.substr(0, dot), as = role.substr(dot + 1);
+      if (as == "commander" || as == "deputy") {
+        auto ship = fleet.ships.find(who);
+        // Off the map (inactive, crossing the Atlantic): she takes no orders (PATE 2.6, 6.11).
+        if (ship == fleet.ships.end() || !ship->second.on_map()) continue;
+        if (stood.count(ship->second.state + "/ship/" + who)) continue;
+        const std::string& leader = ship->second.attached_to;
+        auto lead = leader.empty() ? fleet.ships.end() : fleet.ships.find(leader);
+        if (lead != fleet.ships.end() && stood.count(lead->second.state + "/ship/" + leader)) {
+          out.push_back({role, who, "PATE 4.2", "no orders of her own: she followed the orders of " + leader +
+                                                    ", the ship she is attached to"});
+        } else if (season != P::SeasonKind::War) {
+          out.push_back({role, who, "PATE 6.12",
+                         "no orders: in a peace or truce turn she stays, or may go back to her base"});
+        } else {
+          out.push_back({role, who, "PATE 4.11",
+                         "no orders: the default orders — she stays where she is, keeps her attachment, loads and "
+                         "unloads nothing, accepts contact and combat, joins allies, takes the leeward gauge, keeps "
+                         "line ahead and fires at rigging"});
+        }
+        continue;
+      }
+      if (sow::RoleRank(as) == 0 || roles_stood.count(role)) continue;
+      int standing = 0;
+      for (const auto& [key, order] : ts.standing) standing += key.first == who;
+      std::string text = "no order of yours stood for the turn: nothing was built, bought, repaired or sent on your word";
+      if (standing) text += "; " + who + "'s " + std::to_string(standing) + " standing supply order" +
+                            (standing == 1 ? "" : "s") + " stood";
+      out.push_back({role, who, standing ? "SOW 6.5" : "SOW 2.1", text});
+    }
+    return out;
   }
 
   Status CheckDirective(const State& st, const std::string& game, const fb::DirectiveFile& file) const override {

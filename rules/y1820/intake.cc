@@ -165,6 +165,26 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person, cons
     }
     return earlier;
   };
+  // Issue 20: the ruler withdraws what his nation has ordered this turn
+  // (its slot is the nation): it then does nothing this turn, as a nation
+  // that sent no orders.
+  judge.withdraws = [&](const PhaseWriter& now, const std::string&, const std::string& slot,
+                        std::vector<uint64_t>* orders) {
+    OrderJudgement j;
+    if (slot != nation) {
+      j.rule = "Y1.3";
+      j.reason = "a ruler withdraws his own nation's orders: '" + nation + "', not '" + slot + "'";
+      return j;
+    }
+    if (auto it = now.y1820().orders.find(nation); it != now.y1820().orders.end()) {
+      for (const auto& o : it->second) orders->push_back(o.seq);
+    }
+    if (orders->empty()) {
+      j.rule = "Y1.3";
+      j.reason = nation + " has no orders standing this turn";
+    }
+    return j;
+  };
   IntakeOrders(w, at, OrderSender{person, role, std::string(kRuleset)}, items, judge);
 }
 

@@ -138,6 +138,30 @@ class Y1820Kind final : public GameKind {
     return Status::Ok();
   }
 
+  // Issue 20 (reading, RULES.md): a nation whose ruler sent nothing does
+  // nothing that needs an order; what comes every turn comes all the same.
+  std::vector<MissingOrders> OrdersNotGiven(const State& st, std::span<const std::string> roles,
+                                            const std::set<std::string>& stood,
+                                            const std::set<std::string>&) const override {
+    const auto& ys = Get<P::Y1820>(st).state();
+    std::vector<MissingOrders> out;
+    for (const std::string& role : roles) {
+      const size_t dot = role.rfind('.');
+      if (dot == std::string::npos || role.substr(dot + 1) != "ruler") continue;
+      const std::string nation = role.substr(0, dot);
+      if (!ys.nations.count(nation) || stood.count(nation)) continue;
+      if (ys.turns_done == 0) {
+        out.push_back({role, nation, "Y1.1", "no deployment: its armies stood in the capital and its fleets docked at "
+                                             "the capital's port"});
+      } else {
+        out.push_back({role, nation, "Y1.3", "no orders: its armies and fleets stayed where they were and nothing was "
+                                             "built, traded, reformed or declared; its research went on with the "
+                                             "project already chosen (Y10), and what every turn brings came as usual"});
+      }
+    }
+    return out;
+  }
+
   Status CheckDirective(const State& st, const std::string& game, const fb::DirectiveFile& file) const override {
     switch (file.body_type()) {
       case fb::DirectiveBody_Ruling:

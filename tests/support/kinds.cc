@@ -129,6 +129,10 @@ GameKind Race() {
   k.older_versions = "race=1";
   k.older = rules::LatestVersions();
   k.older.Set("race", 1);
+  // A kind added later that says nothing of either: a withdrawal is refused
+  // under its ruleset, and a missing order is told with no rule.
+  k.withdraws = false;
+  k.cites_missing = false;
   return k;
 }
 

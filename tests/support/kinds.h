@@ -43,6 +43,12 @@ struct GameKind {
   // `--rules-version` the game is played under from its first phase to
   // match an audit under older_versions (a RulesVersions value).
   rules::RulesVersions older;
+  // Issue 20: the kind lets a player withdraw an order (rules/intake.h
+  // OrderJudge::withdraws); one that does not refuses it under its ruleset.
+  bool withdraws = true;
+  // Issue 20: what its books do for orders not given cites their rule
+  // (GameKind::OrdersNotGiven); the default says so with no rule.
+  bool cites_missing = true;
 };
 
 // Every kind: "nwol" (sow + pate), "y1820", "dog" (a Death or Glory battle).
