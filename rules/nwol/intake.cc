@@ -203,7 +203,13 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
       orders->push_back(seq);
     }
     if (orders->empty()) {
-      j.rule = "SOW 2.1";
+      // The slot's book: a ship's orders and the Naval Minister's are PATE's (4.1, 2.3).
+      const size_t a = slot.find('/'), b = slot.find('/', a == std::string::npos ? a : a + 1);
+      const std::string what = a == std::string::npos ? "" : slot.substr(a + 1, b == std::string::npos ? b : b - a - 1);
+      const bool ship = what == "ship" || what == "crew";
+      const bool naval = what == "appoint" || what == "activate" || what == "stores";
+      j.rule = ship ? "PATE 4.1" : naval ? "PATE 2.3" : "SOW 2.1";
+      j.ruleset = ship || naval ? pate::kRuleset : sow::kRuleset;
       j.reason = "you have no order standing for '" + slot + "' this turn";
     }
     return j;

@@ -212,7 +212,11 @@ TEST_CASE("issue 20: an order file that mixes orders and a withdrawal, and a wit
   auto none = Send(db, person, Withdraw("BR/ship/NOSUCH"));
   REQUIRE(none.ok());
   CHECK(none->orders.at(0).status == "rejected");
-  CHECK(none->orders.at(0).rule == "SOW 2.1");
+  CHECK(none->orders.at(0).rule == "PATE 4.1");  // a ship's orders are PATE's
+  auto no_build = Send(db, person, Withdraw("BR/build/NOSUCH"));
+  REQUIRE(no_build.ok());
+  CHECK(no_build->orders.at(0).status == "rejected");
+  CHECK(no_build->orders.at(0).rule == "SOW 2.1");  // a minister's, SOW's
   // The order again, then its withdrawal, in one file: the withdrawal takes
   // the order just given (the last word stands).
   auto item = schema::ParseJson("OrderFile", json, "orders");
