@@ -10,6 +10,7 @@
 #include "replay/dice_commit.h"
 #include "replay/driver.h"
 #include "replay/fork.h"
+#include "rules/kind.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -24,7 +25,7 @@ struct Input {
   enum Kind { kOrder, kPassword, kDirective, kFired } kind = kOrder;
   std::string person;          // orders, passwords
   std::string pwhash;          // passwords
-  std::vector<std::vector<uint8_t>> items;  // orders: one-item OrderFiles, in order
+  OrderRun run;                // orders: one file of them (replay/fork.h)
   std::vector<uint8_t> directive;  // directives: the DirectiveFile as the GA gave it
   uint64_t seq = 0;            // directives: its seq on the old branch
   Turn fired_turn;             // a deadline fired: its turn, deadline and time
@@ -100,27 +101,43 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
   std::map<uint64_t, Turn> commits, reveals;  // later dice directives: seq -> turn
   std::set<Turn> readjudicated;               // turns with a phase after the point
   bool continues = false;  // the last event was part of the last order input
+  auto created = Fold(db, game, branch, 1, {"summary"});
+  if (!created.ok()) return created.status();
+  const bool files_replace = created->kind() && created->kind()->FilesReplace();
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, *point + 1, UINT64_MAX, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
     Input in;
     const fb::Turn* t = ev.turn();
     in.at = TurnPhase{t ? Turn{t->major(), t->minor(), t->step()} : Turn{}, ev.phase()};
     if (ev.payload_type() == fb::Payload_PhaseStarted) readjudicated.insert(in.at.turn);
-    if (ev.payload_type() == fb::Payload_OrderRejected || ev.payload_type() == fb::Payload_OrderSuperseded) {
+    if (const auto* sp = ev.payload_as_OrderSuperseded()) {
+      // Made again with its order; in a kind whose files replace, it shows
+      // where a file began (OrderRun::CutAt).
+      if (continues && !inputs.empty() && inputs.back().kind == Input::kOrder) {
+        if (auto rest = inputs.back().run.CutAt(*sp, files_replace)) {
+          Input next = inputs.back();
+          next.run = std::move(*rest);
+          inputs.push_back(std::move(next));
+        }
+      }
+      return Status::Ok();
+    }
+    if (ev.payload_type() == fb::Payload_OrderRejected) {
       return Status::Ok();  // an order's outcome: made again with it
     }
     if (const auto* o = ev.payload_as_OrderSubmitted()) {
       // Consecutive orders of one person at one position are given again
       // as one file: the same events, one batch.
       if (continues && !inputs.empty() && inputs.back().kind == Input::kOrder &&
-          inputs.back().person == o->person()->str() && inputs.back().at == in.at) {
-        inputs.back().items.push_back(OrderFileOf(*o));
+          inputs.back().person == o->person()->str() && inputs.back().at == in.at &&
+          !inputs.back().run.Ends(*o, files_replace)) {
+        inputs.back().run.Add(e.seq, *o);
         return Status::Ok();
       }
       continues = true;
       in.kind = Input::kOrder;
       in.person = o->person()->str();
-      in.items.push_back(OrderFileOf(*o));
+      in.run.Add(e.seq, *o);
       inputs.push_back(std::move(in));
       return Status::Ok();
     }
@@ -267,7 +284,7 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
     ADJ_RETURN_IF_ERROR(advance_to(in.at, false));
     switch (in.kind) {
       case Input::kOrder: {
-        auto r = SubmitOrders(db, game, new_branch, in.person, JoinOrderFiles(in.items));
+        auto r = SubmitOrders(db, game, new_branch, in.person, JoinOrderFiles(in.run.items));
         if (!r.ok()) return r.status();
         break;
       }
@@ -290,7 +307,7 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
         continue;  // not counted with the orders and passwords
       }
     }
-    rep.inputs += in.kind == Input::kOrder ? in.items.size() : 1;
+    rep.inputs += in.kind == Input::kOrder ? in.run.items.size() : 1;
   }
   ADJ_RETURN_IF_ERROR(advance_to(TurnPhase{old_state.turn, old_state.phase_done}, true));
   auto head = db.HeadOf(game, new_branch);

@@ -2,6 +2,10 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <algorithm>
+
+#include "rules/kind.h"
+
 #include "replay/driver.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -67,16 +71,43 @@ std::vector<uint8_t> JoinOrderFiles(const std::vector<std::vector<uint8_t>>& one
   return std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
 }
 
+void OrderRun::Add(uint64_t seq, const fb::OrderSubmitted& o) {
+  items.push_back(OrderFileOf(o));
+  seqs.push_back(seq);
+  withdrawal.push_back(o.body_type() == fb::OrderBody_Withdrawal);
+}
+
+bool OrderRun::Ends(const fb::OrderSubmitted& o, bool files_replace) const {
+  return files_replace && !withdrawal.empty() && (withdrawal.back() || o.body_type() == fb::OrderBody_Withdrawal);
+}
+
+std::optional<OrderRun> OrderRun::CutAt(const fb::OrderSuperseded& s, bool files_replace) {
+  if (!files_replace) return std::nullopt;
+  auto old = std::find(seqs.begin(), seqs.end(), s.order_seq());
+  auto by = std::find(seqs.begin(), seqs.end(), s.by_seq());
+  if (old == seqs.end() || by == seqs.end() || by <= old || by == seqs.begin()) return std::nullopt;
+  const size_t at = static_cast<size_t>(by - seqs.begin());
+  if (withdrawal[at]) return std::nullopt;  // a withdrawal takes orders back within its own file
+  OrderRun rest;
+  rest.items.assign(std::make_move_iterator(items.begin() + at), std::make_move_iterator(items.end()));
+  rest.seqs.assign(seqs.begin() + at, seqs.end());
+  rest.withdrawal.assign(withdrawal.begin() + at, withdrawal.end());
+  items.resize(at);
+  seqs.resize(at);
+  withdrawal.resize(at);
+  return rest;
+}
+
 Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::string_view from, std::string_view to,
                            uint64_t after_seq, const Turn& t) {
   // The parent's orders of T's window, as recorded (copied out: the
-  // submissions below append to the ledger).
-  // Consecutive submissions of one person are carried as one (the intake
-  // emits each item's events in turn, so the events are the same; one
-  // synced batch instead of one per order).
+  // submissions below append to the ledger), file by file (OrderRun).
+  auto created = Fold(db, game, from, 1, {"summary"});
+  if (!created.ok()) return created.status();
+  const bool files_replace = created->kind() && created->kind()->FilesReplace();
   struct Sent {
     std::string person;
-    std::vector<std::vector<uint8_t>> items;  // each an OrderFile of one item
+    OrderRun run;
   };
   std::vector<Sent> sent;
   size_t orders = 0;
@@ -88,22 +119,29 @@ Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::strin
     const fb::Event& ev = *e.event();
     const fb::Turn* et = ev.turn();
     const auto type = ev.payload_type();
-    if (type == fb::Payload_OrderRejected || type == fb::Payload_OrderSuperseded) return Status::Ok();
+    if (const auto* sp = ev.payload_as_OrderSuperseded()) {
+      if (continues && !sent.empty()) {
+        if (auto rest = sent.back().run.CutAt(*sp, files_replace)) sent.push_back({sent.back().person, std::move(*rest)});
+      }
+      return Status::Ok();
+    }
+    if (type == fb::Payload_OrderRejected) return Status::Ok();
     const auto* o = ev.payload_as_OrderSubmitted();
     if (!o || !et || Turn{et->major(), et->minor(), et->step()} != t || ev.phase() != 0) {
       continues = false;
       return Status::Ok();
     }
-    std::vector<uint8_t> one = OrderFileOf(*o);
     const std::string person = o->person()->str();
-    if (!continues || sent.empty() || sent.back().person != person) sent.push_back({person, {}});
-    sent.back().items.push_back(std::move(one));
+    if (!continues || sent.empty() || sent.back().person != person || sent.back().run.Ends(*o, files_replace)) {
+      sent.push_back({person, {}});
+    }
+    sent.back().run.Add(e.seq, *o);
     ++orders;
     continues = true;
     return Status::Ok();
   }));
   for (const auto& s : sent) {
-    auto r = SubmitOrders(db, game, to, s.person, JoinOrderFiles(s.items));
+    auto r = SubmitOrders(db, game, to, s.person, JoinOrderFiles(s.run.items));
     if (!r.ok()) return r.status();
   }
   return orders;

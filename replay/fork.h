@@ -3,13 +3,18 @@
 // recorded after that point, carried over to the new branch on request.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "base/turn.h"
 #include "ledger/ledger.h"
 
-namespace adjutant::fb { struct OrderSubmitted; }
+namespace adjutant::fb {
+struct OrderSubmitted;
+struct OrderSuperseded;
+}  // namespace adjutant::fb
 
 namespace adjutant::replay {
 
@@ -22,11 +27,33 @@ Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::strin
 std::vector<uint8_t> OrderFileOf(const fb::OrderSubmitted& o);
 std::vector<uint8_t> JoinOrderFiles(const std::vector<std::vector<uint8_t>>& one_item_files);
 
+// A run of one person's consecutive orders at one position, given again as
+// one file (the intake emits each item's events in turn, so joined they make
+// the same events) — except in a kind whose new file replaces the earlier
+// (rules/kind.h GameKind::FilesReplace, Y1.3): there each file is given
+// again as it was sent, and the OrderSuperseded events of the log mark
+// where a file began (CutAt).
+struct OrderRun {
+  std::vector<std::vector<uint8_t>> items;  // one-item OrderFiles, in order
+  std::vector<uint64_t> seqs;               // their seqs on the old branch
+  std::vector<bool> withdrawal;             // each: a Withdrawal
+  void Add(uint64_t seq, const fb::OrderSubmitted& o);
+  // Whether `o` cannot join the run: in a kind whose files replace, a
+  // withdrawal is a file of its own (rules/y1820: sent alone).
+  bool Ends(const fb::OrderSubmitted& o, bool files_replace) const;
+  // `s` read after the run's last order: in a kind whose files replace,
+  // an earlier order of the run replaced by a later one that is no
+  // withdrawal means a new file began with that later order; the run is
+  // cut there and the rest (from it on) returned. Else nullopt.
+  std::optional<OrderRun> CutAt(const fb::OrderSuperseded& s, bool files_replace);
+};
+
 // Records on `to` every order `from` recorded for turn `t`'s orders window
 // after `after_seq`, each as its sender gave it (person, role, body), through
 // the intake of `to` — so they stand, are superseded or are refused there as
 // that branch's state says; consecutive orders of one sender go in as one
-// file (the same events, one synced batch). Returns how many were carried.
+// file (the same events, one synced batch), each file its own where the
+// kind's files replace (OrderRun). Returns how many were carried.
 Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::string_view from, std::string_view to,
                            uint64_t after_seq, const Turn& t);
 

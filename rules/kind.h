@@ -166,6 +166,10 @@ class GameKind {
   // a refusal of the whole file.
   virtual Status CheckSender(const State& s, const std::string& game, const std::string& person,
                              const std::vector<const fb::OrderItem*>& items) const = 0;
+  // Whether a new order file from a sender replaces what he sent before
+  // for the turn, as a whole (y1820, Y1.3) — so that orders given again
+  // (correct, fork --with-orders) go in file by file as they were sent.
+  virtual bool FilesReplace() const { return false; }
   // Emits the orders' events — OrderSubmitted, then OrderRejected or
   // OrderSuperseded — at `at`, through IntakeOrders (rules/intake.h) with
   // the kind's OrderJudge.

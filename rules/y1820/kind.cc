@@ -119,6 +119,17 @@ class Y1820Kind final : public GameKind {
   }
   Status CheckSender(const State& st, const std::string& game, const std::string& person,
                      const std::vector<const fb::OrderItem*>& items) const override {
+    // Y1.3: a new file replaces the nation's orders of the turn as a whole;
+    // a withdrawal (issue 20) takes them back, and goes alone.
+    if (items.size() > 1) {
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (items[i]->body_type() == fb::OrderBody_Withdrawal) {
+          return Status::InvalidArgument("orders[" + std::to_string(i) +
+                                         "]: Y1.3: a withdrawal is sent alone (a new file of orders replaces the "
+                                         "nation's earlier orders of the turn anyway)");
+        }
+      }
+    }
     // Y1.3: a nation's ruler orders for it.
     std::string asked = items.front()->role() ? items.front()->role()->str() : "";
     const P::Person* p = Get<P::Roster>(st).Find(person);
@@ -129,6 +140,7 @@ class Y1820Kind final : public GameKind {
     }
     return Status::Ok();
   }
+  bool FilesReplace() const override { return true; }  // Y1.3 (rules/y1820/intake.cc replaces_file)
   Status Submit(PhaseWriter& w, const TurnPhase& at, const std::string& person,
                 const std::vector<const fb::OrderItem*>& items) const override {
     std::string asked = items.front()->role() ? items.front()->role()->str() : "";

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "ledger/ledger.h"
+#include "replay/correct.h"
 #include "replay/driver.h"
 #include "replay/orders.h"
 #include "reports/reports.h"
@@ -322,5 +323,89 @@ TEST_CASE("issue 20: report orders, on every kind of game — each of a player's
       coming.turn = "2999.1.1";
       CHECK_FALSE(reports::Build(db, reports::Ga(), coming).ok());
     }
+  }
+}
+
+namespace {
+
+// Each order of the coming turn on `branch`: its slot and what befell it, in order.
+std::vector<std::string> Fates(ledger::Ledger& db, const std::string& branch) {
+  auto w = replay::Fold(db, "g", branch);
+  REQUIRE(w.ok());
+  auto at = replay::OrderPositionOf(*w);
+  REQUIRE(at.ok());
+  auto given = replay::OrdersGiven(db, "g", branch, *at);
+  REQUIRE(given.ok());
+  std::vector<std::string> out;
+  for (const auto& o : given->orders) {
+    out.push_back(o.person + " " + o.slot + " " + std::to_string(static_cast<int>(o.fate)) + (o.withdrawal ? " W" : ""));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("issue 20: orders given again by correct and fork --with-orders go in file by file where a new file replaces the earlier (Y1.3), on every kind",
+          "[withdraw]") {
+  for (const GameKind& kind : GameKinds()) {
+    DYNAMIC_SECTION(kind.name) {
+      TempDir dir;
+      auto l = ledger::Ledger::Open(dir.Sub("db"));
+      REQUIRE(l.ok());
+      ledger::Ledger& db = **l;
+      REQUIRE(Play(db, dir.path(), kind, {}).ok());
+      // One player sends his orders for the coming turn twice, then takes one back.
+      const auto& [person, json] = kind.turns.back().orders.front();
+      auto first = Send(db, person, json);
+      REQUIRE(first.ok());
+      REQUIRE(Send(db, person, json).ok());
+      REQUIRE(Send(db, person, Withdraw(first->orders.at(0).slot)).ok());
+      const std::vector<std::string> fates = Fates(db, "main");
+      // A correction at the coming turn gives them again: the same fates.
+      auto ruling = schema::ParseJson("DirectiveFile", kind.correction, "correction");
+      REQUIRE(ruling.ok());
+      auto corrected = replay::Correct(db, "g", "main", TurnPhase{kind.coming, 0}, *ruling, "fixed");
+      INFO(corrected.status().message());
+      REQUIRE(corrected.ok());
+      CHECK(Fates(db, "fixed") == fates);
+      // So does a fork at the turn with its orders.
+      CliRun fork = Cli(db, {"fork", "g", "--at", kind.coming.ToString(), "--branch", "main", "--with-orders", "--name", "again"});
+      INFO(fork.err);
+      REQUIRE(fork.code == 0);
+      CHECK(Fates(db, "again") == fates);
+    }
+  }
+}
+
+TEST_CASE("issue 20: Y1.3 — a ruler's withdrawal goes alone: a file mixing it with orders is refused whole, nothing appended",
+          "[withdraw]") {
+  const GameKind* y = nullptr;
+  for (const GameKind& k : GameKinds()) {
+    if (k.name == "y1820") y = &k;
+  }
+  REQUIRE(y != nullptr);
+  TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  ledger::Ledger& db = **l;
+  REQUIRE(Play(db, dir.path(), *y, {}).ok());
+  const auto& [person, json] = y->turns.back().orders.front();
+  auto sent = Send(db, person, json);
+  REQUIRE(sent.ok());
+  const std::string nation = sent->orders.at(0).slot;
+  std::string items = json.substr(json.find('[') + 1);
+  items = items.substr(0, items.rfind(']'));
+  const uint64_t head = db.HeadOf("g", "main")->seq;
+  auto mixed = Send(db, person, R"({"orders": [)" + items + R"(, {"body_type": "Withdrawal", "body": {"slot": ")" + nation +
+                                    R"("}}]})");
+  CHECK_FALSE(mixed.ok());
+  CHECK_THAT(mixed.status().message(), Catch::Contains("Y1.3") && Catch::Contains("alone"));
+  CHECK(db.HeadOf("g", "main")->seq == head);
+  // Alone, it takes back the nation's orders of the turn.
+  auto alone = Send(db, person, Withdraw(nation));
+  REQUIRE(alone.ok());
+  CHECK(alone->orders.at(0).status == "withdrawal");
+  for (const auto& o : Given(db).orders) {
+    if (!o.withdrawal) CHECK(o.fate == replay::OrderFate::kWithdrawn);
   }
 }
