@@ -24,6 +24,18 @@ struct Scheduler::Impl {
   std::mutex pass_mu;                            // one pass at a time
   std::map<std::string, std::string> last_failure;  // by game: said once until it changes
   std::thread thread;
+  // By game: where its last step found nothing to do (ScheduleStep::head,
+  // wake), shared with the steps (which may outlive a pass, as below).
+  struct Quiet {
+    std::string branch;
+    ledger::Head head;
+    int64_t wake = 0;
+  };
+  struct QuietGames {
+    std::mutex mu;
+    std::map<std::string, Quiet> games;
+  };
+  std::shared_ptr<QuietGames> quiet = std::make_shared<QuietGames>();
 
   Impl(ledger::Ledger& d, Desk& k, SchedulerSettings s) : db(d), desk(k), settings(std::move(s)) {}
 
@@ -32,8 +44,10 @@ struct Scheduler::Impl {
     return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   }
 
-  std::vector<ScheduleOutcome> Pass() {
+  std::vector<ScheduleOutcome> Pass(PassCounts* counts = nullptr) {
     std::lock_guard<std::mutex> one(pass_mu);
+    PassCounts none;
+    PassCounts& n = counts ? *counts : none;
     std::vector<ScheduleOutcome> out;
     auto games = db.Games();
     if (!games.ok()) {
@@ -50,13 +64,32 @@ struct Scheduler::Impl {
     for (const auto& g : *games) {
       auto done = std::make_shared<std::promise<ScheduleOutcome>>();
       steps.push_back(done->get_future());
-      desk.Sequence(g.name, [ledger, game = g.name, now, done] {
+      desk.Sequence(g.name, [ledger, quiet = quiet, game = g.name, now, done] {
         ledger::Ledger& db = *ledger;
         ScheduleOutcome o;
         o.game = game;
         auto current = db.Current(game);
         o.branch = current.ok() ? *current : "main";
+        // Nothing changed since a step found nothing to do: not folded again.
+        if (auto head = db.HeadOf(game, o.branch); head.ok()) {
+          std::lock_guard<std::mutex> lock(quiet->mu);
+          auto it = quiet->games.find(game);
+          if (it != quiet->games.end() && it->second.branch == o.branch && it->second.head.seq == head->seq &&
+              it->second.head.hash == head->hash && (it->second.wake == 0 || now < it->second.wake)) {
+            o.unchanged = true;
+            done->set_value(std::move(o));
+            return;
+          }
+        }
         auto step = replay::RunSchedule(db, game, o.branch, now);
+        {
+          std::lock_guard<std::mutex> lock(quiet->mu);
+          if (step.ok() && step->what == replay::ScheduleStep::kNothing) {
+            quiet->games[game] = {o.branch, step->head, step->wake};
+          } else {
+            quiet->games.erase(game);
+          }
+        }
         if (!step.ok()) {
           o.failed = true;
           o.line = step.status().message();
@@ -76,6 +109,7 @@ struct Scheduler::Impl {
         if (stopping) return out;
       }
       ScheduleOutcome o = f.get();
+      (o.unchanged ? n.unchanged : n.stepped)++;
       if (o.line.empty()) {
         last_failure.erase(o.game);
         continue;
@@ -129,6 +163,6 @@ void Scheduler::Stop() {
 
 Scheduler::~Scheduler() { Stop(); }
 
-std::vector<ScheduleOutcome> Scheduler::RunOnce() { return impl_->Pass(); }
+std::vector<ScheduleOutcome> Scheduler::RunOnce(PassCounts* counts) { return impl_->Pass(counts); }
 
 }  // namespace adjutant::desk

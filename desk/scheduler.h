@@ -4,7 +4,9 @@
 // adjudicated, each under an idempotency key, on the game's sequencer (so
 // it is ordered with the orders and commands the desk takes). A restart
 // finishes a turn a crash interrupted and never fires a deadline twice. The
-// clock is injected (tests pass their own); rules never read it.
+// clock is injected (tests pass their own); rules never read it. A game
+// whose last step found nothing to do is not folded again until its head
+// moves or the deadline it named comes (ScheduleStep::head, wake).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,14 @@ struct ScheduleOutcome {
   std::string game, branch;
   std::string line;     // "deadline fired: turn ...", or the failure
   bool failed = false;
+  bool unchanged = false;  // not looked at: nothing changed since its last step (PassCounts)
+};
+
+// How much a pass looked at: the games whose step ran (their log folded),
+// and those left alone because nothing changed since their last step found
+// nothing to do — the same head, and its deadline not yet come.
+struct PassCounts {
+  size_t stepped = 0, unchanged = 0;
 };
 
 class Scheduler {
@@ -43,8 +53,8 @@ class Scheduler {
   // No more passes; one under way finishes first.
   void Stop();
   // One pass now, at the injected clock's time; returns when every game's
-  // step has run.
-  std::vector<ScheduleOutcome> RunOnce();
+  // step has run (or was found not to need running: `counts`).
+  std::vector<ScheduleOutcome> RunOnce(PassCounts* counts = nullptr);
 
   struct Impl;
 

@@ -147,7 +147,11 @@ Result<ScheduleStep> RunSchedule(ledger::Ledger& db, std::string_view game, std:
     step.phases = std::move(*r);
     return step;
   }
-  if (v->ended || !v->deadline || v->state.paused || now < v->deadline->at) return step;
+  if (v->ended || !v->deadline || v->state.paused || now < v->deadline->at) {
+    step.head = w->head;
+    step.wake = v->ended || !v->deadline || v->state.paused ? 0 : v->deadline->at;
+    return step;
+  }
   const Turn turn = v->deadline->turn;
   const int64_t deadline = v->deadline->at;
   if (SummaryOf(*w).dice_commitments.count(turn)) {

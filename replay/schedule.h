@@ -57,6 +57,12 @@ struct ScheduleStep {
   Turn turn;              // the turn fired (or finished)
   int64_t deadline = 0;
   std::vector<PhaseReport> phases;
+  // kNothing: the head the step looked at, and from when a step could do
+  // something while the log stays at that head (the deadline in force;
+  // 0: not before the log changes — no schedule, paused, or the game over).
+  // A caller may skip steps until either changes (desk/scheduler.cc).
+  ledger::Head head;
+  int64_t wake = 0;
 };
 Result<ScheduleStep> RunSchedule(ledger::Ledger& db, std::string_view game, std::string_view branch, int64_t now);
 
