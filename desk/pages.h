@@ -40,6 +40,7 @@ table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.1rem .4rem;t
 <section id="player" class="hidden">
 <p id="who"></p><button id="logout-btn">Log out</button>
 <h2>Your orders for the coming turn</h2>
+<p id="reminder"></p>
 <button id="orders-btn">Show</button><pre id="orders"></pre>
 <div id="ship-form" class="hidden"><h2>Ship orders (PATE 4)</h2>
 <fieldset><legend>Ship</legend><select id="sf-ship"></select> <span id="sf-where"></span></fieldset>
@@ -121,7 +122,25 @@ function show() {
   $("login").classList.toggle("hidden", !!me);
   $("player").classList.toggle("hidden", !me || me.ga);
   $("ga").classList.toggle("hidden", !me || !me.ga);
-  if (me && !me.ga) { $("who").textContent = me.person + " in " + me.game + " (" + (me.roles || []).join(", ") + ")"; setupForms(); }
+  if (me && !me.ga) { $("who").textContent = me.person + " in " + me.game + " (" + (me.roles || []).join(", ") + ")"; setupForms(); remind(); }
+}
+// Issue 20: the deadline that closes the coming turn's orders, and whether he has any standing.
+function timeLeft(s) {
+  if (s <= 0) return "passed";
+  const d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60);
+  return (d ? d + "d " : "") + (d || h ? h + "h " : "") + m + "m left";
+}
+async function remind() {
+  const r = await call("GET", "/api/games/" + me.game + "/orders");
+  if (r.status !== 200) { $("reminder").textContent = ""; return; }
+  const j = r.json() || {};
+  const mine = (j.orders || []).filter(o => o.status === "stands").length;
+  let t = "Orders now go to turn " + j.turn + ". ";
+  t += j.deadline ? "They close at " + j.deadline + " (" + timeLeft(j.time_left || 0) + ")" +
+                    (j.schedule_paused ? "; the schedule is paused" : "") + ". "
+                  : "No deadline is set. ";
+  t += mine ? "You have " + mine + " order" + (mine === 1 ? "" : "s") + " standing." : "You have given no orders yet.";
+  $("reminder").textContent = t;
 }
 async function restore() {
   if (!token) return show();
@@ -212,6 +231,7 @@ $("tf-add").onclick = () => {
   addOrder({role, body_type: "SowOrder", body: {state, body_type: k, body: b}});
 };
 $("orders-btn").onclick = async () => {
+  remind();
   const r = await call("GET", "/api/games/" + me.game + "/orders");
   const j = r.json();
   $("orders").textContent = r.status !== 200 ? (j || {}).error : (j.orders || []).map(o =>
@@ -224,6 +244,7 @@ $("submit-btn").onclick = async () => {
   $("submitted").textContent = r.status !== 200 ? "refused: " + ((j || {}).error || r.text) :
     "recorded for turn " + j.turn.major + "." + j.turn.minor + "." + j.turn.step + ":\n" +
     (j.orders || []).map(o => "#" + o.seq + " " + o.slot + ": " + o.status + (o.reason ? " (" + o.rule + "): " + o.reason : "")).join("\n");
+  remind();
 };
 function reportPath(format) {
   let p = "/api/games/" + me.game + "/reports?kind=" + encodeURIComponent($("kind").value) + "&format=" + format;

@@ -6,6 +6,8 @@
 #include "replay/digest.h"
 #include "replay/driver.h"
 #include "replay/orders.h"
+#include "replay/schedule.h"
+#include "base/utc.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -159,7 +161,15 @@ Response Desk::Impl::OwnOrders(const Session& s, const std::map<std::string, std
                                                j.ok() ? j->c_str() : ""));
   }
   const uint64_t next_after = given->next_after;
-  f.Finish(fb::CreateDeskOrdersDirect(f, s.game.c_str(), branch->c_str(), at->turn.ToString().c_str(), &out, next_after));
+  // The deadline that closes these orders, for the page's reminder.
+  auto sched = replay::ScheduleViewOf(db, s.game, *branch, *world);
+  if (!sched.ok()) return Error(StatusOf(sched.status()), sched.status().message());
+  const int64_t now = WallNow(settings);
+  const std::optional<projections::Deadline>& deadline = sched->deadline;
+  const std::string deadline_text = deadline ? FormatUtc(deadline->at) : "";
+  f.Finish(fb::CreateDeskOrdersDirect(f, s.game.c_str(), branch->c_str(), at->turn.ToString().c_str(), &out, next_after,
+                                      deadline_text.c_str(), deadline ? deadline->at : 0,
+                                      deadline ? deadline->at - now : 0, sched->state.set && sched->state.paused));
   return Json(JsonOf("DeskOrders", f));
 }
 

@@ -173,7 +173,7 @@ class Browser {
 }  // namespace
 
 TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, submits it, sees it standing and "
-          "draws his positions; the Treasury minister builds a unit from his form",
+          "draws his positions — the Treasury minister builds a unit from his form",
           "[desk][browser]") {
   REQUIRE(sodium_init() >= 0);
   TempDir dir;
@@ -199,6 +199,10 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
                     "document.getElementById('sf-ship').options.length === 1"));
     CHECK(b.Eval("document.getElementById('sf-ship').value") == "\"BR1FL\"");
     CHECK(b.Eval("document.getElementById('treasury-form').classList.contains('hidden')") == "true");
+    // The reminder (issue 20): no deadline yet, no orders of his yet.
+    REQUIRE(b.Until("document.getElementById('reminder').textContent.includes('Orders now go to turn 1805.1.1')"));
+    CHECK(b.Eval("document.getElementById('reminder').textContent.includes('No deadline is set')") == "true");
+    CHECK(b.Eval("document.getElementById('reminder').textContent.includes('You have given no orders yet')") == "true");
     // Fill in movement, contact and combat; add it to the order file; submit.
     b.Eval("const f = id => document.getElementById(id);"
            "f('sf-sea1').value = 'SOA'; f('sf-contact').value = 'Pursue'; f('sf-gauge').value = 'Windward';"
@@ -217,9 +221,16 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
            "f('submitted').textContent = ''; f('sf-add').click(); f('submit-btn').click(); } true");
     REQUIRE(b.Until("document.getElementById('submitted').textContent.includes('recorded for turn')"));
     CHECK(b.Eval("document.getElementById('submitted').textContent.includes('BR1FL: stands')") == "true");
-    // His orders as they stand.
+    // The GA sets a deadline; his orders as they stand, and the reminder
+    // with the deadline and his one order standing (the second replaced the first).
+    std::string out, err;
+    REQUIRE(cli::RunShared(*db, {"schedule", "nwol", "set", "--deadline", "2099-01-01T12:00Z"}, &out, &err) == 0);
     b.Eval("document.getElementById('orders-btn').click(); true");
     REQUIRE(b.Until("document.getElementById('orders').textContent.includes('BR1FL: stands')"));
+    REQUIRE(b.Until("document.getElementById('reminder').textContent.includes('They close at 2099-01-01')"));
+    CHECK(b.Eval("document.getElementById('reminder').textContent.includes('d ') && "
+                 "document.getElementById('reminder').textContent.includes('m left')") == "true");
+    CHECK(b.Eval("document.getElementById('reminder').textContent.includes('You have 1 order standing')") == "true");
     // His positions, drawn on the naval map.
     b.Eval("document.getElementById('kind').value = 'positions'; document.getElementById('svg-btn').click(); true");
     REQUIRE(b.Until("!!document.querySelector('#drawing svg')"));
@@ -307,7 +318,8 @@ TEST_CASE("desk in a browser: the GA's status panel shows who owes orders, and d
     REQUIRE(order.status == 200);
     CHECK(b.Until("!document.getElementById('st-owing').textContent.includes('nelson')"));
     CHECK(b.Eval("[...document.querySelectorAll('#st-persons tr')].some(r => r.cells[0].textContent === 'nelson' && "
-                 "r.cells[2].textContent === '1' && r.cells[3].textContent === '1' && r.cells[6].textContent !== '-')") ==
+                 "r.cells[2].textContent === '1' && r.cells[3].textContent === '1' && r.cells[6].textContent === '0' && "
+                 "r.cells[7].textContent !== '-')") ==
           "true");
     // Logging out ends the following.
     b.Eval("document.getElementById('ga-logout-btn').click(); true");
