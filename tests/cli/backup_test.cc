@@ -375,8 +375,8 @@ TEST_CASE("restore: a backup of a damaged ledger fails verification, naming the 
   CHECK(!fs::exists(dir.Sub("r")));
 }
 
-TEST_CASE("backup: the desk backs up the database it serves while players submit orders; the CLI, refused the held "
-          "database, says how; the restore holds every order acknowledged before the backup",
+TEST_CASE("backup: the desk backs up the database it serves while players submit orders — the CLI, refused the held "
+          "database, says how — the restore holds every order acknowledged before the backup",
           "[backup][desk]") {
   REQUIRE(sodium_init() >= 0);
   TempDir dir;

@@ -119,7 +119,7 @@ TEST_CASE("a turn played from the command line", "[cli][sow]") {
   CHECK(g.Do({"verify", "g"}).code == 0);
 }
 
-TEST_CASE("directives from files; bad ones change nothing", "[cli][sow]") {
+TEST_CASE("directives from files — bad ones change nothing", "[cli][sow]") {
   Game g;
   std::string good = g.Orders("d.json", R"({"reason": "war declared by the Admiralty",
     "body_type": "SowDirective", "body": {"body_type": "DeclareBlockade", "body": {"by": "BR", "against": "FR", "notice": "HMG to the Emperor"}}})");

@@ -122,7 +122,7 @@ TEST_CASE("D0: a battle scenario that breaks the charts is refused, naming the f
   CHECK_THAT(map.err, Catch::Contains("takes no --map"));
 }
 
-TEST_CASE("D12: the GA's directives in a battle: a unit put elsewhere, a commander killed; bad ones refused",
+TEST_CASE("D12: the GA's directives in a battle: a unit put elsewhere, a commander killed — bad ones refused",
           "[dog][cli]") {
   Talavera t;
   auto directive = [&](const std::string& body) {
@@ -145,7 +145,7 @@ TEST_CASE("D12: the GA's directives in a battle: a unit put elsewhere, a command
   CHECK_THAT(nobody.err, Catch::Contains("no unit 'BR-99'"));
 }
 
-TEST_CASE("D12: a side's report tells the move in words and keeps the other side's refused orders private; "
+TEST_CASE("D12: a side's report tells the move in words and keeps the other side's refused orders private — "
           "conform --keep leaves a case's battle to inspect",
           "[dog][cli]") {
   TempDir dir;

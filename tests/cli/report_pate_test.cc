@@ -288,7 +288,7 @@ TEST_CASE("PATE 3.11: the positions report, now and at the end of a past turn, w
   CHECK_THAT(t3.out, Catch::Contains("  Seen: nothing\n"));
 }
 
-TEST_CASE("PATE 2.3, 3.11: --as needs the player's password; --player needs a person of the game", "[pate][visibility][cli]") {
+TEST_CASE("PATE 2.3, 3.11: --as needs the player's password — --player needs a person of the game", "[pate][visibility][cli]") {
   Game g;
   const std::string refused = "adjutant report: wrong person or password for game 'g'\n";
   auto wrong = g.Do({"report", "positions", "g", "--as", "nelson", "--password-file", g.dir.Sub("bad"), "--svg", g.dir.Sub("x.svg")});

@@ -82,7 +82,7 @@ std::string ReadAll(int fd) {
 
 }  // namespace
 
-TEST_CASE("socket: requests and answers survive the wire; malformed ones are refused", "[cli][socket]") {
+TEST_CASE("socket: requests and answers survive the wire — malformed ones are refused", "[cli][socket]") {
   cli::SocketRequest r;
   r.argv = {"order", "talavera", "o.json", "--as", "victor"};
   r.files = {{"o.json", std::string("{\0}", 3)}, {"-", ""}};
@@ -484,7 +484,7 @@ TEST_CASE("socket: a desk serves no other user even where the socket's mode woul
   CHECK(t.Count("Directive") == rulings + 1);
 }
 
-TEST_CASE("socket: a stale socket a killed server left is replaced; a file that is not a socket is not", "[cli][socket]") {
+TEST_CASE("socket: a stale socket a killed server left is replaced — a file that is not a socket is not", "[cli][socket]") {
   Talavera t;
   const std::string sock = cli::SocketPath(t.db);
   {

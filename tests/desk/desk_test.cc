@@ -272,7 +272,7 @@ TEST_CASE("desk: limits: a body too big (413), too many orders (413), too many r
   CHECK(last == 429);
 }
 
-TEST_CASE("desk: connections over the limit are answered 503; a request that stalls is cut off after the header "
+TEST_CASE("desk: connections over the limit are answered 503 — a request that stalls is cut off after the header "
           "timeout",
           "[desk]") {
   desk::Settings st;

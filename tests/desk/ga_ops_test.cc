@@ -328,7 +328,7 @@ TEST_CASE("ops: the library's typed calls answer with the exit status and the te
   CHECK_THAT(j.out, Catch::StartsWith("{") && Catch::Contains("\"game\": \"g\"") && Catch::EndsWith("}\n"));
 }
 
-TEST_CASE("desk correct: leave_out leaves the named directive out and carries the others; a bad one is a 400 naming "
+TEST_CASE("desk correct: leave_out leaves the named directive out and carries the others — a bad one is a 400 naming "
           "it, with nothing appended",
           "[desk][ga-ops][correct]") {
   Twin t;

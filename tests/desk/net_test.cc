@@ -199,8 +199,8 @@ std::string ReadUntil(net::io_context& ioc, beast::tcp_stream& s, const std::fun
 
 }  // namespace
 
-TEST_CASE("desk TLS: curl logs in, submits an order and follows the GA's feed over HTTPS; plain HTTP to the TLS port "
-          "gets nothing; bad --tls-cert/--tls-key files are refused by name and nothing is served",
+TEST_CASE("desk TLS: curl logs in, submits an order and follows the GA's feed over HTTPS — plain HTTP to the TLS port "
+          "gets nothing — bad --tls-cert/--tls-key files are refused by name and nothing is served",
           "[desk][net][tls]") {
   Game g;
   const std::string cert = g.dir.Sub("cert.pem"), key = g.dir.Sub("key.pem");
@@ -324,8 +324,8 @@ TEST_CASE("desk TLS: a client that connects and never finishes the handshake is 
   }
 }
 
-TEST_CASE("desk: every answer carries the security headers; the page's policy allows its own script by hash and "
-          "nothing else; a listener beyond loopback without TLS is warned about",
+TEST_CASE("desk: every answer carries the security headers — the page's policy allows its own script by hash and "
+          "nothing else — a listener beyond loopback without TLS is warned about",
           "[desk][net]") {
   Game g;
   auto d = g.Start();
@@ -517,7 +517,7 @@ TEST_CASE("desk: a kept-alive connection must send each whole header within the 
 }
 
 TEST_CASE("desk: per-person quotas on orders per turn, counted from the ledger: over the limit a submission is "
-          "refused naming it and nothing is recorded, across a restart; a retry of a recorded one is still answered",
+          "refused naming it and nothing is recorded, across a restart — a retry of a recorded one is still answered",
           "[desk][net]") {
   Game g;
   desk::Settings st;
@@ -647,7 +647,7 @@ TEST_CASE("desk: the GA's live feed ends once his session does (logout), within 
   CHECK(why == net::error::eof);  // closed by the desk, not the deadline
 }
 
-TEST_CASE("desk: the GA revokes one person's sessions or a whole game's: their tokens are refused at once; a player "
+TEST_CASE("desk: the GA revokes one person's sessions or a whole game's: their tokens are refused at once — a player "
           "may not revoke",
           "[desk][net]") {
   Game g;

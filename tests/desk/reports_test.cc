@@ -51,7 +51,7 @@ struct On {
 
 }  // namespace
 
-TEST_CASE("desk reports: another state's treasury, another player's ships, the GA's fleet are answered 403; his own 200",
+TEST_CASE("desk reports: another state's treasury, another player's ships, the GA's fleet are answered 403 — his own 200",
           "[desk][reports]") {
   testing::TempDir dir;
   auto l = ledger::Ledger::Open(dir.Sub("db"));
@@ -84,7 +84,7 @@ TEST_CASE("desk reports: another state's treasury, another player's ships, the G
   CHECK(on.Get(R + "treasury&format=pdf", pitt) == 400);
 }
 
-TEST_CASE("desk reports: another nation and the other side of a battle are answered 403; his own 200", "[desk][reports]") {
+TEST_CASE("desk reports: another nation and the other side of a battle are answered 403 — his own 200", "[desk][reports]") {
   SECTION("y1820: a ruler's nation") {
     testing::Y1820Db g(testing::ToyScenario(), testing::ToyMap());
     REQUIRE(replay::SetPassword(*g.db, "g", "main", "alice", testing::CheapPasswordHash("alice-1820")).ok());

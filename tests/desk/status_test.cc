@@ -230,8 +230,8 @@ TEST_CASE("desk status: the live feed from ?after=head brings what comes next, n
   CHECK_THAT(got, !Catch::Contains("id: " + std::to_string(head->seq) + "\n"));
 }
 
-TEST_CASE("desk status: the GA sets a deadline through POST /api/ga/run; status shows it and the time left on the desk's "
-          "clock; at the deadline `schedule run` fires it once",
+TEST_CASE("desk status: the GA sets a deadline through POST /api/ga/run — status shows it and the time left on the desk's "
+          "clock — at the deadline `schedule run` fires it once",
           "[desk][status][schedule]") {
   Served s;
   auto run = [&](const std::string& args) {

@@ -140,7 +140,7 @@ TEST_CASE("fleet: a release's treasury@4 digests are rebuilt from treasury@5 and
   CHECK(checked >= 4);
 }
 
-TEST_CASE("fleet: the treasury's encoding holds no ship; the fleet's does", "[fleet][treasury]") {
+TEST_CASE("fleet: the treasury's encoding holds no ship — the fleet's does", "[fleet][treasury]") {
   NwolDb g;
   auto w = replay::Fold(*g.db, "g", "main");
   REQUIRE(w.ok());
@@ -237,7 +237,7 @@ TEST_CASE("fleet: a ship lost leaves the fleet, her troops the treasury, her fol
   for (const auto& [id, u] : s.units) CHECK(u.aboard != "BR1FL");
 }
 
-TEST_CASE("fleet: no part of a y1820 or a dog game's digests; treasury@5 and fleet@1 in an NWOL game's",
+TEST_CASE("fleet: no part of a y1820 or a dog game's digests — treasury@5 and fleet@1 in an NWOL game's",
           "[fleet][history]") {
   TempDir dir;
   const std::string db = dir.Sub("db");
@@ -293,7 +293,7 @@ TEST_CASE("fleet: a game recorded before the split audits identical, its treasur
   }
 }
 
-TEST_CASE("fleet: a ship her state removes leaves the fleet; the treasury notes it on that state's statement",
+TEST_CASE("fleet: a ship her state removes leaves the fleet — the treasury notes it on that state's statement",
           "[fleet][treasury][sow]") {
   NwolDb g;
   auto r = Order(*g.db, "g", "pitt", OrderFile({OrderItem("BR", "RemoveShipOrder", R"({"ship": "BR1TR"})")}));

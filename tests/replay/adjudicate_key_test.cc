@@ -67,7 +67,7 @@ TEST_CASE("adjudicate --key: a phase retried under its key is answered, not adju
 }
 
 TEST_CASE("adjudicate --key: a turn cut short by a crash is finished by the retry, and the log equals an "
-          "uninterrupted turn's; a second retry records nothing",
+          "uninterrupted turn's — a second retry records nothing",
           "[replay][idempotency]") {
   TempDir dir;
   auto reference = NwolGame(dir.Sub("reference"));

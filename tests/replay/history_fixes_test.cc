@@ -319,7 +319,7 @@ struct Blockade : NwolDb {
 
 }  // namespace
 
-TEST_CASE("correct: the GA's later directives are carried at their positions; --leave-out leaves out those named",
+TEST_CASE("correct: the GA's later directives are carried at their positions — --leave-out leaves out those named",
           "[history][correct]") {
   Blockade g;
   const TurnPhase at{Turn{1805, 1, 2}, 0};
@@ -438,7 +438,7 @@ TEST_CASE("fork: a turn whose salt main revealed is audited and verified on a br
   CHECK_FALSE(none->has_value());
 }
 
-TEST_CASE("correct: the GA's dice commitment and reveal after the point are carried; one left out takes its reveal",
+TEST_CASE("correct: the GA's dice commitment and reveal after the point are carried — one left out takes its reveal",
           "[history][correct][dice-commit]") {
   NwolDb g(31);
   const Turn t2{1805, 1, 2};

@@ -37,7 +37,7 @@ std::unique_ptr<ledger::Ledger> Battle(const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("idempotency keys: another's use of my key is another key; my own reuse for another request is a conflict",
+TEST_CASE("idempotency keys: another's use of my key is another key — my own reuse for another request is a conflict",
           "[replay][idempotency]") {
   TempDir dir;
   auto db = Battle(dir.Sub("db"));

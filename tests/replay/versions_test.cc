@@ -153,7 +153,7 @@ TEST_CASE("rules versions: a game keeps the versions it ran under until the GA a
   CHECK(g.SowPhaseVersions() == std::vector<uint32_t>{1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2});
 }
 
-TEST_CASE("audit: each turn under the version it recorded is identical; under another, the first event it changes",
+TEST_CASE("audit: each turn under the version it recorded is identical — under another, the first event it changes",
           "[versions][audit]") {
   Game g;
   const rules::RulesVersions v1{{"sow", 1}, {"pate", 1}};
@@ -231,7 +231,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   CHECK_THAT(json.out, Catch::Contains("\"identical\": false") && Catch::Contains("\"rules_versions\": \"sow=2\""));
 }
 
-TEST_CASE("sow=4: a ship the GA strikes off takes her troops and leaves her followers free; sow=3 did not",
+TEST_CASE("sow=4: a ship the GA strikes off takes her troops and leaves her followers free — sow=3 did not",
           "[versions][cli]") {
   // SOW 3.5: the GA's LoseShip.
   TempDir dir;
@@ -258,7 +258,7 @@ TEST_CASE("sow=4: a ship the GA strikes off takes her troops and leaves her foll
   }
 }
 
-TEST_CASE("pate=2, PATE 2.3: an appointment takes effect for the orders after it in the same file; pate=1 read the "
+TEST_CASE("pate=2, PATE 2.3: an appointment takes effect for the orders after it in the same file — pate=1 read the "
           "roster once per file", "[versions][pate]") {
   const std::string file = OrderFile({PateItem("AppointOrder", R"({"ship": "BR2SL", "commander": "barham"})"),
                                       PateItem("ShipOrders", R"({"ship": "BR2SL", "sea1": "NOS"})")});

@@ -33,7 +33,7 @@ const TestIndex& Index() {
 
 }  // namespace
 
-TEST_CASE("RULES.md: every cited test and conformance case exists and mentions its rule; every decision is listed",
+TEST_CASE("RULES.md: every cited test and conformance case exists and mentions its rule — every decision is listed",
           "[rules-md]") {
   // Every RULES.md of the tree is one of the files checked (a new one must be added here).
   std::set<std::string> known;

@@ -87,7 +87,7 @@ std::string Intent(const std::string& body) {
 }  // namespace
 
 TEST_CASE("D12.4: Talavera, three moves of the bundled orders: columns cross the brook, a charge falls short, "
-          "the rifles hold under the guns' fire; each move audits identical",
+          "the rifles hold under the guns' fire — each move audits identical",
           "[dog]") {
   DogDb g(Slurp(std::string(ADJUTANT_FIXTURES) + "/dog/talavera-brigade.json"));
   const std::string o = std::string(ADJUTANT_FIXTURES) + "/orders/dog-talavera/";
@@ -118,7 +118,7 @@ TEST_CASE("D12.4: Talavera, three moves of the bundled orders: columns cross the
 
 TEST_CASE("D12.4: Quatre Bras, three moves of the bundled orders: a line forms square in time, batteries reface "
           "(D1.12), lancers break a square and catch it routing, cuirassiers fight a second round against a square "
-          "that stands shaken (D6.5); each move audits identical",
+          "that stands shaken (D6.5) — each move audits identical",
           "[dog]") {
   DogDb g(Slurp(std::string(ADJUTANT_FIXTURES) + "/dog/squares.json"), 1815);
   const std::string o = std::string(ADJUTANT_FIXTURES) + "/orders/dog-quatre-bras/";
@@ -159,7 +159,7 @@ TEST_CASE("D12.4: Quatre Bras, three moves of the bundled orders: a line forms s
   }
 }
 
-TEST_CASE("Rules versions: a battle under dog=1 keeps version 1's control test; dog=2 judges the enemy's movement; "
+TEST_CASE("Rules versions: a battle under dog=1 keeps version 1's control test — dog=2 judges the enemy's movement — "
           "both audit identical",
           "[dog]") {
   // Hussars charge a British line that is shaken and falls back 50 mm

@@ -115,38 +115,38 @@ ControlResult Control(const ControlContext& ctx, F::DogClass c = F::DogClass_Lin
 
 // ---- D1: formation changes ----------------------------------------------------------------
 
-TEST_CASE("D1.1: Column of March <-> Column of Divisions: 1/4 (Brit/Fr), 1/2 (Russ), 3/4 (Pr/Au) infantry; "
+TEST_CASE("D1.1: Column of March <-> Column of Divisions: 1/4 (Brit/Fr), 1/2 (Russ), 3/4 (Pr/Au) infantry — "
           "cavalry -",
           "[dog][D1]") {
   ExpectChange(F::DogFormation_ColumnOfMarch, F::DogFormation_ColumnOfDivisions, {1, 1, 2, 3, 3}, {NA, NA, NA, NA, NA});
 }
 
-TEST_CASE("D1.2: Column of March <-> Line: 3/4 (Brit/Fr), 1 1/2 (Russ), 2 (Pr/Au) infantry; 3/4 (Brit), "
+TEST_CASE("D1.2: Column of March <-> Line: 3/4 (Brit/Fr), 1 1/2 (Russ), 2 (Pr/Au) infantry — 3/4 (Brit), "
           "1/2 (Fr/Russ), 1 (Pr/Au) cavalry",
           "[dog][D1]") {
   ExpectChange(F::DogFormation_ColumnOfMarch, F::DogFormation_Line, {3, 3, 6, 8, 8}, {3, 2, 2, 4, 4});
 }
 
-TEST_CASE("D1.3: Column of March <-> Square: 1/2 (Brit/Fr), 1 (Russ), 1 1/2 (Pr/Au) infantry; cavalry -",
+TEST_CASE("D1.3: Column of March <-> Square: 1/2 (Brit/Fr), 1 (Russ), 1 1/2 (Pr/Au) infantry — cavalry -",
           "[dog][D1]") {
   ExpectChange(F::DogFormation_ColumnOfMarch, F::DogFormation_Square, {2, 2, 4, 6, 6}, {NA, NA, NA, NA, NA});
 }
 
-TEST_CASE("D1.4: Column of Divisions <-> Line: 1/2 (Brit/Fr), 1 (Russ), 1 1/2 (Pr/Au) infantry; cavalry -",
+TEST_CASE("D1.4: Column of Divisions <-> Line: 1/2 (Brit/Fr), 1 (Russ), 1 1/2 (Pr/Au) infantry — cavalry -",
           "[dog][D1]") {
   ExpectChange(F::DogFormation_ColumnOfDivisions, F::DogFormation_Line, {2, 2, 4, 6, 6}, {NA, NA, NA, NA, NA});
 }
 
-TEST_CASE("D1.5: Column of Divisions <-> Square: 1/4 (Brit/Fr), 1/2 (Russ), 3/4 (Pr/Au) infantry; cavalry -",
+TEST_CASE("D1.5: Column of Divisions <-> Square: 1/4 (Brit/Fr), 1/2 (Russ), 3/4 (Pr/Au) infantry — cavalry -",
           "[dog][D1]") {
   ExpectChange(F::DogFormation_ColumnOfDivisions, F::DogFormation_Square, {1, 1, 2, 3, 3}, {NA, NA, NA, NA, NA});
 }
 
-TEST_CASE("D1.6: Line <-> Square: 1/2 (Brit/Fr), 1/2 (Russ), 1 (Pr/Au) infantry; cavalry -", "[dog][D1]") {
+TEST_CASE("D1.6: Line <-> Square: 1/2 (Brit/Fr), 1/2 (Russ), 1 (Pr/Au) infantry — cavalry -", "[dog][D1]") {
   ExpectChange(F::DogFormation_Line, F::DogFormation_Square, {2, 2, 2, 4, 4}, {NA, NA, NA, NA, NA});
 }
 
-TEST_CASE("D1.7: Line <-> skirmish order: 1/4 (Brit/Fr), 1/2 (Russ), 3/4 (Pr/Au) infantry; 3/4 (Brit), "
+TEST_CASE("D1.7: Line <-> skirmish order: 1/4 (Brit/Fr), 1/2 (Russ), 3/4 (Pr/Au) infantry — 3/4 (Brit), "
           "1/2 (Fr/Russ), 1 (Pr/Au) cavalry",
           "[dog][D1]") {
   ExpectChange(F::DogFormation_Line, F::DogFormation_Skirmish, {1, 1, 2, 3, 3}, {3, 2, 2, 4, 4});
@@ -157,7 +157,7 @@ TEST_CASE("D1.7: Line <-> skirmish order: 1/4 (Brit/Fr), 1/2 (Russ), 3/4 (Pr/Au)
                                 F::DogFormation_ColumnOfMarch) == NA);
 }
 
-TEST_CASE("D1: no change takes no time; changes no row lists are impossible", "[dog][D1]") {
+TEST_CASE("D1: no change takes no time — changes no row lists are impossible", "[dog][D1]") {
   CHECK(FormationChangeQuarters(F::DogNation_Russian, F::DogArm_Infantry, F::DogFormation_Line,
                                 F::DogFormation_Line) == 0);
   CHECK(FormationChangeQuarters(F::DogNation_Russian, F::DogArm_FootArtillery, F::DogFormation_Limbered,
@@ -168,31 +168,31 @@ TEST_CASE("D1: no change takes no time; changes no row lists are impossible", "[
                                 F::DogFormation_Limbered) == NA);
 }
 
-TEST_CASE("D1.8: Reform from unformed: 1 (Brit/Fr), 1 (Russ), 2 (Pr/Au) infantry; 2 (Brit), 1 (Fr/Russ), "
+TEST_CASE("D1.8: Reform from unformed: 1 (Brit/Fr), 1 (Russ), 2 (Pr/Au) infantry — 2 (Brit), 1 (Fr/Russ), "
           "2 (Pr/Au) cavalry",
           "[dog][D1]") {
   ExpectReform(F::DogCohesion_Unformed, {4, 4, 4, 8, 8}, {8, 4, 4, 8, 8});
   for (auto n : kNations) CHECK(ReformQuarters(n, F::DogArm_Infantry, F::DogCohesion_Formed) == 0);
 }
 
-TEST_CASE("D1.9: Reform from disordered: 1 (Brit/Fr), 2 (Russ), 2 (Pr/Au) infantry; 2 (Brit), 2 (Fr/Russ), "
+TEST_CASE("D1.9: Reform from disordered: 1 (Brit/Fr), 2 (Russ), 2 (Pr/Au) infantry — 2 (Brit), 2 (Fr/Russ), "
           "3 (Pr/Au) cavalry",
           "[dog][D1]") {
   ExpectReform(F::DogCohesion_Disordered, {4, 4, 8, 8, 8}, {8, 8, 8, 12, 12});
 }
 
-TEST_CASE("D1.10: Unlimber battery: foot 1/2 (Brit/Fr), 3/4 (Russ), 1 (Pr/Au); horse 1/4, 1/4, 1/2", "[dog][D1]") {
+TEST_CASE("D1.10: Unlimber battery: foot 1/2 (Brit/Fr), 3/4 (Russ), 1 (Pr/Au) — horse 1/4, 1/4, 1/2", "[dog][D1]") {
   ExpectBattery(F::DogFormation_Limbered, F::DogFormation_Unlimbered, {2, 2, 3, 4, 4}, {1, 1, 1, 2, 2});
 }
 
-TEST_CASE("D1.11: Limber battery: foot 1/2 (Brit/Fr), 1 (Russ), 1 1/2 (Pr/Au); horse 1/2, 1/2, 3/4", "[dog][D1]") {
+TEST_CASE("D1.11: Limber battery: foot 1/2 (Brit/Fr), 1 (Russ), 1 1/2 (Pr/Au) — horse 1/2, 1/2, 3/4", "[dog][D1]") {
   ExpectBattery(F::DogFormation_Unlimbered, F::DogFormation_Limbered, {2, 2, 4, 6, 6}, {2, 2, 2, 3, 3});
   // A battery changes nothing else.
   CHECK(FormationChangeQuarters(F::DogNation_British, F::DogArm_FootArtillery, F::DogFormation_Limbered,
                                 F::DogFormation_Line) == NA);
 }
 
-TEST_CASE("D1.12: Refacing a battery: 0-30 deg 1/4, 30-60 1/2, 60-120 1; more in two steps", "[dog][D1]") {
+TEST_CASE("D1.12: Refacing a battery: 0-30 deg 1/4, 30-60 1/2, 60-120 1 — more in two steps", "[dog][D1]") {
   CHECK(RefaceQuarters(0) == 0);
   CHECK(RefaceQuarters(1) == 1);
   CHECK(RefaceQuarters(30) == 1);
@@ -325,7 +325,7 @@ TEST_CASE("D3.2: Dense woods: seen at 250 mm, a quarter of the rate, units disor
   }
 }
 
-TEST_CASE("D3.3: Streams: 10 mm for every 10 mm of width; no other effect", "[dog][D3]") {
+TEST_CASE("D3.3: Streams: 10 mm for every 10 mm of width — no other effect", "[dog][D3]") {
   const TerrainRow& t = Terrain(F::DogTerrainKind_Stream);
   CHECK(t.visibility == 0);
   CHECK(t.percent_of_rate == 100);
@@ -377,7 +377,7 @@ TEST_CASE("D3.6: High walls and hedges: 50 mm, all unformed, artillery may not c
   for (auto arm : kArtyArms) CHECK_FALSE(MayEnter(F::DogTerrainKind_HighWall, arm));
 }
 
-TEST_CASE("D3.7: Entering buildings: 25 mm; cavalry and artillery may not", "[dog][D3]") {
+TEST_CASE("D3.7: Entering buildings: 25 mm — cavalry and artillery may not", "[dog][D3]") {
   CHECK(CrossingDeductionMm(F::DogTerrainKind_Building) == 25);
   for (auto arm : kFootArms) {
     CHECK(MayEnter(F::DogTerrainKind_Building, arm));
@@ -717,7 +717,7 @@ TEST_CASE("D5.7: below half strength, and each loss after", "[dog][D5]") {
 
 // ---- D6: how morale is tested ----------------------------------------------------------------------
 
-TEST_CASE("D6.1-D6.6: T = factor x 10 + modifiers + rating; pass at T-10 and below, shaken above it to T, "
+TEST_CASE("D6.1-D6.6: T = factor x 10 + modifiers + rating — pass at T-10 and below, shaken above it to T, "
           "break above T",
           "[dog][D6]") {
   MoraleContext ctx;

@@ -88,7 +88,7 @@ TEST_CASE("D2.1: infantry in line walks its 100 mm on open ground, and no farthe
   CHECK(v.to == DogXY{500, 760});
 }
 
-TEST_CASE("D3.1, D3.2: open woods halve the rate and unform; dense woods quarter it and disorder", "[dog]") {
+TEST_CASE("D3.1, D3.2: open woods halve the rate and unform — dense woods quarter it and disorder", "[dog]") {
   auto s = Table();
   s.terrain.push_back(Area("wood", fb::DogTerrainKind_OpenWoods, 0, 0, 1800, 750));
   s.units["a"] = Unit(fb::DogArm_Infantry, fb::DogFormation_ColumnOfDivisions, 500, 800);
@@ -135,7 +135,7 @@ TEST_CASE("D3 woods on slopes (dog=3) take both reductions (each from what the o
   CHECK(WalkPath(w, "a", {{500, 100}}, 150, 2).distance == 100);
 }
 
-TEST_CASE("D3.3, D3.5: a stream takes 10 mm to cross; a low wall 25 and bars a battery", "[dog]") {
+TEST_CASE("D3.3, D3.5: a stream takes 10 mm to cross — a low wall 25 and bars a battery", "[dog]") {
   auto s = Table();
   s.terrain.push_back(Line("brook", fb::DogTerrainKind_Stream, 0, 752, 1800, 752));
   s.units["a"] = Unit(fb::DogArm_Infantry, fb::DogFormation_Line, 500, 800);
@@ -152,7 +152,7 @@ TEST_CASE("D3.3, D3.5: a stream takes 10 mm to cross; a low wall 25 and bars a b
   CHECK(g.stopped == "FootArtillery cannot cross brook (LowWall)");
 }
 
-TEST_CASE("D2.10: a unit stops short of another it would run into; skirmishers pass through", "[dog]") {
+TEST_CASE("D2.10: a unit stops short of another it would run into — skirmishers pass through", "[dog]") {
   auto s = Table();
   s.units["a"] = Unit(fb::DogArm_Infantry, fb::DogFormation_Line, 500, 800);
   s.units["b"] = Unit(fb::DogArm_Infantry, fb::DogFormation_Line, 500, 720);

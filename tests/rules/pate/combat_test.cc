@@ -124,7 +124,7 @@ TEST_CASE("PATE 7.1: frigates fight frigates at sea, and beside line ships in ha
   CHECK(harbour->strength_tenths[0] == 1000 + 1200);
 }
 
-TEST_CASE("PATE 7.1: transports are targets; transports alone make no battle", "[pate][pate-combat]") {
+TEST_CASE("PATE 7.1: transports are targets — transports alone make no battle", "[pate][pate-combat]") {
   // PATE 7.3: the damage is split between hull and rigging by the enemy's aim.
   CHECK_FALSE(Scripted(At(Where::Sea, {Ship("AT", 0, Kind::TR), Ship("BT", 1, Kind::TR)}), "").fought);
   // One SL against a transport: the transport takes the whole fire (share
@@ -279,7 +279,7 @@ TEST_CASE("PATE 7.5: all ships of both sides closing fight at close quarters, lo
   }
 }
 
-TEST_CASE("PATE 7.5: closers in like numbers close; the rest fight at range", "[pate][pate-combat]") {
+TEST_CASE("PATE 7.5: closers in like numbers close — the rest fight at range", "[pate][pate-combat]") {
   // 2 closing against 1: 1 >= 2/2.
   Battle b = At(Where::Sea, {With(Ship("A1", 0), Closes), With(Ship("A2", 0), Closes), Ship("A3", 0),
                              With(Ship("B1", 1), Closes), Ship("B2", 1)});
@@ -526,7 +526,7 @@ TEST_CASE("PATE 7.7: experience gained by the odds, 5 for even", "[pate][pate-co
   CHECK(ExperienceGain(0, 0) == 5);
 }
 
-TEST_CASE("PATE 7.3, 7.7: fire at hulls sinks; a sunk ship neither escapes nor is taken", "[pate][pate-combat]") {
+TEST_CASE("PATE 7.3, 7.7: fire at hulls sinks — a sunk ship neither escapes nor is taken", "[pate][pate-combat]") {
   // Side 0 fires at hulls with 2000; B1 (hull 3: 700) fires at rigging, 560.
   // A1, A2 under 560/2560 = 21.87%: 1 -> 0. B1 under 2000/2700 = 74.07%:
   // 6 -> 4 points, 3 at the hull: hull 5, sunk, all hands lost.
@@ -583,7 +583,7 @@ TEST_CASE("PATE 7.8: a winner with no ship to take prizes lets the loser go", "[
 
 // ---- the edges ---------------------------------------------------------------
 
-TEST_CASE("PATE 7: a battle the rules cannot hold is refused; a failed roll is returned", "[pate][pate-combat]") {
+TEST_CASE("PATE 7: a battle the rules cannot hold is refused — a failed roll is returned", "[pate][pate-combat]") {
   rules::CounterDice dice(1, 0);
   Battle sunk = At(Where::Sea, {Ship("A1", 0), Ship("B1", 1)});
   sunk.ships[1].hull = 5;

@@ -196,7 +196,7 @@ TEST_CASE("PATE 4.4: attaching — same place, no chains, across states", "[pate
   CHECK(rule("hardy", Ship("BR1TR", R"("attach_to": "BR1FL")")) == "stands");
 }
 
-TEST_CASE("PATE 4.2: orders copied to attached ships; a transport's amphibious orders excepted", "[pate][pate-orders]") {
+TEST_CASE("PATE 4.2: orders copied to attached ships — a transport's amphibious orders excepted", "[pate][pate-orders]") {
   P::FleetState s;
   auto add = [&](const std::string& id, P::ShipType t, const std::string& leader) {
     P::Ship sh;

@@ -268,7 +268,7 @@ TEST_CASE("PATE 6.11: crossing the Atlantic, and arriving", "[pate][pate-phases]
   CHECK(s.ships.at("BR4SL").crossing_turns == 2);
 }
 
-TEST_CASE("PATE 5.1: ships in contact report each other; 5.2 frigates sense more", "[pate][pate-phases]") {
+TEST_CASE("PATE 5.1: ships in contact report each other — 5.2 frigates sense more", "[pate][pate-phases]") {
   // PATE 3.10: the intelligence phase.
   Game g;
   g.Run(sow::kIntelligence);

@@ -243,7 +243,7 @@ TEST_CASE("orders break rules: recorded as rejected, nothing else changes", "[so
   CHECK(g.Balance("BR") != before);  // income and upkeep still ran
 }
 
-TEST_CASE("SOW 4.4, 4.6: funds for the build and 15 turns of upkeep; builds per city", "[sow][orders]") {
+TEST_CASE("SOW 4.4, 4.6: funds for the build and 15 turns of upkeep — builds per city", "[sow][orders]") {
   Game g;
   // A poor state: a 4000-man infantry costs its price + 15 × 24 Cr upkeep.
   REQUIRE(Directive(*g.db, "g", "CorrectTreasury", R"({"state": "SP", "amount_cc": -490000})").ok());
@@ -302,7 +302,7 @@ TEST_CASE("SOW 4.2 (adjudicated): the medium cavalry built in Paris across campa
   }
 }
 
-TEST_CASE("SOW 3.5: men of a destroyed unit return at the season's end; a storm loses a crew", "[sow][directives]") {
+TEST_CASE("SOW 3.5: men of a destroyed unit return at the season's end — a storm loses a crew", "[sow][directives]") {
   Game g;
   REQUIRE(Directive(*g.db, "g", "DestroyUnit", R"({"unit": "FR-IN-1", "men_remaining": 1500})").ok());
   REQUIRE(Directive(*g.db, "g", "LoseShip", R"({"ship": "BR1SL", "storm": true})").ok());
@@ -335,7 +335,7 @@ TEST_CASE("SOW 6.5: standing orders buy each war turn and lapse when the city is
   CHECK(g.State().cities.at("Portsmouth").supplies == 4);
 }
 
-TEST_CASE("SOW 7.1: a battery repaired over the season; never a fort above its start", "[sow][orders]") {
+TEST_CASE("SOW 7.1: a battery repaired over the season — never a fort above its start", "[sow][orders]") {
   Game g;
   g.Orders("rose", {OrderItem("BR", "RepairOrder", R"({"city": "Portsmouth", "what": "Battery"})"),
                     OrderItem("BR", "RepairOrder", R"({"city": "Portsmouth", "what": "Fort"})")});

@@ -430,7 +430,7 @@ TEST_CASE("SOW 5.1: wartime upkeep of every unit type", "[sow]") {
   }
 }
 
-TEST_CASE("SOW 5.2: strengths round up; attached batteries pay as MA or LA", "[sow]") {
+TEST_CASE("SOW 5.2: strengths round up — attached batteries pay as MA or LA", "[sow]") {
   CHECK(UnitUpkeepCc(fb::SowUnitType_IN, 501, 0, true, kWar) == CrOf(6));
   CHECK(UnitUpkeepCc(fb::SowUnitType_IN, 4000, 1, true, kWar) == CrOf(24 + 4));  // MA battery
   CHECK(UnitUpkeepCc(fb::SowUnitType_IN, 4000, 1, false, kWar) == CrOf(8 + 1));

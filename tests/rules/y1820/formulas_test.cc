@@ -51,7 +51,7 @@ TEST_CASE("Y14.2: Army Modernization's 15% is 15% success, 70% nothing, 15% revo
   CHECK(ReformOutcome(c, 100) == "revolt");
 }
 
-TEST_CASE("Y14.2, Y6.1: New Philosophies add 10% to success; a Feudal Monarchy 10% to revolt", "[y1820]") {
+TEST_CASE("Y14.2, Y6.1: New Philosophies add 10% to success — a Feudal Monarchy 10% to revolt", "[y1820]") {
   auto feudal = ReformChancesOf(15, "feudal", false);
   CHECK((feudal.success == 15 && feudal.revolt == 25 && feudal.nothing == 60));
   auto np = ReformChancesOf(15, "constitutional", true);
@@ -72,7 +72,7 @@ TEST_CASE("Y14.4: the reforms' chances and the governments they install", "[y182
   CHECK(FindReform("Socialism") == nullptr);
 }
 
-TEST_CASE("Y13: epidemics kill at 40% and end at 20%; Epidemiology and Sanitation each halve and double: 10% and 80%",
+TEST_CASE("Y13: epidemics kill at 40% and end at 20% — Epidemiology and Sanitation each halve and double: 10% and 80%",
           "[y1820]") {
   auto none = EpidemicChancesOf({});
   CHECK((none.kill == 40 && none.end == 20));
@@ -122,7 +122,7 @@ TEST_CASE("Y10.1, Y6.1, Y6.3: research points from academies by government", "[y
   CHECK(ResearchPointsOf(feudal, "N").total == 4 + 3);
 }
 
-TEST_CASE("Y10.2, Y12.3: Electrochemistry and New Philosophies +7 each; exchange treaties +2, +6 with Electrical Telegraphs",
+TEST_CASE("Y10.2, Y12.3: Electrochemistry and New Philosophies +7 each — exchange treaties +2, +6 with Electrical Telegraphs",
           "[y1820]") {
   auto s = Nation("republic", 4, 0, {});
   CHECK(ResearchPointsOf(s, "N").total == 0);
@@ -180,7 +180,7 @@ TEST_CASE("Y11.1, Y11.7: two improvements a turn, one more for each 4 factories"
 }
 
 TEST_CASE("Y11.1, Y15.1: Civil Engineering, the research that raises the improvements a turn, adds one under "
-          "y1820=2; version 1 knows no such technology", "[y1820][versions]") {
+          "y1820=2 — version 1 knows no such technology", "[y1820][versions]") {
   auto s = Nation("republic", 3, 0);
   s.nations["N"].techs.insert("Civil Engineering");
   CHECK(ImprovementsAllowed(s, "N", 2) == 3);

@@ -29,7 +29,7 @@ int Count(const std::vector<std::string>& events, const std::string& needle) {
 
 }  // namespace
 
-TEST_CASE("Y12.4: X and Y announce non-aggression and exchange at turn 8; from turn 9 both are in force", "[y1820]") {
+TEST_CASE("Y12.4: X and Y announce non-aggression and exchange at turn 8 — from turn 9 both are in force", "[y1820]") {
   Y1820Db g(ToyScenario(), ToyMap());
   REQUIRE(g.Adjudicate(8).ok());  // turn 0 and turns 1..7
   REQUIRE(g.State().turns_done == 8);
@@ -80,7 +80,7 @@ TEST_CASE("Y12.1: war is declared at once and breaks every treaty", "[y1820]") {
   CHECK(Has(g.Events("Y1820WarDeclared"), "\"broken\": [\"non-aggression\"]"));
 }
 
-TEST_CASE("Y1.1, Y1.2: deployment at turn 0; the capital keeps an army; moves wait for turn 1", "[y1820]") {
+TEST_CASE("Y1.1, Y1.2: deployment at turn 0 — the capital keeps an army — moves wait for turn 1", "[y1820]") {
   Y1820Db g(ToyScenario(), ToyMap());
   // AAA has 3 armies: all 3 to Beta would leave the capital empty.
   REQUIRE(g.Orders("alice", {Y1820Db::Item("Y1820Deploy", R"({"province": 2, "armies": 3})"),
@@ -190,7 +190,7 @@ TEST_CASE("Y12.2: a non-aggression treaty coming into force ends the war between
   CHECK(rejected.back().find("\"rule\": \"Y12.2\"") != std::string::npos);
 }
 
-TEST_CASE("Y1.4 stagnation: the game ends after 1840.12 (turn 252) under y1820=2; after turn 240 (1839.12) under "
+TEST_CASE("Y1.4 stagnation: the game ends after 1840.12 (turn 252) under y1820=2 — after turn 240 (1839.12) under "
           "version 1", "[y1820][versions]") {
   for (const uint32_t version : {1u, 2u}) {
     DYNAMIC_SECTION("y1820=" << version) {
@@ -257,7 +257,7 @@ TEST_CASE("Y1.3: rulesets keep to their games: a y1820 order or directive sent t
   CHECK(n.db->HeadOf("g", "main")->seq == head->seq);
 }
 
-TEST_CASE("Y7.1: the bundled Europe 1820 scenario holds the book's ten neutrals, by number and name; any other "
+TEST_CASE("Y7.1: the bundled Europe 1820 scenario holds the book's ten neutrals, by number and name — any other "
           "neutral is the scenario's addition", "[y1820]") {
   Y1820Db g(EuropeScenario(), EuropeMap());
   REQUIRE(g.Adjudicate().ok());  // turn 0: the garrisons stand
