@@ -13,7 +13,6 @@
 #include "ledger/ledger.h"
 #include "support/desk_client.h"
 #include "support/kinds.h"
-#include "support/temp_dir.h"
 
 using namespace adjutant;
 using namespace adjutant::testing;
@@ -27,11 +26,9 @@ TEST_CASE("desk scheduler: a game whose step found nothing to do is not folded a
   REQUIRE(sodium_init() >= 0);
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      TempDir dir;
-      auto l = ledger::Ledger::Open(dir.Sub("db"));
-      REQUIRE(l.ok());
-      ledger::Ledger& db = **l;
-      REQUIRE(Play(db, dir.path(), kind, {}).ok());
+      PlayedGame g(kind);
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
       std::atomic<int64_t> clock{kNow};
       desk::Settings s;
       s.listen = "127.0.0.1:0";

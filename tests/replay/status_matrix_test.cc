@@ -51,13 +51,10 @@ TEST_CASE("adjutant status, on every kind of game: who owes orders for the comin
           "[status]") {
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      TempDir dir;
-      auto l = ledger::Ledger::Open(dir.Sub("db"));
-      REQUIRE(l.ok());
-      ledger::Ledger& db = **l;
-      auto played = Play(db, dir.path(), kind, {});
+      PlayedGame g(kind);
       INFO(kind.name);
-      REQUIRE(played.ok());
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
       // Everyone holding roles owes orders for the coming turn; nobody else.
       auto w = replay::Fold(db, "g", "main");
       REQUIRE(w.ok());

@@ -99,15 +99,11 @@ TEST_CASE("issue 20: a player withdraws his order before the deadline, on every 
           "[withdraw]") {
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      TempDir da, dbb;  // the game, and its twin that never gives the order withdrawn
-      auto la = ledger::Ledger::Open(da.Sub("db"));
-      auto lb = ledger::Ledger::Open(dbb.Sub("db"));
-      REQUIRE(la.ok());
-      REQUIRE(lb.ok());
-      ledger::Ledger& a = **la;
-      ledger::Ledger& b = **lb;
-      REQUIRE(Play(a, da.path(), kind, {}).ok());
-      REQUIRE(Play(b, dbb.path(), kind, {}).ok());
+      PlayedGame ga(kind), gb(kind);  // the game, and its twin that never gives the order withdrawn
+      REQUIRE(ga.status.ok());
+      REQUIRE(gb.status.ok());
+      ledger::Ledger& a = *ga;
+      ledger::Ledger& b = *gb;
       const auto& [person, json] = kind.turns.back().orders.front();
       auto sent = Send(a, person, json);
       INFO(sent.status().message());
@@ -196,11 +192,9 @@ TEST_CASE("issue 20: a player withdraws his order before the deadline, on every 
 TEST_CASE("issue 20: an order file that mixes orders and a withdrawal, and a withdrawal that names nothing, are judged item by item",
           "[withdraw]") {
   const GameKind& kind = GameKinds().front();  // nwol: a slot a ship
-  TempDir dir;
-  auto l = ledger::Ledger::Open(dir.Sub("db"));
-  REQUIRE(l.ok());
-  ledger::Ledger& db = **l;
-  REQUIRE(Play(db, dir.path(), kind, {}).ok());
+  PlayedGame g(kind);
+  REQUIRE(g.status.ok());
+  ledger::Ledger& db = *g;
   const auto& [person, json] = kind.turns.back().orders.front();
   auto sent = Send(db, person, json);
   REQUIRE(sent.ok());
@@ -240,11 +234,9 @@ TEST_CASE("issue 20: report orders, on every kind of game — each of a player's
           "[orders-report]") {
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      TempDir dir;
-      auto l = ledger::Ledger::Open(dir.Sub("db"));
-      REQUIRE(l.ok());
-      ledger::Ledger& db = **l;
-      REQUIRE(Play(db, dir.path(), kind, {}).ok());
+      PlayedGame g(kind);
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
       const TurnPlan& last = kind.turns.back();
       auto world = replay::Fold(db, "g", "main");
       REQUIRE(world.ok());
@@ -349,11 +341,9 @@ TEST_CASE("issue 20: orders given again by correct and fork --with-orders go in 
           "[withdraw]") {
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      TempDir dir;
-      auto l = ledger::Ledger::Open(dir.Sub("db"));
-      REQUIRE(l.ok());
-      ledger::Ledger& db = **l;
-      REQUIRE(Play(db, dir.path(), kind, {}).ok());
+      PlayedGame g(kind);
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
       // One player sends his orders for the coming turn twice, then takes one back.
       const auto& [person, json] = kind.turns.back().orders.front();
       auto first = Send(db, person, json);
@@ -384,11 +374,9 @@ TEST_CASE("issue 20: Y1.3 — a ruler's withdrawal goes alone: a file mixing it 
     if (k.name == "y1820") y = &k;
   }
   REQUIRE(y != nullptr);
-  TempDir dir;
-  auto l = ledger::Ledger::Open(dir.Sub("db"));
-  REQUIRE(l.ok());
-  ledger::Ledger& db = **l;
-  REQUIRE(Play(db, dir.path(), *y, {}).ok());
+  PlayedGame g(*y);
+  REQUIRE(g.status.ok());
+  ledger::Ledger& db = *g;
   const auto& [person, json] = y->turns.back().orders.front();
   auto sent = Send(db, person, json);
   REQUIRE(sent.ok());

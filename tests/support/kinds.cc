@@ -165,6 +165,17 @@ CliRun Cli(ledger::Ledger& db, const std::vector<std::string>& args) {
   return r;
 }
 
+PlayedGame::PlayedGame(const GameKind& kind, const PlayOptions& options) {
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  if (!l.ok()) {
+    status = l.status();
+    return;
+  }
+  db = std::move(l).value();
+  auto played = Play(*db, dir.path(), kind, options);
+  status = played.ok() ? Status::Ok() : played.status();
+}
+
 Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& kind, const PlayOptions& o) {
   const std::string scenario = dir + "/" + kind.name + ".scenario.json";
   std::ofstream(scenario) << kind.scenario_json;

@@ -5,6 +5,7 @@
 // one more row of GameKinds() (kinds.cc).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "ledger/ledger.h"
 #include "rules/dice.h"
 #include "rules/versions.h"
+#include "support/temp_dir.h"
 
 namespace adjutant::testing {
 
@@ -71,6 +73,16 @@ struct Played {
 // Creates game "g" of `kind` in `db` (through `adjutant new`, files written
 // under `dir`) and plays every turn of its plan on main.
 Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& kind, const PlayOptions& options);
+
+// Game "g" of `kind` in a scratch database of its own, played through its
+// plan (Play): what the matrices over every kind start from.
+struct PlayedGame {
+  TempDir dir;
+  std::unique_ptr<ledger::Ledger> db;
+  Status status;  // the open's and Play's outcome: REQUIRE(g.status.ok()) before using db
+  explicit PlayedGame(const GameKind& kind, const PlayOptions& options = {});
+  ledger::Ledger& operator*() { return *db; }
+};
 
 // `adjutant ARGS` against the open database, in this process (cli::RunShared).
 struct CliRun {
