@@ -164,7 +164,9 @@ TEST_CASE("issue 20: a player withdraws his order before the deadline, on every 
         const std::string other = Another(a, person);
         if (!other.empty()) {
           auto theirs = Send(a, other, Withdraw(slot));
-          if (theirs.ok()) CHECK(theirs->orders.at(0).status == "rejected");
+          INFO(theirs.status().message());
+          REQUIRE(theirs.ok());
+          CHECK(theirs->orders.at(0).status == "rejected");
         }
         // The twin never gave the withdrawn order: both turns end the same.
         const std::string rest = Without(json, *sent, slot);
