@@ -69,7 +69,7 @@ void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
       }
       if (j.rule.empty() && orders.empty()) {
         j.rule = from.ruleset;
-        j.reason = "you have no standing order for '" + slot + "' this turn";
+        j.reason = "you have no order standing for '" + slot + "' this turn";
       }
       const auto book = w.Under(j.ruleset.value_or(from.ruleset));
       Draft d = at_turn();
