@@ -10,11 +10,13 @@
 #include <fstream>
 #include <iostream>
 
+#include "rules/order_text.h"
 #include "base/limits.h"
 #include "cli/common.h"
 #include "projections/roster.h"
 #include "replay/dice_commit.h"
 #include "replay/driver.h"
+#include "schema/codec.h"
 #include "schema/text.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -86,15 +88,22 @@ Status CmdOrder(Context& c) {
   std::string branch = BranchArg(c, game);
   auto person = c.args.Value("as");
   if (!person) return Status::InvalidArgument("adjutant order: --as PERSON is required");
-  auto doc = ReadDocument(file, "OrderFile", limits::kOrderFileBytesMax);
-  if (!doc.ok()) return doc.status();
+  // The JSON form or the text form (rules/order_text.h), read with the
+  // words of the game's rule books.
+  auto text = ReadFile(file, limits::kOrderFileBytesMax);
+  if (!text.ok()) return text.status();
   auto pw = ReadPassword(c.args, "password for " + *person + ": ");
   if (!pw.ok()) return pw.status();
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
+  Result<std::vector<uint8_t>> doc = Status::NotFound("no orders read");
   {
     auto world = replay::Fold(**db, game, branch);
     if (!world.ok()) return world.status();
+    std::vector<std::string_view> rulesets;
+    if (world->kind() != nullptr) rulesets = world->kind()->Rulesets();
+    doc = rules::ParseOrderDocument(*text, file == "-" ? "stdin" : file, rulesets);
+    if (!doc.ok()) return doc.status();
     ADJ_RETURN_IF_ERROR(CheckPassword(world->roster(), game, *person, *pw));
   }
   auto rep = replay::SubmitOrders(**db, game, branch, *person, *doc, c.args.ValueOr("key", ""));
@@ -113,6 +122,33 @@ Status CmdOrder(Context& c) {
     if (!o.reason.empty()) line += ": " + o.reason;
     Line(line);
   }
+  return Status::Ok();
+}
+
+// ---- read-orders -------------------------------------------------------------
+Status CmdReadOrders(Context& c) {
+  const std::string& game = c.args.positional[0];
+  const std::string& file = c.args.positional[1];
+  std::string branch = BranchArg(c, game);
+  auto text = ReadFile(file, limits::kOrderFileBytesMax);
+  if (!text.ok()) return text.status();
+  auto db = OpenDb(c, false);
+  if (!db.ok()) return db.status();
+  auto world = replay::Fold(**db, game, branch);
+  if (!world.ok()) return world.status();
+  if (world->kind() == nullptr) return Status::NotFound("no game '" + game + "' (branch " + branch + ")");
+  const auto rulesets = world->kind()->Rulesets();
+  auto doc = rules::ParseOrderDocument(*text, file == "-" ? "stdin" : file, rulesets);
+  if (!doc.ok()) return doc.status();
+  if (c.args.Flag("json")) {
+    auto j = schema::ToJson("OrderFile", doc->data());
+    if (!j.ok()) return j.status();
+    Line(*j);
+    return Status::Ok();
+  }
+  auto printed = rules::PrintOrderText(doc->data(), rulesets);
+  if (!printed.ok()) return printed.status();
+  Out(*printed);
   return Status::Ok();
 }
 
@@ -263,13 +299,22 @@ std::vector<Command> PlayCommands() {
   return {
       {{"order", "GAME FILE --as PERSON [--branch B] [--password-file FILE] [--key K] [--json]",
         "Record PERSON's orders for the coming turn.\n"
-        "FILE is JSON in the schema's OrderFile form (- reads it from standard input). The password comes from --password-file, $ADJUTANT_PASSWORD or a prompt.\n"
+        "FILE is the text form (one order a line: rules/RULESET/README.md) or JSON in the schema's OrderFile form;\n"
+        "- reads it from standard input. `adjutant read-orders` shows what a file says without recording it.\n"
+        "The password comes from --password-file, $ADJUTANT_PASSWORD or a prompt.\n"
         "Items are a minister's SowOrder (transfers, builds, supplies, repairs...) or a PateOrder: a ship's order form\n"
         "(ShipOrders, from her commander or deputy; the commander's last stands), or the Naval Minister's AppointOrder,\n"
         "ActivationOrder, MoveStoresOrder, and TransferCrewOrder. Each order is checked: an order that breaks a rule is\n"
         "recorded as rejected, with the rule and the reason.",
         {{"as", "PERSON", "the person giving the orders"}, kBranch, kPasswordFile, kKey, kJson}, 2, 2},
        CmdOrder},
+      {{"read-orders", "GAME FILE [--branch B] [--json]",
+        "Read an order file the way `order` reads it, record nothing, and print it back.\n"
+        "FILE is the text form or JSON (- reads standard input); the answer is the orders in the text form, one a line,\n"
+        "with the game's words (or, with --json, the schema's JSON). A mistake is named by file, line, column and word.\n"
+        "Whether each order is allowed is the rules' to say when it is submitted.",
+        {kBranch, kJson}, 2, 2},
+       CmdReadOrders},
       {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--rules-version V] [--key K] [--json]",
         "Adjudicate the rest of the current turn, N turns, or one phase.\n"
         "A turn's phases are income, upkeep, the orders and construction; in a game with a naval map, then\n"

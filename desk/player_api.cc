@@ -2,6 +2,7 @@
 // and a player's own reports (the reports library, with his viewer).
 #include "desk/internal.h"
 #include "reports/reports.h"
+#include "rules/order_text.h"
 #include "ledger/ledger.h"
 #include "replay/digest.h"
 #include "replay/driver.h"
@@ -23,7 +24,19 @@ Response Desk::Impl::TooBig(size_t bytes) {
 }
 
 Response Desk::Impl::SubmitOrders(const Session& s, const Request& rq) {
-  auto doc = schema::ParseJson("OrderFile", rq.body, "orders");
+  // JSON, or the text form (rules/order_text.h) read with the words of the
+  // game's rule books.
+  Result<std::vector<uint8_t>> doc = Status::NotFound("");
+  if (rules::IsOrderText(rq.body)) {
+    auto current = db.Current(s.game);
+    if (!current.ok()) return Error(StatusOf(current.status()), current.status().message());
+    auto world = replay::Fold(db, s.game, *current);
+    if (!world.ok()) return Error(StatusOf(world.status()), world.status().message());
+    if (world->kind() == nullptr) return Error(http::status::not_found, "no game '" + s.game + "'");
+    doc = rules::ParseOrderText(rq.body, "orders", world->kind()->Rulesets());
+  } else {
+    doc = schema::ParseJson("OrderFile", rq.body, "orders");
+  }
   if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
   const auto* file = flatbuffers::GetRoot<fb::OrderFile>(doc->data());
   const size_t n = file->orders() ? file->orders()->size() : 0;

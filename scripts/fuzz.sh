@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-30}
 shift || true
-TARGETS=${*:-order_json scenario events conformance http}
+TARGETS=${*:-order_json order_text scenario events conformance http}
 missing=()
 for p in clang-16 libclang-rt-16-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

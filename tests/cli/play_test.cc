@@ -335,3 +335,38 @@ TEST_CASE("the GA's fleet report of the 1805 position", "[cli][pate]") {
   CHECK(Lines(br.out).size() == 31);
   CHECK_THAT(Adjutant({"--db", dir.Sub("db"), "report", "navy", "nwol"}).err, Catch::Contains("reports: treasury, fleet"));
 }
+
+// Issue 20: the text order form through the built binary.
+TEST_CASE("orders in the text form: read-orders shows them, order records them as the JSON form would, a mistake "
+          "records nothing",
+          "[cli][sow][order-text]") {
+  Game g, twin;
+  for (Game* x : {&g, &twin}) {
+    REQUIRE(x->Do({"password", "g", "--person", "rose", "--password-file", x->dir.Sub("pw")}).code == 0);
+  }
+  const std::string json = g.Orders("o.json", kBuild);
+  auto shown = g.Do({"read-orders", "g", json});
+  INFO(shown.err);
+  REQUIRE(shown.code == 0);
+  CHECK(shown.out == "BR build IN 2000 at London id BR-IN-1\nBR build IN 9000 at London id BR-IN-2\n");
+  const std::string text = twin.Orders("o.txt", "# Rose's builds\nBR BUILD in 2000 AT London ID BR-IN-1\nBR raise IN men 9000 at London id BR-IN-2\n");
+  auto a = g.Do({"order", "g", json, "--as", "rose", "--password-file", g.dir.Sub("pw")});
+  auto b = twin.Do({"order", "g", text, "--as", "rose", "--password-file", twin.dir.Sub("pw")});
+  INFO(a.out << a.err << b.out << b.err);
+  REQUIRE(a.code == 0);
+  REQUIRE(b.code == 0);
+  CHECK(a.out == b.out);
+  // The same events: their orders' JSON, line by line, in both logs.
+  auto la = g.Do({"log", "g", "--kind", "OrderSubmitted", "--json"});
+  auto lb = twin.Do({"log", "g", "--kind", "OrderSubmitted", "--json"});
+  REQUIRE(la.code == 0);
+  CHECK(Lines(la.out).size() == 2);
+  CHECK(la.out == lb.out);
+  // A misspelt word: exit 2, the file, line, column and nearest word; nothing appended.
+  const std::string before = twin.Do({"log", "g", "--json"}).out;
+  const std::string bad = twin.Orders("bad.txt", "BR build IN 2000 at London id BR-IN-3\nBR biuld IN 10 at London id BR-IN-4\n");
+  auto refused = twin.Do({"order", "g", bad, "--as", "rose", "--password-file", twin.dir.Sub("pw")});
+  CHECK(refused.code == 2);
+  CHECK_THAT(refused.err, Catch::Contains(bad + ":2:4: 'biuld' is not an order word of this game; did you mean 'build'?"));
+  CHECK(twin.Do({"log", "g", "--json"}).out == before);
+}

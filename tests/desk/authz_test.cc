@@ -121,6 +121,14 @@ TEST_CASE("desk authorization: every caller against every request, on his own an
       {"a ship that does not exist", P, "/api/games/nwol/orders", ShipOrder("XX9FL"), {403, 403, 403, 403, 401, 401}},
       {"Britain's treasury", P, "/api/games/nwol/orders", Treasury("BR", "Portsmouth"), {403, 200, 403, 403, 401, 401}},
       {"France's treasury", P, "/api/games/nwol/orders", Treasury("FR", "Paris"), {403, 403, 200, 403, 401, 401}},
+      // Issue 20: the text form, the same answers.
+      {"own ship's orders, in text", P, "/api/games/nwol/orders", "BR1FL orders move SOA contact pursue",
+       {200, 403, 403, 403, 401, 401}},
+      {"another state's ship, in text", P, "/api/games/nwol/orders", "FR1FL orders move SOA", {403, 403, 403, 403, 401, 401}},
+      {"Britain's treasury, in text", P, "/api/games/nwol/orders", "BR buy stores 10 at Portsmouth",
+       {403, 200, 403, 403, 401, 401}},
+      {"orders in text with a word misspelt", P, "/api/games/nwol/orders", "BR1FL orders mvoe SOA",
+       {400, 400, 400, 403, 401, 401}},
       {"own orders", G, "/api/games/nwol/orders", "", {200, 200, 200, 403, 401, 401}},
       {"another game's orders", G, "/api/games/elsewhere/orders", "", {403, 403, 403, 403, 401, 401}},
       {"own ships' events", G, "/api/games/nwol/reports?kind=events", "", {200, 200, 200, 403, 401, 401}},
@@ -160,6 +168,9 @@ TEST_CASE("desk authorization: every caller against every request, on his own an
   Answer other = g.Call(http::verb::post, "/api/games/nwol/orders", ShipOrder("FR1FL"), nelson);
   Answer none = g.Call(http::verb::post, "/api/games/nwol/orders", ShipOrder("XX9FL"), nelson);
   CHECK(other.body == none.body);
+  // A mistake in the text form is named by line, column and word, with the nearest.
+  CHECK_THAT(g.Call(http::verb::post, "/api/games/nwol/orders", "# Villeneuve\nBR1FL orders mvoe SOA", nelson).body,
+             Catch::Contains("orders:2:14: 'mvoe' is not a word of 'orders' (ShipOrders, PATE 4.3); did you mean 'move'?"));
   // Another's game and a game that does not exist: the same answer.
   CHECK(g.Call(http::verb::get, "/api/games/talavera/orders", "", nelson).body ==
         g.Call(http::verb::get, "/api/games/elsewhere/orders", "", nelson).body);
