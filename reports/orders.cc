@@ -7,6 +7,7 @@
 // game folded to the moment the turn's orders closed.
 #include <flatbuffers/flatbuffers.h>
 
+#include <map>
 #include <set>
 
 #include "ledger/ledger.h"
@@ -14,6 +15,8 @@
 #include "projections/roster.h"
 #include "replay/orders.h"
 #include "reports/common.h"
+#include "reports/order_outcomes.h"
+#include "rules/order_text.h"
 #include "rules/kind.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -22,11 +25,14 @@
 namespace adjutant::reports {
 namespace {
 
-// The order as given: its body as JSON ({"body_type": ..., "body": ...}).
-std::string OrderText(const std::string& event) {
+// The order as given, in the text form of its game's books (rules/order_text.h);
+// an order the text form cannot write (none the schema holds) as its JSON.
+std::string OrderText(const std::string& event, const std::vector<std::string_view>& rulesets) {
   const auto* o = flatbuffers::GetRoot<fb::Event>(event.data())->payload_as_OrderSubmitted();
   if (!o || o->body_type() == fb::OrderBody_NONE) return "";
-  // The body alone, as the order file gave it.
+  if (auto line = rules::PrintOrderLine(static_cast<uint8_t>(o->body_type()), o->body(), rulesets); line.ok()) {
+    return *line;
+  }
   const char* table = fb::EnumNameOrderBody(o->body_type());
   flatbuffers::FlatBufferBuilder f;
   f.Finish(flatbuffers::Offset<flatbuffers::Table>(schema::CopyTable(f, table, o->body())));
@@ -146,6 +152,7 @@ Status OrdersReport(Ctx& c, const std::string& game) {
   }
   auto given = replay::OrdersGiven(db, game, branch, *at, q);
   if (!given.ok()) return given.status();
+  const std::vector<std::string_view> rulesets = kind->Rulesets();
   std::set<std::string> stood, roles_stood;
   std::vector<Row> rows;
   for (const replay::GivenOrder& g : given->orders) {
@@ -155,6 +162,23 @@ Status OrdersReport(Ctx& c, const std::string& game) {
     if (stands) roles_stood.insert(g.role);
     rows.push_back(RowOf(g));
   }
+  // How his orders that stood were carried out: the turn's events from its
+  // first phase to its end (none while the orders are open).
+  std::map<uint64_t, std::vector<OrderOutcome>> outcomes;
+  if (!open) {
+    std::vector<OrderAsked> his;
+    for (const Row& r : rows) {
+      if (r.g->fate == replay::OrderFate::kStands && !r.g->withdrawal) his.push_back({r.g->seq, &r.g->event, r.g->slot});
+    }
+    auto found = OutcomesOf(db, game, branch, close + 1, q.until, his);
+    if (!found.ok()) return found.status();
+    outcomes = std::move(found).value();
+  }
+  auto outcomes_of = [&](uint64_t seq) -> const std::vector<OrderOutcome>& {
+    static const std::vector<OrderOutcome> kNone;
+    auto it = outcomes.find(seq);
+    return it == outcomes.end() ? kNone : it->second;
+  };
   const std::vector<std::string> roles(who->roles.begin(), who->roles.end());
   const std::vector<rules::MissingOrders> missing = kind->OrdersNotGiven(closed.projections, roles, stood, roles_stood);
   auto next = kind->Next(closed.projections);
@@ -165,8 +189,13 @@ Status OrdersReport(Ctx& c, const std::string& game) {
     std::vector<flatbuffers::Offset<fb::OrderReportRow>> out;
     for (const Row& r : rows) {
       const replay::GivenOrder& g = *r.g;
-      out.push_back(fb::CreateOrderReportRowDirect(f, g.seq, g.role.c_str(), g.slot.c_str(), OrderText(g.event).c_str(),
-                                                   r.received.c_str(), g.rule.c_str(), r.reason.c_str(), g.by_seq));
+      std::vector<flatbuffers::Offset<fb::OrderOutcomeRow>> done;
+      for (const OrderOutcome& o : outcomes_of(g.seq)) {
+        done.push_back(fb::CreateOrderOutcomeRowDirect(f, o.seq, o.what.c_str(), o.rule.c_str(), o.failed));
+      }
+      out.push_back(fb::CreateOrderReportRowDirect(f, g.seq, g.role.c_str(), g.slot.c_str(),
+                                                   OrderText(g.event, rulesets).c_str(), r.received.c_str(),
+                                                   g.rule.c_str(), r.reason.c_str(), g.by_seq, &done));
     }
     std::vector<flatbuffers::Offset<fb::MissingOrdersRow>> none;
     for (const auto& m : missing) {
@@ -187,8 +216,16 @@ Status OrdersReport(Ctx& c, const std::string& game) {
     if (!g.rule.empty()) line += " (" + g.rule + ")";
     if (!r.reason.empty()) line += ": " + r.reason;
     c.Line(line);
-    const std::string text = OrderText(g.event);
+    const std::string text = OrderText(g.event, rulesets);
     if (!text.empty() && !g.withdrawal) c.Line("      " + text);
+    // How it was carried out.
+    if (!open && g.fate == replay::OrderFate::kStands && !g.withdrawal) {
+      const auto& done = outcomes_of(g.seq);
+      if (done.empty()) c.Line("      = nothing of it is on the record for this turn");
+      for (const OrderOutcome& o : done) {
+        c.Line(std::string("      ") + (o.failed ? "! failed: " : "= ") + o.what + (o.rule.empty() ? "" : " (" + o.rule + ")"));
+      }
+    }
   }
   if (!missing.empty()) {
     c.Line(open ? "No order of yours stands yet for (if none does when the orders close):" : "No order of yours stood for:");

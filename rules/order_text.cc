@@ -925,7 +925,8 @@ Status PrintFields(std::string& out, const flatbuffers::Table& t, const Vocabula
       for (size_t i = 0; i < vec->size(); ++i) {
         const auto* it = flatbuffers::GetAnyVectorElemPointer<const flatbuffers::Table>(vec, i);
         const OrderWord* chosen = nullptr;
-        for (const auto& w : voc.words != nullptr ? voc.words->words : std::vector<OrderWord>{}) {
+        static const std::vector<OrderWord> kNoWords;
+        for (const auto& w : voc.words != nullptr ? voc.words->words : kNoWords) {
           if (w.field != f->name()->string_view()) continue;
           const reflection::Field* s = w.sets.empty() ? nullptr : FieldNamed(*io, w.sets);
           if (s == nullptr || FlagHolds(*it, *s, w.sets_value)) {

@@ -232,7 +232,7 @@ TEST_CASE("issue 20: an order file that mixes orders and a withdrawal, and a wit
   }
 }
 
-TEST_CASE("issue 20: report orders, on every kind of game — each of a player's orders as received, and for each of his roles with none standing what the book did instead",
+TEST_CASE("issue 20: report orders, on every kind of game — each of a player's orders as received and as carried out, and for each of his roles with none standing what the book did instead",
           "[orders-report]") {
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
@@ -244,6 +244,7 @@ TEST_CASE("issue 20: report orders, on every kind of game — each of a player's
       REQUIRE(world.ok());
       std::set<std::string> ordered;
       for (const auto& [p, json] : last.orders) ordered.insert(p);
+      size_t outcomes = 0;
       for (const auto& [person, p] : world->roster().persons()) {
         if (p.roles.empty()) continue;
         INFO(person);
@@ -278,11 +279,21 @@ TEST_CASE("issue 20: report orders, on every kind of game — each of a player's
           CHECK_FALSE(m->text()->str().empty());
           if (kind.cites_missing) CHECK_FALSE(m->rule()->str().empty());
         }
-        // His rows are his orders, every one, no one else's.
+        // His rows are his orders, every one, no one else's; each in the
+        // text form, and for those that stood, how they were carried out.
         for (size_t i = 0; i < rows; ++i) {
           const auto* row = rep->orders()->Get(i);
           CHECK(p.roles.count(row->role()->str()));
           CHECK_FALSE(row->received()->str().empty());
+          INFO(row->order()->str());
+          CHECK(row->order()->str().find('{') == std::string::npos);
+          const size_t told = row->outcomes() ? row->outcomes()->size() : 0;
+          if (row->received()->str() != "stands") CHECK(told == 0);
+          for (size_t k = 0; k < told; ++k) {
+            CHECK_FALSE(row->outcomes()->Get(k)->what()->str().empty());
+            CHECK(row->outcomes()->Get(k)->seq() > row->seq());
+          }
+          outcomes += told;
         }
         // The text form says the same.
         rq.format = reports::Format::kText;
@@ -302,6 +313,13 @@ TEST_CASE("issue 20: report orders, on every kind of game — each of a player's
           CHECK(not_yours);
           rq.player.clear();
         }
+      }
+      // How the orders were carried out: told on every kind whose books link
+      // its orders to their events (reports/order_outcomes.cc).
+      if (kind.tells_outcomes) {
+        CHECK(outcomes > 0);
+      } else {
+        CHECK(outcomes == 0);
       }
       // The coming turn's: still open, as the orders stand now.
       reports::Request coming;

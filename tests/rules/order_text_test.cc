@@ -386,6 +386,15 @@ TEST_CASE("order text: each ruleset's README shows an example of every order kin
     auto bytes = Must(rules::ParseOrderText(block, std::string(ruleset) + "/README.md", RulesetsOf(ruleset)));
     CHECK(flatbuffers::GetRoot<fb::OrderFile>(bytes.data())->orders()->size() >= 2u);
   }
+  // The project's README: its example, an NWOL file.
+  const std::string readme = ReadAll(kSource / "README.md");
+  const size_t at = readme.find("**Orders in text.**");
+  REQUIRE(at != std::string::npos);
+  const size_t open = readme.find("```text\n", at);
+  REQUIRE(open != std::string::npos);
+  const size_t close = readme.find("```", open + 8);
+  auto bytes = Must(rules::ParseOrderText(readme.substr(open + 8, close - open - 8), "README.md", RulesetsOf("sow")));
+  CHECK(flatbuffers::GetRoot<fb::OrderFile>(bytes.data())->orders()->size() == 4u);
 }
 
 }  // namespace

@@ -133,6 +133,7 @@ GameKind Race() {
   // under its ruleset, and a missing order is told with no rule.
   k.withdraws = false;
   k.cites_missing = false;
+  k.tells_outcomes = false;
   return k;
 }
 

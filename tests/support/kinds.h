@@ -51,6 +51,9 @@ struct GameKind {
   // Issue 20: what its books do for orders not given cites their rule
   // (GameKind::OrdersNotGiven); the default says so with no rule.
   bool cites_missing = true;
+  // Issue 20: the orders report tells how its orders were carried out
+  // (reports/order_outcomes.cc links its order kinds to their events).
+  bool tells_outcomes = true;
 };
 
 // Every kind: "nwol" (sow + pate), "y1820", "dog" (a Death or Glory battle).

@@ -1,12 +1,14 @@
 #include "support/nwol_invariants.h"
 
 #include <algorithm>
+#include <map>
 #include <regex>
 #include <set>
 
 #include "cli/report_common.h"
 #include "projections/roster.h"
 #include "replay/driver.h"
+#include "reports/reports.h"
 #include "rules/sow/economy.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -282,6 +284,15 @@ std::string MoneyBroken(const P::TreasuryState& s) {
   return "";
 }
 
+namespace {
+// The line of `doc` holding position `at`.
+std::string LineAround(const std::string& doc, size_t at) {
+  const size_t b = doc.rfind('\n', at);
+  const size_t e = doc.find('\n', at);
+  return doc.substr(b == std::string::npos ? 0 : b + 1, (e == std::string::npos ? doc.size() : e) - (b == std::string::npos ? 0 : b + 1));
+}
+}  // namespace
+
 Result<std::string> ReportLeak(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                const Turn& turn) {
   static const std::regex kIdForm("\\b[A-Z]{2}[1-9][0-9]*[A-Z]{2}\\b");
@@ -293,9 +304,29 @@ Result<std::string> ReportLeak(ledger::Ledger& db, const std::string& game, cons
     std::vector<std::string> ids;
   };
   std::vector<Seen> seen;
+  // The ships each ship attached to during the turn (PATE 4.4: in the same
+  // place, so seen), though she may have left it by the turn's end.
+  std::map<std::string, std::set<std::string>> attached, written;
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, 1, *end, [&](const ledger::EventView& e) {
     const fb::Turn* t = e.event()->turn();
     auto* pe = e.event()->payload_as_PateEvent();
+    if (auto* a = pe ? pe->body_as_ShipAttached() : nullptr; a && t && Turn{t->major(), t->minor(), t->step()} == turn) {
+      if (a->to() && !a->to()->str().empty()) attached[a->ship()->str()].insert(a->to()->str());
+    }
+    // The ids a person wrote in his own orders of the turn: told back to
+    // him, they are his own words (an outcome "BR1IN is not in Brest").
+    if (auto* o = e.event()->payload_as_OrderSubmitted(); o && t && Turn{t->major(), t->minor(), t->step()} == turn) {
+      auto j = schema::ToJson("Event", e.bytes.data());
+      if (j.ok()) {
+        for (std::sregex_iterator it(j->begin(), j->end(), kIdForm), stop; it != stop; ++it) {
+          written[o->person()->str()].insert(it->str());
+        }
+      }
+    }
+    // A land unit a transport of his loads or unloads (PATE 4.9: in the port with her).
+    if (auto* c = pe ? pe->body_as_CargoMoved() : nullptr; c && t && Turn{t->major(), t->minor(), t->step()} == turn) {
+      if (c->unit() && !c->unit()->str().empty()) attached[c->ship()->str()].insert(c->unit()->str());
+    }
     auto* o = pe ? pe->body_as_Observed() : nullptr;
     if (!o || !t || Turn{t->major(), t->minor(), t->step()} != turn) return Status::Ok();
     Seen x{o->observer()->str(), o->state() ? o->state()->str() : "", {}};
@@ -333,16 +364,36 @@ Result<std::string> ReportLeak(ledger::Ledger& db, const std::string& game, cons
     for (const auto& id : mine) {
       auto sh = ts.ships.find(id);
       if (sh != ts.ships.end() && !sh->second.attached_to.empty()) allowed.insert(sh->second.attached_to);
+      if (auto at = attached.find(id); at != attached.end()) allowed.insert(at->second.begin(), at->second.end());
     }
     auto fresh = replay::Fold(db, game, branch, *end);
     if (!fresh.ok()) return fresh.status();
     auto text = cli::RenderPlayerReports(std::move(fresh).value(), *end, game, branch, person, turn);
     if (!text.ok()) return text.status();
-    for (const std::string* doc : {&text->events, &text->positions, &text->svg}) {
+    // Issue 20: his orders report — how each order was carried out, and what
+    // stood in for orders not given (his own orders' words are his, not told).
+    reports::Request rq;
+    rq.kind = reports::Kind::kOrders;
+    rq.game = game;
+    rq.branch = branch;
+    rq.player = person;
+    rq.turn = turn.ToString();
+    rq.format = reports::Format::kJson;
+    reports::Viewer viewer;
+    viewer.person = person;
+    auto orders = reports::Build(db, viewer, rq);
+    if (!orders.ok()) return Status::InvalidArgument("report orders for " + person + ": " + orders.status().message());
+    static const std::regex kTold("\"(what|text)\": \"((\\\\.|[^\"\\\\])*)\"");
+    std::string told;
+    for (std::sregex_iterator it(orders->body.begin(), orders->body.end(), kTold), stop; it != stop; ++it) {
+      told += (*it)[2].str() + "\n";
+    }
+    for (const std::string* doc : {&text->events, &text->positions, &text->svg, &told}) {
       for (std::sregex_iterator it(doc->begin(), doc->end(), kIdForm), stop; it != stop; ++it) {
+        if (doc == &told && written[person].count(it->str())) continue;
         if (!allowed.count(it->str())) {
           return person + " is shown " + it->str() + " in turn " + turn.ToString() + " of " + branch +
-                 ", which his ships did not see";
+                 ", which his ships did not see" + (doc == &told ? " (in his orders report: " + LineAround(*doc, it->position()) + ")" : "");
         }
       }
     }
