@@ -83,7 +83,7 @@ table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.1rem .4rem;t
 <label>Unit or ship <input id="tf-id" size="8"></label> <label>Repair <select id="tf-what"><option>Battery</option><option>Fort</option></select></label>
 </fieldset><button id="tf-add">Add to the order file</button></div>
 <h2>Submit orders</h2>
-<p>The order file (the schema's <code>OrderFile</code> JSON: the forms above add to it; it can be edited by hand).</p>
+<p>The order file: one order a line in the text form of your rule book (e.g. <code>BR1FL orders move SOA contact pursue</code>; every kind is in the README of its ruleset), or the schema's <code>OrderFile</code> JSON, which the forms above write and which can be edited by hand.</p>
 <textarea id="order-text" spellcheck="false">{"orders": []}</textarea>
 <button id="submit-btn">Submit</button><pre id="submitted"></pre>
 <h2>Your reports</h2>
@@ -163,6 +163,9 @@ function roleOf(suffixes) {
   return null;
 }
 function addOrder(item) {
+  // Orders typed in the text form are his: the forms add JSON, so they do not write over them.
+  const typed = $("order-text").value.trim();
+  if (typed !== "" && typed[0] !== "{") { $("submitted").textContent = "The order file is in the text form: add this order as a line by hand, or empty the file to use the forms."; return; }
   let file; try { file = JSON.parse($("order-text").value); } catch (e) { file = {orders: []}; }
   if (!Array.isArray(file.orders)) file.orders = [];
   file.orders.push(item);

@@ -221,6 +221,15 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
            "f('submitted').textContent = ''; f('sf-add').click(); f('submit-btn').click(); } true");
     REQUIRE(b.Until("document.getElementById('submitted').textContent.includes('recorded for turn')"));
     CHECK(b.Eval("document.getElementById('submitted').textContent.includes('BR1FL: stands')") == "true");
+    // Issue 20: the same order typed in the text form; the forms do not write over it.
+    b.Eval("{ const f = id => document.getElementById(id); f('submitted').textContent = '';"
+           "f('order-text').value = 'BR1FL orders move SOA contact evade no-join-allies gauge windward engage close line break-line aim hull'; f('sf-add').click(); } true");
+    REQUIRE(b.Until("document.getElementById('submitted').textContent.includes('is in the text form')"));
+    CHECK(b.Eval("document.getElementById('order-text').value") ==
+          "\"BR1FL orders move SOA contact evade no-join-allies gauge windward engage close line break-line aim hull\"");
+    b.Eval("{ const f = id => document.getElementById(id); f('submitted').textContent = ''; f('submit-btn').click(); } true");
+    REQUIRE(b.Until("document.getElementById('submitted').textContent.includes('recorded for turn')"));
+    CHECK(b.Eval("document.getElementById('submitted').textContent.includes('BR1FL: stands')") == "true");
     // The GA sets a deadline; his orders as they stand, and the reminder
     // with the deadline and his one order standing (the second replaced the first).
     std::string out, err;
@@ -257,12 +266,17 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
   }
   // The order the form built is in the log, from nelson, as the schema has it.
   std::string recorded, treasury;
+  std::vector<std::string> bodies;  // nelson's orders' bodies, in order
   REQUIRE(db->Read("nwol", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
                 if (const auto* o = e.event()->payload_as_OrderSubmitted()) {
                   (o->person()->str() == "nelson" ? recorded : treasury) = *schema::ToJson("Event", e.bytes.data());
+                  if (o->person()->str() == "nelson") bodies.push_back(recorded.substr(recorded.find("\"body_type\"")));
                 }
                 return Status::Ok();
               }).ok());
+  // The order typed in the text form is the one the form built before it (issue 20).
+  REQUIRE(bodies.size() >= 3);
+  CHECK(bodies[bodies.size() - 1] == bodies[bodies.size() - 2]);
   CHECK_THAT(recorded, Catch::Contains("\"person\": \"nelson\"") && Catch::Contains("\"ship\": \"BR1FL\"") &&
                            Catch::Contains("\"sea1\": \"SOA\"") && Catch::Contains("\"line\": \"BreakLine\""));
   CHECK_THAT(treasury, Catch::Contains("\"person\": \"pitt\"") && Catch::Contains("\"body_type\": \"BuildUnitOrder\"") &&
