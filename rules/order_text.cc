@@ -956,17 +956,25 @@ Status PrintFields(std::string& out, const flatbuffers::Table& t, const Vocabula
 
 }  // namespace
 
+namespace {
+// A UTF-8 byte-order mark, as some editors begin a file with.
+std::string_view WithoutBom(std::string_view d) {
+  if (d.substr(0, 3) == "\xEF\xBB\xBF") d.remove_prefix(3);
+  return d;
+}
+}  // namespace
+
 bool IsOrderText(std::string_view document) {
-  for (char c : document) {
+  for (char c : WithoutBom(document)) {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
-    // A byte-order mark before the JSON is still JSON.
-    return c != '{' && c != '\xef';
+    return c != '{';
   }
   return true;
 }
 
 Result<std::vector<uint8_t>> ParseOrderText(std::string_view text, std::string_view filename,
                                             std::span<const std::string_view> rulesets) {
+  text = WithoutBom(text);
   const Verbs verbs(rulesets);
   JVal file = Obj(ObjectNamed("OrderFile"));
   JVal orders = List();
@@ -1015,7 +1023,7 @@ Result<std::vector<uint8_t>> ParseOrderText(std::string_view text, std::string_v
 Result<std::vector<uint8_t>> ParseOrderDocument(std::string_view document, std::string_view filename,
                                                 std::span<const std::string_view> rulesets) {
   if (IsOrderText(document)) return ParseOrderText(document, filename, rulesets);
-  return schema::ParseJson("OrderFile", document, filename);
+  return schema::ParseJson("OrderFile", WithoutBom(document), filename);
 }
 
 Result<std::string> PrintOrderLine(uint8_t body_type, const void* body, std::span<const std::string_view> rulesets) {

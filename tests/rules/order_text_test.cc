@@ -358,6 +358,12 @@ TEST_CASE("order text: players' spellings — any case, the book's abbreviations
                                   "j"));
   CHECK(t == j);
   CHECK(MustText(rules::PrintOrderText(t.data(), nwol)) == "SP transfer 1200.50 to FR\n");
+  // A file from an editor: a byte-order mark, Windows line ends, comments, blank lines.
+  CHECK(Must(rules::ParseOrderDocument("\xEF\xBB\xBF# orders\r\n\r\nSP transfer 1200.5 to FR\r\n", "bom", nwol)) == t);
+  CHECK(Must(rules::ParseOrderDocument(std::string("\xEF\xBB\xBF") + R"({"orders": [{"body_type": "SowOrder", "body": {"state": "SP", "body_type": "TransferOrder", "body": {"to_state": "FR", "amount_cc": 120050}}}]})", "bom", nwol)) == t);
+  // Nothing but comments: a file of no orders.
+  auto none = Must(rules::ParseOrderText("# nothing this turn\n\n", "none", nwol));
+  CHECK(flatbuffers::GetRoot<fb::OrderFile>(none.data())->orders()->size() == 0u);
   // The role line, and amphibious items.
   auto r = Must(rules::ParseOrderText("as FR.navy\nFR1TR orders load FR-I-3 load supplies 4 unload \"to\"\nas\nwithdraw FR/ship/X", "r", nwol));
   CHECK(MustText(rules::PrintOrderText(r.data(), nwol)) ==
