@@ -148,7 +148,7 @@ std::unique_ptr<Scheduler> Scheduler::Start(ledger::Ledger& db, Desk& desk, Sche
   auto impl = std::make_unique<Impl>(db, desk, std::move(settings));
   Impl* raw = impl.get();
   std::unique_ptr<Scheduler> s(new Scheduler(std::move(impl)));
-  raw->thread = std::thread([raw] { raw->Loop(); });
+  if (raw->settings.background) raw->thread = std::thread([raw] { raw->Loop(); });
   return s;
 }
 

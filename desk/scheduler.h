@@ -25,6 +25,7 @@ struct SchedulerSettings {
   int tick_s = 30;                              // seconds between passes (the first runs at once)
   std::function<int64_t()> now;                 // the clock (seconds since 1970 UTC); empty: the system clock
   std::function<void(const std::string&)> log;  // a line per deadline fired, turn finished, or failure
+  bool background = true;                       // false: no passes of its own, only RunOnce (a test's passes)
 };
 
 // What one pass did for one game (games with nothing due are left out).
