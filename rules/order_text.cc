@@ -1097,7 +1097,6 @@ Result<std::string> PrintOrderText(const uint8_t* order_file, std::span<const st
       if (!r) {
         out += "as\n";
       } else {
-        const Verbs none({});
         out += "as " + WordOrQuoted(*r, {}, nullptr) + "\n";
       }
       role = r;
