@@ -8,6 +8,7 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "ledger/ledger.h"
@@ -75,6 +76,9 @@ Row RowOf(const replay::GivenOrder& g) {
   return r;
 }
 
+Status OrdersOfTurn(Ctx& c, const std::string& game, const rules::GameKind* kind, replay::World head, Turn turn,
+                    std::optional<Turn> instead);
+
 }  // namespace
 
 Status OrdersReport(Ctx& c, const std::string& game) {
@@ -87,8 +91,10 @@ Status OrdersReport(Ctx& c, const std::string& game) {
   const rules::GameKind* kind = head->kind();
   if (!kind) return Status::InvalidArgument("game '" + game + "' is of no kind this adjutant plays");
   // The turn: as asked, else the last begun (whose orders have closed),
-  // else the coming one.
+  // else the coming one — and the coming one too when the last begun took
+  // none (a season's end: the calendar, SOW 4.2).
   Turn turn;
+  std::optional<Turn> instead;
   if (const auto& t = c.rq.turn) {
     auto parsed = Turn::Parse(*t);
     if (!parsed) return Status::InvalidArgument("--turn: '" + *t + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");
@@ -100,6 +106,7 @@ Status OrdersReport(Ctx& c, const std::string& game) {
   } else {
     const rules::Progress p = kind->ProgressOf(head->projections);
     auto coming = kind->OrderPosition(head->projections);
+    if (coming.ok()) instead = coming->turn;
     if (p.phase_done > 0) {
       turn = p.turn;
     } else if (coming.ok()) {
@@ -109,6 +116,18 @@ Status OrdersReport(Ctx& c, const std::string& game) {
                                      coming.status().message() + ")");
     }
   }
+  return OrdersOfTurn(c, game, kind, std::move(head).value(), turn, instead);
+}
+
+namespace {
+
+// The report of `turn`; or, when that turn took no orders and the report
+// was not asked for a turn, of `instead`.
+Status OrdersOfTurn(Ctx& c, const std::string& game, const rules::GameKind* kind, replay::World head, Turn turn,
+                    std::optional<Turn> instead) {
+  ledger::Ledger& db = c.db;
+  const std::string& branch = c.branch;
+  const std::string& person = c.rq.player;
   // The game as the turn's orders closed: just before its first phase (or
   // now, while they are still open).
   auto begun = db.SeekTurn(game, branch, TurnPhase{turn, 1});
@@ -127,7 +146,7 @@ Status OrdersReport(Ctx& c, const std::string& game) {
   }
   replay::World closed;
   if (open) {
-    closed = std::move(head).value();
+    closed = std::move(head);
     close = closed.head.seq;
   } else {
     auto w = replay::Fold(db, game, branch, close);
@@ -135,6 +154,11 @@ Status OrdersReport(Ctx& c, const std::string& game) {
     closed = std::move(w).value();
   }
   auto at = kind->OrderPosition(closed.projections);
+  if ((!at.ok() || at->turn != turn) && instead && *instead != turn) {
+    auto now = replay::Fold(db, game, branch);
+    if (!now.ok()) return now.status();
+    return OrdersOfTurn(c, game, kind, std::move(now).value(), *instead, std::nullopt);
+  }
   if (!at.ok() || at->turn != turn) {
     return Status::InvalidArgument("report orders: game '" + game + "' takes no orders for turn " + turn.ToString() +
                                    (open && at.ok() ? " yet (orders now go to " + at->turn.ToString() + ")" : ""));
@@ -237,5 +261,7 @@ Status OrdersReport(Ctx& c, const std::string& game) {
   }
   return Status::Ok();
 }
+
+}  // namespace
 
 }  // namespace adjutant::reports

@@ -417,3 +417,46 @@ TEST_CASE("issue 20: Y1.3 — a ruler's withdrawal goes alone: a file mixing it 
     if (!o.withdrawal) CHECK(o.fate == replay::OrderFate::kWithdrawn);
   }
 }
+
+TEST_CASE("issue 20: report orders after a season's end (which takes no orders, SOW 4.2) — by default the coming turn's, asked for the season's end a clear refusal",
+          "[orders-report]") {
+  const GameKind* nwol = nullptr;
+  for (const GameKind& k : GameKinds()) {
+    if (k.name == "nwol") nwol = &k;
+  }
+  REQUIRE(nwol);
+  PlayedGame g(*nwol);
+  REQUIRE(g.status.ok());
+  ledger::Ledger& db = *g;
+  auto file = schema::ParseJson("DirectiveFile",
+                                R"({"reason": "test", "body_type": "SowDirective", "body": {"body_type": "EndCampaign", "body": {}}})",
+                                "directive");
+  REQUIRE(file.ok());
+  auto d = replay::RecordDirective(db, "g", "main", *file);
+  INFO(d.status().message());
+  REQUIRE(d.ok());
+  // The coming turn runs, and the season's end after it.
+  AdjudicateComing(db, *nwol);
+  auto w = replay::Fold(db, "g", "main");
+  REQUIRE(w.ok());
+  const rules::Progress p = w->kind()->ProgressOf(w->projections);
+  REQUIRE(p.turn.step == 16);
+  REQUIRE(p.phase_done > 0);
+  auto next = replay::OrderPositionOf(*w);
+  REQUIRE(next.ok());
+  reports::Request rq;
+  rq.kind = reports::Kind::kOrders;
+  rq.game = "g";
+  rq.player = nwol->turns.back().orders.front().first;
+  rq.format = reports::Format::kJson;
+  auto r = reports::Build(db, reports::Ga(), rq);
+  INFO(r.status().message());
+  REQUIRE(r.ok());
+  auto bytes = schema::ParseJson("OrdersReport", r->body, "orders report");
+  REQUIRE(bytes.ok());
+  CHECK(flatbuffers::GetRoot<fb::OrdersReport>(bytes->data())->turn()->str() == next->turn.ToString());
+  rq.turn = p.turn.ToString();
+  auto refused = reports::Build(db, reports::Ga(), rq);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.status().message(), Catch::Contains("takes no orders for turn " + p.turn.ToString()));
+}

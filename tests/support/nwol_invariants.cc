@@ -9,6 +9,7 @@
 #include "projections/roster.h"
 #include "replay/driver.h"
 #include "reports/reports.h"
+#include "rules/sow/calendar.h"
 #include "rules/sow/economy.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -372,21 +373,24 @@ Result<std::string> ReportLeak(ledger::Ledger& db, const std::string& game, cons
     if (!text.ok()) return text.status();
     // Issue 20: his orders report — how each order was carried out, and what
     // stood in for orders not given (his own orders' words are his, not told).
-    reports::Request rq;
-    rq.kind = reports::Kind::kOrders;
-    rq.game = game;
-    rq.branch = branch;
-    rq.player = person;
-    rq.turn = turn.ToString();
-    rq.format = reports::Format::kJson;
-    reports::Viewer viewer;
-    viewer.person = person;
-    auto orders = reports::Build(db, viewer, rq);
-    if (!orders.ok()) return Status::InvalidArgument("report orders for " + person + ": " + orders.status().message());
-    static const std::regex kTold("\"(what|text)\": \"((\\\\.|[^\"\\\\])*)\"");
+    // A season's end takes no orders (the calendar, SOW 4.2): none to report.
     std::string told;
-    for (std::sregex_iterator it(orders->body.begin(), orders->body.end(), kTold), stop; it != stop; ++it) {
-      told += (*it)[2].str() + "\n";
+    if (!rules::sow::IsSeasonEnd(turn)) {
+      reports::Request rq;
+      rq.kind = reports::Kind::kOrders;
+      rq.game = game;
+      rq.branch = branch;
+      rq.player = person;
+      rq.turn = turn.ToString();
+      rq.format = reports::Format::kJson;
+      reports::Viewer viewer;
+      viewer.person = person;
+      auto orders = reports::Build(db, viewer, rq);
+      if (!orders.ok()) return Status::InvalidArgument("report orders for " + person + ": " + orders.status().message());
+      static const std::regex kTold("\"(what|text)\": \"((\\\\.|[^\"\\\\])*)\"");
+      for (std::sregex_iterator it(orders->body.begin(), orders->body.end(), kTold), stop; it != stop; ++it) {
+        told += (*it)[2].str() + "\n";
+      }
     }
     for (const std::string* doc : {&text->events, &text->positions, &text->svg, &told}) {
       for (std::sregex_iterator it(doc->begin(), doc->end(), kIdForm), stop; it != stop; ++it) {
