@@ -138,7 +138,7 @@ std::vector<Command> ReportCommands() {
         "the moves a control result binds it for, at the end of --move M (default: now); --side S is that\n"
         "side's report, with its units' intentions for the coming move; --svg FILE draws the table.\n"
         "orders (every kind of game): what became of a player's orders for turn T (a battle: --move M;\n"
-        "default: the last turn adjudicated, else the coming one): each as received (stands, superseded,\n"
+        "default: the last turn adjudicated, else (or after a season's end) the coming one): each as received (stands, superseded,\n"
         "withdrawn, refused with its rule), and for each role of his with no order standing what the book\n"
         "does in their place (PATE 4.11 default orders, SOW 6.5 standing orders, Y1.3, D12.2).",
         {{"state", "S", "the state (e.g. BR)"}, {"player", "P", "events, positions, orders: the GA reads P's reports"},
