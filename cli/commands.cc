@@ -1,5 +1,5 @@
 // `adjutant`: dispatch, help, Run and RunShared. The commands live by family
-// in cli/cmd_*.cc, play.cc, report.cc, map.cc, serve.cc and backup.cc.
+// in cli/cmd_*.cc, play.cc, report.cc, map.cc, serve.cc, backup.cc and mail.cc.
 #include "cli/commands.h"
 
 #include <sodium.h>
@@ -46,6 +46,7 @@ std::vector<Command> AllCommands() {
   for (auto& c : MapCommands()) all.push_back(std::move(c));
   for (auto& c : ServeCommands()) all.push_back(std::move(c));
   for (auto& c : BackupCommands()) all.push_back(std::move(c));
+  for (auto& c : MailCommands()) all.push_back(std::move(c));
   return all;
 }
 
@@ -71,7 +72,9 @@ std::string MainHelp(const std::vector<Command>& cmds) {
 
 // Commands that never run through the order desk: they would serve, copy
 // or replace the database it holds, or use none.
-const char* const kNotThroughDesk[] = {"serve", "backup", "restore", "conform", "map"};
+// mail-out sends on the network for minutes at worst: never on a game's
+// sequencer (`adjutant serve --mail-settings` mails by itself, off it).
+const char* const kNotThroughDesk[] = {"serve", "backup", "restore", "conform", "map", "mail-out"};
 
 bool ThroughDesk(const std::string& name) {
   return std::find(std::begin(kNotThroughDesk), std::end(kNotThroughDesk), name) == std::end(kNotThroughDesk);

@@ -145,5 +145,6 @@ std::vector<Command> ReportCommands();  // cli/report.cc
 std::vector<Command> MapCommands();     // cli/map.cc
 std::vector<Command> ServeCommands();   // cli/serve.cc
 std::vector<Command> BackupCommands();  // cli/backup.cc
+std::vector<Command> MailCommands();    // cli/mail.cc
 
 }  // namespace adjutant::cli

@@ -12,6 +12,7 @@
 #include "cli/socket.h"
 #include "desk/desk.h"
 #include "desk/scheduler.h"
+#include "mail/mail.h"
 
 namespace adjutant::cli {
 namespace {
@@ -133,6 +134,13 @@ Status CmdServe(Context& c) {
     if (!now.ok()) return now.status();
     sched.now = [t = *now] { return t; };
   }
+  if (auto path = c.args.Value("mail-settings")) {
+    if (!scheduling) return Status::InvalidArgument("--mail-settings: the scheduler mails the reports: not with --no-scheduler");
+    auto m = mail::LoadSettings(*path);
+    if (!m.ok()) return m.status();
+    if (m->smtp.host.empty()) return Status::InvalidArgument(*path + ": smtp.host is not set: no mail goes out");
+    sched.mail = std::make_shared<const mail::Settings>(std::move(m).value());
+  }
   // Said before anything is opened or bound.
   for (const auto& w : desk::DeploymentWarnings(s)) std::fprintf(stderr, "adjutant serve: warning: %s\n", w.c_str());
   auto db = OpenDb(c, true);
@@ -213,6 +221,9 @@ std::vector<Command> ServeCommands() {
             "Deadlines (adjutant schedule): at start and every --schedule-tick seconds, each game whose deadline\n"
             "has passed has it fired and its turn adjudicated, once (a restart finishes a turn a crash cut short\n"
             "and never fires a deadline twice); what it does is said on stderr. --no-scheduler turns it off.\n"
+            "Mail (adjutant mail-address, mail-out): with --mail-settings F each pass then mails every player with an\n"
+            "address his reports of each turn over (sent from the scheduler's thread, recorded on the game's\n"
+            "sequencer: no player waits for the mail server); a failure is recorded and tried again after its backoff.\n"
             "POST /api/games/GAME/sessions/revoke [{\"person\": P}] (the GA ends a game's or a person's sessions).\n"
             "Listening beyond loopback without TLS is warned about on stderr.\n"
             "The adjutant command reaches the running desk through DIR/adjutant.sock (owner-only: mode 0600, and\n"
@@ -251,7 +262,8 @@ std::vector<Command> ServeCommands() {
              {"socket-max-connections", "N", "connections open at once on the socket (default 16)"},
              {"schedule-tick", "S", "seconds between the scheduler's looks at the deadlines (default 30)"},
              {"no-scheduler", "", "fire no deadline: turns run only when the GA adjudicates them"},
-             {"now", "T", "the scheduler's clock stands at T (UTC): a rehearsal of the schedule, or a test"}},
+             {"now", "T", "the scheduler's clock stands at T (UTC): a rehearsal of the schedule, or a test"},
+             {"mail-settings", "F", "the GA's mail account (see `adjutant mail-check --help`): mail the reports after each turn"}},
             0, 0},
            CmdServe}};
 }

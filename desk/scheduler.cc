@@ -10,7 +10,11 @@
 #include "base/utc.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"
+#include "mail/mail.h"
+#include "ops/ops.h"
 #include "replay/schedule.h"
+#include "schema/codec.h"
+#include "schema/reports_generated.h"
 
 namespace adjutant::desk {
 
@@ -36,6 +40,9 @@ struct Scheduler::Impl {
     std::map<std::string, Quiet> games;
   };
   std::shared_ptr<QuietGames> quiet = std::make_shared<QuietGames>();
+  // By game: where its last mail run left it — looked at again when its
+  // head moves or a failed message's retry comes (0: none waits).
+  std::map<std::string, Quiet> mail_quiet;
 
   Impl(ledger::Ledger& d, Desk& k, SchedulerSettings s) : db(d), desk(k), settings(std::move(s)) {}
 
@@ -124,7 +131,99 @@ struct Scheduler::Impl {
       }
       out.push_back(std::move(o));
     }
+    if (settings.mail) MailPass(now, *games, out);
     return out;
+  }
+
+  bool Stopping() {
+    std::lock_guard<std::mutex> lock(mu);
+    return stopping;
+  }
+
+  // Runs `fn` on the game's sequencer and waits for it; gives up (Busy) if
+  // the scheduler stops meanwhile — then `fn` never runs after this returns.
+  Status InSequence(const std::string& game, const std::function<Status()>& fn) {
+    struct Shared {
+      std::mutex m;
+      bool abandoned = false;
+      std::promise<Status> done;
+    };
+    auto sh = std::make_shared<Shared>();
+    auto result = sh->done.get_future();
+    desk.Sequence(game, [sh, &fn] {
+      std::lock_guard<std::mutex> lock(sh->m);
+      if (!sh->abandoned) sh->done.set_value(fn());
+    });
+    while (result.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+      if (!Stopping()) continue;
+      std::lock_guard<std::mutex> lock(sh->m);
+      if (result.wait_for(std::chrono::seconds(0)) == std::future_status::ready) break;
+      sh->abandoned = true;
+      return Status::Busy("the order desk is stopping");
+    }
+    return result.get();
+  }
+
+  // Issue 20: each game's reports due, mailed (ops::MailOut) — sent from this
+  // thread, recorded on the game's sequencer.
+  void MailPass(int64_t now, const std::vector<ledger::GameInfo>& games, std::vector<ScheduleOutcome>& out) {
+    for (const auto& g : games) {
+      if (Stopping()) return;
+      auto current = db.Current(g.name);
+      const std::string branch = current.ok() ? *current : "main";
+      auto head = db.HeadOf(g.name, branch);
+      if (!head.ok()) continue;
+      if (auto it = mail_quiet.find(g.name); it != mail_quiet.end() && it->second.branch == branch &&
+                                             it->second.head.seq == head->seq && it->second.head.hash == head->hash &&
+                                             (it->second.wake == 0 || now < it->second.wake)) {
+        continue;
+      }
+      ops::MailOutRequest rq;
+      rq.game = g.name;
+      rq.branch = branch;
+      rq.settings = settings.mail.get();
+      rq.now = now;
+      rq.json = true;
+      const std::string game = g.name;
+      rq.in_sequence = [this, game](const std::function<Status()>& fn) { return InSequence(game, fn); };
+      ops::Answer a = ops::MailOut(ops::On(db), rq);
+      int64_t wake = 0;
+      auto bytes = schema::ParseJson("MailOutReport", a.out, "mail-out");
+      if (bytes.ok()) {
+        const auto* rep = flatbuffers::GetRoot<fb::MailOutReport>(bytes->data());
+        for (const auto* r : *rep->rows()) {
+          ScheduleOutcome o;
+          o.game = game;
+          o.branch = branch;
+          const std::string what = r->turn()->str() + " to " + r->person()->str() + " <" + r->address()->str() + ">";
+          if (r->outcome()->str() == "sent") {
+            o.line = "mail: reports of " + what + " sent";
+          } else {
+            o.failed = true;
+            o.line = "mail: reports of " + what + " not sent (attempt " + std::to_string(r->attempt()) + ": " +
+                     r->error()->str() + "); tried again from " + FormatUtc(r->retry_at());
+            if (wake == 0 || r->retry_at() < wake) wake = r->retry_at();
+          }
+          if (o.failed) {
+            auto& last = last_failure["mail " + game + " " + r->person()->str()];
+            if (last != o.line) Say(o);
+            last = o.line;
+          } else {
+            last_failure.erase("mail " + game + " " + r->person()->str());
+            Say(o);
+          }
+          out.push_back(std::move(o));
+        }
+      } else if (!a.status.ok()) {
+        ScheduleOutcome o{game, branch, "mail: " + a.status.message(), true};
+        auto& last = last_failure["mail " + game];
+        if (last != o.line) Say(o);
+        last = o.line;
+        out.push_back(std::move(o));
+        continue;  // looked at again next pass
+      }
+      if (auto after = db.HeadOf(g.name, branch); after.ok()) mail_quiet[g.name] = {branch, *after, wake};
+    }
   }
 
   void Say(const ScheduleOutcome& o) const {

@@ -6,7 +6,9 @@
 // finishes a turn a crash interrupted and never fires a deadline twice. The
 // clock is injected (tests pass their own); rules never read it. A game
 // whose last step found nothing to do is not folded again until its head
-// moves or the deadline it named comes (ScheduleStep::head, wake).
+// moves or the deadline it named comes (ScheduleStep::head, wake). With mail
+// settings, each pass then mails the reports due (a game is looked at again
+// when its head moves, or when a failed message's retry comes).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <vector>
 
 namespace adjutant::ledger { class Ledger; }
+namespace adjutant::mail { struct Settings; }
 
 namespace adjutant::desk {
 
@@ -26,6 +29,11 @@ struct SchedulerSettings {
   std::function<int64_t()> now;                 // the clock (seconds since 1970 UTC); empty: the system clock
   std::function<void(const std::string&)> log;  // a line per deadline fired, turn finished, or failure
   bool background = true;                       // false: no passes of its own, only RunOnce (a test's passes)
+  // Issue 20: the GA's mail account (serve --mail-settings). After each
+  // pass's steps, every game's reports due are mailed (ops::MailOut): the
+  // sending on the scheduler's thread, only the recording on the game's
+  // sequencer. Empty: no mail.
+  std::shared_ptr<const mail::Settings> mail;
 };
 
 // What one pass did for one game (games with nothing due are left out).

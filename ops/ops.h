@@ -26,6 +26,7 @@
 #include "base/turn.h"
 
 namespace adjutant::ledger { class Ledger; }
+namespace adjutant::mail { struct Settings; }
 
 namespace adjutant::ops {
 
@@ -101,6 +102,29 @@ struct ScheduleRequest {
   int64_t now = 0;
   bool json = false;
 };
+// Issue 20, mail: the GA gives a person an address (`clear`: none).
+struct MailAddressRequest {
+  std::string game; Opt branch;
+  std::string person;
+  Opt address;
+  bool clear = false;
+};
+// Mails each person with an address the reports of every turn over since
+// the last his server took (and since his address was given), one message
+// a turn, in turn order; a failure is recorded and tried again after its
+// backoff. `settings`: the GA's mail account (mail/mail.h), loaded by the
+// front end; `dry_run`: only list what is due (no settings needed).
+struct MailOutRequest {
+  std::string game; Opt branch;
+  const mail::Settings* settings = nullptr;
+  int64_t now = 0;
+  bool dry_run = false;
+  bool json = false;
+  // Runs the recording of a round's outcomes (MailSent, MailFailed) where
+  // the game's writes are sequenced (the desk: its game's sequencer), so the
+  // sending itself — slow, on the network — holds up no one. Empty: at once.
+  std::function<Status(const std::function<Status()>&)> in_sequence;
+};
 struct ForkRequest {
   std::string game;
   Opt from;     // BRANCH@SEQ or BRANCH@head
@@ -173,6 +197,8 @@ Answer RulesVersions(const Env& env, const RulesVersionsRequest& rq);
 Answer GameStatus(const Env& env, const StatusRequest& rq);
 Answer Schedule(const Env& env, const ScheduleRequest& rq);
 Answer Fork(const Env& env, const ForkRequest& rq);
+Answer MailAddress(const Env& env, const MailAddressRequest& rq);
+Answer MailOut(const Env& env, const MailOutRequest& rq);
 Answer Ruling(const Env& env, const RulingRequest& rq);
 Answer Roll(const Env& env, const RollRequest& rq);
 Answer DiceCommit(const Env& env, const DiceRequest& rq);

@@ -147,6 +147,19 @@ std::string PayloadText(const ledger::EventView& view) {
       else if (auto* f = d->body_as_DeadlineFired()) {
         t = "deadline of turn " + TurnText(f->turn()) + " (" + FormatUtc(f->deadline()) + ") fired at " + FormatUtc(f->fired_at());
       }
+      else if (auto* a = d->body_as_SetMailAddress()) {
+        t = "mail address of " + Str(a->person()) + ": " + (a->address() && a->address()->size() ? Str(a->address()) : "none");
+      } else if (auto* m = d->body_as_MailSent()) {
+        t = Str(m->purpose()) + " of turn " + TurnText(m->turn()) + " mailed to " + Str(m->person()) + " <" +
+            Str(m->address()) + "> at " + FormatUtc(m->sent_at()) + ", attempt " + std::to_string(m->attempt()) +
+            ", body " + Str(m->body_hash()) + ", message " + Str(m->message_id());
+      } else if (auto* m = d->body_as_MailFailed()) {
+        t = Str(m->purpose()) + " of turn " + TurnText(m->turn()) + " NOT mailed to " + Str(m->person()) + " <" +
+            Str(m->address()) + "> at " + FormatUtc(m->failed_at()) + ", attempt " + std::to_string(m->attempt()) + ": " +
+            Quote(Str(m->error())) + "; tried again from " + FormatUtc(m->retry_at());
+      } else if (auto* m = d->body_as_MailReceived()) {
+        t = "mail " + Str(m->message_id()) + " from " + Quote(Str(m->from())) + (m->accepted() ? " accepted" : " refused: " + Quote(Str(m->reason())));
+      }
       else t = fb::EnumNameDirectiveBody(d->body_type());
       return t + " because " + Quote(Str(d->reason()));
     }

@@ -13,6 +13,7 @@
 #include "projections/summary.h"
 #include "replay/digest.h"
 #include "replay/driver.h"
+#include "replay/mail.h"
 #include "replay/orders.h"
 #include "replay/schedule.h"
 #include "base/utc.h"
@@ -22,6 +23,13 @@
 
 namespace adjutant::ops {
 namespace {
+
+namespace P = projections;
+
+const P::MailBox* MailBoxOf(const P::MailState& m, const std::string& person) {
+  auto it = m.boxes.find(person);
+  return it == m.boxes.end() ? nullptr : &it->second;
+}
 
 struct Orders {
   uint32_t submitted = 0, refused = 0, superseded = 0, withdrawn = 0;
@@ -76,6 +84,7 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
       break;
     }
   }
+  const P::MailState& mail = replay::MailOf(*w);
   // The deadline of the coming turn (replay/schedule.h).
   auto sched = replay::ScheduleViewOf(**db, game, branch, *w);
   if (!sched.ok()) return sched.status();
@@ -94,8 +103,13 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
       std::vector<flatbuffers::Offset<flatbuffers::String>> roles;
       for (const auto& r : pr.roles) roles.push_back(f.CreateString(r));
       Orders o = orders.count(person) ? orders.at(person) : Orders{};
+      const P::MailBox* box = MailBoxOf(mail, person);
+      const std::string mail_turn = box && box->any_sent ? box->last_turn.ToString() : "";
       rows.push_back(fb::CreateStatusPersonDirect(f, person.c_str(), &roles, o.submitted, o.stand(), o.refused,
-                                                  o.superseded, o.last_seq, o.withdrawn));
+                                                  o.superseded, o.last_seq, o.withdrawn,
+                                                  box ? box->address.c_str() : "", mail_turn.c_str(),
+                                                  box ? box->failures : 0, box ? box->retry_at : 0,
+                                                  box ? box->last_error.c_str() : ""));
     }
     std::vector<flatbuffers::Offset<flatbuffers::String>> owe;
     for (const auto& x : owing) owe.push_back(f.CreateString(x));
@@ -138,6 +152,16 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
       line += " (last at seq " + std::to_string(o.last_seq) + ")";
     }
     p.Line(line);
+    // His mail (issue 20): where it goes, and whether it went.
+    if (const P::MailBox* box = MailBoxOf(mail, person)) {
+      std::string m = "    mail: " + (box->address.empty() ? std::string("none (stopped)") : box->address);
+      m += box->any_sent ? "; last sent: reports for " + box->last_turn.ToString() : "; nothing sent yet";
+      if (box->failures) {
+        m += "; FAILING (" + std::to_string(box->failures) + (box->failures == 1 ? " attempt" : " attempts") + " at " +
+             box->failing_turn.ToString() + ": " + box->last_error + "), tried again from " + FormatUtc(box->retry_at);
+      }
+      p.Line(m);
+    }
   }
   std::string owe;
   for (const auto& x : owing) owe += (owe.empty() ? "" : ", ") + x;

@@ -2,6 +2,7 @@
 
 #include "projections/battle.h"
 #include "projections/fleet.h"
+#include "projections/mail.h"
 #include "projections/navalmap.h"
 #include "projections/roster.h"
 #include "projections/schedule.h"
@@ -32,6 +33,7 @@ std::vector<std::unique_ptr<Projection>> AllProjections() {
   out.push_back(std::make_unique<Y1820>());
   out.push_back(std::make_unique<Battle>());
   out.push_back(std::make_unique<Schedule>());  // applies once the GA set a schedule
+  out.push_back(std::make_unique<Mail>());      // applies once mail was used
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "replay/dice_commit.h"
 #include "replay/driver.h"
 #include "replay/fork.h"
+#include "replay/mail.h"
 #include "rules/kind.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -22,7 +23,7 @@ namespace {
 // One input of the old branch, as it was given.
 struct Input {
   TurnPhase at;
-  enum Kind { kOrder, kPassword, kDirective, kFired } kind = kOrder;
+  enum Kind { kOrder, kPassword, kDirective, kFired, kMailAddress } kind = kOrder;
   std::string person;          // orders, passwords
   std::string pwhash;          // passwords
   OrderRun run;                // orders: one file of them (replay/fork.h)
@@ -30,6 +31,7 @@ struct Input {
   uint64_t seq = 0;            // directives: its seq on the old branch
   Turn fired_turn;             // a deadline fired: its turn, deadline and time
   int64_t fired_deadline = 0, fired_at = 0;
+  std::string address;         // a mail address given (replay/mail.h)
 };
 
 using rules::Progress;
@@ -147,6 +149,16 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
         in.kind = Input::kPassword;
         in.person = pw->person()->str();
         in.pwhash = pw->pwhash()->str();
+      } else if (const auto* a = d->body_as_SetMailAddress()) {
+        // An address stays given.
+        in.kind = Input::kMailAddress;
+        in.person = a->person()->str();
+        in.address = a->address() ? a->address()->str() : "";
+      } else if (d->body_type() == fb::DirectiveBody_MailSent || d->body_type() == fb::DirectiveBody_MailFailed ||
+                 d->body_type() == fb::DirectiveBody_MailReceived) {
+        // What the old branch's mail did is its own: the corrected branch's
+        // reports go out again (they may differ), under its own name.
+        return Status::Ok();
       } else if (const auto* f = d->body_as_DeadlineFired()) {
         // A deadline that fired stays fired: the schedule goes on from it.
         in.kind = Input::kFired;
@@ -202,6 +214,10 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
     const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
     if (file->body_type() == fb::DirectiveBody_SetPassword) {
       return Status::InvalidArgument("a correction is a directive of the rules, not a password");
+    } else if (file->body_type() == fb::DirectiveBody_SetMailAddress || file->body_type() == fb::DirectiveBody_MailSent ||
+               file->body_type() == fb::DirectiveBody_MailFailed || file->body_type() == fb::DirectiveBody_MailReceived) {
+      return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
+                                     ": mail is the branch's own (`adjutant mail-address`, `adjutant mail-out`), not a correction");
     } else if (file->body_type() == fb::DirectiveBody_Schedule || file->body_type() == fb::DirectiveBody_DeadlineFired) {
       return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
                                      ": the schedule is set on the branch itself (`adjutant schedule`), not as a correction");
@@ -292,6 +308,11 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
         auto r = SetPassword(db, game, new_branch, in.person, in.pwhash);
         if (!r.ok()) return r.status();
         break;
+      }
+      case Input::kMailAddress: {
+        auto r = SetMailAddress(db, game, new_branch, in.person, in.address);
+        if (!r.ok()) return r.status();
+        continue;
       }
       case Input::kFired: {
         auto r = RecordDeadlineFired(db, game, new_branch, in.fired_turn, in.fired_deadline, in.fired_at);

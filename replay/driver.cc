@@ -409,6 +409,17 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
   if (file->body_type() == fb::DirectiveBody_SetPassword) {
     return Status::InvalidArgument("passwords are set with `adjutant password`, which records only their hash");
   }
+  switch (file->body_type()) {
+    case fb::DirectiveBody_SetMailAddress:
+      return Status::InvalidArgument("SetMailAddress: mail addresses are set with `adjutant mail-address`");
+    case fb::DirectiveBody_MailSent:
+    case fb::DirectiveBody_MailFailed:
+    case fb::DirectiveBody_MailReceived:
+      return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
+                                     ": recorded by Adjutant as it sends and reads mail, not given as a directive");
+    default:
+      break;
+  }
   if (file->body_type() == fb::DirectiveBody_DeadlineFired && !fired) {
     return Status::InvalidArgument("DeadlineFired: recorded by the scheduler of `adjutant serve` when a deadline passes, "
                                    "not given as a directive");

@@ -1,0 +1,121 @@
+#include "replay/mail.h"
+
+#include "replay/driver.h"
+#include "rules/kind.h"
+#include "schema/event_generated.h"
+
+namespace adjutant::replay {
+namespace {
+
+const Actor kAdjutant{ActorKind::kGameAdministrator, "", ""};
+
+// A directive of mail at the branch's directive position, as one batch,
+// after the branch's head as it stands (folded again if another writer
+// moved it meanwhile).
+Result<ledger::AppendResult> AppendMail(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                        const PayloadBuilder& payload, std::string_view key = {},
+                                        uint64_t fingerprint = 0) {
+  for (int attempt = 0;; ++attempt) {
+    auto world = Fold(db, game, branch);
+    if (!world.ok()) return world.status();
+    const rules::GameKind* kind = world->kind();
+    Draft d;
+    d.at = kind ? kind->DirectivePosition(world->projections) : world->head.at;
+    d.actor = kAdjutant;
+    d.payload = payload;
+    auto r = db.Append(game, branch, world->head.seq, std::vector<Draft>{std::move(d)}, key, fingerprint);
+    if (r.ok() || r.status().code() != Status::Code::kConflict || attempt >= 4) return r;
+    if (!key.empty()) {
+      auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""), key,
+                                fingerprint);
+      if (!prior.ok()) return prior.status();
+      if (prior->has_value()) return **prior;  // another writer recorded it
+    }
+  }
+}
+
+fb::Turn FbTurn(const Turn& t) { return fb::Turn(t.major, t.minor, t.step); }
+
+std::string SentKey(const MailRecord& m) {
+  return "mail " + m.purpose + " " + m.person + " " + m.turn.ToString() + " " + m.message_id;
+}
+
+}  // namespace
+
+const projections::MailState& MailOf(const World& w) { return rules::Get<projections::Mail>(w.projections).state(); }
+
+Status CheckMailAddress(std::string_view a) {
+  if (a.empty()) return Status::Ok();
+  if (a.size() > 254) return Status::InvalidArgument("mail address: longer than 254 characters");
+  for (char c : a) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u == 0x7f || c == '<' || c == '>' || c == '"' || c == ',' || c == ';' || c == '(' || c == ')' ||
+        c == '\\' || c == '[' || c == ']') {
+      return Status::InvalidArgument("mail address '" + std::string(a) + "': no spaces, quotes, brackets, commas or control characters");
+    }
+  }
+  const size_t at = a.find('@');
+  if (at == std::string_view::npos || at == 0 || at + 1 >= a.size() || a.find('@', at + 1) != std::string_view::npos ||
+      a.substr(at + 1).find('.') == std::string_view::npos || a.back() == '.') {
+    return Status::InvalidArgument("mail address '" + std::string(a) + "' is not user@domain");
+  }
+  return Status::Ok();
+}
+
+Result<ledger::AppendResult> SetMailAddress(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                            const std::string& person, const std::string& address) {
+  ADJ_RETURN_IF_ERROR(CheckMailAddress(address));
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  if (!world->kind()) return Status::NotFound("no game '" + std::string(game) + "' (branch " + std::string(branch) + ")");
+  if (!world->roster().Find(person)) {
+    return Status::InvalidArgument("there is no person '" + person + "' in game '" + std::string(game) + "'");
+  }
+  return AppendMail(db, game, branch, [person, address](flatbuffers::FlatBufferBuilder& f) {
+    auto body = fb::CreateSetMailAddressDirect(f, person.c_str(), address.c_str());
+    auto x = fb::CreateDirective(f, f.CreateString(address.empty() ? "mail address cleared by the GA"
+                                                                    : "mail address set by the GA"),
+                                 fb::DirectiveBody_SetMailAddress, body.Union());
+    return PayloadRef{fb::Payload_Directive, x.o};
+  });
+}
+
+Result<ledger::AppendResult> RecordMailSent(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                            const MailRecord& m) {
+  const std::string key = SentKey(m);
+  const uint64_t fingerprint = RequestFingerprint("mail-sent", branch, m.person, key);
+  auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""), key,
+                            fingerprint);
+  if (!prior.ok()) return prior.status();
+  if (prior->has_value()) return **prior;
+  return AppendMail(
+      db, game, branch,
+      [m](flatbuffers::FlatBufferBuilder& f) {
+        const fb::Turn t = FbTurn(m.turn);
+        auto body = fb::CreateMailSentDirect(f, m.person.c_str(), m.address.c_str(), m.purpose.c_str(), &t,
+                                             m.message_id.c_str(), m.subject.c_str(), m.body_hash.c_str(),
+                                             m.digest.c_str(), m.attempt, m.at);
+        auto x = fb::CreateDirective(f, f.CreateString("mail sent"), fb::DirectiveBody_MailSent, body.Union());
+        return PayloadRef{fb::Payload_Directive, x.o};
+      },
+      key, fingerprint);
+}
+
+Result<ledger::AppendResult> RecordMailFailed(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                              const MailRecord& m) {
+  return AppendMail(db, game, branch, [m](flatbuffers::FlatBufferBuilder& f) {
+    const fb::Turn t = FbTurn(m.turn);
+    auto body = fb::CreateMailFailedDirect(f, m.person.c_str(), m.address.c_str(), m.purpose.c_str(), &t,
+                                           m.message_id.c_str(), m.error.c_str(), m.attempt, m.at, m.retry_at);
+    auto x = fb::CreateDirective(f, f.CreateString("mail not sent"), fb::DirectiveBody_MailFailed, body.Union());
+    return PayloadRef{fb::Payload_Directive, x.o};
+  });
+}
+
+int64_t MailBackoff(uint32_t attempt) {
+  int64_t wait = 60;
+  for (uint32_t i = 1; i < attempt && wait < 3600; ++i) wait *= 2;
+  return wait < 3600 ? wait : 3600;
+}
+
+}  // namespace adjutant::replay
