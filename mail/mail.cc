@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <vmime/net/defaultTimeoutHandler.hpp>
 #include <vmime/platforms/posix/posixHandler.hpp>
@@ -145,12 +146,8 @@ std::string What(const std::exception& x) {
   return x.what();
 }
 
-// Text for a header: VMime splits it into words, encoding only those that
-// need it (a name or subject with accents keeps its spaces).
-vmime::text HeaderText(const std::string& s) { return *vmime::text::newFromString(s, vmime::charsets::UTF_8); }
-
-// A display name: one word, encoded whole when it is not ASCII (VMime 0.9.2
-// drops the space after an encoded word of a name split into words).
+// A display name or a subject: one word, encoded whole when it is not ASCII
+// (VMime 0.9.2 split into words drops or doubles the spaces between them).
 vmime::text NameText(const std::string& s) {
   const bool ascii = std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
   return vmime::text(vmime::word(s, ascii ? vmime::charset(vmime::charsets::US_ASCII) : vmime::charset(vmime::charsets::UTF_8)));
@@ -318,7 +315,7 @@ Result<std::string> Compose(const Settings& s, const Outgoing& m) {
     mb.setExpeditor(vmime::mailbox(NameText(s.from_name), vmime::emailAddress(s.from_address)));
     mb.getRecipients().appendAddress(
         vmime::make_shared<vmime::mailbox>(NameText(m.to_name), vmime::emailAddress(m.to_address)));
-    mb.setSubject(HeaderText(m.subject));
+    mb.setSubject(NameText(m.subject));
     if (m.html.empty()) {
       mb.getTextPart()->setCharset(vmime::charsets::UTF_8);
       mb.getTextPart()->setText(vmime::make_shared<vmime::stringContentHandler>(m.text));
@@ -358,15 +355,18 @@ Status Send(const Settings& s, const std::vector<Outgoing>& messages, std::vecto
   InitVmime();
   sent->assign(messages.size(), Status::IOError("not sent"));
   if (s.smtp.host.empty()) return Status::InvalidArgument(s.path + ": smtp.host is not set: no mail goes out");
-  std::vector<vmime::shared_ptr<vmime::message>> built(messages.size());
+  // Each message as bytes, its headers' words encoded (RFC 2047), and sent
+  // as they are: VMime's own send(message) would write UTF-8 headers raw to
+  // a server offering SMTPUTF8 and ask for it on every hop, and a hop
+  // without it (Dovecot's LMTP, say) bounces the message.
+  std::vector<std::optional<std::string>> built(messages.size());
   for (size_t i = 0; i < messages.size(); ++i) {
     auto bytes = Compose(s, messages[i]);
     if (!bytes.ok()) {
       (*sent)[i] = bytes.status();
       continue;
     }
-    built[i] = vmime::make_shared<vmime::message>();
-    built[i]->parse(*bytes);
+    built[i] = std::move(bytes).value();
   }
   auto verifier = Verifier(s);
   if (!verifier.ok()) return verifier.status();
@@ -380,7 +380,10 @@ Status Send(const Settings& s, const std::vector<Outgoing>& messages, std::vecto
     for (size_t i = 0; i < messages.size(); ++i) {
       if (!built[i]) continue;
       try {
-        tr->send(built[i]);
+        vmime::mailboxList to;
+        to.appendMailbox(vmime::make_shared<vmime::mailbox>(vmime::emailAddress(messages[i].to_address)));
+        vmime::utility::inputStreamStringAdapter in(*built[i]);
+        tr->send(vmime::mailbox(vmime::emailAddress(s.from_address)), to, in, built[i]->size());
         (*sent)[i] = Status::Ok();
       } catch (const vmime::exceptions::connection_error&) {
         throw;
