@@ -23,6 +23,7 @@
 #include "replay/driver.h"
 #include "replay/mail.h"
 #include "reports/packet.h"
+#include "reports/reports.h"
 #include "schema/reports_generated.h"
 
 namespace adjutant::ops {
@@ -107,6 +108,10 @@ class Outbox {
       for (const auto& [turn, tally] : by_turn) {
         (void)tally;
         if (box.any_sent && !(box.last_turn < turn)) continue;
+        // Over before he had an address: skipped from the turn index alone,
+        // not digested (a late address on a long game costs no hashing).
+        auto end = EndOf(turn);
+        if (end.ok() && *end != UINT64_MAX && *end <= box.since_seq) continue;
         auto d = DigestOf(turn);
         if (!d.ok()) {
           if (d.status().code() == Status::Code::kNotFound) continue;  // never played
@@ -132,6 +137,12 @@ class Outbox {
     return out;
   }
 
+  Result<uint64_t> EndOf(const Turn& t) {
+    auto it = ends_.find(t);
+    if (it != ends_.end()) return it->second;
+    return ends_.emplace(t, reports::EndOfTurn(db_, rq_.game, branch_, t)).first->second;
+  }
+
   // The turn's digest, or why it has none (not over, never played): asked
   // once a run (a turn not over is asked of by every person).
   Result<replay::TurnDigest> DigestOf(const Turn& t) {
@@ -154,7 +165,7 @@ class Outbox {
              "\n(any copy of the game gives it: `adjutant digest " + rq_.game + " --turn " + due.turn.ToString() +
              "`).\n\n" + packet->Text() +
              "\n-- \nSent by Adjutant for the Game Administrator. Your orders report above lists each of your orders\n"
-             "and what became of it. Reply to this address to send orders.\n";
+             "and what became of it.\n";
     m.html = reports::HtmlOf(m.text);
     for (const auto& [name, svg] : packet->drawings) m.attachments.push_back({name, "image/svg+xml", svg});
     for (const auto& [name, json] : packet->json) m.attachments.push_back({name, "application/json", json});
@@ -184,6 +195,7 @@ class Outbox {
   bool battle_ = false;
   std::set<std::string> done_;  // failed or waiting this run: no more for them
   std::map<Turn, Result<replay::TurnDigest>> digests_;
+  std::map<Turn, Result<uint64_t>> ends_;
 };
 
 // Records what the server did with each message of a round.
@@ -240,24 +252,38 @@ Status DoMailOut(const Env& env, const MailOutRequest& rq, Printer& p) {
     if (!due.ok()) return due.status();
     for (auto& w : waiting) rows.push_back(std::move(w));
     if (due->empty()) break;
+    // A player whose reports cannot be made fails alone (recorded like a
+    // refusal, tried again later): the others' mail goes.
     std::vector<mail::Outgoing> out;
     std::vector<Row> batch;
+    std::vector<Status> unmade;  // by batch row: Ok, or why his message could not be made
     for (const Due& d : *due) {
       auto m = box.Compose(d);
-      if (!m.ok()) return m.status();
+      if (!m.ok()) {
+        Row r;
+        r.due = d;
+        batch.push_back(std::move(r));
+        unmade.push_back(Status::InvalidArgument("his reports could not be made: " + m.status().message()));
+        continue;
+      }
       out.push_back(std::move(m->first));
       batch.push_back(std::move(m->second));
+      unmade.push_back(Status::Ok());
     }
     if (rq.dry_run) {
-      for (auto& r : batch) {
+      for (size_t i = 0; i < batch.size(); ++i) {
+        Row& r = batch[i];
         r.outcome = "due";
+        if (!unmade[i].ok()) r.error = unmade[i].message();
         box.Done(r.due.person);
         rows.push_back(std::move(r));
       }
       continue;
     }
+    std::vector<Status> went;
+    if (!out.empty()) (void)mail::Send(*rq.settings, out, &went);  // each message's fate is in `went`
     std::vector<Status> sent;
-    (void)mail::Send(*rq.settings, out, &sent);  // each message's fate is in `sent`
+    for (size_t i = 0, k = 0; i < batch.size(); ++i) sent.push_back(unmade[i].ok() ? went[k++] : unmade[i]);
     Status recorded = rq.in_sequence ? rq.in_sequence([&] { return Record(**db, rq, branch, sent, batch, box, &failed); })
                                      : Record(**db, rq, branch, sent, batch, box, &failed);
     if (!recorded.ok()) return recorded;
@@ -282,7 +308,7 @@ Status DoMailOut(const Env& env, const MailOutRequest& rq, Printer& p) {
       if (r.outcome == "sent") {
         p.Line("sent to " + to + ": reports for " + what + " [seq " + std::to_string(r.seq) + "], body " + r.body_hash);
       } else if (r.outcome == "due") {
-        p.Line("due to " + to + ": reports for " + what + " (a dry run: not sent)");
+        p.Line("due to " + to + ": reports for " + what + " (a dry run: not sent)" + (r.error.empty() ? "" : "; " + r.error));
       } else if (r.outcome == "failed") {
         p.Line("NOT sent to " + to + ": reports for " + what + ", attempt " + std::to_string(r.due.attempt) + ": " +
                r.error + "; tried again from " + FormatUtc(r.retry_at) + " [seq " + std::to_string(r.seq) + "]");
