@@ -31,15 +31,6 @@ namespace {
 
 namespace P = projections;
 
-std::string Blake2bHex(const std::string& bytes) {
-  std::array<unsigned char, crypto_generichash_BYTES> out{};
-  crypto_generichash(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
-                     nullptr, 0);
-  std::array<char, crypto_generichash_BYTES * 2 + 1> hex{};
-  sodium_bin2hex(hex.data(), hex.size(), out.data(), out.size());
-  return hex.data();
-}
-
 // A name as a message id's word: letters, digits, '-' and '_' kept.
 std::string Word(const std::string& s) {
   std::string out;
@@ -181,7 +172,7 @@ class Outbox {
     r.due = due;
     r.message_id = m.message_id;
     r.subject = m.subject;
-    r.body_hash = Blake2bHex(m.text);
+    r.body_hash = replay::Blake2bHex(m.text);
     return std::make_pair(std::move(m), std::move(r));
   }
 

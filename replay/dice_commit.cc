@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/hash.h"
+#include "replay/digest.h"
 #include "replay/driver.h"
 #include "schema/event_generated.h"
 
@@ -40,11 +41,7 @@ Result<std::string> CommitmentOf(std::string_view salt_hex) {
   if (sodium_init() < 0) return Status::IOError("libsodium failed to initialise");
   auto bytes = Bytes(salt_hex);
   if (!bytes.ok()) return bytes.status();
-  std::array<unsigned char, crypto_generichash_BYTES> h{};
-  crypto_generichash(h.data(), h.size(), bytes->data(), bytes->size(), nullptr, 0);
-  std::array<char, crypto_generichash_BYTES * 2 + 1> hex{};
-  sodium_bin2hex(hex.data(), hex.size(), h.data(), h.size());
-  return std::string(hex.data());
+  return Blake2bHex(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
 }
 
 Result<rules::CounterDice> TurnDice(ledger::Ledger& db, std::string_view game, std::string_view branch,

@@ -9,6 +9,16 @@
 
 namespace adjutant::replay {
 
+std::string Blake2bHex(std::string_view bytes) {
+  if (sodium_init() < 0) return "";
+  std::array<unsigned char, crypto_generichash_BYTES> h{};
+  crypto_generichash(h.data(), h.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), nullptr,
+                     0);
+  std::array<char, crypto_generichash_BYTES * 2 + 1> hex{};
+  sodium_bin2hex(hex.data(), hex.size(), h.data(), h.size());
+  return hex.data();
+}
+
 Result<TurnDigest> DigestTurn(ledger::Ledger& db, std::string_view game, std::string_view branch, const Turn& t) {
   if (sodium_init() < 0) return Status::IOError("libsodium failed to initialise");
   auto first = db.SeekTurn(game, branch, TurnPhase{t, 0});

@@ -21,6 +21,10 @@ struct TurnDigest {
   std::string hex;         // 64 hex digits
 };
 
+// BLAKE2b-256 (libsodium's crypto_generichash) of `bytes`, 64 hex digits:
+// a dice commitment's, a mailed message's body hash.
+std::string Blake2bHex(std::string_view bytes);
+
 // The digest of `branch` up to the end of turn `t`. The turn must be over
 // (the next has begun): NotFound or Conflict otherwise.
 Result<TurnDigest> DigestTurn(ledger::Ledger& db, std::string_view game, std::string_view branch, const Turn& t);

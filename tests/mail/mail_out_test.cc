@@ -171,9 +171,9 @@ TEST_CASE("issue 20: mail out, on every kind of game — each player with an add
       CHECK(recorded == box_of.size());
 
       // The server refuses (a wrong password): recorded, not lost.
-      if (kind.turns.size() < 1) continue;
       auto adj2 = replay::Adjudicate(db, "g", "main", replay::AdjudicateMode::kTurn);
-      if (!adj2.ok()) continue;  // a battle that has ended: no turn after
+      INFO(adj2.status().message());
+      REQUIRE(adj2.ok());
       mail::Settings wrong = ga;
       wrong.smtp.password = "not-it";
       out.settings = &wrong;
