@@ -74,7 +74,7 @@ std::string MainHelp(const std::vector<Command>& cmds) {
 // or replace the database it holds, or use none.
 // mail-out sends on the network for minutes at worst: never on a game's
 // sequencer (`adjutant serve --mail-settings` mails by itself, off it).
-const char* const kNotThroughDesk[] = {"serve", "backup", "restore", "conform", "map", "mail-out"};
+const char* const kNotThroughDesk[] = {"serve", "backup", "restore", "conform", "map", "mail-out", "mail-in"};
 
 bool ThroughDesk(const std::string& name) {
   return std::find(std::begin(kNotThroughDesk), std::end(kNotThroughDesk), name) == std::end(kNotThroughDesk);
@@ -257,6 +257,9 @@ int Run(const std::vector<std::string>& argv) {
     const std::string prefix = "adjutant " + cmd->spec.name;
     if (st.message().rfind(prefix, 0) == 0) std::fprintf(stderr, "%s\n", st.message().c_str());
     else std::fprintf(stderr, "%s: %s\n", prefix.c_str(), st.message().c_str());
+    if (ctx.temp_fail_code != 0 && (st.code() == Status::Code::kIOError || st.code() == Status::Code::kBusy)) {
+      return ctx.temp_fail_code;
+    }
     return st.exit_code();
   }
   return 0;

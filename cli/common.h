@@ -24,6 +24,10 @@ namespace adjutant::cli {
 struct Context {
   std::string db;
   Args args;
+  // Not 0: the exit code of a failure that may pass if tried again (an I/O
+  // error, a busy database): `mail-in --stdin` gives 75, EX_TEMPFAIL, so the
+  // mail server that piped the message keeps it and delivers it again.
+  int temp_fail_code = 0;
 };
 
 using Handler = std::function<Status(Context&)>;

@@ -9,6 +9,10 @@
 namespace adjutant::cli {
 namespace {
 
+// The largest message taken from the standard input (orders are at most
+// limits::kOrderFileBytesMax; the rest is room for MIME's encodings).
+constexpr size_t kMailBytesMax = 8 << 20;
+
 const OptionSpec kSettings{"settings", "FILE", "the GA's mail account: a settings file (see `adjutant mail-check --help`)"};
 
 Status CmdMailAddress(Context& c) {
@@ -41,6 +45,30 @@ Status CmdMailOut(Context& c) {
     rq.settings = &*settings;
   }
   return RunOp(c, ops::MailOut, rq);
+}
+
+Status CmdMailIn(Context& c) {
+  ops::MailInRequest rq;
+  rq.json = c.args.Flag("json");
+  const bool from_stdin = c.args.Flag("stdin");
+  if (from_stdin) c.temp_fail_code = 75;  // EX_TEMPFAIL: the MTA delivers it again later
+  auto now = NowOption(c.args);
+  if (!now.ok()) return now.status();
+  rq.now = *now;
+  auto path = c.args.Value("settings");
+  if (!path) return Status::InvalidArgument("adjutant mail-in: --settings FILE (the GA's mail account) is required");
+  auto s = mail::LoadSettings(*path);
+  if (!s.ok()) return s.status();
+  rq.settings = &*s;
+  if (from_stdin) {
+    auto raw = ReadFile("-", kMailBytesMax);
+    if (!raw.ok()) return raw.status();
+    if (raw->empty()) return Status::InvalidArgument("adjutant mail-in --stdin: the standard input is empty (no message)");
+    rq.raw.push_back(std::move(raw).value());
+  } else {
+    rq.from_imap = true;
+  }
+  return RunOp(c, ops::MailIn, rq);
 }
 
 Status CmdMailCheck(Context& c) {
@@ -112,6 +140,20 @@ std::vector<Command> MailCommands() {
         "never dropped. Exits 5 if a message was not sent. --dry-run lists what is due and sends nothing.",
         {kSettings, {"dry-run", "", "list the messages due; send and record nothing"}, kNow, kBranch, kJson}, 1, 1},
        CmdMailOut},
+      {{"mail-in", "--settings FILE [--stdin] [--now T] [--json]",
+        "Read the orders players mailed to the game's address: the unseen messages of the IMAP folder of the\n"
+        "settings (marked seen once handled), or with --stdin one message piped in by the mail server (a\n"
+        "`| adjutant mail-in --stdin ...` delivery; exit 75 asks it to deliver again later). A message gives,\n"
+        "one to a line at the top of its text, `Game: G`, `Person: P` and `Password: ...`, then the orders in\n"
+        "the text form (or attaches an order file, JSON or .txt). Its orders are recorded as `adjutant order`\n"
+        "records them; the message is recorded (MailReceived: accepted, or refused and why; the hash of its\n"
+        "text with the password blotted out); the sender is answered in its thread with each order's fate and\n"
+        "rule, or why nothing was taken. The Message-ID is the idempotency key: a message read again records\n"
+        "nothing new and is not answered twice. Automatic mail and bounces are not answered. Exits 5 (75 with\n"
+        "--stdin) if a message could not be finished; it is read again next time. While `adjutant serve\n"
+        "--mail-settings` holds the database, it reads the IMAP folder itself.",
+        {kSettings, {"stdin", "", "read one message from the standard input instead of IMAP"}, kNow, kJson}, 0, 0},
+       CmdMailIn},
       {{"mail-check", "--settings FILE [--send-to ADDRESS]",
         "Check the GA's mail settings: log in to the IMAP and SMTP servers they name (over TLS, the\n"
         "certificates checked) and, with --send-to, send a test message. The settings file has one\n"

@@ -131,6 +131,7 @@ struct Scheduler::Impl {
       }
       out.push_back(std::move(o));
     }
+    if (settings.mail && !settings.mail->imap.host.empty()) MailInPass(now, out);
     if (settings.mail) MailPass(now, *games, out);
     return out;
   }
@@ -162,6 +163,47 @@ struct Scheduler::Impl {
       return Status::Busy("the order desk is stopping");
     }
     return result.get();
+  }
+
+  // Issue 20: the orders players mailed (ops::MailIn): read from the IMAP
+  // folder and answered from this thread, each message's orders and record
+  // taken on its game's sequencer.
+  void MailInPass(int64_t now, std::vector<ScheduleOutcome>& out) {
+    if (Stopping()) return;
+    ops::MailInRequest rq;
+    rq.settings = settings.mail.get();
+    rq.from_imap = true;
+    rq.now = now;
+    rq.json = true;
+    rq.in_sequence = [this](const std::string& game, const std::function<Status()>& fn) { return InSequence(game, fn); };
+    ops::Answer a = ops::MailIn(ops::On(db), rq);
+    auto bytes = schema::ParseJson("MailInReport", a.out, "mail-in");
+    if (!bytes.ok()) {
+      ScheduleOutcome o{"", "", "mail in: " + (a.status.ok() ? bytes.status().message() : a.status.message()), true};
+      auto& last = last_failure["mail in"];
+      if (last != o.line) Say(o);
+      last = o.line;
+      out.push_back(std::move(o));
+      return;
+    }
+    last_failure.erase("mail in");
+    const auto* rep = flatbuffers::GetRoot<fb::MailInReport>(bytes->data());
+    for (const auto* r : *rep->rows()) {
+      ScheduleOutcome o;
+      o.game = r->game()->str();
+      o.branch = r->branch()->str();
+      o.line = "mail in: <" + r->message_id()->str() + "> from " + r->from()->str() + ": " + r->outcome()->str();
+      if (r->orders()) o.line += ", " + std::to_string(r->orders()->orders()->size()) + " order(s)";
+      if (r->reason()->size() > 0) o.line += " (" + r->reason()->str() + ")";
+      if (r->reply()->str() == "sent") o.line += "; answered";
+      if (r->reply()->str() == "failed") {
+        o.line += "; the answer was not sent (" + r->reply_error()->str() + ")";
+        o.failed = true;
+      }
+      o.failed |= r->outcome()->str() == "not read";
+      Say(o);
+      out.push_back(std::move(o));
+    }
   }
 
   // Issue 20: each game's reports due, mailed (ops::MailOut) — sent from this

@@ -46,4 +46,8 @@ std::string BranchOf(const Env& env, const Opt& branch, const std::string& game)
 // A whole number given as `--NAME`, or `fallback` when none is.
 Result<uint64_t> Count(const std::string& name, const Opt& value, uint64_t fallback);
 
+// The domain of the GA's address (the right of Message-IDs Adjutant makes);
+// "adjutant.invalid" without one.
+std::string MailDomain(const mail::Settings* s);
+
 }  // namespace adjutant::ops

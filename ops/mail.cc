@@ -46,11 +46,6 @@ std::string Hex16(std::string_view s) {
   return out;
 }
 
-std::string Domain(const mail::Settings* s) {
-  if (!s) return "adjutant.invalid";
-  const size_t at = s->from_address.rfind('@');
-  return at == std::string::npos ? "adjutant.invalid" : s->from_address.substr(at + 1);
-}
 
 struct Due {
   std::string person, address;
@@ -163,8 +158,8 @@ class Outbox {
     const std::string who = Hex16(rq_.game + '\0' + due.person);
     m.message_id = "adjutant." + Word(rq_.game) + "." + Word(branch_) + "." + due.turn.ToString() + "." +
                    Word(due.person) + "." + Hex16(rq_.game + '\0' + branch_ + '\0' + due.person) + "@" +
-                   Domain(rq_.settings);
-    m.references = {"adjutant." + Word(rq_.game) + "." + Word(due.person) + "." + who + "@" + Domain(rq_.settings)};
+                   MailDomain(rq_.settings);
+    m.references = {"adjutant." + Word(rq_.game) + "." + Word(due.person) + "." + who + "@" + MailDomain(rq_.settings)};
     m.headers = {{"X-Adjutant-Game", rq_.game + "/" + branch_},
                  {"X-Adjutant-Turn", due.turn.ToString()},
                  {"X-Adjutant-Digest", due.digest.hex}};
@@ -335,6 +330,12 @@ Status DoMailAddress(const Env& env, const MailAddressRequest& rq, Printer& p) {
 }
 
 }  // namespace
+
+std::string MailDomain(const mail::Settings* s) {
+  if (!s) return "adjutant.invalid";
+  const size_t at = s->from_address.rfind('@');
+  return at == std::string::npos ? "adjutant.invalid" : s->from_address.substr(at + 1);
+}
 
 Answer MailAddress(const Env& env, const MailAddressRequest& rq) {
   return Answering(env, [&](Printer& p) { return DoMailAddress(env, rq, p); });

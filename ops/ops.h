@@ -125,6 +125,24 @@ struct MailOutRequest {
   // sending itself — slow, on the network — holds up no one. Empty: at once.
   std::function<Status(const std::function<Status()>&)> in_sequence;
 };
+// Issue 20, mail in: orders mailed to the game's address. Each message
+// names its game and person and gives his password, then the orders (text
+// form, or an attached OrderFile JSON); they are recorded as if he had
+// given them (`adjutant order`), the message as MailReceived (accepted or
+// refused, why), and he gets a reply threaded to it listing each order's
+// fate. The Message-ID is the idempotency key: a message read twice
+// records nothing new. `raw`: messages as they came (piped from the MTA);
+// empty: the unseen messages of the settings' IMAP folder, marked seen
+// once handled.
+struct MailInRequest {
+  const mail::Settings* settings = nullptr;
+  std::vector<std::string> raw;
+  bool from_imap = false;
+  int64_t now = 0;
+  bool json = false;
+  // As MailOutRequest::in_sequence, for the game the message names.
+  std::function<Status(const std::string& game, const std::function<Status()>&)> in_sequence;
+};
 struct ForkRequest {
   std::string game;
   Opt from;     // BRANCH@SEQ or BRANCH@head
@@ -199,6 +217,7 @@ Answer Schedule(const Env& env, const ScheduleRequest& rq);
 Answer Fork(const Env& env, const ForkRequest& rq);
 Answer MailAddress(const Env& env, const MailAddressRequest& rq);
 Answer MailOut(const Env& env, const MailOutRequest& rq);
+Answer MailIn(const Env& env, const MailInRequest& rq);
 Answer Ruling(const Env& env, const RulingRequest& rq);
 Answer Roll(const Env& env, const RollRequest& rq);
 Answer DiceCommit(const Env& env, const DiceRequest& rq);

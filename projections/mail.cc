@@ -30,6 +30,8 @@ void Mail::Apply(const Input& in) {
     b.last_error.clear();
   } else if (const auto* m = d->body_as_MailSent()) {
     s_.active = true;
+    // Only reports move a box on; a reply to mailed orders is on the log alone.
+    if (Str(m->purpose()) != "reports") return;
     MailBox& b = s_.boxes[Str(m->person())];
     const Turn t = TurnOf(m->turn());
     if (!b.any_sent || b.last_turn < t) b.last_turn = t;
@@ -41,6 +43,7 @@ void Mail::Apply(const Input& in) {
     b.sent++;
   } else if (const auto* f = d->body_as_MailFailed()) {
     s_.active = true;
+    if (Str(f->purpose()) != "reports") return;
     MailBox& b = s_.boxes[Str(f->person())];
     b.failures = f->attempt();
     b.failing_turn = TurnOf(f->turn());

@@ -1,5 +1,6 @@
 #include "replay/mail.h"
 
+#include "replay/digest.h"
 #include "replay/driver.h"
 #include "rules/kind.h"
 #include "schema/event_generated.h"
@@ -36,7 +37,10 @@ Result<ledger::AppendResult> AppendMail(ledger::Ledger& db, std::string_view gam
 
 fb::Turn FbTurn(const Turn& t) { return fb::Turn(t.major, t.minor, t.step); }
 
+// A reply is known by the message it answers (its id is made from it),
+// whatever turn it went out in.
 std::string SentKey(const MailRecord& m) {
+  if (m.purpose == "reply") return "mail reply " + Blake2bHex(m.message_id);
   return "mail " + m.purpose + " " + m.person + " " + m.turn.ToString() + " " + m.message_id;
 }
 
@@ -83,7 +87,7 @@ Result<ledger::AppendResult> SetMailAddress(ledger::Ledger& db, std::string_view
 Result<ledger::AppendResult> RecordMailSent(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             const MailRecord& m) {
   const std::string key = SentKey(m);
-  const uint64_t fingerprint = RequestFingerprint("mail-sent", branch, m.person, key);
+  const uint64_t fingerprint = RequestFingerprint("mail-sent", branch, m.purpose == "reply" ? "" : m.person, key);
   auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""), key,
                             fingerprint);
   if (!prior.ok()) return prior.status();
@@ -110,6 +114,53 @@ Result<ledger::AppendResult> RecordMailFailed(ledger::Ledger& db, std::string_vi
     auto x = fb::CreateDirective(f, f.CreateString("mail not sent"), fb::DirectiveBody_MailFailed, body.Union());
     return PayloadRef{fb::Payload_Directive, x.o};
   });
+}
+
+namespace {
+std::string ReceivedKey(const std::string& message_id) { return "mail-in " + Blake2bHex(message_id); }
+
+Result<bool> KeyRecorded(ledger::Ledger& db, std::string_view game, std::string_view branch, const std::string& kind,
+                         const std::string& key) {
+  auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""), key,
+                            RequestFingerprint(kind, branch, "", key));
+  if (!prior.ok()) return prior.status();
+  return prior->has_value();
+}
+}  // namespace
+
+Result<ledger::AppendResult> RecordMailReceived(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                                const ReceivedRecord& r, bool* first) {
+  const std::string key = ReceivedKey(r.message_id);
+  const uint64_t fingerprint = RequestFingerprint("mail-received", branch, "", key);
+  auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""), key,
+                            fingerprint);
+  if (!prior.ok()) return prior.status();
+  if (first) *first = !prior->has_value();
+  if (prior->has_value()) return **prior;
+  return AppendMail(
+      db, game, branch,
+      [r](flatbuffers::FlatBufferBuilder& f) {
+        auto body = fb::CreateMailReceivedDirect(f, r.message_id.c_str(), r.from.c_str(), r.person.c_str(),
+                                                 r.subject.c_str(), r.body_hash.c_str(), r.accepted, r.reason.c_str(),
+                                                 r.at);
+        auto x = fb::CreateDirective(f, f.CreateString(r.accepted ? "orders received by mail" : "mail received and refused"),
+                                     fb::DirectiveBody_MailReceived, body.Union());
+        return PayloadRef{fb::Payload_Directive, x.o};
+      },
+      key, fingerprint);
+}
+
+Result<bool> MailReceivedBefore(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                const std::string& message_id) {
+  return KeyRecorded(db, game, branch, "mail-received", ReceivedKey(message_id));
+}
+
+Result<bool> ReplySentBefore(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                             const std::string& reply_message_id) {
+  MailRecord m;
+  m.purpose = "reply";
+  m.message_id = reply_message_id;
+  return KeyRecorded(db, game, branch, "mail-sent", SentKey(m));
 }
 
 int64_t MailBackoff(uint32_t attempt) {

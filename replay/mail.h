@@ -47,6 +47,26 @@ Result<ledger::AppendResult> RecordMailSent(ledger::Ledger& db, std::string_view
 Result<ledger::AppendResult> RecordMailFailed(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                               const MailRecord& m);
 
+// A message read from the GA's mailbox (mail in): what it named and whether
+// its orders went in.
+struct ReceivedRecord {
+  std::string message_id, from, person, subject, body_hash;
+  bool accepted = false;
+  std::string reason;
+  int64_t at = 0;
+};
+// Records it. Idempotent by its Message-ID: a message read again answers
+// the first record (`*first` set false).
+Result<ledger::AppendResult> RecordMailReceived(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                                const ReceivedRecord& r, bool* first = nullptr);
+// Whether the message with this id was recorded as received; whether the
+// reply with this id went out (MailSent, purpose "reply", whose message_id
+// is the reply's own).
+Result<bool> MailReceivedBefore(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                const std::string& reply_message_id);
+Result<bool> ReplySentBefore(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                             const std::string& reply_message_id);
+
 // The wait before attempt `attempt + 1` after `attempt` failed: one minute,
 // doubling, at most an hour.
 int64_t MailBackoff(uint32_t attempt);
