@@ -74,7 +74,7 @@ std::string MainHelp(const std::vector<Command>& cmds) {
 // or replace the database it holds, or use none.
 // mail-out sends on the network for minutes at worst: never on a game's
 // sequencer (`adjutant serve --mail-settings` mails by itself, off it).
-const char* const kNotThroughDesk[] = {"serve", "backup", "restore", "conform", "map", "mail-out", "mail-in"};
+const char* const kNotThroughDesk[] = {"serve", "backup", "restore", "conform", "map", "mail-out"};
 
 bool ThroughDesk(const std::string& name) {
   return std::find(std::begin(kNotThroughDesk), std::end(kNotThroughDesk), name) == std::end(kNotThroughDesk);
@@ -249,8 +249,9 @@ int Run(const std::vector<std::string>& argv) {
   CurrentRecord() = nullptr;
   std::fflush(stdout);
   if (!st.ok() && st.code() == Status::Code::kBusy && record.busy) {
-    return SendToDesk(ctx, *cmd, std::vector<std::string>(argv.begin() + static_cast<long>(i), argv.end()), record, st,
-                      server_wait);
+    const int code = SendToDesk(ctx, *cmd, std::vector<std::string>(argv.begin() + static_cast<long>(i), argv.end()),
+                                record, st, server_wait);
+    return ctx.temp_fail_code != 0 && code == 5 ? ctx.temp_fail_code : code;
   }
   if (!st.ok()) {
     // One prefix: messages that already name the command keep theirs.

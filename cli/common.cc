@@ -24,6 +24,11 @@ Capture*& CurrentCapture() {
   return capture;
 }
 
+std::shared_ptr<const mail::Settings>& DeskMailSettings() {
+  static std::shared_ptr<const mail::Settings> settings;
+  return settings;
+}
+
 ClientRecord*& CurrentRecord() {
   thread_local ClientRecord* record = nullptr;
   return record;

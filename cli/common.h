@@ -18,6 +18,7 @@
 
 namespace flatbuffers { class FlatBufferBuilder; }
 namespace adjutant::projections { class Roster; }
+namespace adjutant::mail { struct Settings; }
 
 namespace adjutant::cli {
 
@@ -76,6 +77,11 @@ struct Capture {
 };
 // The capture of the command running on this thread, if any.
 Capture*& CurrentCapture();
+// The mail settings of the order desk (serve --mail-settings), set once at
+// its start: what a command it runs for a client mails with (`mail-in
+// --stdin` piped by the MTA while the desk holds the database) — never a
+// settings file the client names, which the desk does not read.
+std::shared_ptr<const mail::Settings>& DeskMailSettings();
 
 // The command line's own run (Run): what its command read, kept so that a
 // command refused by a busy database can be sent, with those bytes, to the

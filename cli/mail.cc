@@ -57,9 +57,25 @@ Status CmdMailIn(Context& c) {
   rq.now = *now;
   auto path = c.args.Value("settings");
   if (!path) return Status::InvalidArgument("adjutant mail-in: --settings FILE (the GA's mail account) is required");
-  auto s = mail::LoadSettings(*path);
-  if (!s.ok()) return s.status();
-  rq.settings = &*s;
+  std::optional<mail::Settings> own;
+  if (CurrentCapture()) {
+    // Run by the order desk for a client: the desk's own settings (serve
+    // --mail-settings); it reads no file a command names.
+    if (!from_stdin) {
+      return Status::InvalidArgument("adjutant mail-in: the order desk reads the IMAP folder itself at each tick "
+                                     "(serve --mail-settings); only --stdin goes through it");
+    }
+    if (!DeskMailSettings()) {
+      return Status::InvalidArgument("adjutant mail-in: the order desk has no mail settings to answer with: start "
+                                     "`adjutant serve` with --mail-settings FILE");
+    }
+    rq.settings = DeskMailSettings().get();
+  } else {
+    auto s = mail::LoadSettings(*path);
+    if (!s.ok()) return s.status();
+    own = std::move(s).value();
+    rq.settings = &*own;
+  }
   if (from_stdin) {
     auto raw = ReadFile("-", kMailBytesMax);
     if (!raw.ok()) return raw.status();
@@ -137,7 +153,9 @@ std::vector<Command> MailCommands() {
         "body and the X-Adjutant-Digest header. Each message the server takes is recorded (MailSent: to whom,\n"
         "the subject, the BLAKE2b-256 of the body), so a player can check what he was sent; one it refuses is\n"
         "recorded (MailFailed) and tried again from a minute later, the wait doubling up to an hour: mail is\n"
-        "never dropped. Exits 5 if a message was not sent. --dry-run lists what is due and sends nothing.",
+        "never dropped. With `remind` in the settings, those who owe orders for the coming turn are reminded\n"
+        "at those times before its deadline, once each. Exits 5 if a message was not sent. --dry-run lists\n"
+        "what is due and sends nothing.",
         {kSettings, {"dry-run", "", "list the messages due; send and record nothing"}, kNow, kBranch, kJson}, 1, 1},
        CmdMailOut},
       {{"mail-in", "--settings FILE [--stdin] [--now T] [--json]",
@@ -151,7 +169,8 @@ std::vector<Command> MailCommands() {
         "rule, or why nothing was taken. The Message-ID is the idempotency key: a message read again records\n"
         "nothing new and is not answered twice. Automatic mail and bounces are not answered. Exits 5 (75 with\n"
         "--stdin) if a message could not be finished; it is read again next time. While `adjutant serve\n"
-        "--mail-settings` holds the database, it reads the IMAP folder itself.",
+        "--mail-settings` holds the database it reads the IMAP folder itself, and a --stdin message goes\n"
+        "through it, answered with its own mail settings.",
         {kSettings, {"stdin", "", "read one message from the standard input instead of IMAP"}, kNow, kJson}, 0, 0},
        CmdMailIn},
       {{"mail-check", "--settings FILE [--send-to ADDRESS]",
@@ -160,7 +179,7 @@ std::vector<Command> MailCommands() {
         "`key = value` a line:\n"
         "  from = Name <address>     smtp.host, smtp.port (587), smtp.user, smtp.password_file, smtp.tls\n"
         "  imap.host, imap.port (143), imap.user, imap.password_file, imap.tls, imap.folder (INBOX)\n"
-        "  ca_file (default: the system's CAs), timeout (seconds, 30)\n"
+        "  ca_file (default: the system's CAs), timeout (seconds, 30), remind (24h, 2h: reminders before deadlines)\n"
         "*.tls is starttls (the default) or tls (465, 993); mail never goes in the clear. A password written\n"
         "in the file (*.password) needs the file to be the GA's alone (chmod 600).",
         {kSettings, {"send-to", "ADDRESS", "send a test message there"}}, 0, 0},

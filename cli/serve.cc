@@ -140,6 +140,7 @@ Status CmdServe(Context& c) {
     if (!m.ok()) return m.status();
     if (m->smtp.host.empty()) return Status::InvalidArgument(*path + ": smtp.host is not set: no mail goes out");
     sched.mail = std::make_shared<const mail::Settings>(std::move(m).value());
+    DeskMailSettings() = sched.mail;  // `mail-in --stdin` through the socket mails its answers with them
   }
   // Said before anything is opened or bound.
   for (const auto& w : desk::DeploymentWarnings(s)) std::fprintf(stderr, "adjutant serve: warning: %s\n", w.c_str());

@@ -238,12 +238,14 @@ struct Scheduler::Impl {
           o.game = game;
           o.branch = branch;
           const std::string what = r->turn()->str() + " to " + r->person()->str() + " <" + r->address()->str() + ">";
+          const bool reminder = r->purpose() && r->purpose()->str() == "reminder";
+          const std::string kind = reminder ? "mail: reminder of orders for " : "mail: reports of ";
           if (r->outcome()->str() == "sent") {
-            o.line = "mail: reports of " + what + " sent";
+            o.line = kind + what + " sent";
           } else {
             o.failed = true;
-            o.line = "mail: reports of " + what + " not sent (attempt " + std::to_string(r->attempt()) + ": " +
-                     r->error()->str() + "); tried again from " + FormatUtc(r->retry_at());
+            o.line = kind + what + " not sent (attempt " + std::to_string(r->attempt()) + ": " + r->error()->str() +
+                     "); tried again from " + FormatUtc(r->retry_at());
             if (wake == 0 || r->retry_at() < wake) wake = r->retry_at();
           }
           if (o.failed) {
@@ -263,6 +265,11 @@ struct Scheduler::Impl {
         last = o.line;
         out.push_back(std::move(o));
         continue;  // looked at again next pass
+      }
+      if (bytes.ok()) {
+        // The next reminder time: looked at again then, though nothing moves.
+        const int64_t remind = flatbuffers::GetRoot<fb::MailOutReport>(bytes->data())->next_reminder();
+        if (remind != 0 && (wake == 0 || remind < wake)) wake = remind;
       }
       if (auto after = db.HeadOf(g.name, branch); after.ok()) mail_quiet[g.name] = {branch, *after, wake};
     }

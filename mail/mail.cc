@@ -1,5 +1,7 @@
 #include "mail/mail.h"
 
+#include "base/utc.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -183,6 +185,8 @@ imap.port = 143
 imap.user = ga@example.org
 imap.password_file = /home/ga/.adjutant-mail-password
 imap.folder = INBOX
+# Reminders to players who owe orders, this long before each deadline (none if unset)
+# remind = 24h, 2h
 # The CAs the servers' certificates are checked against (default: the system's)
 # ca_file = /etc/ssl/certs/ca-certificates.crt
 timeout = 30
@@ -226,6 +230,24 @@ Result<Settings> ParseSettings(std::string_view text, const std::string& path) {
       const unsigned long t = std::strtoul(value.c_str(), &end, 10);
       if (*end || t == 0 || t > 3600) return Bad(path, n, key, "'" + value + "' is not a number of seconds (1..3600)");
       s.timeout_seconds = static_cast<uint32_t>(t);
+    } else if (key == "remind") {
+      s.remind_before.clear();
+      size_t at = 0;
+      while (at <= value.size()) {
+        size_t comma = value.find(',', at);
+        if (comma == std::string::npos) comma = value.size();
+        std::string one = value.substr(at, comma - at);
+        while (!one.empty() && std::isspace(static_cast<unsigned char>(one.front()))) one.erase(0, 1);
+        while (!one.empty() && std::isspace(static_cast<unsigned char>(one.back()))) one.pop_back();
+        auto d = ParseDuration(one);
+        if (!d || *d <= 0) {
+          return Bad(path, n, key, "'" + one + "' is not a duration (24h, 2d, 90m; several: 24h, 2h)");
+        }
+        s.remind_before.push_back(*d);
+        at = comma + 1;
+      }
+      std::sort(s.remind_before.begin(), s.remind_before.end(), std::greater<>());
+      s.remind_before.erase(std::unique(s.remind_before.begin(), s.remind_before.end()), s.remind_before.end());
     } else if (key == "imap.folder") {
       s.imap_folder = value;
     } else if (e && field == "host") {

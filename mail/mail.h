@@ -37,6 +37,10 @@ struct Settings {
   std::string ca_file = "/etc/ssl/certs/ca-certificates.crt";
   uint32_t timeout_seconds = 30;
   bool holds_password = false;  // a password is written in the file itself
+  // Reminders: each player with an address and a role who has given no
+  // orders for the coming turn is mailed this long before its deadline
+  // (seconds, longest first; empty: no reminders).
+  std::vector<int64_t> remind_before;
 };
 
 // The settings file: `key = value` lines, `#` comments. Keys:
@@ -44,6 +48,7 @@ struct Settings {
 //   smtp.host, smtp.port, smtp.user, smtp.password, smtp.tls (starttls | tls)
 //   imap.host, imap.port, imap.user, imap.password, imap.tls, imap.folder
 //   ca_file, timeout
+//   remind = 24h, 2h   (reminders this long before each deadline)
 // `*.password_file = PATH` reads the password from its first line instead.
 // An unknown key, a missing value or a bad port is refused naming the file,
 // line and key.

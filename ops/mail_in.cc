@@ -386,6 +386,9 @@ class Reader {
 Status DoMailIn(const Env& env, const MailInRequest& rq, Printer& p) {
   if (sodium_init() < 0) return Status::IOError("libsodium failed to initialise");
   if (!rq.settings) return Status::InvalidArgument("adjutant mail-in: --settings FILE (the GA's mail account) is required");
+  // The database first: held by the order desk, nothing is fetched here.
+  auto db = env.open(true);
+  if (!db.ok()) return db.status();
   std::vector<mail::Incoming> in;
   if (rq.from_imap) {
     if (rq.settings->imap.host.empty()) {
@@ -406,8 +409,6 @@ Status DoMailIn(const Env& env, const MailInRequest& rq, Printer& p) {
       }
     }
   }
-  auto db = env.open(true);
-  if (!db.ok()) return db.status();
   Reader reader(rq, **db);
   std::vector<Row> rows(in.size());
   std::vector<mail::Outgoing> replies;

@@ -120,9 +120,9 @@ namespace {
 std::string ReceivedKey(const std::string& message_id) { return "mail-in " + Blake2bHex(message_id); }
 
 Result<bool> KeyRecorded(ledger::Ledger& db, std::string_view game, std::string_view branch, const std::string& kind,
-                         const std::string& key) {
+                         const std::string& who, const std::string& key) {
   auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""), key,
-                            RequestFingerprint(kind, branch, "", key));
+                            RequestFingerprint(kind, branch, who, key));
   if (!prior.ok()) return prior.status();
   return prior->has_value();
 }
@@ -152,7 +152,7 @@ Result<ledger::AppendResult> RecordMailReceived(ledger::Ledger& db, std::string_
 
 Result<bool> MailReceivedBefore(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                 const std::string& message_id) {
-  return KeyRecorded(db, game, branch, "mail-received", ReceivedKey(message_id));
+  return KeyRecorded(db, game, branch, "mail-received", "", ReceivedKey(message_id));
 }
 
 Result<bool> ReplySentBefore(ledger::Ledger& db, std::string_view game, std::string_view branch,
@@ -160,7 +160,11 @@ Result<bool> ReplySentBefore(ledger::Ledger& db, std::string_view game, std::str
   MailRecord m;
   m.purpose = "reply";
   m.message_id = reply_message_id;
-  return KeyRecorded(db, game, branch, "mail-sent", SentKey(m));
+  return MailSentBefore(db, game, branch, m);
+}
+
+Result<bool> MailSentBefore(ledger::Ledger& db, std::string_view game, std::string_view branch, const MailRecord& m) {
+  return KeyRecorded(db, game, branch, "mail-sent", m.purpose == "reply" ? "" : m.person, SentKey(m));
 }
 
 int64_t MailBackoff(uint32_t attempt) {

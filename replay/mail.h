@@ -30,7 +30,7 @@ Result<ledger::AppendResult> SetMailAddress(ledger::Ledger& db, std::string_view
 
 // One message's fate at the server.
 struct MailRecord {
-  std::string person, address, purpose;  // purpose: "reports"
+  std::string person, address, purpose;  // purpose: "reports", "reply", "reminder"
   Turn turn;
   std::string message_id, subject, body_hash, digest;
   uint32_t attempt = 1;
@@ -43,6 +43,8 @@ struct MailRecord {
 // (person, purpose, turn, message id) recorded again answers the first record.
 Result<ledger::AppendResult> RecordMailSent(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             const MailRecord& m);
+// Whether that message (person, purpose, turn, message id) was recorded sent.
+Result<bool> MailSentBefore(ledger::Ledger& db, std::string_view game, std::string_view branch, const MailRecord& m);
 // Records that it did not (attempt `m.attempt`; tried again from `m.retry_at`).
 Result<ledger::AppendResult> RecordMailFailed(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                               const MailRecord& m);

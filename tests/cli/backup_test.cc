@@ -432,6 +432,17 @@ TEST_CASE("backup: the desk backs up the database it serves while players submit
   };
   const std::string wellesley = login("wellesley"), victor = login("victor");
   std::thread a(player, "wellesley", wellesley, "British"), b(player, "victor", victor, "French");
+  // A REQUIRE that fails below ends the players first: the failure is reported, not an abort
+  // (a joinable thread destroyed) that hides which check it was.
+  struct Joined {
+    std::atomic<bool>& stop;
+    std::thread &a, &b;
+    ~Joined() {
+      stop = true;
+      if (a.joinable()) a.join();
+      if (b.joinable()) b.join();
+    }
+  } joined{stop, a, b};
   auto count = [&] {
     std::lock_guard<std::mutex> lock(mu);
     return acked_seqs.size();

@@ -29,20 +29,13 @@ TEST_CASE("desk scheduler: a game whose step found nothing to do is not folded a
       PlayedGame g(kind);
       REQUIRE(g.status.ok());
       ledger::Ledger& db = *g;
-      std::atomic<int64_t> clock{kNow};
-      desk::Settings s;
-      s.listen = "127.0.0.1:0";
-      s.now = [&clock] { return clock.load(); };
-      auto d = StartDesk(db, s);
-      REQUIRE(d.ok());
-      std::unique_ptr<desk::Desk> desk = std::move(d).value();
-      desk::SchedulerSettings ss;
       // The passes below are the test's alone: a pass of the scheduler's own
       // between the deadline set and the test's pass would leave the game
       // unchanged for the test's.
-      ss.background = false;
-      ss.now = [&clock] { return clock.load(); };
-      auto sched = desk::Scheduler::Start(db, *desk, ss);
+      ScheduledDesk served(db, kNow);
+      REQUIRE(served.status.ok());
+      auto& sched = served.scheduler;
+      auto& clock = served.clock;
       desk::PassCounts c;
       sched->RunOnce(&c);  // the first pass, as at start
       // No schedule: nothing to do, and nothing changes — left alone.
@@ -76,9 +69,6 @@ TEST_CASE("desk scheduler: a game whose step found nothing to do is not folded a
       c = {};
       CHECK(sched->RunOnce(&c).empty());
       CHECK(c.unchanged == 1);
-      sched->Stop();
-      desk->Stop();
-      desk->Wait();
     }
   }
 }

@@ -95,19 +95,11 @@ TEST_CASE("issue 20: two turns of the 1805 game by mail alone — orders mailed 
   INFO(set.err);
   REQUIRE(set.code == 0);
 
-  std::atomic<int64_t> clock{kNow};
-  desk::Settings s;
-  s.listen = "127.0.0.1:0";
-  s.now = [&clock] { return clock.load(); };
-  auto d = StartDesk(db, s);
-  REQUIRE(d.ok());
-  std::unique_ptr<desk::Desk> desk = std::move(d).value();
-  desk::SchedulerSettings ss;
-  ss.background = false;
-  ss.now = [&clock] { return clock.load(); };
   const mail::Settings ga = servers.SettingsFor("ga", "ga-pass");
-  ss.mail = std::make_shared<const mail::Settings>(ga);
-  auto sched = desk::Scheduler::Start(db, *desk, ss);
+  ScheduledDesk served(db, kNow, std::make_shared<const mail::Settings>(ga));
+  REQUIRE(served.status.ok());
+  auto& sched = served.scheduler;
+  auto& clock = served.clock;
 
   auto w = replay::Fold(db, "nwol", "main");
   REQUIRE(w.ok());
@@ -227,7 +219,4 @@ TEST_CASE("issue 20: two turns of the 1805 game by mail alone — orders mailed 
   }
   CHECK(received == mailed_to_ga);
   CHECK(by_mail == in_fixtures);
-  sched->Stop();
-  desk->Stop();
-  desk->Wait();
 }

@@ -13,6 +13,9 @@
 #include <catch2/catch.hpp>
 #include <sodium.h>
 
+#include <sys/stat.h>
+
+#include <fstream>
 #include <map>
 
 #include "ledger/ledger.h"
@@ -26,6 +29,8 @@
 #include "schema/reports_generated.h"
 #include "support/kinds.h"
 #include "support/mail_servers.h"
+#include "support/run.h"
+#include "support/serve.h"
 
 using namespace adjutant;
 using namespace adjutant::testing;
@@ -352,4 +357,89 @@ TEST_CASE("issue 20: mail in piped from the mail server — an answer the server
   CHECK(no_settings.code == 2);
   CHECK_THAT(no_settings.err, Catch::Contains("--settings"));
   CHECK(Count(db).received == last.received);
+}
+
+namespace {
+// The settings file of USER's account on `servers` (the password in it: chmod 600).
+std::string WriteSettings(const MailServers& servers, const std::string& user, const std::string& password,
+                          const std::string& path) {
+  const std::string text = "from = GA <" + servers.Address(user) + ">\n" + "smtp.host = " + servers.host() +
+                           "\nsmtp.port = " + std::to_string(servers.smtp_port()) + "\nsmtp.user = " + user +
+                           "\nsmtp.password = " + password + "\nca_file = " + servers.ca_file() + "\n";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  REQUIRE(chmod(path.c_str(), 0600) == 0);
+  return path;
+}
+}  // namespace
+
+TEST_CASE("issue 20: mail in piped from the MTA while adjutant serve holds the database — taken through the desk, answered with the desk's own mail settings",
+          "[mail][socket]") {
+  const std::string F = ADJUTANT_FIXTURES;
+  TempDir dir;
+  const std::string db = dir.Sub("db");
+  auto adj = [&](std::vector<std::string> args, const std::optional<std::string>& input = std::nullopt) {
+    args.insert(args.begin(), {"--db", db});
+    return AdjutantWithInput(args, input);
+  };
+  REQUIRE(adj({"new", "nwol", "--scenario", F + "/scenarios/nwol-1805.json", "--seed", "1805"}).code == 0);
+  {
+    std::ofstream pw(dir.Sub("nelson.pw"));
+    pw << "nelson-1805\n";
+  }
+  REQUIRE(adj({"password", "nwol", "--person", "nelson", "--password-file", dir.Sub("nelson.pw")}).code == 0);
+  MailServers servers({{"ga", "ga-pass"}, {"nelson", "nelson-pass"}});
+  INFO(servers.error());
+  REQUIRE(servers.ok());
+  const std::string desk_settings = WriteSettings(servers, "ga", "ga-pass", dir.Sub("desk-mail.conf"));
+  // The MTA's settings name a server nobody answers on: only the desk's can send the answer.
+  const std::string pipe_settings = dir.Sub("pipe-mail.conf");
+  {
+    std::ofstream out(pipe_settings);
+    out << "from = GA <ga@example.test>\nsmtp.host = 127.0.0.1\nsmtp.port = 1\nsmtp.user = ga\nsmtp.password_file = "
+        << dir.Sub("pipe.pw") << "\n";
+    std::ofstream pw(dir.Sub("pipe.pw"));
+    pw << "not-used\n";
+  }
+  mail::Outgoing m;
+  m.to_address = servers.Address("ga");
+  m.subject = "orders";
+  m.message_id = "through-the-desk@example.test";
+  m.text = "Game: nwol\nPerson: nelson\nPassword: nelson-1805\n\nBR1FL orders move SOA contact pursue\n";
+  auto raw = mail::Compose(servers.SettingsFor("nelson", "nelson-pass"), m);
+  REQUIRE(raw.ok());
+
+  Serve serve(db, dir.Sub("serve.log"), {"--mail-settings", desk_settings, "--schedule-tick", "3600"});
+  REQUIRE(serve.Ready());
+  auto piped = adj({"mail-in", "--stdin", "--settings", pipe_settings}, *raw);
+  INFO(piped.out << piped.err << Slurp(serve.log + ".err"));
+  CHECK(piped.code == 0);
+  CHECK_THAT(piped.out, Catch::Contains("<through-the-desk@example.test> from nelson@example.test, nwol/nelson: accepted"));
+  CHECK_THAT(piped.out, Catch::Contains("; answered"));
+  auto box = AwaitMail(servers.SettingsFor("nelson", "nelson-pass"), 1);
+  REQUIRE(box.ok());
+  REQUIRE(box->size() == 1);
+  CHECK((*box)[0].in_reply_to == "through-the-desk@example.test");
+  // Again: seen before, nothing new.
+  auto again = adj({"mail-in", "--stdin", "--settings", pipe_settings}, *raw);
+  CHECK(again.code == 0);
+  CHECK_THAT(again.out, Catch::Contains("seen before"));
+  // The IMAP reading is the desk's own: refused through the socket.
+  auto imap = adj({"mail-in", "--settings", desk_settings});
+  CHECK(imap.code == 2);
+  CHECK_THAT(imap.err, Catch::Contains("reads the IMAP folder itself"));
+  CHECK(serve.Stop(SIGTERM) == 0);
+
+  // A desk without mail settings cannot answer: refused, saying why.
+  Serve bare(db, dir.Sub("bare.log"), {"--schedule-tick", "3600"});
+  REQUIRE(bare.Ready());
+  m.message_id = "no-settings@example.test";
+  auto raw2 = mail::Compose(servers.SettingsFor("nelson", "nelson-pass"), m);
+  REQUIRE(raw2.ok());
+  auto refused = adj({"mail-in", "--stdin", "--settings", pipe_settings}, *raw2);
+  CHECK(refused.code == 2);
+  CHECK_THAT(refused.err, Catch::Contains("has no mail settings"));
+  CHECK(bare.Stop(SIGTERM) == 0);
 }

@@ -79,15 +79,10 @@ TEST_CASE("issue 20: mail out, on every kind of game — each player with an add
       ledger::Ledger& db = *g;
       auto w = replay::Fold(db, "g", "main");
       REQUIRE(w.ok());
-      // A mailbox for each person holding roles (box1, box2, ...), and the GA's.
-      std::map<std::string, std::string> box_of;  // person -> mailbox user
-      std::vector<std::pair<std::string, std::string>> users = {{"ga", "ga-pass"}};
-      for (const auto& [person, p] : w->roster().persons()) {
-        if (p.roles.empty()) continue;
-        const std::string box = "box" + std::to_string(box_of.size() + 1);
-        box_of[person] = box;
-        users.emplace_back(box, box + "-pass");
-      }
+      // A mailbox for each person holding roles, and the GA's.
+      const Mailboxes boxes = MailboxesFor(w->roster().persons());
+      const auto& box_of = boxes.box_of;
+      const auto& users = boxes.users;
       REQUIRE(box_of.size() >= 2);
       MailServers servers(users);
       INFO(servers.error());
@@ -268,4 +263,166 @@ TEST_CASE("issue 20: mail-address and mail-out from the command line — a bad a
   REQUIRE(Cli(db, {"mail-address", "g", "--person", person, "--clear"}).code == 0);
   CliRun stopped = Cli(db, {"mail-out", "g", "--dry-run"});
   CHECK_THAT(stopped.out, Catch::Contains("no mail due"));
+}
+
+TEST_CASE("issue 20: reminders, on every kind of game — those who owe orders are mailed at each reminder time before the deadline, once each, and those who gave orders are not",
+          "[mail]") {
+  for (const GameKind& kind : GameKinds()) {
+    DYNAMIC_SECTION(kind.name) {
+      MailedGame mg(kind);
+      INFO(mg.status.message());
+      REQUIRE(mg.status.ok());
+      ledger::Ledger& db = mg.db();
+      const auto& box_of = mg.box_of();
+      MailServers& servers = *mg.servers;
+      ops::Env env = ops::On(db);
+      // The deadline a day from now; reminders 12 hours and 1 hour before it.
+      const int64_t now = 1893456000;  // 2030-01-01 00:00 UTC
+      const int64_t deadline = now + 86400;
+      CliRun set = Cli(db, {"schedule", "g", "set", "--deadline", "2030-01-02T00:00Z", "--now", "2030-01-01T00:00Z"});
+      INFO(set.err);
+      REQUIRE(set.code == 0);
+      // One person gives orders for the coming turn: he is not reminded.
+      const std::string gave = kind.turns.back().orders.front().first;
+      auto doc = schema::ParseJson("OrderFile", kind.turns.back().orders.front().second, "orders.json");
+      REQUIRE(doc.ok());
+      REQUIRE(replay::SubmitOrders(db, "g", "main", gave, *doc).ok());
+      REQUIRE(box_of.count(gave));
+      mail::Settings ga = servers.SettingsFor("ga", "ga-pass");
+      ga.remind_before = {12 * 3600, 3600};
+      ops::MailOutRequest out;
+      out.game = "g";
+      out.settings = &ga;
+      out.json = true;
+      std::vector<uint8_t> keep;
+      auto reminders = [&](int64_t at) {
+        out.now = at;
+        ops::Answer a = ops::MailOut(env, out);
+        INFO(a.out << a.status.message());
+        REQUIRE(a.status.ok());
+        std::map<std::string, std::string> sent;  // person -> outcome
+        const auto* rep = Rows(a, &keep);
+        for (const auto* r : *rep->rows()) {
+          CHECK(r->purpose()->str() == "reminder");
+          CHECK(r->deadline() == deadline);
+          CHECK(r->turn()->str() == kind.coming.ToString());
+          sent[r->person()->str()] = r->outcome()->str();
+        }
+        return std::make_pair(sent, rep->next_reminder());
+      };
+      // A day before: none yet; the next at twelve hours before.
+      auto [first, next1] = reminders(now);
+      CHECK(first.empty());
+      CHECK(next1 == deadline - 12 * 3600);
+      // Twelve hours before: everyone who owes orders, once.
+      auto [second, next2] = reminders(deadline - 12 * 3600);
+      CHECK(second.size() == box_of.size() - 1);
+      for (const auto& [person, outcome] : second) CHECK(outcome == "sent");
+      CHECK_FALSE(second.count(gave));
+      CHECK(next2 == deadline - 3600);
+      CHECK(reminders(deadline - 6 * 3600).first.empty());  // not twice for the same time
+      // An hour before: again; then no more times to come.
+      auto [third, next3] = reminders(deadline - 1800);
+      CHECK(third.size() == box_of.size() - 1);
+      CHECK(next3 == 0);
+      CHECK(reminders(deadline - 60).first.empty());
+      for (const auto& [person, box] : box_of) {
+        INFO(person);
+        if (person == gave) continue;
+        auto got = AwaitMail(servers.SettingsFor(box, box + "-pass"), 2);
+        REQUIRE(got.ok());
+        REQUIRE(got->size() == 2);
+        for (const auto& m : *got) {
+          CHECK_THAT(m.subject, Catch::Contains("are due by 2030-01-02"));
+          CHECK_THAT(m.text, Catch::StartsWith(person + ", you have given no orders for "));
+          CHECK_THAT(m.text, Catch::Contains("Person: " + person));
+          CHECK(m.Header("X-Adjutant-Turn") == kind.coming.ToString());
+        }
+      }
+      // He who gave orders: nothing (the others' came in the same batches).
+      auto his = mail::Fetch(servers.SettingsFor(box_of.at(gave), box_of.at(gave) + "-pass"), false);
+      REQUIRE(his.ok());
+      CHECK(his->empty());
+      // Recorded as sent (MailSent, purpose reminder), moving no one's reports on.
+      size_t recorded = 0;
+      REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                  const auto* d = e.event()->payload_as_Directive();
+                  if (d && d->body_as_MailSent() && d->body_as_MailSent()->purpose()->str() == "reminder") recorded++;
+                  return Status::Ok();
+                }).ok());
+      CHECK(recorded == 2 * (box_of.size() - 1));
+      auto after = replay::Fold(db, "g", "main");
+      REQUIRE(after.ok());
+      for (const auto& [person, b] : replay::MailOf(*after).boxes) CHECK_FALSE(b.any_sent);
+      // Past the deadline, or paused: none.
+      ga.remind_before = {12 * 3600, 3600, 600};
+      REQUIRE(Cli(db, {"schedule", "g", "pause", "--now", "2030-01-01T23:55Z"}).code == 0);
+      CHECK(reminders(deadline - 300).first.empty());
+    }
+  }
+}
+
+TEST_CASE("issue 20: SOW 2.5 and 2.6 notices by mail — a blockade or embargo the GA records goes to the Foreign Ministers of both states, once, and to no one else",
+          "[mail]") {
+  const std::string F = ADJUTANT_FIXTURES;
+  TempDir dir;
+  auto opened = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(opened.ok());
+  ledger::Ledger& db = **opened;
+  REQUIRE(Cli(db, {"new", "nwol", "--scenario", F + "/scenarios/nwol-1805.json", "--seed", "1805"}).code == 0);
+  MailServers servers({{"ga", "ga-pass"}, {"mulgrave", "m-pass"}, {"talleyrand", "t-pass"}, {"cevallos", "c-pass"},
+                       {"pitt", "p-pass"}});
+  INFO(servers.error());
+  REQUIRE(servers.ok());
+  // Spain's Foreign Minister has no address yet when France is blockaded.
+  for (const char* p : {"mulgrave", "talleyrand", "pitt"}) {
+    REQUIRE(Cli(db, {"mail-address", "nwol", "--person", p, servers.Address(p)}).code == 0);
+  }
+  CliRun france = Cli(db, {"directive", "nwol", F + "/orders/nwol-1805/t1-01-blockade-france.directive.json"});
+  INFO(france.err);
+  REQUIRE(france.code == 0);
+  REQUIRE(Cli(db, {"mail-address", "nwol", "--person", "cevallos", servers.Address("cevallos")}).code == 0);
+  const mail::Settings ga = servers.SettingsFor("ga", "ga-pass");
+  ops::MailOutRequest out;
+  out.game = "nwol";
+  out.settings = &ga;
+  out.now = 1893456000;
+  out.json = true;
+  std::vector<uint8_t> keep;
+  auto notices = [&](bool dry) {
+    out.dry_run = dry;
+    ops::Answer a = ops::MailOut(ops::On(db), out);
+    INFO(a.out << a.status.message());
+    REQUIRE(a.status.ok());
+    std::map<std::string, std::string> got;  // person -> outcome
+    for (const auto* r : *Rows(a, &keep)->rows()) {
+      CHECK(r->purpose()->str() == "notice");
+      got[r->person()->str()] = r->outcome()->str();
+    }
+    return got;
+  };
+  CHECK(notices(true) == std::map<std::string, std::string>{{"mulgrave", "due"}, {"talleyrand", "due"}});
+  CHECK(notices(false) == std::map<std::string, std::string>{{"mulgrave", "sent"}, {"talleyrand", "sent"}});
+  CHECK(notices(false).empty());  // once
+  // Spain blockaded, now that its minister has an address: he and Britain's, not France's.
+  REQUIRE(Cli(db, {"directive", "nwol", F + "/orders/nwol-1805/t2-01-blockade-spain.directive.json"}).code == 0);
+  CHECK(notices(false) == std::map<std::string, std::string>{{"cevallos", "sent"}, {"mulgrave", "sent"}});
+  auto box = [&](const std::string& p, const std::string& pw, size_t n) {
+    auto got = AwaitMail(servers.SettingsFor(p, pw), n);
+    INFO(p << ": " << got.status().message());
+    REQUIRE(got.ok());
+    return *got;
+  };
+  auto t = box("talleyrand", "t-pass", 1);
+  REQUIRE(t.size() == 1);
+  CHECK_THAT(t[0].subject, Catch::Contains("notice of the blockade of FR by BR (SOW 2.5)"));
+  CHECK_THAT(t[0].text, Catch::Contains("Lord Mulgrave, His Britannic Majesty's Secretary of State"));
+  CHECK(t[0].Header("X-Adjutant-Notice") == "blockade BR FR");
+  CHECK(box("mulgrave", "m-pass", 2).size() == 2);
+  auto c = box("cevallos", "c-pass", 1);
+  REQUIRE(c.size() == 1);
+  CHECK_THAT(c[0].subject, Catch::Contains("blockade of SP by BR"));
+  auto pitt = mail::Fetch(servers.SettingsFor("pitt", "p-pass"), false);
+  REQUIRE(pitt.ok());
+  CHECK(pitt->empty());  // not a Foreign Minister
 }

@@ -55,6 +55,11 @@ TEST_CASE("mail settings: the example reads, and each mistake is refused naming 
   CHECK(s->imap.port == 143);
   CHECK(s->smtp.tls == mail::Tls::kStartTls);
   CHECK_FALSE(s->holds_password);
+  CHECK(s->remind_before.empty());  // the example leaves reminders off
+  auto reminding = mail::ParseSettings("from = a@b\nsmtp.host = h\nsmtp.user = u\nsmtp.password = p\nremind = 2h, 1d, 2h\n", "mail.conf");
+  INFO(reminding.status().message());
+  REQUIRE(reminding.ok());
+  CHECK(reminding->remind_before == std::vector<int64_t>{86400, 7200});  // longest first, once each
 
   struct Case {
     std::string text, says;
@@ -68,6 +73,7 @@ TEST_CASE("mail settings: the example reads, and each mistake is refused naming 
       {"smtp.host = h\nsmtp.host = g\n", "mail.conf:2: smtp.host: given twice (first on line 1)"},
       {"smtp.host = h\nsmtp.user = u\nsmtp.password = p\n", "from is missing"},
       {"just words\n", "mail.conf:1: 'just words' is not `key = value`"},
+      {"from = a@b\nsmtp.host = h\nremind = 24h, soon\n", "mail.conf:3: remind: 'soon' is not a duration"},
       {"# nothing\n", "neither smtp.host nor imap.host is set"},
       {"from = a@b\nsmtp.host = h\nsmtp.user = u\nsmtp.password_file = /nonexistent/pw\n", "mail.conf:4: smtp.password_file: /nonexistent/pw cannot be read"},
   };

@@ -37,41 +37,19 @@ TEST_CASE("serve's scheduler mails: the deadline fires, the turn is adjudicated,
   REQUIRE(sodium_init() >= 0);
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      PlayedGame g(kind);
-      REQUIRE(g.status.ok());
-      ledger::Ledger& db = *g;
-      auto w = replay::Fold(db, "g", "main");
-      REQUIRE(w.ok());
-      std::map<std::string, std::string> box_of;
-      std::vector<std::pair<std::string, std::string>> users = {{"ga", "ga-pass"}};
-      for (const auto& [person, p] : w->roster().persons()) {
-        if (p.roles.empty()) continue;
-        box_of[person] = "box" + std::to_string(box_of.size() + 1);
-        users.emplace_back(box_of[person], box_of[person] + "-pass");
-      }
-      MailServers servers(users);
-      INFO(servers.error());
-      REQUIRE(servers.ok());
-      for (const auto& [person, box] : box_of) {
-        CliRun r = Cli(db, {"mail-address", "g", "--person", person, servers.Address(box)});
-        INFO(r.err);
-        REQUIRE(r.code == 0);
-      }
+      MailedGame mg(kind);
+      INFO(mg.status.message());
+      REQUIRE(mg.status.ok());
+      ledger::Ledger& db = mg.db();
+      const auto& box_of = mg.box_of();
+      MailServers& servers = *mg.servers;
       CliRun set = Cli(db, {"schedule", "g", "set", "--deadline", "2030-01-01T01:00Z", "--now", "2030-01-01T00:00Z"});
       INFO(set.err);
       REQUIRE(set.code == 0);
-      std::atomic<int64_t> clock{kNow};
-      desk::Settings s;
-      s.listen = "127.0.0.1:0";
-      s.now = [&clock] { return clock.load(); };
-      auto d = StartDesk(db, s);
-      REQUIRE(d.ok());
-      std::unique_ptr<desk::Desk> desk = std::move(d).value();
-      desk::SchedulerSettings ss;
-      ss.background = false;
-      ss.now = [&clock] { return clock.load(); };
-      ss.mail = std::make_shared<const mail::Settings>(servers.SettingsFor("ga", "ga-pass"));
-      auto sched = desk::Scheduler::Start(db, *desk, ss);
+      ScheduledDesk served(db, kNow, std::make_shared<const mail::Settings>(servers.SettingsFor("ga", "ga-pass")));
+      REQUIRE(served.status.ok());
+      auto& sched = served.scheduler;
+      auto& clock = served.clock;
       // Before the deadline: nothing fired, nothing mailed (no turn over since the addresses).
       for (const auto& o : sched->RunOnce()) CHECK_THAT(o.line, !Catch::Contains("sent"));
       clock = kNow + 3600;
@@ -94,9 +72,6 @@ TEST_CASE("serve's scheduler mails: the deadline fires, the turn is adjudicated,
       }
       // The next passes mail nothing again.
       for (const auto& o : sched->RunOnce()) CHECK_THAT(o.line, !Catch::Contains("mail:"));
-      sched->Stop();
-      desk->Stop();
-      desk->Wait();
     }
   }
 }
@@ -177,4 +152,41 @@ TEST_CASE("serve's scheduler mails off the game's sequencer: a mail server that 
   sched->Stop();
   desk->Stop();
   desk->Wait();
+}
+
+TEST_CASE("serve's scheduler reminds: at the reminder time before the deadline every player who owes orders is mailed, though nothing in the game moved",
+          "[mail]") {
+  REQUIRE(sodium_init() >= 0);
+  const GameKind& kind = GameKinds().front();
+  MailedGame mg(kind);
+  INFO(mg.status.message());
+  REQUIRE(mg.status.ok());
+  ledger::Ledger& db = mg.db();
+  const auto& box_of = mg.box_of();
+  MailServers& servers = *mg.servers;
+  REQUIRE(Cli(db, {"schedule", "g", "set", "--deadline", "2030-01-01T10:00Z", "--now", "2030-01-01T00:00Z"}).code == 0);
+  auto settings = servers.SettingsFor("ga", "ga-pass");
+  settings.remind_before = {3600};
+  ScheduledDesk served(db, kNow, std::make_shared<const mail::Settings>(settings));
+  REQUIRE(served.status.ok());
+  auto& sched = served.scheduler;
+  auto& clock = served.clock;
+  for (const auto& o : sched->RunOnce()) CHECK_THAT(o.line, !Catch::Contains("reminder"));
+  clock = kNow + 8 * 3600;  // still two hours to go: nothing
+  for (const auto& o : sched->RunOnce()) CHECK_THAT(o.line, !Catch::Contains("reminder"));
+  clock = kNow + 9 * 3600;  // the hour before
+  size_t reminded = 0;
+  for (const auto& o : sched->RunOnce()) {
+    INFO(o.line);
+    CHECK_FALSE(o.failed);
+    reminded += o.line.find("mail: reminder of orders for " + kind.coming.ToString() + " to ") != std::string::npos;
+  }
+  CHECK(reminded == box_of.size());
+  for (const auto& o : sched->RunOnce()) CHECK_THAT(o.line, !Catch::Contains("reminder"));
+  for (const auto& [person, box] : box_of) {
+    auto got = AwaitMail(servers.SettingsFor(box, box + "-pass"), 1);
+    REQUIRE(got.ok());
+    REQUIRE(got->size() == 1);
+    CHECK_THAT((*got)[0].text, Catch::StartsWith(person + ", you have given no orders"));
+  }
 }

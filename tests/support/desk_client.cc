@@ -101,6 +101,31 @@ Result<std::unique_ptr<desk::Desk>> StartDesk(ledger::Ledger& db, desk::Settings
   return desk::Desk::Start(db, s);
 }
 
+ScheduledDesk::ScheduledDesk(ledger::Ledger& db, int64_t now, std::shared_ptr<const mail::Settings> mail) : clock(now) {
+  desk::Settings s;
+  s.listen = "127.0.0.1:0";
+  s.now = [this] { return clock.load(); };
+  auto d = StartDesk(db, s);
+  if (!d.ok()) {
+    status = d.status();
+    return;
+  }
+  desk = std::move(d).value();
+  desk::SchedulerSettings ss;
+  ss.background = false;  // a pass of its own would leave the game unchanged for the test's
+  ss.now = [this] { return clock.load(); };
+  ss.mail = std::move(mail);
+  scheduler = desk::Scheduler::Start(db, *desk, ss);
+}
+
+ScheduledDesk::~ScheduledDesk() {
+  if (scheduler) scheduler->Stop();
+  if (desk) {
+    desk->Stop();
+    desk->Wait();
+  }
+}
+
 Status CreateTalavera(ledger::Ledger& db, const std::string& game, bool passwords) {
   std::ifstream in(std::string(ADJUTANT_FIXTURES) + "/dog/talavera-brigade.json", std::ios::binary);
   std::ostringstream text;

@@ -13,7 +13,10 @@
 #include <vector>
 
 #include "base/status.h"
+#include <atomic>
+
 #include "desk/desk.h"
+#include "desk/scheduler.h"
 
 namespace adjutant::ledger { class Ledger; }
 
@@ -54,5 +57,20 @@ Status CreateTalavera(ledger::Ledger& db, const std::string& game = "talavera", 
 // A desk on `db` (listening on 127.0.0.1, port 0 unless `s.listen` says
 // otherwise) whose commands run through cli::RunShared.
 Result<std::unique_ptr<desk::Desk>> StartDesk(ledger::Ledger& db, desk::Settings s);
+
+// A desk and its scheduler (`adjutant serve`) on `db`, both on the test's
+// clock, which starts at `now`; the scheduler's passes are the test's alone
+// (scheduler->RunOnce()). With `mail`: its mail settings (serve
+// --mail-settings). Stopped when it goes.
+struct ScheduledDesk {
+  std::atomic<int64_t> clock;
+  std::unique_ptr<desk::Desk> desk;
+  std::unique_ptr<desk::Scheduler> scheduler;
+  Status status;  // the desk's start: REQUIRE(status.ok()) before using it
+  ScheduledDesk(ledger::Ledger& db, int64_t now, std::shared_ptr<const mail::Settings> mail = nullptr);
+  ~ScheduledDesk();
+  ScheduledDesk(const ScheduledDesk&) = delete;
+  ScheduledDesk& operator=(const ScheduledDesk&) = delete;
+};
 
 }  // namespace adjutant::testing

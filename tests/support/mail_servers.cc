@@ -1,5 +1,8 @@
 #include "support/mail_servers.h"
 
+#include "replay/driver.h"
+#include "replay/mail.h"
+
 #include <sys/wait.h>
 
 #include <array>
@@ -63,6 +66,41 @@ mail::Settings MailServers::SettingsFor(const std::string& user, const std::stri
   s.ca_file = ca_;
   s.timeout_seconds = 20;
   return s;
+}
+
+Mailboxes MailboxesFor(const std::map<std::string, projections::Person>& persons) {
+  Mailboxes m;
+  m.users.emplace_back("ga", Mailboxes::PasswordOf("ga"));
+  for (const auto& [person, p] : persons) {
+    if (p.roles.empty()) continue;
+    const std::string box = "box" + std::to_string(m.box_of.size() + 1);
+    m.box_of[person] = box;
+    m.users.emplace_back(box, Mailboxes::PasswordOf(box));
+  }
+  return m;
+}
+
+MailedGame::MailedGame(const GameKind& kind) : game(kind) {
+  status = game.status;
+  if (!status.ok()) return;
+  auto w = replay::Fold(*game, "g", "main");
+  if (!w.ok()) {
+    status = w.status();
+    return;
+  }
+  boxes = MailboxesFor(w->roster().persons());
+  servers = std::make_unique<MailServers>(boxes.users);
+  if (!servers->ok()) {
+    status = Status::IOError("the mail servers did not start: " + servers->error());
+    return;
+  }
+  for (const auto& [person, box] : boxes.box_of) {
+    auto r = replay::SetMailAddress(*game, "g", "main", person, servers->Address(box));
+    if (!r.ok()) {
+      status = r.status();
+      return;
+    }
+  }
 }
 
 Result<std::vector<mail::Incoming>> AwaitMail(const mail::Settings& s, size_t n) {

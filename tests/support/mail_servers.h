@@ -8,11 +8,14 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "mail/mail.h"
+#include "projections/roster.h"
+#include "support/kinds.h"
 #include "support/temp_dir.h"
 
 namespace adjutant::testing {
@@ -40,6 +43,32 @@ class MailServers {
   TempDir dir_;
   std::string error_, ca_, host_;
   uint16_t smtp_port_ = 0, imap_port_ = 0;
+};
+
+// A mailbox for each person of a game who holds roles — box1, box2, ... in
+// the order of their names, each with the password USER-pass — and the
+// GA's, "ga" (first of `users`).
+struct Mailboxes {
+  std::map<std::string, std::string> box_of;               // person -> mailbox user
+  std::vector<std::pair<std::string, std::string>> users;  // (user, password), for MailServers
+  static std::string PasswordOf(const std::string& user) { return user + "-pass"; }
+};
+Mailboxes MailboxesFor(const std::map<std::string, projections::Person>& persons);
+
+// Game "g" of `kind` played (PlayedGame); real mail servers with a mailbox
+// for each person holding roles and the GA's; each such person given his
+// mailbox's address (replay::SetMailAddress) after the turns played.
+struct MailedGame {
+  PlayedGame game;
+  Mailboxes boxes;
+  std::unique_ptr<MailServers> servers;
+  Status status;  // REQUIRE(status.ok()) first (it says what failed: the play, the servers, an address)
+  explicit MailedGame(const GameKind& kind);
+  ledger::Ledger& db() { return *game; }
+  const std::map<std::string, std::string>& box_of() const { return boxes.box_of; }
+  // The settings of the GA's account; of mailbox `user`'s.
+  mail::Settings Ga() const { return Of("ga"); }
+  mail::Settings Of(const std::string& user) const { return servers->SettingsFor(user, Mailboxes::PasswordOf(user)); }
 };
 
 // The messages of the settings' IMAP folder once `n` have arrived (delivery
