@@ -30,7 +30,12 @@ if [ "${1:-}" = "--tsan" ]; then
   fi
   ninja -C build-tsan -j "${ADJUTANT_JOBS:-2}" adjutant adjutant_tests adjutant_bench_desk >&2
   cd build-tsan
-  TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/../tests/tsan.supp ${TSAN_OPTIONS:-}" ctest --output-on-failure -j 1 -R 'desk|adjutant serve|damaged head' -E 'crash_loop' "$@"
+  # Not the mail tests: libvmime resolves a server's name with glibc's
+  # getaddrinfo_a, whose helper thread glibc starts past ThreadSanitizer's
+  # pthread_create interceptor; the first allocation on it crashes the
+  # sanitizer's runtime (SIGSEGV in its allocator, in the test or in serve).
+  # They run in the normal and the AddressSanitizer passes.
+  TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/../tests/tsan.supp ${TSAN_OPTIONS:-}" ctest --output-on-failure -j 1 -R 'desk|adjutant serve|damaged head' -E 'crash_loop|mail' "$@"
   exit 0
 fi
 if [ "${1:-}" = "--sanitize" ]; then
