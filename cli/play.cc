@@ -16,6 +16,7 @@
 #include "projections/roster.h"
 #include "replay/dice_commit.h"
 #include "replay/driver.h"
+#include "replay/roles.h"
 #include "schema/codec.h"
 #include "schema/text.h"
 #include "schema/event_generated.h"
@@ -153,13 +154,9 @@ Status CmdReadOrders(Context& c) {
 }
 
 // ---- password ------------------------------------------------------------------
-Status CmdPassword(Context& c) {
-  const std::string& game = c.args.positional[0];
-  std::string branch = BranchArg(c, game);
-  auto person = c.args.Value("person");
-  if (!person) return Status::InvalidArgument("adjutant password: --person P is required");
-  ADJ_RETURN_IF_ERROR(schema::CheckText("--person", *person, schema::TextRule::kName));
-  auto pw = ReadPassword(c.args, "new password for " + *person + ": ");
+// A new password read (ReadPassword) and hashed: only its libsodium hash is recorded.
+Result<std::string> NewPasswordHash(const Args& a, const std::string& prompt) {
+  auto pw = ReadPassword(a, prompt);
   if (!pw.ok()) return pw.status();
   if (pw->size() < 8) return Status::InvalidArgument("a password needs at least 8 characters");
   char hash[crypto_pwhash_STRBYTES];
@@ -167,12 +164,86 @@ Status CmdPassword(Context& c) {
                         crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
     return Status::IOError("out of memory while hashing the password");
   }
+  return std::string(hash);
+}
+
+Status CmdPassword(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = BranchArg(c, game);
+  auto person = c.args.Value("person");
+  if (!person) return Status::InvalidArgument("adjutant password: --person P is required");
+  ADJ_RETURN_IF_ERROR(schema::CheckText("--person", *person, schema::TextRule::kName));
+  auto hash = NewPasswordHash(c.args, "new password for " + *person + ": ");
+  if (!hash.ok()) return hash.status();
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
-  auto r = replay::SetPassword(**db, game, branch, *person, hash);
+  auto r = replay::SetPassword(**db, game, branch, *person, *hash);
   if (!r.ok()) return r.status();
   Line("password set for " + *person + " in " + game + "/" + branch + " (only its hash is recorded)  [seq " +
        std::to_string(r->first_seq) + "]");
+  return Status::Ok();
+}
+
+// ---- role (issue 20: players come and go) ----------------------------------------
+Status CmdRole(Context& c) {
+  const std::string& game = c.args.positional[0];
+  std::string branch = BranchArg(c, game);
+  auto give = c.args.Value("give");
+  auto withdraw = c.args.Value("withdraw");
+  auto person = c.args.Value("person");
+  if (!give && !withdraw) {
+    if (person || c.args.Value("from-turn") || c.args.Value("password-file") || c.args.Value("reason")) {
+      return Status::InvalidArgument("adjutant role: --give ROLE or --withdraw ROLE says what changes");
+    }
+    auto db = OpenDb(c, false);
+    if (!db.ok()) return db.status();
+    auto roles = replay::RolesAsTheyStand(**db, game, branch);
+    if (!roles.ok()) return roles.status();
+    for (const auto& r : *roles) {
+      std::string who;
+      for (const auto& h : r.holders) who += (who.empty() ? "" : ", ") + h;
+      Line(r.role + "  " + (who.empty() ? "(vacant)" : who));
+    }
+    return Status::Ok();
+  }
+  if (give && withdraw) return Status::InvalidArgument("adjutant role: --give or --withdraw, not both");
+  if (!person) return Status::InvalidArgument("adjutant role: --person P is required (who takes the role, or loses it)");
+  ADJ_RETURN_IF_ERROR(schema::CheckText("--person", *person, schema::TextRule::kName));
+  replay::RoleChange rc;
+  rc.person = *person;
+  rc.role = give ? *give : *withdraw;
+  rc.withdraw = withdraw.has_value();
+  if (auto t = c.args.Value("from-turn")) {
+    auto turn = Turn::Parse(*t);
+    if (!turn) return Status::InvalidArgument("--from-turn '" + *t + "': a turn, e.g. 1805.1");
+    rc.from_turn = *turn;
+  }
+  rc.reason = c.args.ValueOr("reason", "");
+  if (c.args.Value("password-file")) {
+    if (rc.withdraw) return Status::InvalidArgument("--password-file: a password goes with a role given, not one withdrawn");
+    auto hash = NewPasswordHash(c.args, "");
+    if (!hash.ok()) return hash.status();
+    rc.pwhash = *hash;
+  }
+  auto db = OpenDb(c, true);
+  if (!db.ok()) return db.status();
+  auto r = replay::ChangeRole(**db, game, branch, rc);
+  if (!r.ok()) return r.status();
+  std::string before;
+  for (const auto& h : r->before) before += (before.empty() ? "" : ", ") + h;
+  if (rc.withdraw) {
+    Line(rc.role + " withdrawn from " + rc.person + " in " + game + "/" + branch + " from turn " + r->from_turn.ToString() +
+         "; it is vacant  [seq " + std::to_string(r->append.first_seq) + "]");
+  } else {
+    Line(rc.role + " given to " + rc.person + " in " + game + "/" + branch + " from turn " + r->from_turn.ToString() +
+         (before.empty() ? " (it was vacant)" : " (it was " + before + "'s)") + "  [seq " +
+         std::to_string(r->append.first_seq) + "]");
+    if (!rc.pwhash.empty()) {
+      Line("password set for " + rc.person + " (only its hash is recorded)");
+    } else if (!r->password) {
+      Line(rc.person + " has no password yet: `adjutant password " + game + " --person " + rc.person + "`");
+    }
+  }
   return Status::Ok();
 }
 
@@ -392,6 +463,22 @@ std::vector<Command> PlayCommands() {
         "Set a person's password (the GA's job). Only a libsodium hash of it is recorded.",
         {{"person", "P", "the person"}, kBranch, kPasswordFile}, 1, 1},
        CmdPassword},
+      {{"role", "GAME [--person P (--give ROLE | --withdraw ROLE) [--from-turn T] [--password-file FILE]]",
+        "Players come and go: the GA gives a role (a ministry, a nation, a ship's command, a side) to a person —\n"
+        "a replacement takes it from whoever held it — or withdraws it, leaving it vacant. Recorded as an\n"
+        "AssignRole directive; the change governs the coming turn's orders (--from-turn must name it: the\n"
+        "default). Orders the old holder gave before it stand as they were judged; from now on only the new\n"
+        "holder orders under the role, reads its reports and gets its mail, and the order desk ends the\n"
+        "sessions of whoever the change took the role from. --password-file sets the new holder's password.\n"
+        "Without --give or --withdraw: each role of the game and who holds it.",
+        {{"person", "P", "who takes the role, or loses it"},
+         {"give", "ROLE", "the role given, HOLDER.TITLE (e.g. BR.naval, AAA.ruler, British.general)"},
+         {"withdraw", "ROLE", "the role taken back"},
+         {"from-turn", "TURN", "the turn the change governs first: the coming turn (the default)"},
+         {"reason", "TEXT", "the directive's reason (default: what changed)"},
+         kBranch, kPasswordFile},
+        1, 1},
+       CmdRole},
   };
 }
 

@@ -156,12 +156,14 @@ Status CmdServe(Context& c) {
   auto local = SocketServer::Start(sock_path, sock, [held, running](SocketRequest rq, std::function<void(SocketAnswer)> reply) {
     auto game = DeskCommandGame(rq.argv);
     if (!game.ok()) return reply({2, "", game.status().message()});
-    running->Sequence(*game, [held, rq = std::move(rq), reply] {
-      SocketAnswer a;
-      const Inputs inputs{rq.files, rq.password, rq.made};
-      a.code = RunShared(*held, rq.argv, &a.out, &a.err, inputs);
-      reply(std::move(a));
-    });
+    auto a = std::make_shared<SocketAnswer>();
+    running->Command(
+        *game,
+        [held, rq = std::move(rq), a] {
+          const Inputs inputs{rq.files, rq.password, rq.made};
+          a->code = RunShared(*held, rq.argv, &a->out, &a->err, inputs);
+        },
+        [a, reply] { reply(std::move(*a)); });
   });
   if (!local.ok()) {
     (*d)->Stop();

@@ -158,7 +158,12 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
       return;
     }
     if (what == "directives" && post) {
-      net::post(StrandOf(game), [this, game, rq, reply] { reply(Directive(game, rq)); });
+      net::post(StrandOf(game), [this, game, rq, reply] {
+        const uint64_t before = HeadSeqOf(game);
+        Response r = Directive(game, rq);
+        EndSessionsOfRolesTaken(game, before);
+        reply(std::move(r));
+      });
       return;
     }
     return reply(Error(http::status::not_found, "no such request: " + std::string(http::to_string(rq.method)) + " " +
@@ -269,6 +274,23 @@ void Desk::Sequence(const std::string& game, std::function<void()> fn) {
   Impl* raw = impl_.get();
   if (game.empty()) net::post(raw->pool, std::move(fn));
   else net::post(raw->StrandOf(game), std::move(fn));
+}
+
+void Desk::Command(const std::string& game, std::function<void()> run, std::function<void()> done) {
+  Impl* raw = impl_.get();
+  if (game.empty()) {
+    net::post(raw->pool, [run = std::move(run), done = std::move(done)] {
+      run();
+      done();
+    });
+    return;
+  }
+  net::post(raw->StrandOf(game), [raw, game, run = std::move(run), done = std::move(done)] {
+    const uint64_t before = raw->HeadSeqOf(game);
+    run();
+    raw->EndSessionsOfRolesTaken(game, before);
+    done();
+  });
 }
 
 void Desk::Stop() {

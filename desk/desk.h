@@ -97,6 +97,12 @@ class Desk {
   // game's writes from requests go through), or anywhere on it for "".
   // Work in flight when the desk stops is finished before Wait returns.
   void Sequence(const std::string& game, std::function<void()> fn);
+  // A command for `game` from the command line's way in (adjutant serve's
+  // socket): `run` on the game's sequencer; then the sessions of everyone an
+  // AssignRole it recorded took a role from end (issue 20); then `done`
+  // (the answer), so no client hears the command's answer while such a
+  // session still works.
+  void Command(const std::string& game, std::function<void()> run, std::function<void()> done);
 
   struct Impl;
 

@@ -208,6 +208,12 @@ struct Desk::Impl {
 
   // ---- sessions.cc ----
   size_t RevokeSessions(const std::string& game, const std::string& person);
+  // Issue 20: the game's current head, and the sessions of those whose role
+  // the GA gave to another or withdrew (an AssignRole recorded after
+  // `after`: its taken_from) ended. Run after a command on the game's
+  // sequencer (Desk::Command, POST directives).
+  uint64_t HeadSeqOf(const std::string& game);
+  void EndSessionsOfRolesTaken(const std::string& game, uint64_t after);
   static std::string LoginKey(const std::string& client, const std::string& game, const std::string& person, bool ga);
   std::optional<Response> LoginBegin(const std::string& key);
   void LoginEnd(const std::string& key, bool ok);

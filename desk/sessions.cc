@@ -3,11 +3,14 @@
 // person's roles as the roster stands now.
 #include <sodium.h>
 
+#include <set>
+
 #include "desk/internal.h"
 #include "reports/reports.h"
 #include "ledger/ledger.h"
 #include "replay/driver.h"
 #include "schema/codec.h"
+#include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
 #include "schema/reports_generated.h"
 
@@ -35,6 +38,34 @@ size_t Desk::Impl::RevokeSessions(const std::string& game, const std::string& pe
   return std::erase_if(sessions, [&](const auto& kv) {
     return !kv.second.ga && kv.second.game == game && (person.empty() || kv.second.person == person);
   });
+}
+
+uint64_t Desk::Impl::HeadSeqOf(const std::string& game) {
+  auto branch = db.Current(game);
+  if (!branch.ok()) return 0;
+  auto head = db.HeadOf(game, *branch);
+  return head.ok() ? head->seq : 0;
+}
+
+void Desk::Impl::EndSessionsOfRolesTaken(const std::string& game, uint64_t after) {
+  auto branch = db.Current(game);
+  if (!branch.ok()) return;
+  auto head = db.HeadOf(game, *branch);
+  if (!head.ok() || head->seq <= after) return;
+  std::set<std::string> losers;
+  Status st = db.Read(game, *branch, after + 1, head->seq, [&](const ledger::EventView& v) {
+    const auto* d = v.event()->payload_as_Directive();
+    const auto* a = d ? d->body_as_AssignRole() : nullptr;
+    if (a && a->taken_from()) for (const auto* n : *a->taken_from()) losers.insert(n->str());
+    return Status::Ok();
+  });
+  if (!st.ok()) {
+    // A damaged read: end every session of the game rather than keep one
+    // that should have ended.
+    RevokeSessions(game, "");
+    return;
+  }
+  for (const auto& p : losers) RevokeSessions(game, p);
 }
 
 // A login's pair: its address and the account named (whether it exists or

@@ -147,6 +147,15 @@ std::string PayloadText(const ledger::EventView& view) {
       else if (auto* f = d->body_as_DeadlineFired()) {
         t = "deadline of turn " + TurnText(f->turn()) + " (" + FormatUtc(f->deadline()) + ") fired at " + FormatUtc(f->fired_at());
       }
+      else if (auto* a = d->body_as_AssignRole()) {
+        t = Str(a->role()) + (a->withdraw() ? " withdrawn from " : " given to ") + Str(a->person()) + " from turn " +
+            TurnText(a->from_turn());
+        if (!a->withdraw()) {
+          std::string before;
+          if (a->taken_from()) for (const auto* n : *a->taken_from()) before += (before.empty() ? "" : ", ") + n->str();
+          t += before.empty() ? " (it was vacant)" : " (taken from " + before + ")";
+        }
+      }
       else if (auto* a = d->body_as_SetMailAddress()) {
         t = "mail address of " + Str(a->person()) + ": " + (a->address() && a->address()->size() ? Str(a->address()) : "none");
       } else if (auto* m = d->body_as_MailSent()) {

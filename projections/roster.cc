@@ -20,6 +20,17 @@ void Roster::Apply(const Input& in) {
     }
   } else if (auto* d = e.payload_as_Directive()) {
     if (auto* pw = d->body_as_SetPassword()) s_.persons[pw->person()->str()].pwhash = pw->pwhash()->str();
+    // Issue 20: the GA gives a role (its holder before gives it up) or takes
+    // it back, leaving it vacant (replay/roles.h checks it first).
+    if (auto* a = d->body_as_AssignRole()) {
+      const std::string role = a->role()->str();
+      if (a->withdraw()) {
+        if (auto it = s_.persons.find(a->person()->str()); it != s_.persons.end()) it->second.roles.erase(role);
+      } else {
+        for (auto& [name, p] : s_.persons) p.roles.erase(role);
+        s_.persons[a->person()->str()].roles.insert(role);
+      }
+    }
   } else if (auto* pe = e.payload_as_PateEvent()) {
     // PATE 2.3: a ship's posts move to the persons now named.
     if (auto* c = pe->body_as_CommandAssigned()) {

@@ -1,6 +1,7 @@
 // The roster: the persons of a game, the roles each holds, and the hash of
 // the password the GA set for each (libsodium crypto_pwhash_str; the
-// password itself is never stored). Folds GameCreated and SetPassword.
+// password itself is never stored). Folds GameCreated, SetPassword, the
+// GA's AssignRole (issue 20) and PATE 2.3's CommandAssigned.
 #pragma once
 
 #include <functional>

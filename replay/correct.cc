@@ -218,6 +218,9 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
                file->body_type() == fb::DirectiveBody_MailFailed || file->body_type() == fb::DirectiveBody_MailReceived) {
       return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
                                      ": mail is the branch's own (`adjutant mail-address`, `adjutant mail-out`), not a correction");
+    } else if (file->body_type() == fb::DirectiveBody_AssignRole) {
+      return Status::InvalidArgument("AssignRole: roles change hands on the branch itself, from its coming turn "
+                                     "(`adjutant role`), not as a correction");
     } else if (file->body_type() == fb::DirectiveBody_Schedule || file->body_type() == fb::DirectiveBody_DeadlineFired) {
       return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file->body_type())) +
                                      ": the schedule is set on the branch itself (`adjutant schedule`), not as a correction");

@@ -1,4 +1,5 @@
 #include "replay/driver.h"
+#include "replay/roles.h"
 #include "replay/schedule.h"
 
 #include "schema/reports_generated.h"
@@ -427,6 +428,9 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
   // The schedule is every kind's (replay/schedule.h).
   const fb::Schedule* schedule = file->body_as_Schedule();
   if (schedule) ADJ_RETURN_IF_ERROR(CheckSchedule(*world, *schedule));
+  // So are its roles (replay/roles.h).
+  const fb::AssignRole* assign = file->body_as_AssignRole();
+  if (assign) ADJ_RETURN_IF_ERROR(CheckAssignRole(db, game, branch, *world, *assign));
   // Dice commitments are every kind's (replay/dice_commit.h); the rest the kind checks.
   const fb::CommitDice* commit = file->body_as_CommitDice();
   const fb::RevealDice* reveal = file->body_as_RevealDice();
@@ -441,16 +445,19 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
     ADJ_RETURN_IF_ERROR(CheckDiceDirective(SummaryOf(*world), window->next_turn, window->next_begun, window->current,
                                            window->current_done, t, reveal != nullptr,
                                            commit ? commit->commitment()->str() : reveal->salt()->str()));
-  } else if (!schedule) {
+  } else if (!schedule && !assign) {
     ADJ_RETURN_IF_ERROR((*kind)->CheckDirective(world->projections, std::string(game), *file));
   }
   const TurnPhase at = (*kind)->DirectivePosition(world->projections);
+  // An AssignRole is recorded with who held the role before (the roster now).
+  std::optional<Draft> role_draft;
+  if (assign) role_draft = AssignRoleDraft(*world, *file, at);
   uint64_t head = world->head.seq;
   const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
   w.set_rules_versions(versions);
-  Draft d = DirectiveDraft(&directive_file, at);
-  if (commit || reveal || schedule || fired) {
+  Draft d = role_draft ? std::move(*role_draft) : DirectiveDraft(&directive_file, at);
+  if (commit || reveal || schedule || assign || fired) {
     w.Emit(std::move(d));
   } else {
     ADJ_RETURN_IF_ERROR((*kind)->RecordDirective(w, at, std::move(d), *file));

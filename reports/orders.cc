@@ -225,12 +225,18 @@ Status OrdersOfTurn(Ctx& c, const std::string& game, const rules::GameKind* kind
     for (const auto& m : missing) {
       none.push_back(fb::CreateMissingOrdersRowDirect(f, m.role.c_str(), m.slot.c_str(), m.rule.c_str(), m.text.c_str()));
     }
+    std::vector<flatbuffers::Offset<flatbuffers::String>> held;
+    for (const auto& r : roles) held.push_back(f.CreateString(r));
     f.Finish(fb::CreateOrdersReportDirect(f, game.c_str(), branch.c_str(), person.c_str(), turn.ToString().c_str(),
-                                          turn_name.c_str(), &out, &none));
+                                          turn_name.c_str(), &out, &none, &held));
     return c.PrintJson("OrdersReport", f);
   }
   c.Line("Orders of " + person + " for " + turn_name + " (" + turn.ToString() + "), " + game + "/" + branch +
          (open ? " — still open: as they stand now" : ""));
+  // Issue 20: roles come and go; the report says whose orders these were.
+  std::string held;
+  for (const auto& r : roles) held += (held.empty() ? "" : ", ") + r;
+  c.Line("  roles: " + (held.empty() ? std::string("none") : held) + (open ? "" : " (as the orders closed)"));
   if (rows.empty()) c.Line("  none given");
   for (const Row& r : rows) {
     const replay::GivenOrder& g = *r.g;

@@ -1,0 +1,199 @@
+#include "replay/roles.h"
+
+#include <set>
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "projections/roster.h"
+#include "rules/kind.h"
+#include "schema/event_generated.h"
+#include "schema/inputs_generated.h"
+#include "schema/text.h"
+
+namespace adjutant::replay {
+namespace {
+
+namespace P = projections;
+
+const Actor kGaActor{ActorKind::kGameAdministrator, "", ""};
+
+// The roles of the game: its scenario's players' (GameCreated, read below a
+// fork from the parent) and every role held now (a ship's posts given under
+// PATE 2.3, roles given before).
+Result<std::set<std::string>> RolesOfGame(const ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                          const World& w) {
+  std::set<std::string> roles;
+  for (const auto& [name, p] : w.roster().persons()) roles.insert(p.roles.begin(), p.roles.end());
+  Status st = db.Read(game, branch, 1, 1, [&](const ledger::EventView& v) {
+    const auto* g = v.event()->payload_as_GameCreated();
+    if (g && g->scenario() && g->scenario()->players()) {
+      for (const auto* p : *g->scenario()->players()) {
+        if (p->roles()) for (const auto* r : *p->roles()) roles.insert(r->str());
+      }
+    }
+    return Status::Ok();
+  });
+  if (!st.ok()) return st;
+  return roles;
+}
+
+std::vector<std::string> HoldersOf(const World& w, const std::string& role) {
+  std::vector<std::string> out;
+  for (const auto& [name, p] : w.roster().persons()) {
+    if (p.roles.count(role)) out.push_back(name);
+  }
+  return out;
+}
+
+// The roles of the same holder, else every role (at most 12), for a refusal.
+std::string RoleList(const std::set<std::string>& known, const std::string& role) {
+  std::string list;
+  auto parsed = P::Role::Parse(role);
+  size_t n = 0;
+  for (const auto& r : known) {
+    auto k = P::Role::Parse(r);
+    if (parsed && k && k->holder != parsed->holder) continue;
+    if (n++ == 12) {
+      list += ", …";
+      break;
+    }
+    list += (list.empty() ? "" : ", ") + r;
+  }
+  if (list.empty()) {
+    for (const auto& r : known) {
+      if (n++ == 12) {
+        list += ", …";
+        break;
+      }
+      list += (list.empty() ? "" : ", ") + r;
+    }
+  }
+  return list;
+}
+
+}  // namespace
+
+Status CheckAssignRole(const ledger::Ledger& db, std::string_view game, std::string_view branch, const World& w,
+                       const fb::AssignRole& a) {
+  const std::string person = a.person()->str();
+  const std::string role = a.role()->str();
+  if (person.empty()) return Status::InvalidArgument("person: whom the role goes to (or is taken from)");
+  ADJ_RETURN_IF_ERROR(schema::CheckText("person", person, schema::TextRule::kName));
+  ADJ_RETURN_IF_ERROR(schema::CheckText("role", role, schema::TextRule::kName));
+  auto parsed = P::Role::Parse(role);
+  if (!parsed || parsed->holder.empty() || parsed->title.empty()) {
+    return Status::InvalidArgument("role '" + role + "': HOLDER.TITLE, e.g. BR.naval, AAA.ruler, British.general");
+  }
+  auto known = RolesOfGame(db, game, branch, w);
+  if (!known.ok()) return known.status();
+  if (!known->count(role)) {
+    return Status::InvalidArgument("role '" + role + "': no such role in game '" + std::string(game) + "' (" +
+                                   RoleList(*known, role) + ")");
+  }
+  auto at = OrderPositionOf(w);
+  if (!at.ok()) {
+    return Status::InvalidArgument("the game takes no orders now (" + at.status().message() +
+                                   "): a role changes hands from the coming turn");
+  }
+  if (!a.from_turn()) return Status::InvalidArgument("from_turn: the coming turn, " + at->turn.ToString());
+  const Turn from{a.from_turn()->major(), a.from_turn()->minor(), a.from_turn()->step()};
+  if (from != at->turn) {
+    return Status::InvalidArgument("from_turn " + from.ToString() + ": a role changes hands from the coming turn, " +
+                                   at->turn.ToString() + (from > at->turn ? " (give a later change once that turn's orders open)"
+                                                                          : " (what is past stands; a correction changes it)"));
+  }
+  const P::Person* p = w.roster().Find(person);
+  const bool holds = p && p->roles.count(role);
+  if (a.withdraw() && !holds) {
+    const auto holders = HoldersOf(w, role);
+    return Status::InvalidArgument(person + " does not hold " + role + " (" +
+                                   (holders.empty() ? std::string("it is vacant") : "held by " + holders.front()) + ")");
+  }
+  if (!a.withdraw() && holds) return Status::InvalidArgument(person + " holds " + role + " already");
+  return Status::Ok();
+}
+
+Draft AssignRoleDraft(const World& w, const fb::DirectiveFile& file, const TurnPhase& at) {
+  const fb::AssignRole& a = *file.body_as_AssignRole();
+  const std::string person = a.person()->str(), role = a.role()->str(), reason = file.reason()->str();
+  const bool withdraw = a.withdraw();
+  const Turn from = a.from_turn() ? Turn{a.from_turn()->major(), a.from_turn()->minor(), a.from_turn()->step()} : Turn{};
+  const std::vector<std::string> taken = withdraw ? std::vector<std::string>{person} : HoldersOf(w, role);
+  Draft d;
+  d.at = at;
+  d.actor = kGaActor;
+  d.payload = [person, role, reason, withdraw, from, taken](flatbuffers::FlatBufferBuilder& b) {
+    const fb::Turn t(from.major, from.minor, from.step);
+    std::vector<flatbuffers::Offset<flatbuffers::String>> names;
+    for (const auto& n : taken) names.push_back(b.CreateString(n));
+    auto x = fb::CreateAssignRoleDirect(b, person.c_str(), role.c_str(), withdraw, &t, &names);
+    auto dir = fb::CreateDirective(b, b.CreateString(reason), fb::DirectiveBody_AssignRole, x.Union());
+    return PayloadRef{fb::Payload_Directive, dir.o};
+  };
+  return d;
+}
+
+Result<std::vector<RoleHolding>> RolesAsTheyStand(ledger::Ledger& db, std::string_view game,
+                                                  std::string_view branch) {
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  if (!world->kind()) return Status::NotFound("no game '" + std::string(game) + "' (branch " + std::string(branch) + ")");
+  auto known = RolesOfGame(db, game, branch, *world);
+  if (!known.ok()) return known.status();
+  std::vector<RoleHolding> out;
+  for (const auto& r : *known) out.push_back({r, HoldersOf(*world, r)});
+  return out;
+}
+
+Result<RoleChanged> ChangeRole(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                               const RoleChange& c) {
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  const rules::GameKind* kind = world->kind();
+  if (!kind) return Status::NotFound("no game '" + std::string(game) + "' (branch " + std::string(branch) + ")");
+  Turn from;
+  if (c.from_turn) {
+    from = *c.from_turn;
+  } else if (auto at = OrderPositionOf(*world); at.ok()) {
+    from = at->turn;
+  }
+  const std::string reason =
+      !c.reason.empty() ? c.reason
+                        : (c.withdraw ? c.role + " withdrawn from " + c.person : c.role + " given to " + c.person) +
+                              " from turn " + from.ToString();
+  ADJ_RETURN_IF_ERROR(schema::CheckText("reason", reason, schema::TextRule::kFreeText));
+  flatbuffers::FlatBufferBuilder f;
+  const fb::Turn ft(from.major, from.minor, from.step);
+  auto body = fb::CreateAssignRoleDirect(f, c.person.c_str(), c.role.c_str(), c.withdraw, &ft);
+  f.Finish(fb::CreateDirectiveFile(f, f.CreateString(reason), fb::DirectiveBody_AssignRole, body.Union()));
+  const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(f.GetBufferPointer());
+  ADJ_RETURN_IF_ERROR(CheckAssignRole(db, game, branch, *world, *file->body_as_AssignRole()));
+  if (!c.pwhash.empty() && c.withdraw) {
+    return Status::InvalidArgument("a password goes with a role given, not one withdrawn");
+  }
+  RoleChanged out;
+  out.from_turn = from;
+  out.before = HoldersOf(*world, c.role);
+  const P::Person* p = world->roster().Find(c.person);
+  out.password = !c.pwhash.empty() || (p && !p->pwhash.empty());
+  const TurnPhase at = kind->DirectivePosition(world->projections);
+  std::vector<Draft> drafts;
+  drafts.push_back(AssignRoleDraft(*world, *file, at));
+  if (!c.pwhash.empty()) {
+    Draft pw;
+    pw.at = at;
+    pw.actor = kGaActor;
+    pw.payload = [person = c.person, hash = c.pwhash](flatbuffers::FlatBufferBuilder& b) {
+      auto x = fb::CreateSetPasswordDirect(b, person.c_str(), hash.c_str());
+      auto dir = fb::CreateDirective(b, b.CreateString("password set by the GA"), fb::DirectiveBody_SetPassword, x.Union());
+      return PayloadRef{fb::Payload_Directive, dir.o};
+    };
+    drafts.push_back(std::move(pw));
+  }
+  auto r = db.Append(game, branch, world->head.seq, drafts);
+  if (!r.ok()) return r.status();
+  out.append = *r;
+  return out;
+}
+
+}  // namespace adjutant::replay
