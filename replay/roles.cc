@@ -47,28 +47,16 @@ std::vector<std::string> HoldersOf(const World& w, const std::string& role) {
 
 // The roles of the same holder, else every role (at most 12), for a refusal.
 std::string RoleList(const std::set<std::string>& known, const std::string& role) {
-  std::string list;
   auto parsed = P::Role::Parse(role);
-  size_t n = 0;
+  std::vector<std::string> same;
   for (const auto& r : known) {
     auto k = P::Role::Parse(r);
-    if (parsed && k && k->holder != parsed->holder) continue;
-    if (n++ == 12) {
-      list += ", …";
-      break;
-    }
-    list += (list.empty() ? "" : ", ") + r;
+    if (parsed && k && k->holder == parsed->holder) same.push_back(r);
   }
-  if (list.empty()) {
-    for (const auto& r : known) {
-      if (n++ == 12) {
-        list += ", …";
-        break;
-      }
-      list += (list.empty() ? "" : ", ") + r;
-    }
-  }
-  return list;
+  const std::vector<std::string> shown = same.empty() ? std::vector<std::string>(known.begin(), known.end()) : same;
+  std::string list;
+  for (size_t i = 0; i < shown.size() && i < 12; ++i) list += (i ? ", " : "") + shown[i];
+  return shown.size() > 12 ? list + ", …" : list;
 }
 
 }  // namespace

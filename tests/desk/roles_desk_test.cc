@@ -107,28 +107,26 @@ TEST_CASE("desk roles: on every kind, the GA gives a player's role to another â€
       REQUIRE(r.status == 200);
       CHECK_THAT(r.body, Catch::Contains(first));
 
+      // The DirectiveFile the GA posts: `role` to the newcomer (or withdrawn from him) from the coming turn.
+      auto assign = [&](const std::string& role, bool withdraw) {
+        return R"({"reason": "replaced", "body_type": "AssignRole", "body": {"person": "newcomer", "role": ")" + role +
+               R"(", "withdraw": )" + (withdraw ? "true" : "false") + R"(, "from_turn": {"major": )" +
+               std::to_string(kind.coming.major) + R"(, "minor": )" + std::to_string(kind.coming.minor) +
+               R"(, "step": )" + std::to_string(kind.coming.step) + "}}}";
+      };
       // He logs in again (he may hold more roles); the next role goes by a
       // directive the GA posts: his new session ends too.
       if (his.size() > 1) {
         const std::string again = login("/api/login", LoginBody(person, person + "-secret"));
         const std::string second = *std::next(his.begin());
-        const std::string body = R"({"reason": "replaced", "body_type": "AssignRole", "body": {"person": "newcomer", "role": ")" +
-                                 second + R"(", "from_turn": {"major": )" + std::to_string(kind.coming.major) +
-                                 R"(, "minor": )" + std::to_string(kind.coming.minor) + R"(, "step": )" +
-                                 std::to_string(kind.coming.step) + "}}}";
-        auto posted = HttpCall(desk->port(), "POST", "/api/games/g/directives", body, ga);
+        auto posted = HttpCall(desk->port(), "POST", "/api/games/g/directives", assign(second, false), ga);
         INFO(posted.body);
         REQUIRE(posted.status == 200);
         CHECK(me(again).status == 401);
         CHECK(me(bystander).status == 200);
       } else {
         // Withdrawn by a posted directive: the newcomer's session ends.
-        const std::string body = R"({"reason": "gone", "body_type": "AssignRole", "body": {"person": "newcomer", "role": ")" +
-                                 first + R"(", "withdraw": true, "from_turn": {"major": )" +
-                                 std::to_string(kind.coming.major) + R"(, "minor": )" +
-                                 std::to_string(kind.coming.minor) + R"(, "step": )" +
-                                 std::to_string(kind.coming.step) + "}}}";
-        auto posted = HttpCall(desk->port(), "POST", "/api/games/g/directives", body, ga);
+        auto posted = HttpCall(desk->port(), "POST", "/api/games/g/directives", assign(first, true), ga);
         INFO(posted.body);
         REQUIRE(posted.status == 200);
         CHECK(me(fresh).status == 401);

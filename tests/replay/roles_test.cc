@@ -146,8 +146,8 @@ TEST_CASE("issue 20: players come and go, on every kind — roles given to a new
       auto status = Cli(db, {"status", "g"});
       INFO(status.out << status.err);
       REQUIRE(status.code == 0);
-      CHECK_THAT(status.out, Catch::Contains("newcomer"));
-      CHECK_THAT(status.out, Catch::Contains(role));
+      CHECK_THAT(status.out, Catch::Contains("  newcomer [" + joined + "]: "));
+      CHECK_THAT(status.out, !Catch::Contains("  " + person + " ["));
       auto listing = Cli(db, {"role", "g"});
       REQUIRE(listing.code == 0);
       CHECK_THAT(listing.out, Catch::Contains(role + "  newcomer"));
