@@ -87,14 +87,31 @@ Status CmdOrder(Context& c) {
   const std::string& game = c.args.positional[0];
   const std::string& file = c.args.positional[1];
   std::string branch = BranchArg(c, game);
-  auto person = c.args.Value("as");
-  if (!person) return Status::InvalidArgument("adjutant order: --as PERSON is required");
+  // --as: the player himself (his password); --for: the GA enters orders the
+  // person sent him by other means, recorded as entered by the GA.
+  auto as = c.args.Value("as");
+  auto for_person = c.args.Value("for");
+  if (as && for_person) return Status::InvalidArgument("adjutant order: --as or --for, not both");
+  if (!as && !for_person) {
+    return Status::InvalidArgument("adjutant order: --as PERSON (his orders, with his password) or --for PERSON (the GA "
+                                   "enters them on his behalf) is required");
+  }
+  if (for_person && c.args.Value("password-file")) {
+    return Status::InvalidArgument("--password-file: the GA enters orders --for a person without the person's password");
+  }
+  const std::string person = as ? *as : *for_person;
+  if (person.empty()) return Status::InvalidArgument(std::string(as ? "--as" : "--for") + ": a person's name");
+  ADJ_RETURN_IF_ERROR(schema::CheckText(as ? "--as" : "--for", person, schema::TextRule::kName));
   // The JSON form or the text form (rules/order_text.h), read with the
   // words of the game's rule books.
   auto text = ReadFile(file, limits::kOrderFileBytesMax);
   if (!text.ok()) return text.status();
-  auto pw = ReadPassword(c.args, "password for " + *person + ": ");
-  if (!pw.ok()) return pw.status();
+  std::string pw;
+  if (as) {
+    auto read = ReadPassword(c.args, "password for " + person + ": ");
+    if (!read.ok()) return read.status();
+    pw = *read;
+  }
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
   Result<std::vector<uint8_t>> doc = Status::NotFound("no orders read");
@@ -105,9 +122,16 @@ Status CmdOrder(Context& c) {
     if (world->kind() != nullptr) rulesets = world->kind()->Rulesets();
     doc = rules::ParseOrderDocument(*text, file == "-" ? "stdin" : file, rulesets);
     if (!doc.ok()) return doc.status();
-    ADJ_RETURN_IF_ERROR(CheckPassword(world->roster(), game, *person, *pw));
+    if (as) ADJ_RETURN_IF_ERROR(CheckPassword(world->roster(), game, person, pw));
   }
-  auto rep = replay::SubmitOrders(**db, game, branch, *person, *doc, c.args.ValueOr("key", ""));
+  std::optional<size_t> not_his;
+  auto rep = replay::SubmitOrders(**db, game, branch, person, *doc, c.args.ValueOr("key", ""),
+                                  for_person ? &not_his : nullptr, for_person.has_value());
+  if (not_his) {
+    return Status::InvalidArgument(file + ": order " + std::to_string(*not_his + 1) + ": not " + person +
+                                   "'s to give (a person orders only his own ships, ministries, nation or units, under "
+                                   "roles he holds)");
+  }
   if (!rep.ok()) return rep.status();
   if (c.args.Flag("json")) {
     auto j = replay::SubmitSummaryJson(game, branch, *rep);
@@ -116,7 +140,8 @@ Status CmdOrder(Context& c) {
     return Status::Ok();
   }
   Line(std::string(rep->append.replayed ? "already recorded" : "recorded") + " " + std::to_string(rep->orders.size()) +
-       (rep->orders.size() == 1 ? " order" : " orders") + " from " + *person + " for turn " + rep->at.turn.ToString() + " of " + game + "/" + branch + ":");
+       (rep->orders.size() == 1 ? " order" : " orders") + (as ? " from " : " entered by the GA for ") + person +
+       " for turn " + rep->at.turn.ToString() + " of " + game + "/" + branch + ":");
   for (const auto& o : rep->orders) {
     std::string line = "  #" + std::to_string(o.seq) + " " + o.slot + ": " + o.status;
     if (!o.rule.empty()) line += " (" + o.rule + ")";
@@ -358,6 +383,7 @@ Status CmdAdjudicate(Context& c) {
     rq.salt = std::move(text).value();
     rq.salt_from = *f;
   }
+  rq.expect = Opt(c.args, "expect");
   rq.rules_version = Opt(c.args, "rules-version");
   rq.key = Opt(c.args, "key");
   rq.json = c.args.Flag("json");
@@ -368,8 +394,11 @@ Status CmdAdjudicate(Context& c) {
 
 std::vector<Command> PlayCommands() {
   return {
-      {{"order", "GAME FILE --as PERSON [--branch B] [--password-file FILE] [--key K] [--json]",
+      {{"order", "GAME FILE (--as PERSON | --for PERSON) [--branch B] [--password-file FILE] [--key K] [--json]",
         "Record PERSON's orders for the coming turn.\n"
+        "--as: the person's own (his password). --for: orders he sent the GA by other means, entered by the GA\n"
+        "on his behalf without his password; judged as his, and recorded as entered by the GA (`log` shows\n"
+        "\"GA for PERSON\", his orders report says so).\n"
         "FILE is the text form (one order a line: rules/RULESET/README.md) or JSON in the schema's OrderFile form;\n"
         "- reads it from standard input. `adjutant read-orders` shows what a file says without recording it.\n"
         "The password comes from --password-file, $ADJUTANT_PASSWORD or a prompt.\n"
@@ -377,7 +406,9 @@ std::vector<Command> PlayCommands() {
         "(ShipOrders, from her commander or deputy; the commander's last stands), or the Naval Minister's AppointOrder,\n"
         "ActivationOrder, MoveStoresOrder, and TransferCrewOrder. Each order is checked: an order that breaks a rule is\n"
         "recorded as rejected, with the rule and the reason.",
-        {{"as", "PERSON", "the person giving the orders"}, kBranch, kPasswordFile, kKey, kJson}, 2, 2},
+        {{"as", "PERSON", "the person giving the orders"},
+         {"for", "PERSON", "the GA enters them on PERSON's behalf"}, kBranch, kPasswordFile, kKey, kJson},
+        2, 2},
        CmdOrder},
       {{"read-orders", "GAME FILE [--branch B] [--json]",
         "Read an order file the way `order` reads it, record nothing, and print it back.\n"
@@ -386,7 +417,7 @@ std::vector<Command> PlayCommands() {
         "Whether each order is allowed is the rules' to say when it is submitted.",
         {kBranch, kJson}, 2, 2},
        CmdReadOrders},
-      {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--rules-version V] [--key K] [--json]",
+      {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--rules-version V] [--key K] [--expect TURN.PHASE] [--json]",
         "Adjudicate the rest of the current turn, N turns, or one phase.\n"
         "A turn's phases are income, upkeep, the orders and construction; in a game with a naval map, then\n"
         "repair, supply, the initial amphibious phase, combat, movement, the final amphibious phase and\n"
@@ -395,8 +426,10 @@ std::vector<Command> PlayCommands() {
         "A game runs under the rules versions its last phase ran under (new games: the newest; see\n"
         "`adjutant rules-versions`); --rules-version adopts others from this phase on.\n"
         "--key K makes a retry safe: a phase (or turn) already adjudicated under K is answered, not run again;\n"
-        "a turn a crash cut short is finished.",
-        {kBranch, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"},
+        "a turn a crash cut short is finished.\n"
+        "--expect TURN.PHASE runs only if that is still the next phase (`status` shows it): a confirmation\n"
+        "that cannot run a phase the GA did not see, if the scheduler or another GA command moved on.",
+        {kBranch, {"expect", "TURN.PHASE", "the phase the GA confirmed; refused (exit 4) if the game moved on"}, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"},
          {"dice-salt-file", "F", "the GA's secret salt for a turn whose dice he committed to (- : standard input)"},
          {"rules-version", "V", "adopt rules versions from now on: RULESET=N[,RULESET=N] or N (every ruleset that has it)"},
          kKey, kJson},

@@ -10,6 +10,7 @@
 #include "ledger/ledger.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
+#include "schema/text.h"
 #include "schema/reports_generated.h"
 
 namespace adjutant::desk {
@@ -109,11 +110,27 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
     // A player reaches his own game only; the GA every game.
     if (!s->ga && s->game != game) return reply(Error(http::status::forbidden, "not your game"));
     const auto q = Query(rq.query);
+    if (what == "orders" && post && s->ga && parts.size() == 4) {
+      // Orders a player sent the GA by other means, entered on his behalf
+      // (?for=PERSON): judged as his, recorded as entered by the GA.
+      if (!q.count("for") || !schema::CheckText("for", q.at("for"), schema::TextRule::kName).ok()) {
+        return reply(Error(http::status::bad_request, "for: the person whose orders these are, e.g. ?for=alice"));
+      }
+      net::post(StrandOf(game), [this, s = *s, game, person = q.at("for"), rq, reply] {
+        reply(SubmitOrders(s, game, person, rq));
+      });
+      return;
+    }
     if ((what == "orders" || what == "reports") && s->ga) {
-      return reply(Error(http::status::forbidden, "a player's request: the GA reads every view with /api/ga/run"));
+      return reply(Error(http::status::forbidden, "a player's request: the GA reads every view with /api/ga/run, and "
+                                                  "enters a player's orders with POST /api/games/G/orders?for=PERSON"));
+    }
+    if (what == "orders" && post && !s->ga && q.count("for")) {
+      return reply(Error(http::status::forbidden, "for: the GA's only (he enters orders a player sent him by other "
+                                                  "means); your own orders need no for"));
     }
     if (what == "orders" && post && !s->ga) {
-      net::post(StrandOf(game), [this, s = *s, rq, reply] { reply(SubmitOrders(s, rq)); });
+      net::post(StrandOf(game), [this, s = *s, rq, reply] { reply(SubmitOrders(s, s.game, s.person, rq)); });
       return;
     }
     if (what == "orders" && get && !s->ga) return on_pool([this, s = *s, q] { return OwnOrders(s, q); });
@@ -150,8 +167,41 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
       const auto* a = flatbuffers::GetRoot<fb::DeskAdjudicate>(doc->data());
       const std::string mode = a->mode() ? a->mode()->str() : "phase";
       if (mode != "phase" && mode != "turn") return reply(Error(http::status::bad_request, "mode: \"phase\" or \"turn\""));
-      net::post(StrandOf(game), [this, game, rq, phase = mode == "phase", reply] { reply(Adjudicate(game, rq, phase)); });
+      std::optional<std::string> expect;
+      if (a->expect()) {
+        expect = a->expect()->str();
+        if (!ops::ParseTurnPhase(*expect)) {
+          return reply(Error(http::status::bad_request, "expect: the phase confirmed, TURN.PHASE as the status's next_at "
+                                                        "gives it (e.g. 1805.1.3.9)"));
+        }
+      }
+      net::post(StrandOf(game), [this, game, rq, phase = mode == "phase", expect, reply] {
+        reply(Adjudicate(game, rq, phase, expect));
+      });
       return;
+    }
+    if (what == "passwords" && post && parts.size() == 4) {
+      // The GA sets or resets a person's password: hashed here on the pool
+      // (slow by design), recorded on the game's sequencer.
+      auto doc = schema::ParseJson("DeskPassword", rq.body, "password");
+      if (!doc.ok()) return reply(Error(http::status::bad_request, doc.status().message()));
+      const auto* pw = flatbuffers::GetRoot<fb::DeskPassword>(doc->data());
+      const std::string person = pw->person() ? pw->person()->str() : "";
+      if (Status st = schema::CheckText("person", person, schema::TextRule::kName); !st.ok() || person.empty()) {
+        return reply(Error(http::status::bad_request, "person: whose password it is (a person's name)"));
+      }
+      const std::string password = pw->password() ? pw->password()->str() : "";
+      if (password.size() < 8 || password.size() > 1024) {
+        return reply(Error(http::status::bad_request, "password: 8 to 1024 characters"));
+      }
+      return net::post(pool, [this, game, person, password, reply] {
+        char hash[crypto_pwhash_STRBYTES];
+        if (crypto_pwhash_str(hash, password.c_str(), password.size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                              crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+          return reply(Error(http::status::service_unavailable, "out of memory while hashing the password"));
+        }
+        net::post(StrandOf(game), [this, game, person, h = std::string(hash), reply] { reply(SetPassword(game, person, h)); });
+      });
     }
     if (what == "correct" && post) {
       net::post(StrandOf(game), [this, game, rq, reply] { reply(Correct(game, rq)); });

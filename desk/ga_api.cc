@@ -9,6 +9,7 @@
 #include "desk/internal.h"
 #include "ledger/ledger.h"
 #include "ops/ops.h"
+#include "replay/driver.h"
 #include "reports/reports.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
@@ -61,7 +62,9 @@ const std::map<std::string, GaOperation>& GaOperations() {
                 {"json"}, true, "script", "--script"}},
       {"dice-commit", {{kGameParam}, 1, {kBranchOpt, {"turn", T::kTurn}, {"key", T::kKey}}, {}, true, "salt", "--salt-file", true}},
       {"dice-reveal", {{kGameParam}, 1, {kBranchOpt, {"turn", T::kTurn}, {"key", T::kKey}}, {}, true, "salt", "--salt-file", true}},
-      {"adjudicate", {{kGameParam}, 1, {kBranchOpt, {"turns", T::kCount}, {"rules-version", T::kRulesVersion}, {"key", T::kKey}},
+      {"adjudicate", {{kGameParam}, 1,
+                      {kBranchOpt, {"turns", T::kCount}, {"rules-version", T::kRulesVersion}, {"key", T::kKey},
+                       {"expect", T::kTurn}},
                       {"phase", "json"}, true, "salt", "--dice-salt-file"}},
   };
   return ops;
@@ -431,6 +434,7 @@ const std::map<std::string, GaCallFn>& GaCalls() {
          r.rules_version = c.Value("rules-version");
          if (c.has_field) r.salt = c.in;
          r.key = c.Value("key");
+         r.expect = c.Value("expect");
          r.json = c.Flag("json");
          return ops::Adjudicate(env, r);
        }},
@@ -502,10 +506,12 @@ Response Desk::Impl::GameStatus(const std::string& game, const std::map<std::str
 }
 
 // POST /api/games/G/adjudicate: a phase or the rest of the turn, as JSON.
-Response Desk::Impl::Adjudicate(const std::string& game, const Request& rq, bool phase) {
+Response Desk::Impl::Adjudicate(const std::string& game, const Request& rq, bool phase,
+                                const std::optional<std::string>& expect) {
   ops::AdjudicateRequest r;
   r.game = game;
   r.phase = phase;
+  r.expect = expect;
   if (!rq.idempotency_key.empty()) r.key = rq.idempotency_key;
   r.json = true;
   return Answered(ops::Adjudicate(ops::On(db), r));
@@ -523,7 +529,7 @@ Response Desk::Impl::Directive(const std::string& game, const Request& rq) {
   return Answered(ops::Directive(ops::On(db), r));
 }
 
-// POST /api/games/G/correct?at=TURN[&name=BRANCH][&leave_out=SEQ,...]: the
+// POST /api/games/G/correct?at=TURN[&name=BRANCH][&leave_out=SEQ,...][&format=text]: the
 // body is the correction (a DirectiveFile); the new branch leaves the old
 // one before `at` and is given its later orders, passwords and directives
 // again, but for those `leave_out` names (their seqs on the old branch).
@@ -545,7 +551,8 @@ Response Desk::Impl::Correct(const std::string& game, const Request& rq) {
   r.at = q.at("at");
   r.doc = std::move(doc).value();
   if (q.count("name")) r.name = q.at("name");
-  r.json = true;
+  // &format=text: the answer's out in words (the GA's page); else JSON.
+  r.json = !(q.count("format") && q.at("format") == "text");
   ops::Answer a = ops::Correct(ops::On(db), r);
   // A seq that is not a later directive of the branch: named as the desk's field.
   const std::string flag = "--leave-out";
@@ -553,6 +560,19 @@ Response Desk::Impl::Correct(const std::string& game, const Request& rq) {
     a.status = Status::InvalidArgument("leave_out" + a.status.message().substr(flag.size()));
   }
   return Answered(a);
+}
+
+// POST /api/games/G/passwords: the hash recorded as the GA's SetPassword
+// on the game's current branch, then every session of the person ended (a
+// reset is most often for a password another learnt).
+Response Desk::Impl::SetPassword(const std::string& game, const std::string& person, const std::string& hash) {
+  auto branch = db.Current(game);
+  if (!branch.ok()) return Error(StatusOf(branch.status()), branch.status().message());
+  auto r = replay::SetPassword(db, game, *branch, person, hash);
+  if (!r.ok()) return Error(StatusOf(r.status()), r.status().message());
+  const size_t ended = RevokeSessions(game, person);
+  return Json("{\"person\": " + JsonString(person) + ", \"branch\": " + JsonString(*branch) +
+              ", \"seq\": " + std::to_string(r->first_seq) + ", \"sessions_ended\": " + std::to_string(ended) + "}");
 }
 
 int64_t WallNow(const Settings& s) {

@@ -232,7 +232,9 @@ struct Desk::Impl {
 
   // ---- player_api.cc ----
   Response TooBig(size_t bytes);
-  Response SubmitOrders(const Session& s, const Request& rq);
+  // `person`'s orders for `game`: the player's own (s.person, s.game), or
+  // ones the GA enters on his behalf (s.ga: recorded as entered by the GA).
+  Response SubmitOrders(const Session& s, const std::string& game, const std::string& person, const Request& rq);
   bool OverQuota(const Session& s, const Request& rq, const std::string& branch, size_t n, Response* answer);
   Response OwnOrders(const Session& s, const std::map<std::string, std::string>& q);
   Response Report(const Session& s, const std::map<std::string, std::string>& q);
@@ -244,9 +246,12 @@ struct Desk::Impl {
   Response GaReport(const GaCall& call);
   Response GameStatus(const std::string& game, const std::map<std::string, std::string>& q);
   Response Answered(const ops::Answer& a);
-  Response Adjudicate(const std::string& game, const Request& rq, bool phase);
+  Response Adjudicate(const std::string& game, const Request& rq, bool phase, const std::optional<std::string>& expect);
   Response Directive(const std::string& game, const Request& rq);
   Response Correct(const std::string& game, const Request& rq);
+  // POST /api/games/G/passwords: a person's password set by the GA, his
+  // sessions ended; run on the game's sequencer (the hash made before).
+  Response SetPassword(const std::string& game, const std::string& person, const std::string& hash);
 
   // ---- desk.cc ----
   net::strand<net::thread_pool::executor_type>& StrandOf(const std::string& game);

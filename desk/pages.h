@@ -5,7 +5,10 @@
 // (SOW 2-6) — adding to the order file (the schema's OrderFile JSON, which
 // can also be edited by hand) that you submit, and your reports (text, or
 // drawn as SVG; a ruler's nation page). The GA logs in with his own
-// password and gets a console for adjudication, directives and any view.
+// password and gets his pages: the game's status (live), adjudication with
+// confirmation, passwords, orders entered on a player's behalf, roles, the
+// schedule, directives and corrections — each answered in words — and a
+// console for any view.
 #pragma once
 
 #include <string_view>
@@ -97,11 +100,54 @@ table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.1rem .4rem;t
 <section id="ga" class="hidden">
 <p>The GA. <button id="ga-logout-btn">Log out</button></p>
 <label>Game <input id="ga-game"></label>
-<button id="adj-phase-btn">Adjudicate the next phase</button>
-<button id="adj-turn-btn">Adjudicate the turn</button>
 <h2>Status</h2>
 <p><button id="status-btn">Show the game's status</button> <span id="st-live"></span></p>
 <div id="ga-status"></div>
+<h2>Adjudicate</h2>
+<p><button id="adj-phase-btn">Adjudicate the next phase…</button> <button id="adj-turn-btn">Adjudicate the rest of the turn…</button></p>
+<div id="adj-confirm" class="hidden"><p id="adj-what"></p>
+<button id="adj-yes">Confirm</button> <button id="adj-no">Cancel</button></div>
+<pre id="adj-out"></pre>
+<h2>Passwords</h2>
+<fieldset><legend>Set or reset a person's password (his sessions end)</legend>
+<label>Person <input id="pw-person" autocomplete="off"></label>
+<label>New password <input id="pw-new" type="password" autocomplete="new-password"></label>
+<button id="pw-btn">Set the password</button></fieldset>
+<pre id="pw-out"></pre>
+<h2>Orders a player sent by other means</h2>
+<fieldset><legend>Entered on his behalf, recorded as entered by the GA</legend>
+<label>For <input id="of-person" autocomplete="off"></label>
+<textarea id="of-text" spellcheck="false" placeholder="one order a line, in the text form of his rule book, or OrderFile JSON"></textarea>
+<button id="of-btn">Enter his orders</button></fieldset>
+<pre id="of-out"></pre>
+<h2>Roles</h2>
+<fieldset><legend>Give a role from the coming turn (taken from whoever holds it), or withdraw it</legend>
+<label>Person <input id="rl-person" autocomplete="off"></label>
+<label>Role <input id="rl-role" size="14" placeholder="BR.naval"></label>
+<label><select id="rl-what"><option value="give">give</option><option value="withdraw">withdraw</option></select></label>
+<label>Reason <input id="rl-reason" size="30"></label>
+<button id="rl-btn">Record the change</button></fieldset>
+<pre id="rl-out"></pre>
+<h2>Schedule</h2>
+<fieldset><legend>Deadlines</legend>
+<label><select id="sc-action"><option value="">show</option><option>set</option><option>extend</option><option>pause</option>
+<option>resume</option><option>clear</option></select></label>
+<label>Deadline <input id="sc-deadline" size="20" placeholder="2026-12-06T20:00Z or +3d"></label>
+<label><input id="sc-weekly" type="checkbox"> then weekly</label>
+<label>or then after <input id="sc-after" size="5" placeholder="3d"></label>
+<label>Extend by <input id="sc-by" size="5" placeholder="1d"></label>
+<label>Reason <input id="sc-reason" size="30"></label>
+<button id="sc-btn">Go</button></fieldset>
+<pre id="sc-out"></pre>
+<h2>Directives and corrections</h2>
+<fieldset><legend>A directive (the schema's DirectiveFile JSON)</legend>
+<textarea id="dv-text" spellcheck="false" placeholder='{"reason": "...", "body_type": "SowDirective", "body": {...}}'></textarea>
+<button id="dv-btn">Record the directive</button>
+<label>or correct history: at <input id="cr-at" size="12" placeholder="1805.1.2"></label>
+<label>new branch <input id="cr-name" size="12"></label>
+<label>leave out <input id="cr-leave" size="12" placeholder="SEQ,SEQ"></label>
+<button id="cr-btn">Correct with this directive…</button></fieldset>
+<pre id="dv-out"></pre>
 <h2>Run a command</h2>
 <input id="ga-args" size="60" placeholder="report fleet nwol"><button id="ga-run-btn">Run</button>
 <pre id="ga-out"></pre>
@@ -141,6 +187,8 @@ async function remind() {
                   : "No deadline is set. ";
   t += mine ? "You have " + mine + " order" + (mine === 1 ? "" : "s") + " standing." : "You have given no orders yet.";
   $("reminder").textContent = t;
+  // Owing orders with less than a day left: said in red.
+  $("reminder").classList.toggle("err", !mine && !!j.deadline && (j.time_left || 0) < 86400);
 }
 async function restore() {
   if (!token) return show();
@@ -263,13 +311,108 @@ $("svg-btn").onclick = async () => {
   $("drawing").innerHTML = r.status === 200 ? r.text : "";
   if (r.status !== 200) $("report").textContent = (r.json() || {}).error || r.text;
 };
-async function adjudicate(mode) {
-  const r = await call("POST", "/api/games/" + encodeURIComponent($("ga-game").value) + "/adjudicate", JSON.stringify({mode}));
+// The GA's forms. Each answer is shown in words: a command's own text (a
+// DeskRunResult's out and err), or the JSON read into sentences.
+const gaGame = () => encodeURIComponent($("ga-game").value.trim());
+const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+function said(id, r) {
   const j = r.json() || {};
-  $("ga-out").textContent = (j.out || "") + (j.err || j.error || "");
+  const text = (j.out || "") + (j.err ? (r.status === 200 ? "" : "refused: ") + j.err : "") +
+               (j.error ? "refused: " + j.error : "");
+  $(id).textContent = text || (r.status === 200 ? "done" : "refused: " + r.text);
+  $(id).classList.toggle("err", r.status !== 200);
 }
-$("adj-phase-btn").onclick = () => adjudicate("phase");
-$("adj-turn-btn").onclick = () => adjudicate("turn");
+function orderLines(j) {
+  return (j.orders || []).map(o => "#" + o.seq + " " + o.slot + ": " + o.status + (o.reason ? " (" + o.rule + "): " + o.reason : "")).join("\n");
+}
+// Adjudication asks first: the phase the status names is shown, and only
+// that phase runs (expect: refused if the game moved on meanwhile).
+let adjAsk = null;
+async function askAdjudicate(mode) {
+  $("adj-out").textContent = "";
+  const r = await call("GET", "/api/games/" + gaGame() + "/status");
+  const j = r.json() || {};
+  if (r.status !== 200) { said("adj-out", r); return; }
+  if (!j.next_at) { $("adj-out").textContent = "Nothing to adjudicate: " + (j.why_none || ""); return; }
+  adjAsk = {mode, expect: j.next_at, key: newKey()};
+  const owing = j.owing || [];
+  $("adj-what").textContent = (mode === "turn" ? "Adjudicate the rest of " : "Adjudicate ") + j.next_phase + " of " +
+    (j.orders_for_name || j.orders_for || j.next_at) + " (" + j.next_at + ")" + (mode === "turn" ? " to the turn's end" : "") + "? " +
+    (owing.length ? "No orders yet from: " + owing.join(", ") + "." : "Everyone has given orders.");
+  $("adj-confirm").classList.remove("hidden");
+}
+$("adj-phase-btn").onclick = () => askAdjudicate("phase");
+$("adj-turn-btn").onclick = () => askAdjudicate("turn");
+$("adj-no").onclick = () => { adjAsk = null; $("adj-confirm").classList.add("hidden"); };
+$("adj-yes").onclick = async () => {
+  if (!adjAsk) return;
+  const a = adjAsk;
+  $("adj-confirm").classList.add("hidden");
+  const r = await call("POST", "/api/games/" + gaGame() + "/adjudicate", JSON.stringify({mode: a.mode, expect: a.expect}),
+                       {"Idempotency-Key": a.key});
+  adjAsk = null;
+  const j = r.json() || {};
+  let summary = null;
+  try { summary = JSON.parse(j.out || ""); } catch (e) { summary = null; }
+  if (r.status !== 200 || !summary) { said("adj-out", r); return; }
+  let text = "", turn = "";
+  for (const p of summary.phases || []) {
+    if (p.turn_name !== turn) { turn = p.turn_name; text += turn + ":\n"; }
+    text += "  " + p.name + "  (events " + p.first_seq + " to " + p.last_seq + ")" +
+            (p.rejected ? ", " + p.rejected + " order" + (p.rejected === 1 ? "" : "s") + " rejected" : "") +
+            (p.replayed ? ", already done: nothing new recorded" : "") + "\n";
+  }
+  $("adj-out").textContent = text || "nothing adjudicated";
+  $("adj-out").classList.remove("err");
+};
+$("pw-btn").onclick = async () => {
+  const r = await call("POST", "/api/games/" + gaGame() + "/passwords",
+                       JSON.stringify({person: $("pw-person").value.trim(), password: $("pw-new").value}));
+  const j = r.json() || {};
+  $("pw-new").value = "";
+  if (r.status !== 200) return said("pw-out", r);
+  $("pw-out").classList.remove("err");
+  $("pw-out").textContent = "Password set for " + j.person + " (recorded as event " + j.seq + ", only its hash); " +
+    (j.sessions_ended ? j.sessions_ended + " of his sessions ended." : "he had no session open.");
+};
+$("of-btn").onclick = async () => {
+  const person = $("of-person").value.trim();
+  const r = await call("POST", "/api/games/" + gaGame() + "/orders?for=" + encodeURIComponent(person), $("of-text").value,
+                       {"Idempotency-Key": newKey()});
+  const j = r.json() || {};
+  if (r.status !== 200) return said("of-out", r);
+  $("of-out").classList.remove("err");
+  $("of-out").textContent = "Entered for " + person + " (recorded as entered by the GA), turn " +
+    j.turn.major + "." + j.turn.minor + "." + j.turn.step + ":\n" + orderLines(j);
+};
+$("rl-btn").onclick = async () => {
+  const withdraw = $("rl-what").value === "withdraw", person = $("rl-person").value.trim(), role = $("rl-role").value.trim();
+  const reason = $("rl-reason").value.trim() || (withdraw ? role + " withdrawn from " + person : role + " given to " + person);
+  const r = await call("POST", "/api/games/" + gaGame() + "/directives",
+                       JSON.stringify({reason, body_type: "AssignRole", body: {person, role, withdraw}}), {"Idempotency-Key": newKey()});
+  said("rl-out", r);
+};
+$("sc-btn").onclick = async () => {
+  const args = ["schedule", $("ga-game").value.trim()], v = id => $(id).value.trim();
+  if (v("sc-action")) args.push(v("sc-action"));
+  if (v("sc-deadline")) args.push("--deadline", v("sc-deadline"));
+  if ($("sc-weekly").checked) args.push("--weekly");
+  if (v("sc-after")) args.push("--after", v("sc-after"));
+  if (v("sc-by")) args.push("--by", v("sc-by"));
+  if (v("sc-reason")) args.push("--reason", v("sc-reason"));
+  said("sc-out", await call("POST", "/api/ga/run", JSON.stringify({args})));
+};
+$("dv-btn").onclick = async () => {
+  said("dv-out", await call("POST", "/api/games/" + gaGame() + "/directives", $("dv-text").value, {"Idempotency-Key": newKey()}));
+};
+$("cr-btn").onclick = async () => {
+  const at = $("cr-at").value.trim();
+  if (!confirm("Correct " + $("ga-game").value + " at " + at + "? A new branch is made; the old one stays as it was.")) return;
+  let path = "/api/games/" + gaGame() + "/correct?format=text&at=" + encodeURIComponent(at);
+  if ($("cr-name").value.trim()) path += "&name=" + encodeURIComponent($("cr-name").value.trim());
+  if ($("cr-leave").value.trim()) path += "&leave_out=" + encodeURIComponent($("cr-leave").value.trim());
+  said("dv-out", await call("POST", path, $("dv-text").value));
+};
 // The status panel: GET /api/games/G/status (where the game stands, who owes
 // orders), drawn from its JSON and drawn again whenever the game's live feed
 // (GET /api/games/G/feed?after=head) brings a new event.
@@ -339,9 +482,7 @@ $("status-btn").onclick = async () => {
 };
 $("ga-run-btn").onclick = async () => {
   const args = $("ga-args").value.trim().split(/\s+/);
-  const r = await call("POST", "/api/ga/run", JSON.stringify({args}));
-  const j = r.json() || {};
-  $("ga-out").textContent = (j.out || "") + (j.err || j.error || "");
+  said("ga-out", await call("POST", "/api/ga/run", JSON.stringify({args})));
 };
 restore();
 </script></body></html>

@@ -23,16 +23,17 @@ Response Desk::Impl::TooBig(size_t bytes) {
                                               std::to_string(settings.max_answer_bytes) + "; ask for one turn (&turn=T)");
 }
 
-Response Desk::Impl::SubmitOrders(const Session& s, const Request& rq) {
+Response Desk::Impl::SubmitOrders(const Session& s, const std::string& game, const std::string& person,
+                                  const Request& rq) {
   // JSON, or the text form (rules/order_text.h) read with the words of the
   // game's rule books.
   Result<std::vector<uint8_t>> doc = Status::NotFound("");
   if (rules::IsOrderText(rq.body)) {
-    auto current = db.Current(s.game);
+    auto current = db.Current(game);
     if (!current.ok()) return Error(StatusOf(current.status()), current.status().message());
-    auto world = replay::Fold(db, s.game, *current);
+    auto world = replay::Fold(db, game, *current);
     if (!world.ok()) return Error(StatusOf(world.status()), world.status().message());
-    if (world->kind() == nullptr) return Error(http::status::not_found, "no game '" + s.game + "'");
+    if (world->kind() == nullptr) return Error(http::status::not_found, "no game '" + game + "'");
     doc = rules::ParseOrderText(rq.body, "orders", world->kind()->Rulesets());
   } else {
     doc = schema::ParseJson("OrderFile", rq.body, "orders");
@@ -44,18 +45,24 @@ Response Desk::Impl::SubmitOrders(const Session& s, const Request& rq) {
     return Error(http::status::payload_too_large, "a submission holds at most " + std::to_string(settings.max_orders) +
                                                       " orders (this one " + std::to_string(n) + ")");
   }
-  auto branch = db.Current(s.game);
+  auto branch = db.Current(game);
   if (!branch.ok()) return Error(StatusOf(branch.status()), branch.status().message());
-  if (Response over; OverQuota(s, rq, *branch, n, &over)) return over;
+  // The quotas are the players'; the GA enters what a player sent him.
+  if (Response over; !s.ga && OverQuota(s, rq, *branch, n, &over)) return over;
   // Another's ship, ministry or unit — or one that does not exist: the same
   // 403, naming only the order's place in the file, nothing recorded. (A
   // retry of a request already recorded gets its first answer instead.)
   std::optional<size_t> not_his;
-  auto rep = replay::SubmitOrders(db, s.game, *branch, s.person, *doc, rq.idempotency_key, &not_his);
-  if (not_his.has_value()) return Error(http::status::forbidden, rep.status().message());
+  auto rep = replay::SubmitOrders(db, game, *branch, person, *doc, rq.idempotency_key, &not_his, s.ga);
+  if (not_his.has_value()) {
+    if (!s.ga) return Error(http::status::forbidden, rep.status().message());
+    return Error(http::status::bad_request, "orders[" + std::to_string(*not_his) + "]: not " + person +
+                                                "'s to give: a person orders only his own ships, ministries, nation "
+                                                "or units, under roles he holds (is '" + person + "' in the game?)");
+  }
   if (!rep.ok()) return Error(StatusOf(rep.status()), rep.status().message());
   // Answered only now: the batch is synced (Ledger::Append).
-  auto j = replay::SubmitSummaryJson(s.game, *branch, *rep);
+  auto j = replay::SubmitSummaryJson(game, *branch, *rep);
   if (!j.ok()) return Error(http::status::internal_server_error, j.status().message());
   return Json(*j);
 }

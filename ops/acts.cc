@@ -397,6 +397,20 @@ Status DoAdjudicate(const Env& env, const AdjudicateRequest& rq, Printer& p) {
     if (!parsed.ok()) return Status::InvalidArgument("--rules-version: " + parsed.status().message());
     adopt = *parsed;
   }
+  // --expect: the phase the GA confirmed is still the next (on the desk,
+  // this runs on the game's sequencer: nothing adjudicates in between).
+  if (rq.expect) {
+    auto want = ParseTurnPhase(*rq.expect);
+    if (!want) return Status::InvalidArgument("--expect: '" + *rq.expect + "' is not " + kTurnPhaseForms);
+    auto world = replay::Fold(**db, game, branch);
+    if (!world.ok()) return world.status();
+    auto next = replay::NextPhaseOf(*world);
+    if (!next.ok()) return Status::Conflict("--expect " + *rq.expect + ": nothing is left to adjudicate (" + next.status().message() + ")");
+    if (next->at != *want) {
+      return Status::Conflict("--expect " + *rq.expect + ": the game has moved on — the next phase is " + next->name + " of " +
+                              next->turn_name + " (" + TurnPhaseText(next->at) + "); nothing was adjudicated: look again");
+    }
+  }
   const std::string key = rq.key.value_or("");
   if (!key.empty() && *turns != 1) return Status::InvalidArgument("--key: makes one phase or one turn safe to retry, not --turns " + std::to_string(*turns));
   auto r = replay::Adjudicate(**db, game, branch,

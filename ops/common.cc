@@ -73,6 +73,11 @@ std::optional<TurnPhase> ParseTurnPhase(const std::string& s) {
   return TurnPhase{*t, static_cast<uint16_t>(*p)};
 }
 
+std::string TurnPhaseText(const TurnPhase& at) {
+  return std::to_string(at.turn.major) + "." + std::to_string(at.turn.minor) + "." + std::to_string(at.turn.step) + "." +
+         std::to_string(at.phase);
+}
+
 Result<Turn> TurnOption(const std::string& field, const std::string& text) {
   auto turn = Turn::Parse(text);
   if (!turn) return Status::InvalidArgument(field + ": '" + text + "' is not a turn (YEAR.SEASON.TURN, e.g. 1805.1.3)");

@@ -175,6 +175,9 @@ struct AdjudicateRequest {
   Opt rules_version;
   Opt salt; std::string salt_from = "-";  // the turn's committed dice salt, if any
   Opt key;
+  // The phase the GA confirmed (TurnPhaseText of NextPhaseOf, as `status`
+  // shows it): refused as a conflict if the game has moved on since.
+  Opt expect;
   bool json = false;
 };
 struct DirectiveRequest {
@@ -233,6 +236,9 @@ Answer Backup(const Env& env, const BackupRequest& rq);
 Result<std::vector<uint64_t>> ParseSeqList(const std::string& field, const std::string& text);
 // "1805.1.3" (the start of turn 3) or "1805.1.3.9" (before phase 9 of it).
 std::optional<TurnPhase> ParseTurnPhase(const std::string& s);
+// A phase's position in the form ParseTurnPhase reads: TURN.PHASE with the
+// turn's three parts (1805.1.3.9; 1820.3.0.1).
+std::string TurnPhaseText(const TurnPhase& at);
 inline const char* kTurnPhaseForms =
     "TURN or TURN.PHASE (e.g. 1805.1.3 or 1805.1.3.9; 1820.3 or 1820.3.0.1 in a y1820 game)";
 // A turn given as `--turn` (or `field`): the message names it.

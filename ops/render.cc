@@ -22,7 +22,10 @@ std::string ActorText(const fb::Actor* a) {
     case fb::ActorKind_GameAdministrator: who = "GA"; break;
     case fb::ActorKind_Player: who = "player"; break;
   }
-  if (a->person() && a->person()->size()) who += ":" + a->person()->str();
+  // The GA with a person: an order he entered on that person's behalf.
+  if (a->person() && a->person()->size()) {
+    who += (a->kind() == fb::ActorKind_GameAdministrator ? " for " : ":") + a->person()->str();
+  }
   if (a->role() && a->role()->size()) who += "(" + a->role()->str() + ")";
   return who;
 }

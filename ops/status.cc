@@ -94,6 +94,7 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
   const std::string orders_for = at.ok() ? at->turn.ToString() : "";
   const std::string orders_for_name = next.ok() ? next->turn_name : "";
   const std::string next_phase = next.ok() ? next->name : "";
+  const std::string next_at = next.ok() ? TurnPhaseText(next->at) : "";
   const std::string why_none = next.ok() ? "" : next.status().message();
   if (rq.json) {
     flatbuffers::FlatBufferBuilder f;
@@ -117,12 +118,13 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
                                           orders_for_name.c_str(), next_phase.c_str(), why_none.c_str(), deadline_text.c_str(),
                                           &rows, &owe, last_turn.c_str(), last_digest.c_str(),
                                           deadline ? deadline->at : 0, deadline ? deadline->at - rq.now : 0, paused,
-                                          rq.now));
+                                          rq.now, next_at.c_str()));
     return p.Json("StatusReport", f);
   }
   p.Line(game + "/" + branch + " (" + kind_name + ")");
   if (next.ok()) {
-    p.Line("next to adjudicate: " + next->name + " of " + next->turn_name + " (" + next->at.turn.ToString() + ")");
+    p.Line("next to adjudicate: " + next->name + " of " + next->turn_name + " (" + next->at.turn.ToString() +
+           "; adjudicate --expect " + next_at + " runs it and no other)");
   } else {
     p.Line("nothing to adjudicate: " + why_none);
   }

@@ -132,14 +132,14 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
       // as one file: the same events, one batch.
       if (continues && !inputs.empty() && inputs.back().kind == Input::kOrder &&
           inputs.back().person == o->person()->str() && inputs.back().at == in.at &&
-          !inputs.back().run.Ends(*o, files_replace)) {
-        inputs.back().run.Add(e.seq, *o);
+          !inputs.back().run.Ends(ev, *o, files_replace)) {
+        inputs.back().run.Add(e.seq, ev, *o);
         return Status::Ok();
       }
       continues = true;
       in.kind = Input::kOrder;
       in.person = o->person()->str();
-      in.run.Add(e.seq, *o);
+      in.run.Add(e.seq, ev, *o);
       inputs.push_back(std::move(in));
       return Status::Ok();
     }
@@ -303,7 +303,7 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
     ADJ_RETURN_IF_ERROR(advance_to(in.at, false));
     switch (in.kind) {
       case Input::kOrder: {
-        auto r = SubmitOrders(db, game, new_branch, in.person, JoinOrderFiles(in.run.items));
+        auto r = SubmitOrders(db, game, new_branch, in.person, JoinOrderFiles(in.run.items), {}, nullptr, in.run.by_ga);
         if (!r.ok()) return r.status();
         break;
       }

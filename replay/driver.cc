@@ -323,10 +323,14 @@ std::optional<size_t> FirstNotHis(const World& world, const std::string& person,
 
 Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                   const std::string& person, const std::vector<uint8_t>& order_file,
-                                  std::string_view idempotency_key, std::optional<size_t>* not_his) {
-  uint64_t fingerprint = RequestFingerprint("orders", branch, person, Bytes(order_file));
-  auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kPlayer, person), idempotency_key,
-                            fingerprint);
+                                  std::string_view idempotency_key, std::optional<size_t>* not_his,
+                                  bool entered_by_ga) {
+  uint64_t fingerprint =
+      RequestFingerprint(entered_by_ga ? "orders entered by the GA" : "orders", branch, person, Bytes(order_file));
+  auto prior = PriorRequest(db, game, branch,
+                            entered_by_ga ? ledger::IdempotencyOwner(ActorKind::kGameAdministrator, "")
+                                          : ledger::IdempotencyOwner(ActorKind::kPlayer, person),
+                            idempotency_key, fingerprint);
   if (!prior.ok()) return prior.status();
   if (prior->has_value()) {
     SubmitReport rep;
@@ -360,6 +364,13 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   w.set_rules_versions(versions);
   ADJ_RETURN_IF_ERROR((*kind)->Submit(w, *at, person, items));
   auto drafts = w.TakeDrafts();
+  if (entered_by_ga) {
+    // Whose orders they are stays in each OrderSubmitted (and the actor's
+    // person and role); who entered them is the actor's kind.
+    for (Draft& d : drafts) {
+      if (d.actor.kind == ActorKind::kPlayer) d.actor.kind = ActorKind::kGameAdministrator;
+    }
+  }
   auto r = db.Append(game, branch, head, drafts, idempotency_key, fingerprint);
   if (!r.ok()) return r.status();
   SubmitReport rep;

@@ -126,9 +126,14 @@ struct SubmitReport {
 // give (FirstNotHis) records nothing: *not_his is set to its index and an
 // InvalidArgument returned — from the same fold the submission makes. A
 // retry of a submission already recorded is answered first.
+// With `entered_by_ga`, the GA enters the file on `person`'s behalf (orders
+// the player sent him by other means): judged as the person's, each event's
+// actor is the GA (with the person and role it was for), and the retry key
+// is the GA's.
 Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                   const std::string& person, const std::vector<uint8_t>& order_file,
-                                  std::string_view idempotency_key = {}, std::optional<size_t>* not_his = nullptr);
+                                  std::string_view idempotency_key = {}, std::optional<size_t>* not_his = nullptr,
+                                  bool entered_by_ga = false);
 
 // The answer to a submission as JSON in the schema's SubmitSummary form
 // (`adjutant order --json` and the desk give the same).

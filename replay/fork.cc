@@ -71,13 +71,19 @@ std::vector<uint8_t> JoinOrderFiles(const std::vector<std::vector<uint8_t>>& one
   return std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
 }
 
-void OrderRun::Add(uint64_t seq, const fb::OrderSubmitted& o) {
+bool EnteredByGa(const fb::Event& ev) {
+  return ev.actor() && ev.actor()->kind() == fb::ActorKind_GameAdministrator;
+}
+
+void OrderRun::Add(uint64_t seq, const fb::Event& ev, const fb::OrderSubmitted& o) {
+  if (seqs.empty()) by_ga = EnteredByGa(ev);
   items.push_back(OrderFileOf(o));
   seqs.push_back(seq);
   withdrawal.push_back(o.body_type() == fb::OrderBody_Withdrawal);
 }
 
-bool OrderRun::Ends(const fb::OrderSubmitted& o, bool files_replace) const {
+bool OrderRun::Ends(const fb::Event& ev, const fb::OrderSubmitted& o, bool files_replace) const {
+  if (!seqs.empty() && EnteredByGa(ev) != by_ga) return true;
   return files_replace && !withdrawal.empty() && (withdrawal.back() || o.body_type() == fb::OrderBody_Withdrawal);
 }
 
@@ -89,6 +95,7 @@ std::optional<OrderRun> OrderRun::CutAt(const fb::OrderSuperseded& s, bool files
   const size_t at = static_cast<size_t>(by - seqs.begin());
   if (withdrawal[at]) return std::nullopt;  // a withdrawal takes orders back within its own file
   OrderRun rest;
+  rest.by_ga = by_ga;
   rest.items.assign(std::make_move_iterator(items.begin() + at), std::make_move_iterator(items.end()));
   rest.seqs.assign(seqs.begin() + at, seqs.end());
   rest.withdrawal.assign(withdrawal.begin() + at, withdrawal.end());
@@ -132,16 +139,16 @@ Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::strin
       return Status::Ok();
     }
     const std::string person = o->person()->str();
-    if (!continues || sent.empty() || sent.back().person != person || sent.back().run.Ends(*o, files_replace)) {
+    if (!continues || sent.empty() || sent.back().person != person || sent.back().run.Ends(ev, *o, files_replace)) {
       sent.push_back({person, {}});
     }
-    sent.back().run.Add(e.seq, *o);
+    sent.back().run.Add(e.seq, ev, *o);
     ++orders;
     continues = true;
     return Status::Ok();
   }));
   for (const auto& s : sent) {
-    auto r = SubmitOrders(db, game, to, s.person, JoinOrderFiles(s.run.items));
+    auto r = SubmitOrders(db, game, to, s.person, JoinOrderFiles(s.run.items), {}, nullptr, s.run.by_ga);
     if (!r.ok()) return r.status();
   }
   return orders;

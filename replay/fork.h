@@ -33,14 +33,20 @@ std::vector<uint8_t> JoinOrderFiles(const std::vector<std::vector<uint8_t>>& one
 // (rules/kind.h GameKind::FilesReplace, Y1.3): there each file is given
 // again as it was sent, and the OrderSuperseded events of the log mark
 // where a file began (CutAt).
+// Whether the GA entered the order of `ev` (an OrderSubmitted) on its
+// person's behalf: its actor is the GA's (issue 20).
+bool EnteredByGa(const fb::Event& ev);
+
 struct OrderRun {
   std::vector<std::vector<uint8_t>> items;  // one-item OrderFiles, in order
   std::vector<uint64_t> seqs;               // their seqs on the old branch
   std::vector<bool> withdrawal;             // each: a Withdrawal
-  void Add(uint64_t seq, const fb::OrderSubmitted& o);
-  // Whether `o` cannot join the run: in a kind whose files replace, a
-  // withdrawal is a file of its own (rules/y1820: sent alone).
-  bool Ends(const fb::OrderSubmitted& o, bool files_replace) const;
+  bool by_ga = false;                       // the GA entered them, on the person's behalf
+  void Add(uint64_t seq, const fb::Event& ev, const fb::OrderSubmitted& o);
+  // Whether the order `o` of `ev` cannot join the run: one the GA entered
+  // and one the person gave are files of their own; in a kind whose files
+  // replace, a withdrawal is a file of its own (rules/y1820: sent alone).
+  bool Ends(const fb::Event& ev, const fb::OrderSubmitted& o, bool files_replace) const;
   // `s` read after the run's last order: in a kind whose files replace,
   // an earlier order of the run replaced by a later one that is no
   // withdrawal means a new file began with that later order; the run is

@@ -33,6 +33,7 @@ struct GivenOrder {
   bool withdrawal = false;             // it is a Withdrawal: it withdraws his orders for `slot`
   std::vector<uint64_t> withdraws;     // a withdrawal: the orders it withdrew
   std::string event;                   // its OrderSubmitted event's bytes (OrdersQuery::with_events)
+  bool by_ga = false;                  // the GA entered it on the person's behalf (its actor is the GA)
 };
 
 struct OrdersQuery {

@@ -219,7 +219,7 @@ Status OrdersOfTurn(Ctx& c, const std::string& game, const rules::GameKind* kind
       }
       out.push_back(fb::CreateOrderReportRowDirect(f, g.seq, g.role.c_str(), g.slot.c_str(),
                                                    OrderText(g.event, rulesets).c_str(), r.received.c_str(),
-                                                   g.rule.c_str(), r.reason.c_str(), g.by_seq, &done));
+                                                   g.rule.c_str(), r.reason.c_str(), g.by_seq, &done, g.by_ga));
     }
     std::vector<flatbuffers::Offset<fb::MissingOrdersRow>> none;
     for (const auto& m : missing) {
@@ -242,6 +242,7 @@ Status OrdersOfTurn(Ctx& c, const std::string& game, const rules::GameKind* kind
     const replay::GivenOrder& g = *r.g;
     std::string line = "  #" + std::to_string(g.seq) + " for " + g.slot;
     if (!g.role.empty()) line += " as " + g.role;
+    if (g.by_ga) line += " (entered by the GA for you)";
     line += ": " + r.received;
     if (!g.rule.empty()) line += " (" + g.rule + ")";
     if (!r.reason.empty()) line += ": " + r.reason;

@@ -116,19 +116,27 @@ TEST_CASE("desk authorization: every caller against every request, on his own an
   };
   const auto P = http::verb::post, G = http::verb::get;
   const std::vector<Row> table = {
-      {"own ship's orders", P, "/api/games/nwol/orders", ShipOrder("BR1FL"), {200, 403, 403, 403, 401, 401}},
-      {"another state's ship", P, "/api/games/nwol/orders", ShipOrder("FR1FL"), {403, 403, 403, 403, 401, 401}},
-      {"a ship that does not exist", P, "/api/games/nwol/orders", ShipOrder("XX9FL"), {403, 403, 403, 403, 401, 401}},
-      {"Britain's treasury", P, "/api/games/nwol/orders", Treasury("BR", "Portsmouth"), {403, 200, 403, 403, 401, 401}},
-      {"France's treasury", P, "/api/games/nwol/orders", Treasury("FR", "Paris"), {403, 403, 200, 403, 401, 401}},
+      {"own ship's orders", P, "/api/games/nwol/orders", ShipOrder("BR1FL"), {200, 403, 403, 400, 401, 401}},
+      {"another state's ship", P, "/api/games/nwol/orders", ShipOrder("FR1FL"), {403, 403, 403, 400, 401, 401}},
+      {"a ship that does not exist", P, "/api/games/nwol/orders", ShipOrder("XX9FL"), {403, 403, 403, 400, 401, 401}},
+      {"Britain's treasury", P, "/api/games/nwol/orders", Treasury("BR", "Portsmouth"), {403, 200, 403, 400, 401, 401}},
+      {"France's treasury", P, "/api/games/nwol/orders", Treasury("FR", "Paris"), {403, 403, 200, 400, 401, 401}},
       // Issue 20: the text form, the same answers.
       {"own ship's orders, in text", P, "/api/games/nwol/orders", "BR1FL orders move SOA contact pursue",
-       {200, 403, 403, 403, 401, 401}},
-      {"another state's ship, in text", P, "/api/games/nwol/orders", "FR1FL orders move SOA", {403, 403, 403, 403, 401, 401}},
+       {200, 403, 403, 400, 401, 401}},
+      {"another state's ship, in text", P, "/api/games/nwol/orders", "FR1FL orders move SOA", {403, 403, 403, 400, 401, 401}},
       {"Britain's treasury, in text", P, "/api/games/nwol/orders", "BR buy stores 10 at Portsmouth",
-       {403, 200, 403, 403, 401, 401}},
+       {403, 200, 403, 400, 401, 401}},
       {"orders in text with a word misspelt", P, "/api/games/nwol/orders", "BR1FL orders mvoe SOA",
-       {400, 400, 400, 403, 401, 401}},
+       {400, 400, 400, 400, 401, 401}},
+      // Issue 20: orders a player sent the GA by other means, entered for him
+      // (the GA's only; a ?for without a GA session is refused, even for oneself).
+      {"nelson's ship's orders entered for him", P, "/api/games/nwol/orders?for=nelson", ShipOrder("BR1FL"),
+       {403, 403, 403, 200, 401, 401}},
+      {"another state's ship entered for nelson", P, "/api/games/nwol/orders?for=nelson", ShipOrder("FR1FL"),
+       {403, 403, 403, 400, 401, 401}},
+      {"orders entered for a person not in the game", P, "/api/games/nwol/orders?for=nobody", ShipOrder("BR1FL"),
+       {403, 403, 403, 400, 401, 401}},
       {"own orders", G, "/api/games/nwol/orders", "", {200, 200, 200, 403, 401, 401}},
       {"another game's orders", G, "/api/games/elsewhere/orders", "", {403, 403, 403, 403, 401, 401}},
       {"own ships' events", G, "/api/games/nwol/reports?kind=events", "", {200, 200, 200, 403, 401, 401}},
@@ -146,6 +154,9 @@ TEST_CASE("desk authorization: every caller against every request, on his own an
       {"who owes orders (the GA's)", G, "/api/games/nwol/status", "", {403, 403, 403, 200, 401, 401}},
       {"another game's status", G, "/api/games/elsewhere/status", "", {403, 403, 403, 404, 401, 401}},
       {"the live feed (the GA's)", G, "/api/games/nwol/feed?after=1000000", "", {403, 403, 403, -1, 401, 401}},
+      // Last: it ends villeneuve's sessions (no caller's here).
+      {"a password set (the GA's)", P, "/api/games/nwol/passwords", R"({"person": "villeneuve", "password": "trafalgar-1805"})",
+       {403, 403, 403, 200, 401, 401}},
   };
   const std::array<std::string, 6> callers = {nelson, pitt, gaudin, ga, nobody, gone};
   const std::array<const char*, 6> names = {"nelson", "pitt", "gaudin", "the GA", "no session", "logged out"};

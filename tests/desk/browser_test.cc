@@ -170,6 +170,39 @@ class Browser {
   int id_ = 0;
 };
 
+// The 1805 game on a desk whose GA password is the-ga-secret (nelson's
+// password nelson-1805), and a browser on its page logged in as the GA with
+// the game named in his forms.
+struct GaDesk {
+  TempDir dir;
+  std::unique_ptr<ledger::Ledger> db;
+  std::unique_ptr<desk::Desk> desk;
+  GaDesk() {
+    REQUIRE(sodium_init() >= 0);
+    auto l = ledger::Ledger::Open(dir.Sub("db"));
+    REQUIRE(l.ok());
+    db = std::move(l).value();
+    REQUIRE(testing::CreateNwolGame(*db, "nwol", Slurp(F + "/scenarios/nwol-1805.json")).ok());
+    REQUIRE(replay::SetPassword(*db, "nwol", "main", "nelson", testing::CheapPasswordHash("nelson-1805")).ok());
+    desk::Settings s;
+    s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
+    auto started = testing::StartDesk(*db, s);
+    REQUIRE(started.ok());
+    desk = std::move(started).value();
+  }
+  ~GaDesk() {
+    desk->Stop();
+    desk->Wait();
+  }
+  void LogInAsGa(Browser& b) {
+    b.Send("Page.navigate", "{\"url\": \"http://127.0.0.1:" + std::to_string(desk->port()) + "/\"}");
+    REQUIRE(b.Until("document.readyState === 'complete' && !!document.getElementById('ga-login-btn')"));
+    b.Eval("document.getElementById('ga-password').value = 'the-ga-secret'; document.getElementById('ga-login-btn').click(); true");
+    REQUIRE(b.Until("!document.getElementById('ga').classList.contains('hidden')"));
+    b.Eval("document.getElementById('ga-game').value = 'nwol'; true");
+  }
+};
+
 }  // namespace
 
 TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, submits it, sees it standing and "
@@ -289,25 +322,12 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
 TEST_CASE("desk in a browser: the GA's status panel shows who owes orders, and draws itself again when the live feed "
           "brings a player's orders",
           "[desk][browser][status]") {
-  REQUIRE(sodium_init() >= 0);
-  TempDir dir;
-  auto l = ledger::Ledger::Open(dir.Sub("db"));
-  REQUIRE(l.ok());
-  std::unique_ptr<ledger::Ledger> db = std::move(l).value();
-  REQUIRE(testing::CreateNwolGame(*db, "nwol", Slurp(F + "/scenarios/nwol-1805.json")).ok());
-  REQUIRE(replay::SetPassword(*db, "nwol", "main", "nelson", testing::CheapPasswordHash("nelson-1805")).ok());
-  desk::Settings s;
-  s.ga_pwhash = testing::CheapPasswordHash("the-ga-secret");
-  auto started = testing::StartDesk(*db, s);
-  REQUIRE(started.ok());
-  std::unique_ptr<desk::Desk> desk = std::move(started).value();
+  GaDesk g;
+  std::unique_ptr<desk::Desk>& desk = g.desk;
   {
-    Browser b(dir.Sub("chromium"));
-    b.Send("Page.navigate", "{\"url\": \"http://127.0.0.1:" + std::to_string(desk->port()) + "/\"}");
-    REQUIRE(b.Until("document.readyState === 'complete' && !!document.getElementById('ga-login-btn')"));
-    b.Eval("document.getElementById('ga-password').value = 'the-ga-secret'; document.getElementById('ga-login-btn').click(); true");
-    REQUIRE(b.Until("!document.getElementById('ga').classList.contains('hidden')"));
-    b.Eval("document.getElementById('ga-game').value = 'nwol'; document.getElementById('status-btn').click(); true");
+    Browser b(g.dir.Sub("chromium"));
+    g.LogInAsGa(b);
+    b.Eval("document.getElementById('status-btn').click(); true");
     // Drawn from the JSON: the lines and the table of persons, no JSON.
     REQUIRE(b.Until("!!document.getElementById('st-owing')"));
     CHECK(b.Eval("document.getElementById('st-next').textContent.startsWith('next to adjudicate: ')") == "true");
@@ -339,6 +359,82 @@ TEST_CASE("desk in a browser: the GA's status panel shows who owes orders, and d
     b.Eval("document.getElementById('ga-logout-btn').click(); true");
     REQUIRE(b.Until("!document.getElementById('login').classList.contains('hidden')"));
     CHECK(b.Eval("document.getElementById('st-live').textContent") == "\"\"");
+  }
+  desk->Stop();
+  desk->Wait();
+}
+
+TEST_CASE("desk in a browser: the GA's forms — adjudication asked and confirmed and a password reset and a player's orders "
+          "entered for him and a deadline set — each answered in words",
+          "[desk][browser][ga-forms]") {
+  GaDesk g;
+  std::unique_ptr<desk::Desk>& desk = g.desk;
+  std::unique_ptr<ledger::Ledger>& db = g.db;
+  const auto head = [&] {
+    auto h = db->HeadOf("nwol", "main");
+    REQUIRE(h.ok());
+    return h->seq;
+  };
+  {
+    Browser b(g.dir.Sub("chromium"));
+    g.LogInAsGa(b);
+
+    // A password reset: the old one no longer logs him in, the new one does.
+    b.Eval("document.getElementById('pw-person').value = 'nelson'; document.getElementById('pw-new').value = 'trafalgar-21';"
+           "document.getElementById('pw-btn').click(); true");
+    REQUIRE(b.Until("document.getElementById('pw-out').textContent.startsWith('Password set for nelson')"));
+    CHECK(b.Eval("document.getElementById('pw-new').value") == "\"\"");
+    CHECK(testing::HttpCall(desk->port(), "POST", "/api/login",
+                            R"({"game": "nwol", "person": "nelson", "password": "trafalgar-21"})")
+              .status == 200);
+
+    // His orders, sent by other means, entered for him in the text form.
+    const uint64_t mark = head();
+    b.Eval("document.getElementById('of-person').value = 'nelson';"
+           "document.getElementById('of-text').value = 'BR1FL orders move SOA';"
+           "document.getElementById('of-btn').click(); true");
+    const bool entered = b.Until("document.getElementById('of-out').textContent.startsWith('Entered for nelson')");
+    INFO(b.Eval("document.getElementById('of-out').textContent"));
+    REQUIRE(entered);
+    CHECK(b.Eval("document.getElementById('of-out').textContent.includes('stands')") == "true");
+    bool by_ga = false;
+    REQUIRE(db->Read("nwol", "main", mark + 1, UINT64_MAX, [&](const ledger::EventView& v) {
+                if (v.event()->payload_as_OrderSubmitted()) {
+                  by_ga = v.event()->actor()->kind() == fb::ActorKind_GameAdministrator;
+                }
+                return Status::Ok();
+              }).ok());
+    CHECK(by_ga);
+    // One not his: refused, in words, nothing recorded.
+    const uint64_t kept = head();
+    b.Eval("document.getElementById('of-text').value = 'FR1FR orders move NOS';"
+           "document.getElementById('of-btn').click(); true");
+    REQUIRE(b.Until("document.getElementById('of-out').textContent.startsWith('refused: ')"));
+    CHECK(head() == kept);
+
+    // A deadline set through the schedule form.
+    b.Eval("document.getElementById('sc-action').value = 'set'; document.getElementById('sc-deadline').value = '+3d';"
+           "document.getElementById('sc-btn').click(); true");
+    REQUIRE(b.Until("document.getElementById('sc-out').textContent.length > 0"));
+    CHECK(b.Eval("document.getElementById('sc-out').classList.contains('err')") == "false");
+    CHECK(b.Eval("document.getElementById('sc-out').textContent.includes('deadline')") == "true");
+
+    // Adjudication: asked first, naming the phase; cancelled, nothing runs.
+    const uint64_t before = head();
+    b.Eval("document.getElementById('adj-phase-btn').click(); true");
+    REQUIRE(b.Until("!document.getElementById('adj-confirm').classList.contains('hidden')"));
+    CHECK(b.Eval("/^Adjudicate .+ \\(1805\\.1\\.1\\.\\d+\\)\\? /.test(document.getElementById('adj-what').textContent)") == "true");
+    CHECK(b.Eval("document.getElementById('adj-what').textContent.includes('No orders yet from: ')") == "true");
+    b.Eval("document.getElementById('adj-no').click(); true");
+    CHECK(b.Until("document.getElementById('adj-confirm').classList.contains('hidden')"));
+    CHECK(head() == before);
+    // Asked again and confirmed: that phase runs, told in words.
+    b.Eval("document.getElementById('adj-phase-btn').click(); true");
+    REQUIRE(b.Until("!document.getElementById('adj-confirm').classList.contains('hidden')"));
+    b.Eval("document.getElementById('adj-yes').click(); true");
+    REQUIRE(b.Until("document.getElementById('adj-out').textContent.includes('(events ')"));
+    CHECK(b.Eval("document.getElementById('adj-out').textContent.includes('{')") == "false");
+    CHECK(head() > before);
   }
   desk->Stop();
   desk->Wait();
