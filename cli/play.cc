@@ -229,6 +229,12 @@ Status CmdRole(Context& c) {
       for (const auto& h : r.holders) who += (who.empty() ? "" : ", ") + h;
       Line(r.role + "  " + (who.empty() ? "(vacant)" : who));
     }
+    auto pending = replay::RoleChangesPending(**db, game, branch);
+    if (!pending.ok()) return pending.status();
+    for (const auto& q : *pending) {
+      Line("from turn " + q.from_turn.ToString() + ": " + q.role + (q.withdraw ? " withdrawn from " : " given to ") +
+           q.person + "  (waiting; seq " + std::to_string(q.seq) + ")");
+    }
     return Status::Ok();
   }
   if (give && withdraw) return Status::InvalidArgument("adjutant role: --give or --withdraw, not both");
@@ -256,6 +262,14 @@ Status CmdRole(Context& c) {
   if (!r.ok()) return r.status();
   std::string before;
   for (const auto& h : r->before) before += (before.empty() ? "" : ", ") + h;
+  if (r->pending) {
+    Line(rc.role + (rc.withdraw ? " to be withdrawn from " : " to be given to ") + rc.person + " in " + game + "/" +
+         branch + " from turn " + r->from_turn.ToString() +
+         ": it waits until that turn's orders open (then taken from whoever holds it)  [seq " +
+         std::to_string(r->append.first_seq) + "]");
+    if (!rc.pwhash.empty()) Line("password set for " + rc.person + " (only its hash is recorded)");
+    return Status::Ok();
+  }
   if (rc.withdraw) {
     Line(rc.role + " withdrawn from " + rc.person + " in " + game + "/" + branch + " from turn " + r->from_turn.ToString() +
          "; it is vacant  [seq " + std::to_string(r->append.first_seq) + "]");
@@ -499,15 +513,16 @@ std::vector<Command> PlayCommands() {
       {{"role", "GAME [--person P (--give ROLE | --withdraw ROLE) [--from-turn T] [--password-file FILE]]",
         "Players come and go: the GA gives a role (a ministry, a nation, a ship's command, a side) to a person —\n"
         "a replacement takes it from whoever held it — or withdraws it, leaving it vacant. Recorded as an\n"
-        "AssignRole directive; the change governs the coming turn's orders (--from-turn must name it: the\n"
-        "default). Orders the old holder gave before it stand as they were judged; from now on only the new\n"
+        "AssignRole directive; the change governs the coming turn's orders (the default), or a later turn's\n"
+        "(--from-turn T): such a change waits and takes effect as T's orders open, from whoever holds the role\n"
+        "then. Orders the old holder gave before it stand as they were judged; from then on only the new\n"
         "holder orders under the role, reads its reports and gets its mail, and the order desk ends the\n"
         "sessions of whoever the change took the role from. --password-file sets the new holder's password.\n"
-        "Without --give or --withdraw: each role of the game and who holds it.",
+        "Without --give or --withdraw: each role of the game and who holds it, then the changes waiting.",
         {{"person", "P", "who takes the role, or loses it"},
          {"give", "ROLE", "the role given, HOLDER.TITLE (e.g. BR.naval, AAA.ruler, British.general)"},
          {"withdraw", "ROLE", "the role taken back"},
-         {"from-turn", "TURN", "the turn the change governs first: the coming turn (the default)"},
+         {"from-turn", "TURN", "the turn the change governs first: the coming turn (the default) or a later one"},
          {"reason", "TEXT", "the directive's reason (default: what changed)"},
          kBranch, kPasswordFile},
         1, 1},

@@ -83,7 +83,7 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
       }
     }
     if (!game.empty()) {
-      net::post(StrandOf(game), [this, rq, reply] { reply(GaRun(rq)); });
+      OnSequencer(game, [this, rq] { return GaRun(rq); }, reply);
       return;
     }
     return on_pool([this, rq] { return GaRun(rq); });
@@ -116,9 +116,8 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
       if (!q.count("for") || !schema::CheckText("for", q.at("for"), schema::TextRule::kName).ok()) {
         return reply(Error(http::status::bad_request, "for: the person whose orders these are, e.g. ?for=alice"));
       }
-      net::post(StrandOf(game), [this, s = *s, game, person = q.at("for"), rq, reply] {
-        reply(SubmitOrders(s, game, person, rq));
-      });
+      OnSequencer(game, [this, s = *s, game, person = q.at("for"), rq] { return SubmitOrders(s, game, person, rq); },
+                  reply);
       return;
     }
     if ((what == "orders" || what == "reports") && s->ga) {
@@ -130,7 +129,7 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
                                                   "means); your own orders need no for"));
     }
     if (what == "orders" && post && !s->ga) {
-      net::post(StrandOf(game), [this, s = *s, rq, reply] { reply(SubmitOrders(s, s.game, s.person, rq)); });
+      OnSequencer(game, [this, s = *s, rq] { return SubmitOrders(s, s.game, s.person, rq); }, reply);
       return;
     }
     if (what == "orders" && get && !s->ga) return on_pool([this, s = *s, q] { return OwnOrders(s, q); });
@@ -175,9 +174,8 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
                                                         "gives it (e.g. 1805.1.3.9)"));
         }
       }
-      net::post(StrandOf(game), [this, game, rq, phase = mode == "phase", expect, reply] {
-        reply(Adjudicate(game, rq, phase, expect));
-      });
+      OnSequencer(game, [this, game, rq, phase = mode == "phase", expect] { return Adjudicate(game, rq, phase, expect); },
+                  reply);
       return;
     }
     if (what == "passwords" && post && parts.size() == 4) {
@@ -200,20 +198,15 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
                               crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
           return reply(Error(http::status::service_unavailable, "out of memory while hashing the password"));
         }
-        net::post(StrandOf(game), [this, game, person, h = std::string(hash), reply] { reply(SetPassword(game, person, h)); });
+        OnSequencer(game, [this, game, person, h = std::string(hash)] { return SetPassword(game, person, h); }, reply);
       });
     }
     if (what == "correct" && post) {
-      net::post(StrandOf(game), [this, game, rq, reply] { reply(Correct(game, rq)); });
+      OnSequencer(game, [this, game, rq] { return Correct(game, rq); }, reply);
       return;
     }
     if (what == "directives" && post) {
-      net::post(StrandOf(game), [this, game, rq, reply] {
-        const uint64_t before = HeadSeqOf(game);
-        Response r = Directive(game, rq);
-        EndSessionsOfRolesTaken(game, before);
-        reply(std::move(r));
-      });
+      OnSequencer(game, [this, game, rq] { return Directive(game, rq); }, reply);
       return;
     }
     return reply(Error(http::status::not_found, "no such request: " + std::string(http::to_string(rq.method)) + " " +
@@ -320,10 +313,34 @@ void Desk::HandleSignals() {
   });
 }
 
+// A write to `game` on its sequencer, bracketed: the sessions of everyone
+// a role was taken from by what it recorded (the GA's AssignRole, or one
+// given for this turn taking effect as an adjudication opened its orders)
+// end before anyone hears of it.
+// (`reply` is called after: no client hears the answer while such a
+// session still works.)
+void Desk::Impl::OnSequencer(const std::string& game, std::function<Response()> fn,
+                             std::function<void(Response)> reply) {
+  net::post(StrandOf(game), [this, game, fn = std::move(fn), reply = std::move(reply)] {
+    const uint64_t before = HeadSeqOf(game);
+    Response r = fn();
+    EndSessionsOfRolesTaken(game, before);
+    reply(std::move(r));
+  });
+}
+
 void Desk::Sequence(const std::string& game, std::function<void()> fn) {
   Impl* raw = impl_.get();
-  if (game.empty()) net::post(raw->pool, std::move(fn));
-  else net::post(raw->StrandOf(game), std::move(fn));
+  if (game.empty()) {
+    net::post(raw->pool, std::move(fn));
+    return;
+  }
+  // The scheduler's steps: an adjudication may open a turn whose role changes take effect.
+  net::post(raw->StrandOf(game), [raw, game, fn = std::move(fn)] {
+    const uint64_t before = raw->HeadSeqOf(game);
+    fn();
+    raw->EndSessionsOfRolesTaken(game, before);
+  });
 }
 
 void Desk::Command(const std::string& game, std::function<void()> run, std::function<void()> done) {
@@ -335,6 +352,8 @@ void Desk::Command(const std::string& game, std::function<void()> run, std::func
     });
     return;
   }
+  // The sessions end before the answer (`done`): no client hears it while
+  // such a session still works.
   net::post(raw->StrandOf(game), [raw, game, run = std::move(run), done = std::move(done)] {
     const uint64_t before = raw->HeadSeqOf(game);
     run();

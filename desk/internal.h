@@ -255,6 +255,9 @@ struct Desk::Impl {
 
   // ---- desk.cc ----
   net::strand<net::thread_pool::executor_type>& StrandOf(const std::string& game);
+  // A write to `game` on its sequencer: `fn`, then the sessions of everyone
+  // a role was taken from by what it recorded ended, then `reply`.
+  void OnSequencer(const std::string& game, std::function<Response()> fn, std::function<void(Response)> reply);
   void Handle(Request rq, std::function<void(Response)> reply);
 };
 

@@ -1,3 +1,4 @@
+#include "projections/roles_due.h"
 #include "ops/render.h"
 
 #include <cstdio>
@@ -153,7 +154,9 @@ std::string PayloadText(const ledger::EventView& view) {
       else if (auto* a = d->body_as_AssignRole()) {
         t = Str(a->role()) + (a->withdraw() ? " withdrawn from " : " given to ") + Str(a->person()) + " from turn " +
             TurnText(a->from_turn());
-        if (!a->withdraw()) {
+        if (!projections::TakesEffectNow(e, *a)) {
+          t += " (it waits until that turn's orders open)";
+        } else if (!a->withdraw()) {
           std::string before;
           if (a->taken_from()) for (const auto* n : *a->taken_from()) before += (before.empty() ? "" : ", ") + n->str();
           t += before.empty() ? " (it was vacant)" : " (taken from " + before + ")";

@@ -4,6 +4,7 @@
 #include "projections/fleet.h"
 #include "projections/mail.h"
 #include "projections/navalmap.h"
+#include "projections/roles_due.h"
 #include "projections/roster.h"
 #include "projections/schedule.h"
 #include "projections/summary.h"
@@ -34,6 +35,7 @@ std::vector<std::unique_ptr<Projection>> AllProjections() {
   out.push_back(std::make_unique<Battle>());
   out.push_back(std::make_unique<Schedule>());  // applies once the GA set a schedule
   out.push_back(std::make_unique<Mail>());      // applies once mail was used
+  out.push_back(std::make_unique<RolesDue>());  // applies once a role change was given for a later turn
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "projections/roster.h"
 
 #include "projections/archive.h"
+#include "projections/roles_due.h"
 #include "schema/event_generated.h"
 
 namespace adjutant::projections {
@@ -22,7 +23,8 @@ void Roster::Apply(const Input& in) {
     if (auto* pw = d->body_as_SetPassword()) s_.persons[pw->person()->str()].pwhash = pw->pwhash()->str();
     // Issue 20: the GA gives a role (its holder before gives it up) or takes
     // it back, leaving it vacant (replay/roles.h checks it first).
-    if (auto* a = d->body_as_AssignRole()) {
+    // One given for a later turn waits (RolesDue) until recorded again there.
+    if (auto* a = d->body_as_AssignRole(); a && TakesEffectNow(e, *a)) {
       const std::string role = a->role()->str();
       if (a->withdraw()) {
         if (auto it = s_.persons.find(a->person()->str()); it != s_.persons.end()) it->second.roles.erase(role);

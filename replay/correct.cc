@@ -159,6 +159,11 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
         // What the old branch's mail did is its own: the corrected branch's
         // reports go out again (they may differ), under its own name.
         return Status::Ok();
+      } else if (d->body_as_AssignRole() && ev.actor() && ev.actor()->kind() == fb::ActorKind_Adjudicator) {
+        // A change the GA gave for a later turn, recorded again as that
+        // turn's orders opened: the corrected branch records its own when
+        // they open there (RecordRolesDue), from the GA's change given again.
+        return Status::Ok();
       } else if (const auto* f = d->body_as_DeadlineFired()) {
         // A deadline that fired stays fired: the schedule goes on from it.
         in.kind = Input::kFired;

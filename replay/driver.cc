@@ -188,6 +188,8 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
                                 : RunOnePhase(db, game, branch, dice_salt, dice, versions, idempotency_key, fingerprint);
     if (!r.ok()) return r.status();
     out.push_back(*r);
+    auto due = RecordRolesDue(db, game, branch);  // issue 20: as in a turn's end below
+    if (!due.ok()) return due.status();
     return out;
   }
   for (int t = 0; t < turns; ++t) {
@@ -215,6 +217,9 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
       out.push_back(*r);
     }
   }
+  // Issue 20: role changes given for the turn whose orders open now.
+  auto due = RecordRolesDue(db, game, branch);
+  if (!due.ok()) return due.status();
   return out;
 }
 
@@ -340,6 +345,14 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   }
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
+  // Issue 20: role changes due for this turn take effect before it is judged
+  // who may give these orders (a crash after the turn's end left them due).
+  if (auto due = RecordRolesDue(db, game, branch, *world); !due.ok()) {
+    return due.status();
+  } else if (*due > 0) {
+    world = Fold(db, game, branch);
+    if (!world.ok()) return world.status();
+  }
   if (not_his) {
     *not_his = FirstNotHis(*world, person, order_file);
     if (not_his->has_value()) {

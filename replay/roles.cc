@@ -1,9 +1,12 @@
 #include "replay/roles.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include <flatbuffers/flatbuffers.h>
 
+#include "projections/roles_due.h"
 #include "projections/roster.h"
 #include "rules/kind.h"
 #include "schema/event_generated.h"
@@ -83,12 +86,22 @@ Status CheckAssignRole(const ledger::Ledger& db, std::string_view game, std::str
     return Status::InvalidArgument("the game takes no orders now (" + at.status().message() +
                                    "): a role changes hands from the coming turn");
   }
-  if (!a.from_turn()) return Status::InvalidArgument("from_turn: the coming turn, " + at->turn.ToString());
+  if (!a.from_turn()) return Status::InvalidArgument("from_turn: the coming turn, " + at->turn.ToString() + ", or a later one");
   const Turn from{a.from_turn()->major(), a.from_turn()->minor(), a.from_turn()->step()};
-  if (from != at->turn) {
+  if (from < at->turn) {
     return Status::InvalidArgument("from_turn " + from.ToString() + ": a role changes hands from the coming turn, " +
-                                   at->turn.ToString() + (from > at->turn ? " (give a later change once that turn's orders open)"
-                                                                          : " (what is past stands; a correction changes it)"));
+                                   at->turn.ToString() + ", or a later one (what is past stands; a correction changes it)");
+  }
+  if (from > at->turn) {
+    // A later turn's change waits (projections/roles_due.h): who holds the
+    // role then is for that turn to say; the same change twice is refused.
+    for (const P::PendingRole& q : rules::Get<P::RolesDue>(w.projections).state().pending) {
+      if (q.from_turn == from && q.person == person && q.role == role && q.withdraw == a.withdraw()) {
+        return Status::InvalidArgument("the same change is given for turn " + from.ToString() + " already (seq " +
+                                       std::to_string(q.seq) + ")");
+      }
+    }
+    return Status::Ok();
   }
   const P::Person* p = w.roster().Find(person);
   const bool holds = p && p->roles.count(role);
@@ -106,7 +119,10 @@ Draft AssignRoleDraft(const World& w, const fb::DirectiveFile& file, const TurnP
   const std::string person = a.person()->str(), role = a.role()->str(), reason = file.reason()->str();
   const bool withdraw = a.withdraw();
   const Turn from = a.from_turn() ? Turn{a.from_turn()->major(), a.from_turn()->minor(), a.from_turn()->step()} : Turn{};
-  const std::vector<std::string> taken = withdraw ? std::vector<std::string>{person} : HoldersOf(w, role);
+  // A change for a later turn takes the role from whoever holds it then: said when it takes effect.
+  const bool later = a.from_turn() && from > at.turn;
+  const std::vector<std::string> taken =
+      later ? std::vector<std::string>{} : withdraw ? std::vector<std::string>{person} : HoldersOf(w, role);
   Draft d;
   d.at = at;
   d.actor = kGaActor;
@@ -130,6 +146,71 @@ Result<std::vector<RoleHolding>> RolesAsTheyStand(ledger::Ledger& db, std::strin
   if (!known.ok()) return known.status();
   std::vector<RoleHolding> out;
   for (const auto& r : *known) out.push_back({r, HoldersOf(*world, r)});
+  return out;
+}
+
+Result<size_t> RecordRolesDue(ledger::Ledger& db, std::string_view game, std::string_view branch, const World& w) {
+  const P::RolesDueState& due = rules::Get<P::RolesDue>(w.projections).state();
+  if (due.pending.empty()) return size_t{0};
+  const rules::GameKind* kind = w.kind();
+  auto at = OrderPositionOf(w);
+  if (!kind || !at.ok()) return size_t{0};  // orders are not open: not yet
+  const TurnPhase pos = kind->DirectivePosition(w.projections);
+  // Who holds each role as the changes are made, one after another.
+  std::map<std::string, std::vector<std::string>> holders;
+  for (const auto& [name, p] : w.roster().persons()) {
+    for (const auto& r : p.roles) holders[r].push_back(name);
+  }
+  std::vector<Draft> drafts;
+  for (const P::PendingRole& q : due.pending) {
+    if (q.from_turn > at->turn) continue;
+    std::vector<std::string>& now = holders[q.role];
+    std::vector<std::string> taken;
+    if (q.withdraw) {
+      if (std::find(now.begin(), now.end(), q.person) != now.end()) taken = {q.person};
+      now.erase(std::remove(now.begin(), now.end(), q.person), now.end());
+    } else {
+      for (const auto& h : now) {
+        if (h != q.person) taken.push_back(h);
+      }
+      now = {q.person};
+    }
+    const std::string reason = q.role + (q.withdraw ? " withdrawn from " : " given to ") + q.person +
+                               " as turn " + q.from_turn.ToString() + "'s orders open (the GA's change of seq " +
+                               std::to_string(q.seq) + ")";
+    Draft d;
+    d.at = pos;
+    d.actor = Actor{ActorKind::kAdjudicator, "", ""};
+    d.payload = [q, taken, reason](flatbuffers::FlatBufferBuilder& b) {
+      const fb::Turn t(q.from_turn.major, q.from_turn.minor, q.from_turn.step);
+      std::vector<flatbuffers::Offset<flatbuffers::String>> names;
+      for (const auto& n : taken) names.push_back(b.CreateString(n));
+      auto x = fb::CreateAssignRoleDirect(b, q.person.c_str(), q.role.c_str(), q.withdraw, &t, &names);
+      auto dir = fb::CreateDirective(b, b.CreateString(reason), fb::DirectiveBody_AssignRole, x.Union());
+      return PayloadRef{fb::Payload_Directive, dir.o};
+    };
+    drafts.push_back(std::move(d));
+  }
+  if (drafts.empty()) return size_t{0};
+  auto r = db.Append(game, branch, w.head.seq, drafts);
+  if (!r.ok()) return r.status();
+  return drafts.size();
+}
+
+Result<size_t> RecordRolesDue(ledger::Ledger& db, std::string_view game, std::string_view branch) {
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  return RecordRolesDue(db, game, branch, *world);
+}
+
+Result<std::vector<PendingChange>> RoleChangesPending(ledger::Ledger& db, std::string_view game,
+                                                      std::string_view branch) {
+  auto world = Fold(db, game, branch);
+  if (!world.ok()) return world.status();
+  std::vector<PendingChange> out;
+  for (const P::PendingRole& q : rules::Get<P::RolesDue>(world->projections).state().pending) {
+    out.push_back({q.seq, q.from_turn, q.person, q.role, q.withdraw});
+  }
   return out;
 }
 
@@ -161,6 +242,7 @@ Result<RoleChanged> ChangeRole(ledger::Ledger& db, std::string_view game, std::s
   }
   RoleChanged out;
   out.from_turn = from;
+  if (auto now = OrderPositionOf(*world); now.ok()) out.pending = from > now->turn;
   out.before = HoldersOf(*world, c.role);
   const P::Person* p = world->roster().Find(c.person);
   out.password = !c.pwhash.empty() || (p && !p->pwhash.empty());

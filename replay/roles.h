@@ -29,8 +29,9 @@ namespace adjutant::replay {
 // Checks an AssignRole against the branch as it stands (`w`, folded at its
 // head): the role is HOLDER.TITLE and of this game (one of the scenario's
 // players' roles, or held now); the person is a name; the game takes orders
-// and `from_turn` is the coming turn; a withdrawn role is the person's, a
-// given one not his already.
+// and `from_turn` is the coming turn — a withdrawn role is the person's, a
+// given one not his already — or a later one (it waits: RecordRolesDue; the
+// same change given twice for it is refused).
 Status CheckAssignRole(const ledger::Ledger& db, std::string_view game, std::string_view branch, const World& w,
                        const fb::AssignRole& a);
 
@@ -61,7 +62,28 @@ struct RoleChanged {
   Turn from_turn;
   std::vector<std::string> before;  // who held the role before (one, or none when vacant)
   bool password = false;            // the person has a password now
+  bool pending = false;             // for a later turn: it waits until that turn's orders open
 };
+
+// Issue 20: the changes the GA gave for a later turn (an AssignRole whose
+// from_turn is past the coming turn when given: projections/roles_due.h)
+// whose turn's orders are now open, recorded again there — the Adjudicator's
+// AssignRole, with who held the role then in taken_from — in one batch, so
+// the roster folds them before anyone orders for that turn. Called after
+// every adjudication (replay::Adjudicate) and before every submission; how
+// many were recorded (0: none due, or orders are not open).
+Result<size_t> RecordRolesDue(ledger::Ledger& db, std::string_view game, std::string_view branch, const World& w);
+Result<size_t> RecordRolesDue(ledger::Ledger& db, std::string_view game, std::string_view branch);
+
+// The changes given for a later turn, not yet in effect, in the order given.
+struct PendingChange {
+  uint64_t seq = 0;
+  Turn from_turn;
+  std::string person, role;
+  bool withdraw = false;
+};
+Result<std::vector<PendingChange>> RoleChangesPending(ledger::Ledger& db, std::string_view game,
+                                                      std::string_view branch);
 
 // Records the change (and the new holder's password, when given) in one
 // batch, after CheckAssignRole.

@@ -145,3 +145,57 @@ TEST_CASE("desk roles: on every kind, the GA gives a player's role to another �
     }
   }
 }
+
+TEST_CASE("desk roles: on every kind — a role given for a later turn leaves the old holder's session working until "
+          "an adjudication opens that turn's orders — then it ends before the GA hears the answer",
+          "[roles][desk][pending]") {
+  REQUIRE(sodium_init() >= 0);
+  for (const GameKind& kind : GameKinds()) {
+    DYNAMIC_SECTION(kind.name) {
+      PlayedGame g(kind);
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
+      const std::string person = kind.turns.back().orders.front().first;
+      std::string role;
+      {
+        auto w = replay::Fold(db, "g", "main");
+        REQUIRE(w.ok());
+        role = *w->roster().Find(person)->roles.begin();
+      }
+      auto after = TurnAfterComing(kind);
+      REQUIRE(after.ok());
+      const Turn next = *after;
+      REQUIRE(replay::SetPassword(db, "g", "main", person, CheapPasswordHash(person + "-secret")).ok());
+      desk::Settings s;
+      s.ga_pwhash = CheapPasswordHash("the-ga-secret");
+      auto d = StartDesk(db, s);
+      REQUIRE(d.ok());
+      std::unique_ptr<desk::Desk> desk = std::move(d).value();
+      auto login = [&](const std::string& path, const std::string& body) {
+        auto r = HttpCall(desk->port(), "POST", path, body);
+        INFO(r.body);
+        REQUIRE(r.status == 200);
+        return TokenOf(r.body);
+      };
+      auto me = [&](const std::string& token) { return HttpCall(desk->port(), "GET", "/api/me", "", token).status; };
+      const std::string ga = login("/api/ga/login", R"({"password": "the-ga-secret"})");
+      const std::string his = login("/api/login", LoginBody(person, person + "-secret"));
+      auto posted = HttpCall(desk->port(), "POST", "/api/games/g/directives",
+                             R"({"reason": "he leaves after this turn", "body_type": "AssignRole", "body": {"person": )"
+                             R"("newcomer", "role": ")" + role + R"(", "from_turn": {"major": )" +
+                                 std::to_string(next.major) + R"(, "minor": )" + std::to_string(next.minor) +
+                                 R"(, "step": )" + std::to_string(next.step) + "}}}",
+                             ga);
+      INFO(posted.body);
+      REQUIRE(posted.status == 200);
+      CHECK(me(his) == 200);  // waiting: his still
+      auto adj = HttpCall(desk->port(), "POST", "/api/games/g/adjudicate", R"({"mode": "turn"})", ga);
+      INFO(adj.body);
+      REQUIRE(adj.status == 200);
+      CHECK(me(his) == 401);
+      CHECK(me(ga) == 200);
+      desk->Stop();
+      desk->Wait();
+    }
+  }
+}

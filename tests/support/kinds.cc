@@ -177,6 +177,18 @@ PlayedGame::PlayedGame(const GameKind& kind, const PlayOptions& options) {
   status = played.ok() ? Status::Ok() : played.status();
 }
 
+Result<Turn> TurnAfterComing(const GameKind& kind) {
+  PlayedGame twin(kind);
+  if (!twin.status.ok()) return twin.status;
+  auto adj = replay::Adjudicate(*twin, "g", "main", replay::AdjudicateMode::kTurn);
+  if (!adj.ok()) return adj.status();
+  auto w = replay::Fold(*twin, "g", "main");
+  if (!w.ok()) return w.status();
+  auto at = replay::OrderPositionOf(*w);
+  if (!at.ok()) return at.status();
+  return at->turn;
+}
+
 Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& kind, const PlayOptions& o) {
   const std::string scenario = dir + "/" + kind.name + ".scenario.json";
   std::ofstream(scenario) << kind.scenario_json;

@@ -87,6 +87,10 @@ struct PlayedGame {
   ledger::Ledger& operator*() { return *db; }
 };
 
+// The turn orders go to once the coming turn is adjudicated: a game of the
+// kind played to its plan's end, then one turn more, in a scratch database.
+Result<Turn> TurnAfterComing(const GameKind& kind);
+
 // `adjutant ARGS` against the open database, in this process (cli::RunShared).
 struct CliRun {
   int code = -1;
