@@ -182,6 +182,12 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
   auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
                             idempotency_key, fingerprint);
   if (!prior.ok()) return prior.status();
+  // Issue 20: role changes due for the turn about to be adjudicated (a fork
+  // at its start, or a crash, left them unrecorded) take effect first.
+  if (!prior->has_value()) {
+    auto due = RecordRolesDue(db, game, branch);
+    if (!due.ok()) return due.status();
+  }
   std::vector<PhaseReport> out;
   if (mode == AdjudicateMode::kPhase) {
     auto r = prior->has_value() ? ReplayedPhase(db, game, branch, **prior)

@@ -274,6 +274,7 @@ TEST_CASE("issue 20: on every kind — a role given for a later turn waits (the 
 
       // A correction before the change gives it again; it takes effect there once.
       std::ofstream(g.dir.Sub("correction.json")) << kind.correction;
+      INFO(Cli(db, {"log", "g", "--kind", "Directive"}).out);
       auto fix = Cli(db, {"correct", "g", "--at", kind.turns.back().turn.ToString(), "--directive",
                           g.dir.Sub("correction.json"), "--name", "fixed"});
       INFO(fix.out << fix.err);
