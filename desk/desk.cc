@@ -329,19 +329,9 @@ void Desk::Impl::OnSequencer(const std::string& game, std::function<Response()> 
   });
 }
 
-void Desk::Sequence(const std::string& game, std::function<void()> fn) {
-  Impl* raw = impl_.get();
-  if (game.empty()) {
-    net::post(raw->pool, std::move(fn));
-    return;
-  }
-  // The scheduler's steps: an adjudication may open a turn whose role changes take effect.
-  net::post(raw->StrandOf(game), [raw, game, fn = std::move(fn)] {
-    const uint64_t before = raw->HeadSeqOf(game);
-    fn();
-    raw->EndSessionsOfRolesTaken(game, before);
-  });
-}
+// The scheduler's steps: bracketed as a command is (an adjudication may open
+// a turn whose role changes take effect), with nothing to answer.
+void Desk::Sequence(const std::string& game, std::function<void()> fn) { Command(game, std::move(fn), [] {}); }
 
 void Desk::Command(const std::string& game, std::function<void()> run, std::function<void()> done) {
   Impl* raw = impl_.get();

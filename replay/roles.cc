@@ -62,6 +62,23 @@ std::string RoleList(const std::set<std::string>& known, const std::string& role
   return shown.size() > 12 ? list + ", …" : list;
 }
 
+// An AssignRole directive as recorded, by `actor` at `at`.
+Draft AssignRoleRecord(const Actor& actor, const TurnPhase& at, const std::string& person, const std::string& role,
+                       bool withdraw, const Turn& from, const std::vector<std::string>& taken, const std::string& reason) {
+  Draft d;
+  d.at = at;
+  d.actor = actor;
+  d.payload = [person, role, reason, withdraw, from, taken](flatbuffers::FlatBufferBuilder& b) {
+    const fb::Turn t(from.major, from.minor, from.step);
+    std::vector<flatbuffers::Offset<flatbuffers::String>> names;
+    for (const auto& n : taken) names.push_back(b.CreateString(n));
+    auto x = fb::CreateAssignRoleDirect(b, person.c_str(), role.c_str(), withdraw, &t, &names);
+    auto dir = fb::CreateDirective(b, b.CreateString(reason), fb::DirectiveBody_AssignRole, x.Union());
+    return PayloadRef{fb::Payload_Directive, dir.o};
+  };
+  return d;
+}
+
 }  // namespace
 
 Status CheckAssignRole(const ledger::Ledger& db, std::string_view game, std::string_view branch, const World& w,
@@ -123,18 +140,7 @@ Draft AssignRoleDraft(const World& w, const fb::DirectiveFile& file, const TurnP
   const bool later = a.from_turn() && from > at.turn;
   const std::vector<std::string> taken =
       later ? std::vector<std::string>{} : withdraw ? std::vector<std::string>{person} : HoldersOf(w, role);
-  Draft d;
-  d.at = at;
-  d.actor = kGaActor;
-  d.payload = [person, role, reason, withdraw, from, taken](flatbuffers::FlatBufferBuilder& b) {
-    const fb::Turn t(from.major, from.minor, from.step);
-    std::vector<flatbuffers::Offset<flatbuffers::String>> names;
-    for (const auto& n : taken) names.push_back(b.CreateString(n));
-    auto x = fb::CreateAssignRoleDirect(b, person.c_str(), role.c_str(), withdraw, &t, &names);
-    auto dir = fb::CreateDirective(b, b.CreateString(reason), fb::DirectiveBody_AssignRole, x.Union());
-    return PayloadRef{fb::Payload_Directive, dir.o};
-  };
-  return d;
+  return AssignRoleRecord(kGaActor, at, person, role, withdraw, from, taken, reason);
 }
 
 Result<std::vector<RoleHolding>> RolesAsTheyStand(ledger::Ledger& db, std::string_view game,
@@ -178,18 +184,8 @@ Result<size_t> RecordRolesDue(ledger::Ledger& db, std::string_view game, std::st
     const std::string reason = q.role + (q.withdraw ? " withdrawn from " : " given to ") + q.person +
                                " as turn " + q.from_turn.ToString() + "'s orders open (the GA's change of seq " +
                                std::to_string(q.seq) + ")";
-    Draft d;
-    d.at = pos;
-    d.actor = Actor{ActorKind::kAdjudicator, "", ""};
-    d.payload = [q, taken, reason](flatbuffers::FlatBufferBuilder& b) {
-      const fb::Turn t(q.from_turn.major, q.from_turn.minor, q.from_turn.step);
-      std::vector<flatbuffers::Offset<flatbuffers::String>> names;
-      for (const auto& n : taken) names.push_back(b.CreateString(n));
-      auto x = fb::CreateAssignRoleDirect(b, q.person.c_str(), q.role.c_str(), q.withdraw, &t, &names);
-      auto dir = fb::CreateDirective(b, b.CreateString(reason), fb::DirectiveBody_AssignRole, x.Union());
-      return PayloadRef{fb::Payload_Directive, dir.o};
-    };
-    drafts.push_back(std::move(d));
+    drafts.push_back(AssignRoleRecord(Actor{ActorKind::kAdjudicator, "", ""}, pos, q.person, q.role, q.withdraw,
+                                      q.from_turn, taken, reason));
   }
   if (drafts.empty()) return size_t{0};
   auto r = db.Append(game, branch, w.head.seq, drafts);
