@@ -309,7 +309,7 @@ int main(int argc, char** argv) {
       for (const auto& [person, side] : generals) {
         auto file = Must(schema::ParseJson("OrderFile", HoldAll(units[side]), "orders"), "orders");
         const auto t = Clock::now();
-        Must(replay::SubmitOrders(*db, game, "main", person, file, game + "-" + side), "submit in-process");
+        Must(replay::SubmitOrders(*db, game, "main", person, file, {.idempotency_key = game + "-" + side}), "submit in-process");
         ms.push_back(SecondsSince(t) * 1000);
       }
     }

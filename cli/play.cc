@@ -125,8 +125,14 @@ Status CmdOrder(Context& c) {
     if (as) ADJ_RETURN_IF_ERROR(CheckPassword(world->roster(), game, person, pw));
   }
   std::optional<size_t> not_his;
-  auto rep = replay::SubmitOrders(**db, game, branch, person, *doc, c.args.ValueOr("key", ""),
-                                  for_person ? &not_his : nullptr, for_person.has_value());
+  auto now = NowOption(c.args);
+  if (!now.ok()) return now.status();
+  const std::string key = c.args.ValueOr("key", "");
+  auto rep = replay::SubmitOrders(**db, game, branch, person, *doc,
+                                  {.idempotency_key = key,
+                                   .not_his = for_person ? &not_his : nullptr,
+                                   .entered_by_ga = for_person.has_value(),
+                                   .received_at = *now});
   if (not_his) {
     return Status::InvalidArgument(file + ": order " + std::to_string(*not_his + 1) + ": not " + person +
                                    "'s to give (a person orders only his own ships, ministries, nation or units, under "
@@ -408,7 +414,7 @@ Status CmdAdjudicate(Context& c) {
 
 std::vector<Command> PlayCommands() {
   return {
-      {{"order", "GAME FILE (--as PERSON | --for PERSON) [--branch B] [--password-file FILE] [--key K] [--json]",
+      {{"order", "GAME FILE (--as PERSON | --for PERSON) [--branch B] [--password-file FILE] [--key K] [--now T] [--json]",
         "Record PERSON's orders for the coming turn.\n"
         "--as: the person's own (his password). --for: orders he sent the GA by other means, entered by the GA\n"
         "on his behalf without his password; judged as his, and recorded as entered by the GA (`log` shows\n"
@@ -419,9 +425,10 @@ std::vector<Command> PlayCommands() {
         "Items are a minister's SowOrder (transfers, builds, supplies, repairs...) or a PateOrder: a ship's order form\n"
         "(ShipOrders, from her commander or deputy; the commander's last stands), or the Naval Minister's AppointOrder,\n"
         "ActivationOrder, MoveStoresOrder, and TransferCrewOrder. Each order is checked: an order that breaks a rule is\n"
-        "recorded as rejected, with the rule and the reason.",
+        "recorded as rejected, with the rule and the reason.\n"
+        "Each order records when it was received (this machine's clock, or --now): `status` and his orders report show it.",
         {{"as", "PERSON", "the person giving the orders"},
-         {"for", "PERSON", "the GA enters them on PERSON's behalf"}, kBranch, kPasswordFile, kKey, kJson},
+         {"for", "PERSON", "the GA enters them on PERSON's behalf"}, kBranch, kPasswordFile, kKey, kNow, kJson},
         2, 2},
        CmdOrder},
       {{"read-orders", "GAME FILE [--branch B] [--json]",

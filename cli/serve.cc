@@ -133,6 +133,7 @@ Status CmdServe(Context& c) {
     auto now = NowOption(c.args);
     if (!now.ok()) return now.status();
     sched.now = [t = *now] { return t; };
+    s.now = sched.now;  // the desk's too: the deadlines it shows, the time orders are received
   }
   if (auto path = c.args.Value("mail-settings")) {
     if (!scheduling) return Status::InvalidArgument("--mail-settings: the scheduler mails the reports: not with --no-scheduler");
@@ -265,7 +266,8 @@ std::vector<Command> ServeCommands() {
              {"socket-max-connections", "N", "connections open at once on the socket (default 16)"},
              {"schedule-tick", "S", "seconds between the scheduler's looks at the deadlines (default 30)"},
              {"no-scheduler", "", "fire no deadline: turns run only when the GA adjudicates them"},
-             {"now", "T", "the scheduler's clock stands at T (UTC): a rehearsal of the schedule, or a test"},
+             {"now", "T", "the clock stands at T (UTC) for the scheduler and the desk (the deadlines, when orders are "
+                          "received): a rehearsal of the schedule, or a test"},
              {"mail-settings", "F", "the GA's mail account (see `adjutant mail-check --help`): mail the reports after each turn"}},
             0, 0},
            CmdServe}};

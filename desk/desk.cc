@@ -110,6 +110,13 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
     // A player reaches his own game only; the GA every game.
     if (!s->ga && s->game != game) return reply(Error(http::status::forbidden, "not your game"));
     const auto q = Query(rq.query);
+    if (what == "orders" && parts.size() == 5 && parts[4] == "read") {
+      // An order file read as a submission reads it and printed back in the
+      // text form (the page's preview of its draft); nothing recorded.
+      if (!post) return reply(Error(http::status::method_not_allowed, "POST the order file to read it"));
+      return on_pool([this, game, rq] { return ReadOrders(game, rq); });
+    }
+    if (what == "orders" && parts.size() > 4) return reply(Error(http::status::not_found, "no such resource"));
     if (what == "orders" && post && s->ga && parts.size() == 4) {
       // Orders a player sent the GA by other means, entered on his behalf
       // (?for=PERSON): judged as his, recorded as entered by the GA.

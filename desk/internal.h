@@ -235,6 +235,12 @@ struct Desk::Impl {
   // `person`'s orders for `game`: the player's own (s.person, s.game), or
   // ones the GA enters on his behalf (s.ga: recorded as entered by the GA).
   Response SubmitOrders(const Session& s, const std::string& game, const std::string& person, const Request& rq);
+  // The order file a request carries: the schema's OrderFile JSON, or the
+  // text form read with the words of the game's rule books (player_api.cc).
+  Result<std::vector<uint8_t>> ReadOrderFile(const std::string& game, const std::string& body);
+  // POST /api/games/G/orders/read: the file read as a submission reads it,
+  // printed back in the text form; nothing recorded.
+  Response ReadOrders(const std::string& game, const Request& rq);
   bool OverQuota(const Session& s, const Request& rq, const std::string& branch, size_t n, Response* answer);
   Response OwnOrders(const Session& s, const std::map<std::string, std::string>& q);
   Response Report(const Session& s, const std::map<std::string, std::string>& q);

@@ -1,10 +1,14 @@
 // The order desk's web page: plain HTML, a little script, no framework.
-// One page: log in; then your orders as they stand, the order forms your
+// One page: log in; then your orders as they stand (in the words of your
+// book, with their fate and when each was received), the order forms your
 // roles call for — a ship's order form with every section of the PATE order
 // desk (PATE 4.4-4.9) for each of your ships, a minister's treasury orders
-// (SOW 2-6) — adding to the order file (the schema's OrderFile JSON, which
-// can also be edited by hand) that you submit, and your reports (text, or
-// drawn as SVG; a ruler's nation page). The GA logs in with his own
+// (SOW 2-6; money in crowns) — adding to the order file (the schema's
+// OrderFile JSON, which can also be edited by hand; an order for a slot
+// already in it replaces that one) that you submit, shown as your book
+// writes it, and your reports (text, or drawn as SVG fitted to the page; a
+// ruler's nation page). Each login starts from a clean page, and the page
+// fits a phone's width. The GA logs in with his own
 // password and gets his pages: the game's status (live), adjudication with
 // confirmation, passwords, orders entered on a player's behalf, roles, the
 // schedule, directives and corrections — each answered in words — and a
@@ -20,13 +24,17 @@ inline constexpr std::string_view kIndexPage = R"HTML(<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Adjutant order desk</title>
 <style>
-body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;line-height:1.4}
-fieldset{margin:1rem 0;border:1px solid #999}
-input,select,textarea,button{font:inherit;margin:.2rem 0}
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;line-height:1.4;overflow-wrap:anywhere}
+fieldset{margin:1rem 0;border:1px solid #999;min-width:0}
+label{display:inline-block;margin:0 .6rem .2rem 0}
+input,select,textarea,button{font:inherit;margin:.2rem 0;max-width:100%}
 textarea{width:100%;min-height:10rem;font-family:monospace}
-pre{background:#f4f4f4;padding:.5rem;overflow:auto;white-space:pre-wrap}
+pre{background:#f4f4f4;padding:.5rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}
+#drawing svg,#drawing img{max-width:100%;height:auto;display:block}
 .hidden{display:none}.err{color:#a00}
-table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.1rem .4rem;text-align:left}
+table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}th,td{border:1px solid #ccc;padding:.1rem .4rem;text-align:left}
+#where{font-weight:bold}
 </style></head><body>
 <h1>Adjutant order desk</h1>
 <section id="login">
@@ -42,9 +50,9 @@ table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.1rem .4rem;t
 </section>
 <section id="player" class="hidden">
 <p id="who"></p><button id="logout-btn">Log out</button>
+<p id="reminder" role="status"></p>
 <h2>Your orders for the coming turn</h2>
-<p id="reminder"></p>
-<button id="orders-btn">Show</button><pre id="orders"></pre>
+<button id="orders-btn">Show them again</button><pre id="orders"></pre>
 <div id="ship-form" class="hidden"><h2>Ship orders (PATE 4)</h2>
 <fieldset><legend>Ship</legend><select id="sf-ship"></select> <span id="sf-where"></span></fieldset>
 <fieldset><legend>4.4 Attachment</legend>
@@ -80,15 +88,19 @@ table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.1rem .4rem;t
 <option value="RemoveShipOrder">remove a ship</option><option value="StandingSupplyOrder">standing supply order</option>
 <option value="RepairOrder">repair a battery or fort</option></select></label>
 <label>City or port <input id="tf-city" size="12"></label> <label>To state <input id="tf-to" size="4"></label>
-<label>Amount (Cr) <input id="tf-amount" type="number" min="0" size="7"></label>
+<label>Amount (Cr) <input id="tf-amount" type="number" min="0" step="0.01" size="7"></label>
 <label>Supplies <input id="tf-supplies" type="number" min="0" size="5"></label> <label>Stores <input id="tf-stores" type="number" min="0" size="5"></label>
 <label>Type <select id="tf-type"><!--SOW-TYPES--></select></label> <label>Men <input id="tf-men" type="number" min="0" size="6"></label>
 <label>Unit or ship <input id="tf-id" size="8"></label> <label>Repair <select id="tf-what"><option>Battery</option><option>Fort</option></select></label>
 </fieldset><button id="tf-add">Add to the order file</button></div>
 <h2>Submit orders</h2>
-<p>The order file: one order a line in the text form of your rule book (e.g. <code>BR1FL orders move SOA contact pursue</code>; every kind is in the README of its ruleset), or the schema's <code>OrderFile</code> JSON, which the forms above write and which can be edited by hand.</p>
+<p>The order file: one order a line in the text form of your rule book (e.g. <code>BR1FL orders move SOA contact pursue</code>; every kind is in the README of its ruleset), or the schema's <code>OrderFile</code> JSON, which the forms above write and which can be edited by hand. An order the forms add for a ship, unit or build already in the file replaces the one there.</p>
+<label for="order-text">Order file</label>
 <textarea id="order-text" spellcheck="false">{"orders": []}</textarea>
-<button id="submit-btn">Submit</button><pre id="submitted"></pre>
+<button id="submit-btn">Submit</button> <button id="clear-btn">Empty the order file</button>
+<h3>As your rule book writes them</h3>
+<pre id="draft-text" aria-live="polite"></pre>
+<pre id="submitted" role="status"></pre>
 <h2>Your reports</h2>
 <label>Report <select id="kind">
 <option>orders</option><option>events</option><option>positions</option><option>treasury</option>
@@ -168,7 +180,25 @@ function show() {
   $("login").classList.toggle("hidden", !!me);
   $("player").classList.toggle("hidden", !me || me.ga);
   $("ga").classList.toggle("hidden", !me || !me.ga);
-  if (me && !me.ga) { $("who").textContent = me.person + " in " + me.game + " (" + (me.roles || []).join(", ") + ")"; setupForms(); remind(); }
+  if (me && !me.ga) {
+    $("who").textContent = me.person + " in " + me.game + " (" + (me.roles || []).join(", ") + ")";
+    setupForms(); remind(); showOrders(); preview();
+  }
+}
+// Issue 21: each login starts from a clean page — nothing of the last
+// person's (his draft, his orders, his reports, his forms) is left on it.
+function resetPage() {
+  for (const el of document.querySelectorAll("#player input, #player select, #player textarea, #ga input, #ga select, #ga textarea")) {
+    if (el.type === "checkbox") el.checked = el.defaultChecked;
+    else if (el.tagName === "SELECT") { let any = false; for (const o of el.options) { o.selected = o.defaultSelected; any = any || o.defaultSelected; } if (!any && el.options.length) el.selectedIndex = 0; }
+    else el.value = el.defaultValue;
+    el.disabled = false;
+  }
+  for (const el of document.querySelectorAll("#player pre, #ga pre, #ga-status, #drawing, #who, #reminder, #adj-what")) {
+    el.textContent = ""; el.classList.remove("err");
+  }
+  $("sf-ship").innerHTML = ""; myShips = [];
+  $("adj-confirm").classList.add("hidden"); adjAsk = null;
 }
 // Issue 20: the deadline that closes the coming turn's orders, and whether he has any standing.
 function timeLeft(s) {
@@ -200,15 +230,24 @@ async function restore() {
 async function login(path, body) {
   const r = await call("POST", path, JSON.stringify(body));
   if (r.status !== 200) { $("login-error").textContent = (r.json() || {}).error || r.text; return; }
-  me = r.json(); token = me.token; sessionStorage.setItem("token", token); $("login-error").textContent = ""; show();
+  me = r.json(); token = me.token; sessionStorage.setItem("token", token); $("login-error").textContent = "";
+  for (const id of ["password", "ga-password"]) $(id).value = "";
+  resetPage(); show();
 }
 $("login-btn").onclick = () => login("/api/login", {game: $("game").value, person: $("person").value, password: $("password").value});
 $("ga-login-btn").onclick = () => login("/api/ga/login", {password: $("ga-password").value});
-async function logout() { unfollow(); await call("POST", "/api/logout", ""); token = null; me = null; sessionStorage.removeItem("token"); show(); }
+async function logout() { unfollow(); await call("POST", "/api/logout", ""); token = null; me = null; sessionStorage.removeItem("token"); resetPage(); show(); }
 $("logout-btn").onclick = logout; $("ga-logout-btn").onclick = logout;
 function roleOf(suffixes) {
   for (const r of (me.roles || [])) { const d = r.indexOf("."); if (d > 0 && suffixes.includes(r.slice(d + 1))) return [r.slice(0, d), r]; }
   return null;
+}
+// What an order is for: a ship's, a unit's or a build's — one order each
+// in a file: a later one from the forms replaces it, never joins it.
+function slotOf(item) {
+  const outer = item.body || {}, b = outer.body || {};
+  if (outer.body_type === "ShipOrders") return "ship " + b.ship;
+  return (outer.body_type || item.body_type) + " " + (b.id || b.unit || b.ship || b.city || b.port || b.to_state || "");
 }
 function addOrder(item) {
   // Orders typed in the text form are his: the forms add JSON, so they do not write over them.
@@ -216,9 +255,27 @@ function addOrder(item) {
   if (typed !== "" && typed[0] !== "{") { $("submitted").textContent = "The order file is in the text form: add this order as a line by hand, or empty the file to use the forms."; return; }
   let file; try { file = JSON.parse($("order-text").value); } catch (e) { file = {orders: []}; }
   if (!Array.isArray(file.orders)) file.orders = [];
-  file.orders.push(item);
+  const slot = slotOf(item), at = file.orders.findIndex(o => slotOf(o) === slot);
+  if (at >= 0) file.orders[at] = item; else file.orders.push(item);
   $("order-text").value = JSON.stringify(file, null, 1);
+  $("submitted").textContent = at >= 0 ? "Replaced the order for " + slot + " in the file." : "";
+  preview();
 }
+// The draft as the rule book writes it, read by the server as a submission
+// would read it (POST .../orders/read: nothing is recorded).
+let previewAsk = 0, previewTimer = null;
+async function preview() {
+  const ask = ++previewAsk, body = $("order-text").value;
+  if (!me || me.ga) return;
+  if (body.trim() === "" || /^\{\s*"orders"\s*:\s*\[\s*\]\s*\}$/.test(body.trim())) { $("draft-text").textContent = "(no orders in the file)"; $("draft-text").classList.remove("err"); return; }
+  const r = await call("POST", "/api/games/" + me.game + "/orders/read", body);
+  if (ask !== previewAsk) return;
+  const j = r.json() || {};
+  $("draft-text").textContent = r.status === 200 ? j.text : "This file would be refused: " + (j.error || r.text);
+  $("draft-text").classList.toggle("err", r.status !== 200);
+}
+$("order-text").oninput = () => { clearTimeout(previewTimer); previewTimer = setTimeout(preview, 400); };
+$("clear-btn").onclick = () => { $("order-text").value = '{"orders": []}'; $("submitted").textContent = ""; preview(); };
 let myShips = [];
 async function setupForms() {
   const naval = roleOf(["commander", "deputy", "naval"]), treasury = roleOf(["treasury", "prime"]);
@@ -270,7 +327,8 @@ $("sf-add").onclick = () => {
 $("tf-add").onclick = () => {
   const [state, role] = roleOf(["treasury", "prime"]), k = $("tf-kind").value, v = id => $(id).value.trim(), n = id => parseInt($(id).value, 10) || 0;
   const b = {};
-  if (k === "TransferOrder") { b.to_state = v("tf-to"); b.amount_cc = n("tf-amount"); }
+  // The amount is read in crowns and sent in hundredths (amount_cc), once.
+  if (k === "TransferOrder") { b.to_state = v("tf-to"); b.amount_cc = Math.round((parseFloat(v("tf-amount")) || 0) * 100); }
   if (k === "BuySuppliesOrder") { b.city = v("tf-city"); b.supplies = n("tf-supplies"); b.stores = n("tf-stores"); }
   if (k === "StandingSupplyOrder") { b.city = v("tf-city"); b.supplies = n("tf-supplies"); }
   if (k === "BuildUnitOrder") { b.city = v("tf-city"); b.type = v("tf-type"); b.men = n("tf-men"); b.id = v("tf-id"); }
@@ -281,13 +339,16 @@ $("tf-add").onclick = () => {
   if (k === "RepairOrder") { b.city = v("tf-city"); b.what = v("tf-what"); }
   addOrder({role, body_type: "SowOrder", body: {state, body_type: k, body: b}});
 };
-$("orders-btn").onclick = async () => {
-  remind();
+// His orders for the coming turn as they stand, each as his book writes it.
+const utcText = s => new Date(s * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+async function showOrders() {
   const r = await call("GET", "/api/games/" + me.game + "/orders");
   const j = r.json();
-  $("orders").textContent = r.status !== 200 ? (j || {}).error : (j.orders || []).map(o =>
-    "#" + o.seq + " " + o.slot + ": " + o.status + (o.reason ? " (" + o.rule + "): " + o.reason : "")).join("\n") || "none";
-};
+  $("orders").textContent = r.status !== 200 ? (j || {}).error || r.text : (j.orders || []).map(o =>
+    "#" + o.seq + " " + o.slot + ": " + o.status + (o.reason ? " (" + o.rule + "): " + o.reason : "") +
+    (o.received_at ? ", received " + utcText(o.received_at) : "") + (o.text ? "\n    " + o.text : "")).join("\n") || "none given yet";
+}
+$("orders-btn").onclick = () => { remind(); showOrders(); };
 $("submit-btn").onclick = async () => {
   const key = (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
   const r = await call("POST", "/api/games/" + me.game + "/orders", $("order-text").value, {"Idempotency-Key": key});
@@ -295,7 +356,10 @@ $("submit-btn").onclick = async () => {
   $("submitted").textContent = r.status !== 200 ? "refused: " + ((j || {}).error || r.text) :
     "recorded for turn " + j.turn.major + "." + j.turn.minor + "." + j.turn.step + ":\n" +
     (j.orders || []).map(o => "#" + o.seq + " " + o.slot + ": " + o.status + (o.reason ? " (" + o.rule + "): " + o.reason : "")).join("\n");
-  remind();
+  $("submitted").classList.toggle("err", r.status !== 200);
+  // Recorded: the file is sent, and starts again empty (what stands is listed above).
+  if (r.status === 200) { $("order-text").value = '{"orders": []}'; preview(); }
+  remind(); showOrders();
 };
 function reportPath(format) {
   let p = "/api/games/" + me.game + "/reports?kind=" + encodeURIComponent($("kind").value) + "&format=" + format;
@@ -437,10 +501,10 @@ async function showStatus(game) {
     t.appendChild(tr);
   };
   t.id = "st-persons";
-  row(["person", "roles", "given", "stand", "refused", "superseded", "withdrawn", "last order (seq)"], "th");
+  row(["person", "roles", "given", "stand", "refused", "superseded", "withdrawn", "last order (seq)", "received"], "th");
   for (const p of j.persons || []) {
     row([p.person, (p.roles || []).join(", "), p.submitted || 0, p.stand || 0, p.refused || 0, p.superseded || 0,
-         p.withdrawn || 0, p.last_seq ? String(p.last_seq) : "-"], "td");
+         p.withdrawn || 0, p.last_seq ? String(p.last_seq) : "-", p.last_received_at ? utcText(p.last_received_at) : "-"], "td");
   }
   box.appendChild(t);
   const owing = j.owing || [];

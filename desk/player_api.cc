@@ -23,22 +23,52 @@ Response Desk::Impl::TooBig(size_t bytes) {
                                               std::to_string(settings.max_answer_bytes) + "; ask for one turn (&turn=T)");
 }
 
+namespace {
+
+// The rule books of a game's kind: read from its creation alone.
+Result<std::vector<std::string_view>> RulesetsOf(ledger::Ledger& db, const std::string& game) {
+  auto current = db.Current(game);
+  if (!current.ok()) return current.status();
+  auto created = replay::Fold(db, game, *current, 1, {"summary"});
+  if (!created.ok()) return created.status();
+  if (created->kind() == nullptr) return Status::NotFound("no game '" + game + "'");
+  return created->kind()->Rulesets();
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> Desk::Impl::ReadOrderFile(const std::string& game, const std::string& body) {
+  if (!rules::IsOrderText(body)) return schema::ParseJson("OrderFile", body, "orders");
+  auto rulesets = RulesetsOf(db, game);
+  if (!rulesets.ok()) return rulesets.status();
+  return rules::ParseOrderText(body, "orders", *rulesets);
+}
+
+Response Desk::Impl::ReadOrders(const std::string& game, const Request& rq) {
+  auto rulesets = RulesetsOf(db, game);
+  if (!rulesets.ok()) return Error(StatusOf(rulesets.status()), rulesets.status().message());
+  auto doc = ReadOrderFile(game, rq.body);
+  if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
+  const auto* file = flatbuffers::GetRoot<fb::OrderFile>(doc->data());
+  const size_t n = file->orders() ? file->orders()->size() : 0;
+  if (n > settings.max_orders) {
+    return Error(http::status::payload_too_large, "a submission holds at most " + std::to_string(settings.max_orders) +
+                                                      " orders (this one " + std::to_string(n) + ")");
+  }
+  auto text = rules::PrintOrderText(doc->data(), *rulesets);
+  if (!text.ok()) return Error(http::status::bad_request, text.status().message());
+  return Json("{\"orders\": " + std::to_string(n) + ", \"text\": " + JsonString(*text) + "}");
+}
+
 Response Desk::Impl::SubmitOrders(const Session& s, const std::string& game, const std::string& person,
                                   const Request& rq) {
   // JSON, or the text form (rules/order_text.h) read with the words of the
   // game's rule books.
-  Result<std::vector<uint8_t>> doc = Status::NotFound("");
-  if (rules::IsOrderText(rq.body)) {
-    auto current = db.Current(game);
-    if (!current.ok()) return Error(StatusOf(current.status()), current.status().message());
-    auto world = replay::Fold(db, game, *current);
-    if (!world.ok()) return Error(StatusOf(world.status()), world.status().message());
-    if (world->kind() == nullptr) return Error(http::status::not_found, "no game '" + game + "'");
-    doc = rules::ParseOrderText(rq.body, "orders", world->kind()->Rulesets());
-  } else {
-    doc = schema::ParseJson("OrderFile", rq.body, "orders");
+  auto doc = ReadOrderFile(game, rq.body);
+  if (!doc.ok()) {
+    const bool no_game = doc.status().code() == Status::Code::kNotFound;
+    return Error(no_game ? http::status::not_found : http::status::bad_request, doc.status().message());
   }
-  if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
   const auto* file = flatbuffers::GetRoot<fb::OrderFile>(doc->data());
   const size_t n = file->orders() ? file->orders()->size() : 0;
   if (n > settings.max_orders) {
@@ -53,7 +83,9 @@ Response Desk::Impl::SubmitOrders(const Session& s, const std::string& game, con
   // 403, naming only the order's place in the file, nothing recorded. (A
   // retry of a request already recorded gets its first answer instead.)
   std::optional<size_t> not_his;
-  auto rep = replay::SubmitOrders(db, game, *branch, person, *doc, rq.idempotency_key, &not_his, s.ga);
+  auto rep = replay::SubmitOrders(db, game, *branch, person, *doc,
+                                  {.idempotency_key = rq.idempotency_key, .not_his = &not_his, .entered_by_ga = s.ga,
+                                   .received_at = WallNow(settings)});
   if (not_his.has_value()) {
     if (!s.ga) return Error(http::status::forbidden, rep.status().message());
     return Error(http::status::bad_request, "orders[" + std::to_string(*not_his) + "]: not " + person +
@@ -168,6 +200,8 @@ Response Desk::Impl::OwnOrders(const Session& s, const std::map<std::string, std
   oq.with_events = true;
   auto given = replay::OrdersGiven(db, s.game, *branch, *at, oq);
   if (!given.ok()) return Error(StatusOf(given.status()), given.status().message());
+  const std::vector<std::string_view> rulesets =
+      world->kind() ? world->kind()->Rulesets() : std::vector<std::string_view>{};
   flatbuffers::FlatBufferBuilder f;
   std::vector<flatbuffers::Offset<fb::DeskOrderRow>> out;
   for (const replay::GivenOrder& g : given->orders) {
@@ -177,8 +211,9 @@ Response Desk::Impl::OwnOrders(const Session& s, const std::map<std::string, std
                          : g.withdrawal                             ? "withdrawal"
                                                                     : "stands";
     auto j = schema::ToJson("Event", reinterpret_cast<const uint8_t*>(g.event.data()));
+    const std::string text = reports::OrderLineOf(g.event, rulesets);
     out.push_back(fb::CreateDeskOrderRowDirect(f, g.seq, g.slot.c_str(), status, g.rule.c_str(), g.reason.c_str(),
-                                               j.ok() ? j->c_str() : ""));
+                                               j.ok() ? j->c_str() : "", text.c_str(), g.received_at));
   }
   const uint64_t next_after = given->next_after;
   // The deadline that closes these orders, for the page's reminder.

@@ -319,7 +319,9 @@ class Reader {
         // As `adjutant order` takes them: an order the rules refuse (one for
         // another's ship, a ministry's order its minister may not give) is
         // recorded with its refusal and rule, and he is told.
-        auto rep = replay::SubmitOrders(db_, l.game, r.branch, l.person, *doc, "mail " + replay::Blake2bHex(r.message_id));
+        const std::string key = "mail " + replay::Blake2bHex(r.message_id);
+        auto rep = replay::SubmitOrders(db_, l.game, r.branch, l.person, *doc,
+                                        {.idempotency_key = key, .received_at = rq_.now});
         if (rep.ok()) {
           r.orders = std::move(rep).value();
         } else if (rep.status().code() == Status::Code::kInvalidArgument ||

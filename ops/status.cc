@@ -35,6 +35,7 @@ struct Orders {
   uint32_t submitted = 0, refused = 0, superseded = 0, withdrawn = 0;
   uint32_t withdrawals = 0;  // his withdrawals received (they order nothing: not among those standing)
   uint64_t last_seq = 0;
+  int64_t last_at = 0;  // when his last order was received (0: not known)
   uint32_t stand() const { return submitted - refused - superseded - withdrawn - withdrawals; }
 };
 
@@ -58,6 +59,7 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
       Orders& mine = orders[g.person];
       mine.submitted++;
       mine.last_seq = g.seq;
+      mine.last_at = g.received_at;
       mine.refused += g.refused;
       const bool withdrawn = g.fate == replay::OrderFate::kWithdrawn;
       mine.withdrawn += withdrawn;
@@ -110,7 +112,7 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
                                                   o.superseded, o.last_seq, o.withdrawn,
                                                   box ? box->address.c_str() : "", mail_turn.c_str(),
                                                   box ? box->failures : 0, box ? box->retry_at : 0,
-                                                  box ? box->last_error.c_str() : ""));
+                                                  box ? box->last_error.c_str() : "", o.last_at));
     }
     std::vector<flatbuffers::Offset<flatbuffers::String>> owe;
     for (const auto& x : owing) owe.push_back(f.CreateString(x));
@@ -151,7 +153,8 @@ Status DoStatus(const Env& env, const StatusRequest& rq, Printer& p) {
       if (o.refused) line += ", " + std::to_string(o.refused) + " refused";
       if (o.superseded) line += ", " + std::to_string(o.superseded) + " superseded";
       if (o.withdrawn) line += ", " + std::to_string(o.withdrawn) + " withdrawn";
-      line += " (last at seq " + std::to_string(o.last_seq) + ")";
+      line += " (last at seq " + std::to_string(o.last_seq) +
+              (o.last_at ? ", received " + FormatUtc(o.last_at) : "") + ")";
     }
     p.Line(line);
     // His mail (issue 20): where it goes, and whether it went.

@@ -308,7 +308,8 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
     ADJ_RETURN_IF_ERROR(advance_to(in.at, false));
     switch (in.kind) {
       case Input::kOrder: {
-        auto r = SubmitOrders(db, game, new_branch, in.person, JoinOrderFiles(in.run.items), {}, nullptr, in.run.by_ga);
+        auto r = SubmitOrders(db, game, new_branch, in.person, JoinOrderFiles(in.run.items),
+                              {.entered_by_ga = in.run.by_ga, .received_at = in.run.received_at});
         if (!r.ok()) return r.status();
         break;
       }

@@ -334,8 +334,10 @@ std::optional<size_t> FirstNotHis(const World& world, const std::string& person,
 
 Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                   const std::string& person, const std::vector<uint8_t>& order_file,
-                                  std::string_view idempotency_key, std::optional<size_t>* not_his,
-                                  bool entered_by_ga) {
+                                  const SubmitOptions& options) {
+  const std::string_view idempotency_key = options.idempotency_key;
+  std::optional<size_t>* const not_his = options.not_his;
+  const bool entered_by_ga = options.entered_by_ga;
   uint64_t fingerprint =
       RequestFingerprint(entered_by_ga ? "orders entered by the GA" : "orders", branch, person, Bytes(order_file));
   auto prior = PriorRequest(db, game, branch,
@@ -381,6 +383,7 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
   w.set_rules_versions(versions);
+  w.set_received_at(options.received_at);
   ADJ_RETURN_IF_ERROR((*kind)->Submit(w, *at, person, items));
   auto drafts = w.TakeDrafts();
   if (entered_by_ga) {

@@ -119,21 +119,29 @@ struct SubmitReport {
   std::vector<OrderOutcome> orders;
 };
 
+struct SubmitOptions {
+  // The submitter's retry key: a retry of a submission already recorded is
+  // answered first, nothing appended.
+  std::string_view idempotency_key = {};
+  // The order desk's: a file holding an item `person` may not give
+  // (FirstNotHis) records nothing: *not_his is set to its index and an
+  // InvalidArgument returned — from the same fold the submission makes.
+  std::optional<size_t>* not_his = nullptr;
+  // The GA enters the file on `person`'s behalf (orders the player sent him
+  // by other means): judged as the person's, each event's actor is the GA
+  // (with the person and role it was for), and the retry key is the GA's.
+  bool entered_by_ga = false;
+  // When the orders reached Adjutant (seconds since 1970 UTC), written on
+  // each OrderSubmitted; 0: not known. Not part of a retry's fingerprint.
+  int64_t received_at = 0;
+};
+
 // Records an order file (a verified OrderFile buffer) from `person`, whose
 // password the caller has checked. One batch: every OrderSubmitted with its
 // OrderRejected or OrderSuperseded.
-// With `not_his` (the order desk), a file holding an item `person` may not
-// give (FirstNotHis) records nothing: *not_his is set to its index and an
-// InvalidArgument returned — from the same fold the submission makes. A
-// retry of a submission already recorded is answered first.
-// With `entered_by_ga`, the GA enters the file on `person`'s behalf (orders
-// the player sent him by other means): judged as the person's, each event's
-// actor is the GA (with the person and role it was for), and the retry key
-// is the GA's.
 Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                   const std::string& person, const std::vector<uint8_t>& order_file,
-                                  std::string_view idempotency_key = {}, std::optional<size_t>* not_his = nullptr,
-                                  bool entered_by_ga = false);
+                                  const SubmitOptions& options = {});
 
 // The answer to a submission as JSON in the schema's SubmitSummary form
 // (`adjutant order --json` and the desk give the same).

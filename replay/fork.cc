@@ -76,14 +76,17 @@ bool EnteredByGa(const fb::Event& ev) {
 }
 
 void OrderRun::Add(uint64_t seq, const fb::Event& ev, const fb::OrderSubmitted& o) {
-  if (seqs.empty()) by_ga = EnteredByGa(ev);
+  if (seqs.empty()) {
+    by_ga = EnteredByGa(ev);
+    received_at = o.received_at();
+  }
   items.push_back(OrderFileOf(o));
   seqs.push_back(seq);
   withdrawal.push_back(o.body_type() == fb::OrderBody_Withdrawal);
 }
 
 bool OrderRun::Ends(const fb::Event& ev, const fb::OrderSubmitted& o, bool files_replace) const {
-  if (!seqs.empty() && EnteredByGa(ev) != by_ga) return true;
+  if (!seqs.empty() && (EnteredByGa(ev) != by_ga || o.received_at() != received_at)) return true;
   return files_replace && !withdrawal.empty() && (withdrawal.back() || o.body_type() == fb::OrderBody_Withdrawal);
 }
 
@@ -96,6 +99,7 @@ std::optional<OrderRun> OrderRun::CutAt(const fb::OrderSuperseded& s, bool files
   if (withdrawal[at]) return std::nullopt;  // a withdrawal takes orders back within its own file
   OrderRun rest;
   rest.by_ga = by_ga;
+  rest.received_at = received_at;
   rest.items.assign(std::make_move_iterator(items.begin() + at), std::make_move_iterator(items.end()));
   rest.seqs.assign(seqs.begin() + at, seqs.end());
   rest.withdrawal.assign(withdrawal.begin() + at, withdrawal.end());
@@ -148,7 +152,8 @@ Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::strin
     return Status::Ok();
   }));
   for (const auto& s : sent) {
-    auto r = SubmitOrders(db, game, to, s.person, JoinOrderFiles(s.run.items), {}, nullptr, s.run.by_ga);
+    auto r = SubmitOrders(db, game, to, s.person, JoinOrderFiles(s.run.items),
+                          {.entered_by_ga = s.run.by_ga, .received_at = s.run.received_at});
     if (!r.ok()) return r.status();
   }
   return orders;

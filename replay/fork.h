@@ -42,9 +42,11 @@ struct OrderRun {
   std::vector<uint64_t> seqs;               // their seqs on the old branch
   std::vector<bool> withdrawal;             // each: a Withdrawal
   bool by_ga = false;                       // the GA entered them, on the person's behalf
+  int64_t received_at = 0;                  // when they reached Adjutant (the new branch records the same)
   void Add(uint64_t seq, const fb::Event& ev, const fb::OrderSubmitted& o);
   // Whether the order `o` of `ev` cannot join the run: one the GA entered
-  // and one the person gave are files of their own; in a kind whose files
+  // and one the person gave are files of their own, and so are orders
+  // received at different times; in a kind whose files
   // replace, a withdrawal is a file of its own (rules/y1820: sent alone).
   bool Ends(const fb::Event& ev, const fb::OrderSubmitted& o, bool files_replace) const;
   // `s` read after the run's last order: in a kind whose files replace,

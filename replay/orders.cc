@@ -37,6 +37,7 @@ Result<GivenOrders> OrdersGiven(const ledger::Ledger& db, std::string_view game,
       g.slot = o->slot() ? o->slot()->str() : "";
       g.withdrawal = o->body_type() == fb::OrderBody_Withdrawal;
       g.by_ga = ev->actor() && ev->actor()->kind() == fb::ActorKind_GameAdministrator;
+      g.received_at = o->received_at();
       if (q.with_events) g.event.assign(reinterpret_cast<const char*>(e.bytes.data()), e.bytes.size());
       given.emplace(e.seq, std::move(g));
     } else if (const auto* rj = ev->payload_as_OrderRejected()) {

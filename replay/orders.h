@@ -34,6 +34,7 @@ struct GivenOrder {
   std::vector<uint64_t> withdraws;     // a withdrawal: the orders it withdrew
   std::string event;                   // its OrderSubmitted event's bytes (OrdersQuery::with_events)
   bool by_ga = false;                  // the GA entered it on the person's behalf (its actor is the GA)
+  int64_t received_at = 0;             // when it reached Adjutant (seconds since 1970 UTC; 0: not known)
 };
 
 struct OrdersQuery {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 
+#include "base/utc.h"
 #include "ledger/ledger.h"
 #include "projections/battle.h"
 #include "projections/roster.h"
@@ -24,11 +25,9 @@
 #include "schema/reports_generated.h"
 
 namespace adjutant::reports {
-namespace {
 
-// The order as given, in the text form of its game's books (rules/order_text.h);
-// an order the text form cannot write (none the schema holds) as its JSON.
-std::string OrderText(const std::string& event, const std::vector<std::string_view>& rulesets) {
+std::string OrderLineOf(std::string_view event, const std::vector<std::string_view>& rulesets) {
+  if (event.empty()) return "";
   const auto* o = flatbuffers::GetRoot<fb::Event>(event.data())->payload_as_OrderSubmitted();
   if (!o || o->body_type() == fb::OrderBody_NONE) return "";
   if (auto line = rules::PrintOrderLine(static_cast<uint8_t>(o->body_type()), o->body(), rulesets); line.ok()) {
@@ -40,6 +39,8 @@ std::string OrderText(const std::string& event, const std::vector<std::string_vi
   auto body = schema::ToJson(table, f.GetBufferPointer());
   return std::string(table) + " " + (body.ok() ? *body : "");
 }
+
+namespace {
 
 struct Row {
   const replay::GivenOrder* g;
@@ -218,8 +219,9 @@ Status OrdersOfTurn(Ctx& c, const std::string& game, const rules::GameKind* kind
         done.push_back(fb::CreateOrderOutcomeRowDirect(f, o.seq, o.what.c_str(), o.rule.c_str(), o.failed));
       }
       out.push_back(fb::CreateOrderReportRowDirect(f, g.seq, g.role.c_str(), g.slot.c_str(),
-                                                   OrderText(g.event, rulesets).c_str(), r.received.c_str(),
-                                                   g.rule.c_str(), r.reason.c_str(), g.by_seq, &done, g.by_ga));
+                                                   OrderLineOf(g.event, rulesets).c_str(), r.received.c_str(),
+                                                   g.rule.c_str(), r.reason.c_str(), g.by_seq, &done, g.by_ga,
+                                                   g.received_at));
     }
     std::vector<flatbuffers::Offset<fb::MissingOrdersRow>> none;
     for (const auto& m : missing) {
@@ -243,11 +245,12 @@ Status OrdersOfTurn(Ctx& c, const std::string& game, const rules::GameKind* kind
     std::string line = "  #" + std::to_string(g.seq) + " for " + g.slot;
     if (!g.role.empty()) line += " as " + g.role;
     if (g.by_ga) line += " (entered by the GA for you)";
+    if (g.received_at) line += ", received " + FormatUtc(g.received_at);
     line += ": " + r.received;
     if (!g.rule.empty()) line += " (" + g.rule + ")";
     if (!r.reason.empty()) line += ": " + r.reason;
     c.Line(line);
-    const std::string text = OrderText(g.event, rulesets);
+    const std::string text = OrderLineOf(g.event, rulesets);
     if (!text.empty() && !g.withdrawal) c.Line("      " + text);
     // How it was carried out.
     if (!open && g.fate == replay::OrderFate::kStands && !g.withdrawal) {

@@ -95,4 +95,10 @@ struct PlayerReportText {
 Result<PlayerReportText> RenderPlayerReports(replay::World world, uint64_t as_of, const std::string& game,
                                              const std::string& branch, const std::string& person, const Turn& turn);
 
+// The order an OrderSubmitted event (its stored bytes) holds, in the text
+// form of its game's books (rules/order_text.h) — what the orders report and
+// the desk's list of a player's orders show; an order the text form cannot
+// write as its table's name and JSON; "" for another event.
+std::string OrderLineOf(std::string_view event, const std::vector<std::string_view>& rulesets);
+
 }  // namespace adjutant::reports

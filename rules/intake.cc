@@ -9,13 +9,16 @@
 
 namespace adjutant::rules {
 
-PayloadBuilder OrderSubmittedPayload(std::string person, std::string role, std::string slot, const fb::OrderItem* item) {
-  return [person = std::move(person), role = std::move(role), slot = std::move(slot), item](flatbuffers::FlatBufferBuilder& f) {
+PayloadBuilder OrderSubmittedPayload(std::string person, std::string role, std::string slot, const fb::OrderItem* item,
+                                     int64_t received_at) {
+  return [person = std::move(person), role = std::move(role), slot = std::move(slot), item,
+          received_at](flatbuffers::FlatBufferBuilder& f) {
     flatbuffers::Offset<void> body;
     if (item->body_type() != fb::OrderBody_NONE) {
       body = flatbuffers::Offset<void>(schema::CopyTable(f, fb::EnumNameOrderBody(item->body_type()), item->body()));
     }
-    auto o = fb::CreateOrderSubmittedDirect(f, person.c_str(), role.c_str(), slot.c_str(), item->body_type(), body);
+    auto o = fb::CreateOrderSubmittedDirect(f, person.c_str(), role.c_str(), slot.c_str(), item->body_type(), body,
+                                            received_at);
     return PayloadRef{fb::Payload_OrderSubmitted, o.o};
   };
 }
@@ -74,7 +77,7 @@ void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
       const auto book = w.Under(j.ruleset.value_or(from.ruleset));
       Draft d = at_turn();
       d.actor = Actor{ActorKind::kPlayer, from.person, j.role.value_or(from.role)};
-      d.payload = OrderSubmittedPayload(from.person, j.role.value_or(from.role), slot, item);
+      d.payload = OrderSubmittedPayload(from.person, j.role.value_or(from.role), slot, item, w.received_at());
       w.Emit(std::move(d));
       const uint64_t seq = w.head_seq();
       if (!j.rule.empty()) {
@@ -95,7 +98,7 @@ void IntakeOrders(PhaseWriter& w, const TurnPhase& at, const OrderSender& from,
     const auto book = w.Under(ruleset);
     Draft d = at_turn();
     d.actor = Actor{ActorKind::kPlayer, from.person, role};
-    d.payload = OrderSubmittedPayload(from.person, role, j.slot, item);
+    d.payload = OrderSubmittedPayload(from.person, role, j.slot, item, w.received_at());
     w.Emit(std::move(d));
     const uint64_t seq = w.head_seq();
     if (!first) first = seq;

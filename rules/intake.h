@@ -72,7 +72,8 @@ struct OrderSender {
 };
 
 // The payloads of the intake's three events, built once for every kind.
-PayloadBuilder OrderSubmittedPayload(std::string person, std::string role, std::string slot, const fb::OrderItem* item);
+PayloadBuilder OrderSubmittedPayload(std::string person, std::string role, std::string slot, const fb::OrderItem* item,
+                                     int64_t received_at);
 PayloadBuilder OrderRejectedPayload(uint64_t order_seq, std::string rule, std::string reason);
 PayloadBuilder OrderSupersededPayload(uint64_t order_seq, uint64_t by_seq);
 

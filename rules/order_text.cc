@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 
+#include "rules/spelling.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
 
@@ -83,38 +84,10 @@ std::vector<std::string_view> SplitSpaces(std::string_view s) {
   return out;
 }
 
-size_t Distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// "; did you mean 'sail'?" when a candidate is near enough, else "".
+// "; did you mean 'sail'?" when a candidate is near enough (rules/spelling), else "".
 std::string Nearest(std::string_view word, const std::vector<std::string>& candidates) {
-  const std::string w = Lower(word);
-  std::string best;
-  size_t best_d = std::numeric_limits<size_t>::max();
-  for (const auto& c : candidates) {
-    size_t d = Distance(w, c);
-    // A prefix the player abbreviated further than the book does.
-    if (c.size() > w.size() && w.size() >= 3 && c.compare(0, w.size(), w) == 0) d = std::min<size_t>(d, 1);
-    if (d < best_d || (d == best_d && c < best)) {
-      best_d = d;
-      best = c;
-    }
-  }
-  const size_t limit = std::max<size_t>(2, w.size() / 3);
-  if (best.empty() || best_d > limit) return "";
-  return "; did you mean '" + best + "'?";
+  const std::optional<std::string> near = NearestSpelling(word, candidates);
+  return near ? "; did you mean '" + *near + "'?" : "";
 }
 
 std::vector<const reflection::Field*> FieldsById(const reflection::Object& obj) {

@@ -94,6 +94,11 @@ class PhaseWriter {
   // The versions Emit stamps: the same, but in an audit asking what other
   // versions would have done, the recorded ones. Not readable by rules.
   void set_tag_versions(const RulesVersions& v) { tags_ = v; }
+  // A submission's: when its orders reached Adjutant (seconds since 1970
+  // UTC; 0: not known), written on each OrderSubmitted (rules/intake).
+  // Data the caller gives, never a clock; no rule decides by it.
+  int64_t received_at() const { return received_at_; }
+  void set_received_at(int64_t t) { received_at_ = t; }
 
  private:
   std::string game_, branch_;
@@ -109,6 +114,7 @@ class PhaseWriter {
   RulesVersions versions_ = LatestVersions();
   RulesVersions tags_ = versions_;
   std::string ruleset_;
+  int64_t received_at_ = 0;
 };
 
 }  // namespace adjutant::rules

@@ -62,6 +62,12 @@ constexpr std::array kVersions{
                 "battle follows; outside a harbour frigates fight the enemy's frigates in a battle of their own beside "
                 "the line ships' (3.7, 7.1); version 2 took the whole port into the harbour battle, checked no wind, "
                 "moved nobody unless a battle began, and let frigates stand aside"},
+    VersionNote{"pate", 4, "PATE 1.4, 6.2",
+                "a ship's order naming a port or a sea area the map does not hold is refused, as before, and the "
+                "refusal names the nearest the player may have meant (a misspelt port, an area's name or a code "
+                "one letter off); a leg to a sea area not next to the ship's, or into a port not on the last sea "
+                "area, is refused naming the areas next to hers or the ports entered from there (version 3 named "
+                "neither)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

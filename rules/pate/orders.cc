@@ -1,6 +1,10 @@
 #include "rules/pate/orders.h"
 
+#include <algorithm>
+
+
 #include "rules/sow/calendar.h"
+#include "rules/spelling.h"
 #include "schema/event_generated.h"
 
 namespace adjutant::rules::pate {
@@ -142,13 +146,72 @@ Claim ClaimOf(const TreasuryState& s, const FleetState& fleet, const fb::PateOrd
 
 namespace {
 
+// From rules version 4 a refusal of a place says which the player may have
+// meant (PATE 1.4: a misspelt port or sea area; rules/spelling) and, for a
+// leg the map does not allow (6.2), where the ship could go instead.
+constexpr uint32_t kSuggestsPlaces = 4;
+
+std::string Listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+// "; did you mean BIS (Bay of Biscay)?": the sea area nearest `word`, by its
+// code or by its name; "" when none is near.
+std::string NearArea(const NavalMap& map, const std::string& word) {
+  std::vector<std::string> spellings;
+  for (const auto& [code, area] : map.areas()) {
+    spellings.push_back(code);
+    if (!area.name.empty()) spellings.push_back(area.name);
+  }
+  const std::optional<std::string> near = NearestSpelling(word, spellings);
+  if (!near) return "";
+  for (const auto& [code, area] : map.areas()) {
+    if (*near == code || *near == area.name) {
+      return "; did you mean " + code + (area.name.empty() ? "" : " (" + area.name + ")") + "?";
+    }
+  }
+  return "";
+}
+
+// "; did you mean 'Toulon'?": the port nearest `word`; "" when none is near.
+std::string NearPort(const NavalMap& map, const std::string& word) {
+  std::vector<std::string> names;
+  for (const auto& [name, port] : map.ports()) names.push_back(name);
+  const std::optional<std::string> near = NearestSpelling(word, names);
+  return near ? "; did you mean '" + *near + "'?" : "";
+}
+
+// "; next to BIS: CHA, IRE and FIN": the areas a leg from `area` may reach
+// (6.2), in the compass's order.
+std::string NextTo(const NavalMap& map, const std::string& area) {
+  const SeaArea* a = map.Area(area);
+  if (!a) return "";
+  std::vector<std::string> near;
+  for (const auto& side : a->neighbours) {
+    for (const std::string& n : side) {
+      if (std::find(near.begin(), near.end(), n) == near.end()) near.push_back(n);
+    }
+  }
+  return near.empty() ? "" : "; next to " + area + ": " + Listed(near);
+}
+
+// "; from BIS a ship enters Ferrol and La Coruna": the ports a leg ending in
+// `area` may go into (6.2, 6.3).
+std::string EntersFrom(const NavalMap& map, const std::string& area) {
+  const std::vector<std::string> ports = map.PortsReachableFrom(area);
+  return ports.empty() ? "; no port opens on " + area : "; from " + area + " a ship enters " + Listed(ports);
+}
+
 // PATE 6.2-6.4, 6.11: the faults of the route an order form gives a ship
 // where she is now (rules version 3): each leg to a neighbouring sea area
 // (or across the Atlantic), out of a port only to a sea area it opens on,
 // never from one port straight to another, and into a named port only from
 // a sea area it opens on. "Any enemy port" is looked for when sailing.
 std::vector<Refusal> RouteFaults(const Ship& sh, const NavalMap& map, const std::string& sea1, const std::string& sea2,
-                                 const std::string& port) {
+                                 const std::string& port, uint32_t version) {
+  const bool suggest = version >= kSuggestsPlaces;
   std::vector<Refusal> out;
   // Only a route whose every place is on the map (the names are told apart).
   if ((!sea1.empty() && !map.Area(sea1)) || (!sea2.empty() && (sea1.empty() || !map.Area(sea2))) ||
@@ -175,7 +238,8 @@ std::vector<Refusal> RouteFaults(const Ship& sh, const NavalMap& map, const std:
       if (crosses(sh.location, sea1)) {
         crossing = true;
       } else if (!map.DirectionTo(sh.location, sea1)) {
-        out.push_back({"PATE 6.2", "sea1: " + sea1 + " is not next to " + sh.location});
+        out.push_back({"PATE 6.2", "sea1: " + sea1 + " is not next to " + sh.location +
+                                       (suggest ? NextTo(map, sh.location) : "")});
       }
     }
     last = sea1;
@@ -184,7 +248,7 @@ std::vector<Refusal> RouteFaults(const Ship& sh, const NavalMap& map, const std:
     if (crosses(sea1, sea2)) {
       crossing = true;
     } else if (sea2 != sea1 && !map.DirectionTo(sea1, sea2)) {
-      out.push_back({"PATE 6.2", "sea2: " + sea2 + " is not next to " + sea1});
+      out.push_back({"PATE 6.2", "sea2: " + sea2 + " is not next to " + sea1 + (suggest ? NextTo(map, sea1) : "")});
     }
     last = sea2;
   }
@@ -195,7 +259,7 @@ std::vector<Refusal> RouteFaults(const Ship& sh, const NavalMap& map, const std:
                                        " only by way of a sea area (no port to port)"});
       }
     } else if (!map.PortOpensOn(port, last)) {
-      out.push_back({"PATE 6.2", "port: " + port + " is not entered from " + last});
+      out.push_back({"PATE 6.2", "port: " + port + " is not entered from " + last + (suggest ? EntersFrom(map, last) : "")});
     }
   }
   return out;
@@ -246,17 +310,21 @@ std::vector<Refusal> ShipOrderFaults(const TreasuryState& s, const FleetState& f
   if (map) {
     for (const auto& [field, code] : {std::pair{"sea1", sea1}, std::pair{"sea2", sea2}}) {
       if (!code.empty() && !map->Area(code)) {
-        if (fault({"PATE 1.4", std::string(field) + ": there is no sea area '" + code + "' (use its three-letter code)"})) {
+        if (fault({"PATE 1.4", std::string(field) + ": there is no sea area '" + code + "' (use its three-letter code)" +
+                                   (version >= kSuggestsPlaces ? NearArea(*map, code) : "")})) {
           return out;
         }
       }
     }
     if (!port.empty() && !map->PortNamed(port)) {
-      if (fault({"PATE 1.4", "port: there is no port '" + port + "' (check the spelling)"})) return out;
+      if (fault({"PATE 1.4", "port: there is no port '" + port + "' (check the spelling)" +
+                                 (version >= kSuggestsPlaces ? NearPort(*map, port) : "")})) {
+        return out;
+      }
     }
     // 6.12: on a peace or truce turn a ship may be sent anywhere.
     if (all && sow::Next(s).season_kind == projections::SeasonKind::War) {  // unknown names are told above
-      for (Refusal& r : RouteFaults(*sh, *map, sea1, sea2, port)) out.push_back(std::move(r));
+      for (Refusal& r : RouteFaults(*sh, *map, sea1, sea2, port, version)) out.push_back(std::move(r));
     }
   }
   if (all && f.join_allies() && static_cast<Contact>(f.contact()) == Contact::Evade) {

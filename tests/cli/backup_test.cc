@@ -45,7 +45,7 @@ Result<replay::SubmitReport> Submit(ledger::Ledger& db, int i, const std::string
   const bool british = i % 2 == 0;
   auto o = schema::ParseJson("OrderFile", OrdersJson(british ? "British" : "French"), "o");
   if (!o.ok()) return o.status();
-  return replay::SubmitOrders(db, game, "main", british ? "wellesley" : "victor", *o, "w-" + std::to_string(i));
+  return replay::SubmitOrders(db, game, "main", british ? "wellesley" : "victor", *o, {.idempotency_key = "w-" + std::to_string(i)});
 }
 
 // Whose key "w-I" is (keys are their sender's): Submit's general.

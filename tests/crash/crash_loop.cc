@@ -70,6 +70,8 @@ using namespace adjutant;
 namespace fs = std::filesystem;
 
 const std::string kGame = "talavera";
+// When every order of the workload is received (order --now, serve --now).
+const std::string kReceived = "2026-12-06T19:00Z";
 const std::string kGaPassword = "the-crash-loop-ga";
 int failures = 0;
 std::string via = "library";
@@ -206,8 +208,9 @@ int CliWorkload(const std::string& dir, const std::string& ack_file, int moves) 
     } else {
       const std::string file = dir + "." + s.key() + ".orders.json";
       std::ofstream(file) << OrdersFor(s.move, s.side, units[s.side]);
+      // Received at one time in every run: the log is the uninterrupted run's, byte for byte.
       if (RunAdjutant({"--db", dir, "order", kGame, file, "--as", s.person, "--password-file", dir + ".pw-" + s.person,
-                       "--key", s.key()}) != 0) {
+                       "--key", s.key(), "--now", kReceived}) != 0) {
         return 3;
       }
     }
@@ -227,7 +230,7 @@ int DeskWorkload(const std::string& dir, const std::string& ack_file, int moves)
   if (!UnitsBySide(dir, &units)) return 3;
   const std::string out = dir + ".serve.out";
   const pid_t server = SpawnAdjutant({"--db", dir, "serve", "--listen", "127.0.0.1:0", "--ga-password-file",
-                                      dir + ".pw-ga", "--rate", "1000000"},
+                                      dir + ".pw-ga", "--rate", "1000000", "--now", kReceived},
                                      out);
   if (server < 0) return 3;
   uint16_t port = 0;
@@ -312,7 +315,7 @@ int Workload(const std::string& dir, const std::string& ack_file, int moves) {
     } else {
       auto buf = schema::ParseJson("OrderFile", OrdersFor(s.move, s.side, units[s.side]), "orders");
       if (!buf.ok()) return 3;
-      auto r = replay::SubmitOrders(db, kGame, "main", s.person, *buf, s.key());
+      auto r = replay::SubmitOrders(db, kGame, "main", s.person, *buf, {.idempotency_key = s.key()});
       if (!r.ok()) {
         std::fprintf(stderr, "workload: %s: %s\n", s.name().c_str(), r.status().message().c_str());
         return 3;

@@ -1,22 +1,10 @@
 // The order desk's web page in a real browser: Debian's chromium, headless,
-// driven over the DevTools protocol (a WebSocket, Boost.Beast). A ship's
+// driven over the DevTools protocol (tests/support/browser.h). A ship's
 // commander logs in, fills the ship order form (PATE 4), submits it, sees
 // his order standing and draws his positions report; the order is in the
 // log. scripts/test.sh installs chromium.
 #include <catch2/catch.hpp>
-#include <signal.h>
 #include <sodium.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
-#include <chrono>
-#include <filesystem>
-#include <fstream>
-#include <thread>
 
 #include "cli/commands.h"
 #include "desk/desk.h"
@@ -24,151 +12,20 @@
 #include "replay/driver.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
+#include "support/browser.h"
 #include "support/desk_client.h"
 #include "support/pate_game.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 
-extern char** environ;
-
 using namespace adjutant;
+using adjutant::testing::Browser;
 using adjutant::testing::Slurp;
 using adjutant::testing::TempDir;
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
 
 namespace {
 
 const std::string F = ADJUTANT_FIXTURES;
-
-std::string Chromium() {
-  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"}) {
-    if (std::filesystem::exists(p)) return p;
-  }
-  return "";
-}
-
-// A JSON string literal for `s` (the scripts below embed a few values).
-std::string Quote(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    o += c;
-  }
-  return o + "\"";
-}
-
-// Headless chromium with remote debugging, and one page driven over CDP.
-class Browser {
- public:
-  explicit Browser(const std::string& profile) : profile_(profile) {
-    const std::string bin = Chromium();
-    REQUIRE_FALSE(bin.empty());  // scripts/test.sh installs chromium
-    std::vector<std::string> args = {bin, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                     "--no-first-run", "--remote-debugging-port=0", "--user-data-dir=" + profile,
-                                     "about:blank"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    REQUIRE(posix_spawn(&pid_, bin.c_str(), &fa, nullptr, argv.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&fa);
-    // Its DevTools port, written once it listens.
-    const std::string port_file = profile + "/DevToolsActivePort";
-    std::string port;
-    for (int i = 0; i < 300 && port.empty(); ++i) {
-      std::ifstream in(port_file);
-      std::getline(in, port);
-      if (port.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    REQUIRE_FALSE(port.empty());
-    port_ = static_cast<uint16_t>(std::stoi(port));
-    // The page target: from /json/list, its WebSocket path.
-    std::string path;
-    for (int i = 0; i < 100 && path.empty(); ++i) {
-      const std::string list = Get("/json/list");
-      const auto at = list.find("\"webSocketDebuggerUrl\": \"ws://");
-      if (at != std::string::npos && list.find("\"type\": \"page\"") != std::string::npos) {
-        const auto start = list.find('/', at + 31);
-        path = list.substr(start, list.find('"', start) - start);
-      } else {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-    }
-    REQUIRE_FALSE(path.empty());
-    ws_.emplace(ioc_);
-    beast::get_lowest_layer(*ws_).connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port_));
-    ws_->handshake("127.0.0.1:" + std::to_string(port_), path);
-  }
-  ~Browser() {
-    if (ws_) {
-      beast::error_code ec;
-      ws_->close(websocket::close_code::normal, ec);
-    }
-    kill(pid_, SIGTERM);
-    int st = 0;
-    waitpid(pid_, &st, 0);
-  }
-
-  // Runs a DevTools method; returns its answer (the message with its id).
-  std::string Send(const std::string& method, const std::string& params) {
-    const int id = ++id_;
-    ws_->write(net::buffer("{\"id\": " + std::to_string(id) + ", \"method\": \"" + method + "\", \"params\": " + params + "}"));
-    const std::string tag = "\"id\":" + std::to_string(id) + ",";
-    for (;;) {
-      beast::flat_buffer b;
-      ws_->read(b);
-      std::string msg = beast::buffers_to_string(b.data());
-      if (msg.find(tag) != std::string::npos) return msg;
-    }
-  }
-  // Evaluates a script in the page; its value, as JSON. A script that
-  // throws (or does not parse) fails the test: a step that silently did
-  // nothing would let a later check pass on what an earlier step left.
-  std::string Eval(const std::string& js) {
-    const std::string r = Send("Runtime.evaluate", "{\"expression\": " + Quote(js) + ", \"returnByValue\": true, \"awaitPromise\": true}");
-    INFO(js << " -> " << r);
-    REQUIRE(r.find("\"exceptionDetails\"") == std::string::npos);
-    const auto at = r.find("\"value\":");
-    return at == std::string::npos ? r : r.substr(at + 8, r.rfind("}}}") - at - 8);
-  }
-  // Waits until a script's value is true (the page works asynchronously).
-  bool Until(const std::string& js, int seconds = 20) {
-    for (int i = 0; i < seconds * 10; ++i) {
-      if (Eval(js) == "true") return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
-  }
-
- private:
-  std::string Get(const std::string& target) {
-    net::io_context ioc;
-    beast::tcp_stream s(ioc);
-    beast::error_code ec;
-    s.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port_), ec);
-    if (ec) return "";
-    http::request<http::empty_body> rq(http::verb::get, target, 11);
-    rq.set(http::field::host, "127.0.0.1");
-    http::write(s, rq, ec);
-    beast::flat_buffer b;
-    http::response<http::string_body> res;
-    http::read(s, b, res, ec);
-    return ec ? "" : res.body();
-  }
-
-  std::string profile_;
-  pid_t pid_ = 0;
-  uint16_t port_ = 0;
-  net::io_context ioc_;
-  std::optional<websocket::stream<beast::tcp_stream>> ws_;
-  int id_ = 0;
-};
 
 // The 1805 game on a desk whose GA password is the-ga-secret (nelson's
 // password nelson-1805), and a browser on its page logged in as the GA with
@@ -353,7 +210,7 @@ TEST_CASE("desk in a browser: the GA's status panel shows who owes orders, and d
     CHECK(b.Until("!document.getElementById('st-owing').textContent.includes('nelson')"));
     CHECK(b.Eval("[...document.querySelectorAll('#st-persons tr')].some(r => r.cells[0].textContent === 'nelson' && "
                  "r.cells[2].textContent === '1' && r.cells[3].textContent === '1' && r.cells[6].textContent === '0' && "
-                 "r.cells[7].textContent !== '-')") ==
+                 "r.cells[7].textContent !== '-' && r.cells[8].textContent.endsWith(' UTC'))") ==
           "true");
     // Logging out ends the following.
     b.Eval("document.getElementById('ga-logout-btn').click(); true");

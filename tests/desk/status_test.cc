@@ -16,6 +16,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 
+#include "base/utc.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"
 #include "ops/ops.h"
@@ -125,6 +126,9 @@ TEST_CASE("desk status: GET /api/games/G/status is the GA's and answers what ops
   CHECK(Owing(after.body).count("nelson") == 0);
   CHECK(Owing(after.body).count("pitt") == 1);
   CHECK_THAT(after.body, Catch::Contains("\"person\": \"nelson\"") && Catch::Contains("\"submitted\": 1"));
+  // Received at the desk's clock (the test's): recorded on his order, shown as his.
+  CHECK_THAT(after.body, Catch::Contains("\"last_received_at\": " + std::to_string(kNow)));
+  CHECK_THAT(s.Status(false).out, Catch::Contains("received " + adjutant::FormatUtc(kNow)));
   // A branch named: the same as ops on that branch.
   auto main = s.Get("/api/games/nwol/status?branch=main", s.ga);
   CHECK(main.status == 200);

@@ -40,7 +40,7 @@ ledger::Head PlayBattle(const std::string& dir) {
       auto o = schema::ParseJson("OrderFile",
                                  Slurp(F + "/orders/dog-talavera/m" + std::to_string(move) + "-" + side + ".orders.json"), "o");
       REQUIRE(o.ok());
-      REQUIRE(replay::SubmitOrders(**db, "b", "main", person, *o, "").ok());
+      REQUIRE(replay::SubmitOrders(**db, "b", "main", person, *o).ok());
     }
     REQUIRE(replay::Adjudicate(**db, "b", "main", replay::AdjudicateMode::kTurn).ok());
   }

@@ -33,7 +33,7 @@ Status CreateBattle(ledger::Ledger& db) { return testing::CreateTalavera(db, "b"
 Result<replay::SubmitReport> Orders(ledger::Ledger& db, int move, const std::string& person, const std::string& side) {
   auto o = schema::ParseJson("OrderFile", Slurp(F + "/orders/dog-talavera/m" + std::to_string(move) + "-" + side + ".orders.json"), "o");
   if (!o.ok()) return o.status();
-  return replay::SubmitOrders(db, "b", "main", person, *o, "m" + std::to_string(move) + "-" + side);
+  return replay::SubmitOrders(db, "b", "main", person, *o, {.idempotency_key = "m" + std::to_string(move) + "-" + side});
 }
 
 }  // namespace

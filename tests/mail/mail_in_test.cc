@@ -17,6 +17,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "ledger/ledger.h"
 #include "ops/ops.h"
@@ -71,12 +72,16 @@ Report Parse(const ops::Answer& a) {
 // refused) and MailSent replies, and the MailReceived by message id.
 struct Tally {
   size_t orders = 0, received = 0, refused = 0, replies = 0;
+  std::set<int64_t> received_at;  // the orders': when each was received
   std::map<std::string, std::string> body_hash;  // message id -> body hash
 };
 Tally Count(ledger::Ledger& db) {
   Tally t;
   REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
-              if (e.event()->payload_type() == fb::Payload_OrderSubmitted) t.orders++;
+              if (const auto* o = e.event()->payload_as_OrderSubmitted()) {
+                t.orders++;
+                t.received_at.insert(o->received_at());
+              }
               const auto* d = e.event()->payload_as_Directive();
               if (!d) return Status::Ok();
               if (const auto* r = d->body_as_MailReceived()) {
@@ -216,6 +221,8 @@ TEST_CASE("issue 20: mail in, on every kind of game — orders mailed as text or
       const Tally after = Count(db);
       const size_t given = rep.Row("text." + k)->orders()->orders()->size() + rep.Row("json." + k)->orders()->orders()->size();
       CHECK(after.orders - before.orders == given);
+      // Each order received when the mailbox was read (the run's time).
+      CHECK(after.received_at.count(kNow) == 1);
       CHECK(after.received - before.received == 4);
       CHECK(after.refused - before.refused == 2);
       CHECK(after.replies - before.replies == 4);

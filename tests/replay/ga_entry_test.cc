@@ -11,6 +11,7 @@
 
 #include <fstream>
 
+#include "base/utc.h"
 #include "ledger/ledger.h"
 #include "projections/roster.h"
 #include "replay/driver.h"
@@ -118,11 +119,14 @@ TEST_CASE("issue 20: on every kind — orders the GA enters for a player (order 
       }
 
       // The same file: his own, and the GA's on his behalf.
+      // Both received at the same time (--now): it is recorded on each order.
+      const std::string now = "2026-12-06T19:59Z";
+      const int64_t now_s = *ParseUtc(now);
       auto his = Cli(*mine, {"order", "g", mine.dir.Sub("orders.json"), "--as", person, "--password-file", mine.dir.Sub("pw"),
-                             "--key", "fax-1"});
+                             "--key", "fax-1", "--now", now});
       INFO(his.out << his.err);
       REQUIRE(his.code == 0);
-      auto entered = Cli(*gas, {"order", "g", file, "--for", person, "--key", "fax-1"});
+      auto entered = Cli(*gas, {"order", "g", file, "--for", person, "--key", "fax-1", "--now", now});
       INFO(entered.out << entered.err);
       REQUIRE(entered.code == 0);
       CHECK_THAT(entered.out, Catch::Contains("entered by the GA for " + person));
@@ -153,7 +157,7 @@ TEST_CASE("issue 20: on every kind — orders the GA enters for a player (order 
       // His orders report says so, in words and in JSON; his own does not.
       auto report = Cli(*gas, {"report", "orders", "g", "--player", person, "--turn", coming});
       INFO(report.out << report.err);
-      CHECK_THAT(report.out, Catch::Contains("(entered by the GA for you)"));
+      CHECK_THAT(report.out, Catch::Contains("(entered by the GA for you), received 2026-12-06 19:59 UTC"));
       CHECK_THAT(Cli(*mine, {"report", "orders", "g", "--player", person, "--turn", coming}).out,
                  !Catch::Contains("entered by the GA"));
       auto rj = Cli(*gas, {"report", "orders", "g", "--player", person, "--turn", coming, "--json"});
@@ -163,7 +167,10 @@ TEST_CASE("issue 20: on every kind — orders the GA enters for a player (order 
       const auto* rows = flatbuffers::GetRoot<fb::OrdersReport>(rdoc->data())->orders();
       REQUIRE(rows);
       REQUIRE(rows->size() > 0);
-      for (const auto* row : *rows) CHECK(row->entered_by_ga());
+      for (const auto* row : *rows) {
+        CHECK(row->entered_by_ga());
+        CHECK(row->received_at() == now_s);
+      }
 
       // A fork carrying the window's orders keeps them the GA's.
       auto fork = Cli(*gas, {"fork", "g", "--at", coming, "--branch", "main", "--with-orders", "--name", "again"});
@@ -176,6 +183,8 @@ TEST_CASE("issue 20: on every kind — orders the GA enters for a player (order 
                            Turn{t->major(), t->minor(), t->step()} == kind.coming) {
                          carried = true;
                          CHECK(v.event()->actor()->kind() == fb::ActorKind_GameAdministrator);
+                         // and when they were received, not when the fork gave them again
+                         CHECK(v.event()->payload_as_OrderSubmitted()->received_at() == now_s);
                        }
                        return Status::Ok();
                      }).ok());

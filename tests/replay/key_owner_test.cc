@@ -43,17 +43,17 @@ TEST_CASE("idempotency keys: another's use of my key is another key — my own r
   auto db = Battle(dir.Sub("db"));
   // The French general takes the key first (a guess, or a copy of the
   // British general's script).
-  auto french = replay::SubmitOrders(*db, "b", "main", "victor", Orders(1, "French"), "m1-British");
+  auto french = replay::SubmitOrders(*db, "b", "main", "victor", Orders(1, "French"), {.idempotency_key = "m1-British"});
   REQUIRE(french.ok());
   CHECK_FALSE(french->append.replayed);
   // The British general's orders under "his" key are recorded, not refused.
-  auto british = replay::SubmitOrders(*db, "b", "main", "wellesley", Orders(1, "British"), "m1-British");
+  auto british = replay::SubmitOrders(*db, "b", "main", "wellesley", Orders(1, "British"), {.idempotency_key = "m1-British"});
   INFO(british.status().message());
   REQUIRE(british.ok());
   CHECK_FALSE(british->append.replayed);
   CHECK(british->append.first_seq > french->append.last_seq);
   // Each one's retry is answered from his own record.
-  auto retry = replay::SubmitOrders(*db, "b", "main", "wellesley", Orders(1, "British"), "m1-British");
+  auto retry = replay::SubmitOrders(*db, "b", "main", "wellesley", Orders(1, "British"), {.idempotency_key = "m1-British"});
   REQUIRE(retry.ok());
   CHECK(retry->append.replayed);
   CHECK(retry->append.first_seq == british->append.first_seq);
@@ -65,7 +65,7 @@ TEST_CASE("idempotency keys: another's use of my key is another key — my own r
   CHECK_FALSE(adj->front().replayed);
   // His own key for another request is still refused, and records nothing.
   const uint64_t head = db->HeadOf("b", "main")->seq;
-  auto other = replay::SubmitOrders(*db, "b", "main", "wellesley", Orders(2, "British"), "m1-British");
+  auto other = replay::SubmitOrders(*db, "b", "main", "wellesley", Orders(2, "British"), {.idempotency_key = "m1-British"});
   REQUIRE_FALSE(other.ok());
   CHECK(other.status().code() == Status::Code::kConflict);
   CHECK(db->HeadOf("b", "main")->seq == head);
@@ -85,18 +85,18 @@ TEST_CASE("idempotency keys recorded before keys had owners count only for the s
   uint64_t first_seq = 0;
   {
     auto db = Battle(dir.Sub("db"));
-    auto british = replay::SubmitOrders(*db, "b", "main", "wellesley", Orders(1, "British"), "k");
+    auto british = replay::SubmitOrders(*db, "b", "main", "wellesley", Orders(1, "British"), {.idempotency_key = "k"});
     REQUIRE(british.ok());
     first_seq = british->append.first_seq;
   }
   REQUIRE(testing::MakeIdempotencyKeyLegacy(dir.Sub("db"), "b", ledger::IdempotencyOwner(ActorKind::kPlayer, "wellesley"), "k"));
   auto db = ledger::Ledger::Open(dir.Sub("db"));
   REQUIRE(db.ok());
-  auto retry = replay::SubmitOrders(**db, "b", "main", "wellesley", Orders(1, "British"), "k");
+  auto retry = replay::SubmitOrders(**db, "b", "main", "wellesley", Orders(1, "British"), {.idempotency_key = "k"});
   REQUIRE(retry.ok());
   CHECK(retry->append.replayed);
   CHECK(retry->append.first_seq == first_seq);
-  auto french = replay::SubmitOrders(**db, "b", "main", "victor", Orders(1, "French"), "k");
+  auto french = replay::SubmitOrders(**db, "b", "main", "victor", Orders(1, "French"), {.idempotency_key = "k"});
   REQUIRE(french.ok());
   CHECK_FALSE(french->append.replayed);
 }

@@ -128,7 +128,7 @@ TEST_CASE("issue 20: players come and go, on every kind — roles given to a new
         CHECK(replay::FirstNotHis(*w, person, *doc).has_value());
         CHECK_FALSE(replay::FirstNotHis(*w, "newcomer", *doc).has_value());
       }
-      auto sub = replay::SubmitOrders(db, "g", "main", "newcomer", *doc, "");
+      auto sub = replay::SubmitOrders(db, "g", "main", "newcomer", *doc);
       INFO(sub.status().message());
       REQUIRE(sub.ok());
       // His report of the coming turn's orders says whose they are now.

@@ -5,8 +5,10 @@
 // way (the roster, the submission's own report, `adjutant digest`).
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <set>
 
+#include "base/utc.h"
 #include "ledger/ledger.h"
 #include "replay/driver.h"
 #include "schema/codec.h"
@@ -98,6 +100,7 @@ TEST_CASE("adjutant status, on every kind of game: who owes orders for the comin
       CHECK(row->superseded() == superseded);
       CHECK(row->stand() == sent->orders.size() - rejected - superseded);
       CHECK(row->last_seq() == last_order);
+      CHECK(row->last_received_at() == 0);  // given in process: when is not known
       std::set<std::string> still = holders;
       still.erase(person);
       CHECK(after.owing() == still);
@@ -107,6 +110,20 @@ TEST_CASE("adjutant status, on every kind of game: who owes orders for the comin
       CHECK_THAT(text.out, Catch::Contains("orders now go to " + kind.coming.ToString()));
       CHECK_THAT(text.out, Catch::Contains("  " + person + " [") && Catch::Contains(std::to_string(sent->orders.size()) + " given"));
       CHECK_THAT(text.out, Catch::Contains("last finished turn " + last + ", digest " + before->last_digest()->str()));
+      CHECK_THAT(text.out, !Catch::Contains("received"));
+      // The same file again, received at a time the command line names: when
+      // he last sent orders is his row's, in JSON and in words.
+      std::ofstream(g.dir.Sub("again.json")) << json;
+      CliRun again = Cli(db, {"order", "g", g.dir.Sub("again.json"), "--for", person, "--now", "2026-12-06T19:58Z"});
+      INFO(again.out << again.err);
+      REQUIRE(again.code == 0);
+      Report later = StatusOf(db);
+      REQUIRE(later.Row(person) != nullptr);
+      CHECK(later.Row(person)->last_received_at() == *ParseUtc("2026-12-06T19:58Z"));
+      CHECK(later.Row(person)->last_seq() > last_order);
+      CHECK_THAT(Cli(db, {"status", "g"}).out, Catch::Contains("received 2026-12-06 19:58 UTC"));
+      CHECK_THAT(Cli(db, {"order", "g", g.dir.Sub("again.json"), "--for", person, "--now", "tomorrow"}).err,
+                 Catch::Contains("--now: 'tomorrow' is not a UTC time"));
     }
   }
 }

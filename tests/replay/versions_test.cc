@@ -95,15 +95,16 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
   CHECK(rules::LatestVersion("sow") == 5);
-  CHECK(rules::LatestVersion("pate") == 3);
+  CHECK(rules::LatestVersion("pate") == 4);
   CHECK(rules::LatestVersion("y1820") == 2);
   CHECK(rules::LatestVersion("dog") == 3);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
-  CHECK_FALSE(rules::KnownVersion("pate", 4));
+  CHECK(rules::KnownVersion("pate", 4));
+  CHECK_FALSE(rules::KnownVersion("pate", 5));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 5}, {"pate", 3}, {"y1820", 2}, {"dog", 3}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 5}, {"pate", 4}, {"y1820", 2}, {"dog", 3}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2

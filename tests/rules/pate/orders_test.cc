@@ -165,15 +165,27 @@ TEST_CASE("PATE 4.5, 3.4, 4.9: what an order form may say", "[pate][pate-orders]
     auto r = g.Orders(person, {PateItem("ShipOrders", body)});
     return r.orders.at(0).status == "rejected" ? r.orders.at(0).rule + ": " + r.orders.at(0).reason : "";
   };
-  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "XYZ")")).find("PATE 1.4: sea1") == 0);
-  CHECK(reason("nelson", Ship("BR2SL", R"("port": "Atlantis")")).find("PATE 1.4: port") == 0);
+  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "XYZ")")) ==
+        "PATE 1.4: sea1: there is no sea area 'XYZ' (use its three-letter code)");  // nothing near it
+  CHECK(reason("nelson", Ship("BR2SL", R"("port": "Atlantis")")) == "PATE 1.4: port: there is no port 'Atlantis' (check the spelling)");
+  // pate=4 (PATE 1.4): the place the player most likely meant — a port by its
+  // name, an area by its code or its name.
+  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "Bay of Biscy")")) ==
+        "PATE 1.4: sea1: there is no sea area 'Bay of Biscy' (use its three-letter code); did you mean BIS (Bay of Biscay)?");
+  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "ECH", "sea2": "north sea")")) ==
+        "PATE 1.4: sea2: there is no sea area 'north sea' (use its three-letter code); did you mean NOS (North Sea)?");
+  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "BIS", "port": "Rochfort")")) ==
+        "PATE 1.4: port: there is no port 'Rochfort' (check the spelling); did you mean 'Rochefort'?");
   CHECK(reason("nelson", Ship("BR2SL", R"("sea2": "BIS")")).find("PATE 4.5") == 0);
   CHECK(reason("nelson", Ship("BR2SL", R"("port": "Brest", "any_enemy_port": true)")).find("PATE 4.5") == 0);
   CHECK(reason("nelson", Ship("BR2SL", R"("stores": 25)")).find("PATE 3.4") == 0);
   CHECK(reason("nelson", Ship("BR2SL", R"("amphibious": [{"supplies": 5}])")).find("PATE 4.9") == 0);
   CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "BIS", "port": "Rochefort", "stores": 24)")).empty());
   // pate=3 (PATE 6.2, 6.4, 4.6): the route and Evade with Join Allies too, every fault in one refusal.
-  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "BIS", "port": "Brest")")) == "PATE 6.2: port: Brest is not entered from BIS");
+  // pate=4 (PATE 6.2): and where she could go instead.
+  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "BIS", "port": "Brest")")) ==
+        "PATE 6.2: port: Brest is not entered from BIS; from BIS a ship enters Bilbao, Bordeaux and Rochefort");
+  CHECK(reason("nelson", Ship("BR2SL", R"("sea1": "TYR")")) == "PATE 6.2: sea1: TYR is not next to ECH; next to ECH: NOS, BIS and WAP");
   CHECK(reason("nelson", Ship("BR1FL", R"("sea1": "NOS", "contact": "Evade", "stores": 25)")) ==
         "PATE 6.4, PATE 4.6, PATE 3.4: 3 faults: sea1: Portsmouth opens only on ECH, not NOS (PATE 6.4); a ship that "
         "evades may not join allies: with Evade, set join_allies to false (it is true unless given) (PATE 4.6); BR1FL can carry 0 to 24 stores "

@@ -189,7 +189,7 @@ TEST_CASE("PATE 6.2: a move to a sea area that is not adjacent is refused", "[pa
   REQUIRE(r.ok());
   CHECK(r->orders.at(0).status == "rejected");
   CHECK(r->orders.at(0).rule == "PATE 6.2");
-  CHECK(r->orders.at(0).reason == "sea1: WMD is not next to ECH");
+  CHECK(r->orders.at(0).reason == "sea1: WMD is not next to ECH; next to ECH: NOS, BIS and WAP");
   auto s = g.Run(sow::kMovement);
   CHECK(s.ships.at("BR2SL").location == "ECH");
   CHECK(g.Failures().empty());

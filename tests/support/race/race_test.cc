@@ -48,7 +48,7 @@ struct Race {
     auto buf = schema::ParseJson("OrderFile", testing::RaceOrderJson(side, text), "o.json");
     REQUIRE(buf.ok());
     std::optional<size_t> not_his;
-    auto rep = replay::SubmitOrders(*db, "r", "main", person, *buf, {}, &not_his);
+    auto rep = replay::SubmitOrders(*db, "r", "main", person, *buf, {.not_his = &not_his});
     Out o{rep.ok() ? 0 : 2, "", rep.ok() ? "" : rep.status().message()};
     if (rep.ok()) for (const auto& x : rep->orders) o.out += x.status + " " + x.rule + " " + x.reason + "\n";
     return o;
