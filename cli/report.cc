@@ -17,7 +17,7 @@ namespace {
 Status CmdReport(Context& c) {
   const std::string& kind = c.args.positional[0];
   const std::string& game = c.args.positional[1];
-  bool player = kind == "events" || kind == "positions" || kind == "orders";
+  bool player = kind == "events" || kind == "positions" || kind == "orders" || kind == "choices";
   bool y1820 = kind == "map" || kind == "nation";
   // Each report's own options; another's is refused rather than ignored.
   if (kind == "battle") {
@@ -33,7 +33,7 @@ Status CmdReport(Context& c) {
     if (!player && !y1820 && kind != "treasury" && kind != "fleet") {
       return Status::InvalidArgument("adjutant report: no report '" + kind +
                                      "' (reports: treasury, fleet, events, positions; y1820: map, nation; dog: battle; "
-                                     "every kind: orders)");
+                                     "every kind: orders, choices)");
     }
   }
   if (y1820) {
@@ -49,7 +49,8 @@ Status CmdReport(Context& c) {
     if (c.args.Value("nation")) return Status::InvalidArgument("report " + kind + ": --nation does not apply to it");
     std::vector<std::string> foreign = {"state"};
     if (!player) foreign = {"player", "as", "password-file", "svg"};
-    if (kind == "events" || kind == "orders") foreign.push_back("svg");
+    if (kind == "events" || kind == "orders" || kind == "choices") foreign.push_back("svg");
+    if (kind == "choices") foreign.push_back("turn");  // what his forms offer now
     for (const auto& o : foreign) {
       if (c.args.Value(o)) return Status::InvalidArgument("report " + kind + ": --" + o + " does not apply to it");
     }
@@ -117,7 +118,7 @@ Status CmdReport(Context& c) {
 
 std::vector<Command> ReportCommands() {
   return {
-      {{"report", "treasury|fleet|events|positions|map|nation|battle|orders GAME [--state S | --player P | --as P | --nation N | --side S] [--turn T | --move M] [--branch B] [--json] [--svg FILE]",
+      {{"report", "treasury|fleet|events|positions|map|nation|battle|orders|choices GAME [--state S | --player P | --as P | --nation N | --side S] [--turn T | --move M] [--branch B] [--json] [--svg FILE]",
         "Print a report, now or as it stood at the end of a turn.\n"
         "treasury: a state's Treasury Ministry report (--state required): balance, the turn's statement\n"
         "line by line, manpower, militia and transport pools, men returning, builds in progress, standing\n"
@@ -140,9 +141,13 @@ std::vector<Command> ReportCommands() {
         "orders (every kind of game): what became of a player's orders for turn T (a battle: --move M;\n"
         "default: the last turn adjudicated, else (or after a season's end) the coming one): each as received (stands, superseded,\n"
         "withdrawn, refused with its rule), and for each role of his with no order standing what the book\n"
-        "does in their place (PATE 4.11 default orders, SOW 6.5 standing orders, Y1.3, D12.2).",
-        {{"state", "S", "the state (e.g. BR)"}, {"player", "P", "events, positions, orders: the GA reads P's reports"},
-         {"as", "P", "events, positions, orders: P reads his own reports (password needed)"}, kPasswordFile,
+        "does in their place (PATE 4.11 default orders, SOW 6.5 standing orders, Y1.3, D12.2).\n"
+        "choices (every kind of game): what a player's order forms may offer him now (the order desk's pickers):\n"
+        "his ships with the sea areas each may sail to first and the ships she may attach to (PATE 4.4, 6.2-6.4,\n"
+        "6.11), the naval map's areas with those next to each and the ports entered from each, its ports with\n"
+        "the areas each opens on, the states, his state's cities; y1820: the provinces; dog: his side's units.",
+        {{"state", "S", "the state (e.g. BR)"}, {"player", "P", "events, positions, orders, choices: the GA reads P's reports"},
+         {"as", "P", "events, positions, orders, choices: P reads his own reports (password needed)"}, kPasswordFile,
          {"turn", "T", "as it stood at the end of this turn (YEAR.SEASON.TURN)"},
          {"svg", "FILE", "positions, map: also write the map to FILE (SVG)"},
          {"nation", "N", "nation: the nation (y1820), e.g. FRA"},

@@ -56,10 +56,10 @@ table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}th,t
 <div id="ship-form" class="hidden"><h2>Ship orders (PATE 4)</h2>
 <fieldset><legend>Ship</legend><select id="sf-ship"></select> <span id="sf-where"></span></fieldset>
 <fieldset><legend>4.4 Attachment</legend>
-<label>Attach to <input id="sf-attach" size="8"></label> <label><input id="sf-detach" type="checkbox"> Detach</label></fieldset>
+<label>Attach to <select id="sf-attach"></select></label> <label><input id="sf-detach" type="checkbox"> Detach</label></fieldset>
 <fieldset><legend>4.5 Movement</legend>
-<label>Sea area 1 <input id="sf-sea1" size="6"></label> <label>Sea area 2 <input id="sf-sea2" size="6"></label>
-<label>Port <input id="sf-port" size="12"></label> <label><input id="sf-anyport" type="checkbox"> any port with an enemy ship</label>
+<label>Sea area 1 <select id="sf-sea1"></select></label> <label>Sea area 2 <select id="sf-sea2"></select></label>
+<label>Port <select id="sf-port"></select></label> <label><input id="sf-anyport" type="checkbox"> any port with an enemy ship</label>
 <label><input id="sf-harbour" type="checkbox"> enter the harbour</label> <label><input id="sf-alone" type="checkbox"> sail alone</label>
 <label><input id="sf-pursue-ports" type="checkbox" checked> pursue into ports</label></fieldset>
 <fieldset><legend>4.6 Contact</legend>
@@ -87,7 +87,7 @@ table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}th,t
 <option value="ReinforceOrder">reinforce a unit</option><option value="DisbandOrder">disband a unit</option>
 <option value="RemoveShipOrder">remove a ship</option><option value="StandingSupplyOrder">standing supply order</option>
 <option value="RepairOrder">repair a battery or fort</option></select></label>
-<label>City or port <input id="tf-city" size="12"></label> <label>To state <input id="tf-to" size="4"></label>
+<label>City or port <select id="tf-city"></select></label> <label>To state <select id="tf-to"></select></label>
 <label>Amount (Cr) <input id="tf-amount" type="number" min="0" step="0.01" size="7"></label>
 <label>Supplies <input id="tf-supplies" type="number" min="0" size="5"></label> <label>Stores <input id="tf-stores" type="number" min="0" size="5"></label>
 <label>Type <select id="tf-type"><!--SOW-TYPES--></select></label> <label>Men <input id="tf-men" type="number" min="0" size="6"></label>
@@ -197,7 +197,8 @@ function resetPage() {
   for (const el of document.querySelectorAll("#player pre, #ga pre, #ga-status, #drawing, #who, #reminder, #adj-what")) {
     el.textContent = ""; el.classList.remove("err");
   }
-  $("sf-ship").innerHTML = ""; myShips = [];
+  for (const id of ["sf-ship", "sf-attach", "sf-sea1", "sf-sea2", "sf-port", "tf-city", "tf-to"]) $(id).innerHTML = "";
+  myShips = []; choices = null;
   $("adj-confirm").classList.add("hidden"); adjAsk = null;
 }
 // Issue 20: the deadline that closes the coming turn's orders, and whether he has any standing.
@@ -276,24 +277,60 @@ async function preview() {
 }
 $("order-text").oninput = () => { clearTimeout(previewTimer); previewTimer = setTimeout(preview, 400); };
 $("clear-btn").onclick = () => { $("order-text").value = '{"orders": []}'; $("submitted").textContent = ""; preview(); };
-let myShips = [];
+// Issue 21: the pickers, from what his forms may offer him (report
+// choices: the naval map, PATE 6.2-6.4, 6.11; his ships; the states; his
+// state's cities) — nobody types a sea area's code or a port's name.
+let myShips = [], choices = null;
+function fill(id, values, blank, label) {
+  const sel = $(id), was = sel.value;
+  sel.innerHTML = "";
+  const add = (v, t) => { const o = document.createElement("option"); o.value = v; o.textContent = t; sel.appendChild(o); };
+  if (blank !== null) add("", blank);
+  for (const v of values) add(v, label ? label(v) : v);
+  if (values.includes(was)) sel.value = was;
+}
+const areaOf = code => ((choices || {}).areas || []).find(a => a.code === code) || {code, next: [], ports: []};
+const areaLabel = code => code + " " + (areaOf(code).name || "");
 async function setupForms() {
-  const naval = roleOf(["commander", "deputy", "naval"]), treasury = roleOf(["treasury", "prime"]);
+  const naval = roleOf(["commander", "deputy"]), treasury = roleOf(["treasury", "prime"]);
   $("ship-form").classList.toggle("hidden", !naval);
   $("treasury-form").classList.toggle("hidden", !treasury);
+  const r = await call("GET", "/api/games/" + me.game + "/reports?kind=choices&format=json");
+  choices = r.status === 200 ? r.json() : null;
   if (naval) {
-    const r = await call("GET", "/api/games/" + me.game + "/reports?kind=positions&format=json");
-    myShips = r.status === 200 ? ((r.json() || {}).ships || []) : [];
-    $("sf-ship").innerHTML = "";
-    for (const s of myShips) { const o = document.createElement("option"); o.value = s.id; o.textContent = s.id + " " + (s.name || ""); $("sf-ship").appendChild(o); }
+    const p = await call("GET", "/api/games/" + me.game + "/reports?kind=positions&format=json");
+    myShips = p.status === 200 ? ((p.json() || {}).ships || []) : [];
+    const his = (choices || {}).ships || [];
+    fill("sf-ship", his.map(s => s.id), null, id => id + " " + ((his.find(s => s.id === id) || {}).name || ""));
     showShip();
   }
+  if (treasury && choices) {
+    const [state] = treasury;
+    fill("tf-city", choices.cities || [], "-");
+    fill("tf-to", (choices.states || []).filter(s => s !== state), "-");
+  }
 }
+function shipChoice() { return (((choices || {}).ships) || []).find(x => x.id === $("sf-ship").value); }
 function showShip() {
-  const s = myShips.find(x => x.id === $("sf-ship").value);
-  $("sf-where").textContent = s ? s.location + " (" + s.position + "), stores " + s.stores : "";
+  const s = myShips.find(x => x.id === $("sf-ship").value), c = shipChoice();
+  $("sf-where").textContent = s ? s.location + " (" + s.position + "), stores " + s.stores : c ? c.location + " (" + c.position + ")" : "";
+  fill("sf-attach", c ? c.attach || [] : [], "-");
+  fill("sf-sea1", c ? c.sea1 || [] : [], "stay", areaLabel);
+  routeChanged();
+}
+// Sea area 2: those next to the first; the port: those entered from the
+// last area named — with none named, the port she is in (a shift between
+// its harbour and coastal waters).
+function routeChanged() {
+  const c = shipChoice(), sea1 = $("sf-sea1").value;
+  fill("sf-sea2", sea1 ? areaOf(sea1).next || [] : [], "-", areaLabel);
+  const last = $("sf-sea2").value || sea1;
+  const here = c && c.position !== "at sea" && !areaOf(c.location).name ? [c.location] : [];
+  fill("sf-port", last ? areaOf(last).ports || [] : here, "-");
 }
 $("sf-ship").onchange = showShip;
+$("sf-sea1").onchange = routeChanged;
+$("sf-sea2").onchange = routeChanged;  // fill keeps a choice still offered
 // PATE 4.6: a ship that evades may not join allies: Evade unticks the box.
 $("sf-contact").onchange = () => {
   const evade = $("sf-contact").value === "Evade";

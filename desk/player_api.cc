@@ -235,7 +235,7 @@ Response Desk::Impl::Report(const Session& s, const std::map<std::string, std::s
   const std::string kind = q.count("kind") ? q.at("kind") : "";
   const std::string format = q.count("format") ? q.at("format") : "text";
   auto k = reports::KindNamed(kind);
-  if (!k) return Error(http::status::bad_request, "kind: orders, events, positions, treasury, nation, battle or map");
+  if (!k) return Error(http::status::bad_request, "kind: orders, events, positions, treasury, nation, battle, map or choices");
   reports::Request rq;
   rq.kind = *k;
   rq.game = s.game;

@@ -64,6 +64,7 @@ Status MapReport(Ctx& c, const std::string& game);
 Status NationReport(Ctx& c, const std::string& game);
 Status BattleReport(Ctx& c, const std::string& game);
 Status OrdersReport(Ctx& c, const std::string& game);
+Status ChoicesReport(Ctx& c, const std::string& game);
 
 // Text made safe for SVG/XML (&, <, >, ").
 std::string Xml(const std::string& s);

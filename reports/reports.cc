@@ -22,7 +22,7 @@ struct KindName {
 };
 constexpr KindName kKinds[] = {{Kind::kTreasury, "treasury"}, {Kind::kFleet, "fleet"},   {Kind::kEvents, "events"},
                                {Kind::kPositions, "positions"}, {Kind::kMap, "map"},     {Kind::kNation, "nation"},
-                               {Kind::kBattle, "battle"},     {Kind::kOrders, "orders"}};
+                               {Kind::kBattle, "battle"},     {Kind::kOrders, "orders"},  {Kind::kChoices, "choices"}};
 
 // The part before the first '.' of the viewer's first role ending ".suffix"
 // ("BR" of "BR.treasury"); "" if he holds none.
@@ -50,7 +50,7 @@ Status Applies(const Request& rq) {
   const bool economy = rq.kind == Kind::kTreasury || rq.kind == Kind::kFleet;
   const bool ships = rq.kind == Kind::kEvents || rq.kind == Kind::kPositions;
   if (!rq.state.empty() && !economy) return refuse("state");
-  if (!rq.player.empty() && !ships && rq.kind != Kind::kOrders) return refuse("player");
+  if (!rq.player.empty() && !ships && rq.kind != Kind::kOrders && rq.kind != Kind::kChoices) return refuse("player");
   if (!rq.nation.empty() && rq.kind != Kind::kNation) return refuse("nation");
   if (!rq.side.empty() && rq.kind != Kind::kBattle) return refuse("side");
   if (rq.move && rq.kind != Kind::kBattle && rq.kind != Kind::kOrders) return refuse("move");
@@ -105,6 +105,7 @@ Request ForViewer(const Viewer& v, Request rq) {
     case Kind::kEvents:
     case Kind::kPositions:
     case Kind::kOrders:
+    case Kind::kChoices:
       if (rq.player.empty()) rq.player = v.person;
       break;
     case Kind::kTreasury:
@@ -135,6 +136,7 @@ Status MayRead(const Viewer& v, const Request& rq) {
     case Kind::kEvents:
     case Kind::kPositions:
     case Kind::kOrders:
+    case Kind::kChoices:
       if (rq.player == v.person) return Status::Ok();
       return Status::InvalidArgument(what + "the reports of '" + rq.player + "' are his own, not " + v.person + "'s");
     case Kind::kTreasury:
@@ -182,6 +184,7 @@ Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& asked, 
     case Kind::kNation: st = NationReport(c, rq.game); break;
     case Kind::kBattle: st = BattleReport(c, rq.game); break;
     case Kind::kOrders: st = OrdersReport(c, rq.game); break;
+    case Kind::kChoices: st = ChoicesReport(c, rq.game); break;
   }
   if (!st.ok()) return st;
   Report r;

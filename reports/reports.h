@@ -33,7 +33,7 @@ Viewer Ga();
 Result<Viewer> PersonNow(ledger::Ledger& db, const std::string& game, const std::string& branch,
                          const std::string& person);
 
-enum class Kind { kTreasury, kFleet, kEvents, kPositions, kMap, kNation, kBattle, kOrders };
+enum class Kind { kTreasury, kFleet, kEvents, kPositions, kMap, kNation, kBattle, kOrders, kChoices };
 std::optional<Kind> KindNamed(std::string_view name);  // "treasury", ...
 const char* NameOf(Kind k);
 

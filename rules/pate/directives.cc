@@ -23,11 +23,6 @@ const Ship* Find(const FleetState& fleet, const std::string& id) {
   return it == fleet.ships.end() ? nullptr : &it->second;
 }
 
-bool SamePlace(const Ship& a, const Ship& b) {
-  if (!a.on_map() || !b.on_map() || a.location != b.location || a.at_sea() != b.at_sea()) return false;
-  return !a.at_sea() || a.tactical == b.tactical;
-}
-
 // PATE 2.2: STATE, a number without leading zeros, the type.
 bool IdForm(const std::string& id, const std::string& state, const std::string& type) {
   if (id.size() <= state.size() + type.size() || id.compare(0, state.size(), state) != 0 ||

@@ -38,18 +38,37 @@ std::vector<std::pair<std::string, int>> ShipRoles(const std::string& ship) {
   return {{ship + ".commander", 2}, {ship + ".deputy", 1}};
 }
 
-// PATE 4.4, 5.1: two ships are in the same place when in the same port, or
-// in the same tactical area of the same sea area.
-bool SamePlace(const Ship& a, const Ship& b) {
-  if (!a.on_map() || !b.on_map() || a.location != b.location) return false;
-  return a.at_sea() == b.at_sea() && (!a.at_sea() || a.tactical == b.tactical);
-}
 
 bool Hostile(const TreasuryState& s, const std::string& a, const std::string& b) {
   return a != b && s.RelationOf(a, b) == projections::Relation::War;
 }
 
 }  // namespace
+
+bool SamePlace(const Ship& a, const Ship& b) {
+  if (!a.on_map() || !b.on_map() || a.location != b.location) return false;
+  return a.at_sea() == b.at_sea() && (!a.at_sea() || a.tactical == b.tactical);
+}
+
+std::vector<std::string> FirstLegs(const NavalMap& map, const Ship& sh) {
+  std::vector<std::string> out;
+  if (!sh.on_map() || sh.crossing_turns > 0) return out;
+  if (const Port* port = sh.at_sea() ? nullptr : map.PortNamed(sh.location)) {
+    for (const std::string& a : {port->sea_area, port->strait_area}) {
+      if (!a.empty() && map.PortOpensOn(sh.location, a)) out.push_back(a);
+    }
+    return out;
+  }
+  const SeaArea* here = map.Area(sh.location);
+  if (!here) return out;
+  for (const auto& [code, area] : map.areas()) {
+    if (code == sh.location) continue;
+    const bool across = map.CrossesAtlantic(sh.location, code) ||
+                        (sh.type == projections::ShipType::FR && here->atlantic && here->map != area.map);
+    if (map.DirectionTo(sh.location, code) || across) out.push_back(code);
+  }
+  return out;
+}
 
 ShipOrders FromOrderForm(const fb::ShipOrders& f, uint64_t order_seq) {
   ShipOrders o;

@@ -31,6 +31,18 @@ struct Amphibious {
   int32_t supplies = 0;
 };
 
+// PATE 4.4, 5.1: two ships are in the same place when in the same port, or
+// in the same tactical area of the same sea area.
+bool SamePlace(const projections::Ship& a, const projections::Ship& b);
+
+// PATE 6.2-6.4, 6.11: the sea areas the first leg of `sh`'s order may name
+// from where she is — from a port, those it opens on; at sea, those next to
+// hers and, from an Atlantic edge area, those across the ocean (for a
+// frigate any area of the other map) — in the map's order. None for a ship
+// crossing the Atlantic or off the map. What the order desk offers; the
+// checks when an order is received are RouteFaults' (orders.cc).
+std::vector<std::string> FirstLegs(const NavalMap& map, const projections::Ship& sh);
+
 // One ship's orders for a turn (PATE 4.3–4.9), as carried out.
 struct ShipOrders {
   std::string ship;

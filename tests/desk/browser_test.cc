@@ -139,6 +139,7 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
     b.Eval("document.getElementById('game').value = 'nwol'; document.getElementById('person').value = 'pitt';"
            "document.getElementById('password').value = 'pitt-1805'; document.getElementById('login-btn').click(); true");
     REQUIRE(b.Until("!document.getElementById('treasury-form').classList.contains('hidden')"));
+    REQUIRE(b.Until("document.getElementById('tf-city').options.length > 1"));  // his cities, picked
     CHECK(b.Eval("document.getElementById('ship-form').classList.contains('hidden')") == "true");
     // A unit type is chosen from the schema's list (SOW 3.1), not typed.
     CHECK(b.Eval("[...document.getElementById('tf-type').options].map(o => o.value).join(',')") ==

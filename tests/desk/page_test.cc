@@ -115,6 +115,15 @@ TEST_CASE("desk page at a phone's width and a desk's: money in crowns, a draft r
         // writes it.
         LogIn(b, "pitt");
         REQUIRE(b.Until("!document.getElementById('treasury-form').classList.contains('hidden')"));
+        // Picked, not typed: the states of the game (not his own) and his state's cities.
+        REQUIRE(b.Until("document.getElementById('tf-to').options.length > 1"));
+        CHECK(b.Eval("document.getElementById('tf-to').tagName") == "\"SELECT\"");
+        CHECK(b.Eval("[...document.getElementById('tf-to').options].map(o => o.value).join(',')") ==
+              "\",AU,DK,FR,NA,OT,PO,PR,RU,SP,SW\"");
+        CHECK(b.Eval("[...document.getElementById('tf-to').options].some(o => o.value === 'BR')") == "false");
+        CHECK(b.Eval("[...document.getElementById('tf-to').options].some(o => o.value === 'PO')") == "true");
+        CHECK(b.Eval("[...document.getElementById('tf-city').options].some(o => o.value === 'London')") == "true");
+        CHECK(b.Eval("[...document.getElementById('tf-city').options].some(o => o.value === 'Paris')") == "false");
         b.Eval("{ const f = id => document.getElementById(id); f('tf-kind').value = 'TransferOrder'; f('tf-to').value = 'PO';"
                "f('tf-amount').value = '250'; f('tf-add').click(); } true");
         REQUIRE(b.Until("document.getElementById('draft-text').textContent.includes('PO')"));
@@ -151,7 +160,21 @@ TEST_CASE("desk page at a phone's width and a desk's: money in crowns, a draft r
         CHECK(b.Eval("document.getElementById('submitted').textContent") == "\"\"");
         REQUIRE(b.Until("document.getElementById('orders').textContent === 'none given yet'"));
         CHECK(b.Eval("document.body.textContent.includes('300.5')") == "false");
-        b.Eval("{ const f = id => document.getElementById(id); f('sf-sea1').value = 'SOA'; f('sf-contact').value = 'Pursue';"
+        // The ship form's pickers: the first sea areas the rules let her name
+        // from where she is, then those next to it, then the ports entered from the last.
+        const std::string choices =
+            "(async () => { const r = await fetch('/api/games/nwol/reports?kind=choices&format=json', "
+            "{headers: {Authorization: 'Bearer ' + token}}); return r.json(); })()";
+        CHECK(b.Eval("(async () => { const c = await " + choices + "; const s = c.ships.find(x => x.id === 'BR1FL');"
+                     "return [...document.getElementById('sf-sea1').options].map(o => o.value).filter(v => v).join(',') === "
+                     "s.sea1.join(',') && s.sea1.includes('SOA'); })()") == "true");
+        b.Eval("{ const f = id => document.getElementById(id); f('sf-sea1').value = 'SOA'; f('sf-sea1').dispatchEvent(new Event('change')); } true");
+        CHECK(b.Eval("(async () => { const c = await " + choices + "; const a = c.areas.find(x => x.code === 'SOA');"
+                     "const got = id => [...document.getElementById(id).options].map(o => o.value).filter(v => v).join(',');"
+                     "return got('sf-sea2') === a.next.join(',') && got('sf-port') === (a.ports || []).join(',') && a.next.length > 0; })()") ==
+              "true");
+        CHECK(b.Eval("['sf-sea1', 'sf-sea2', 'sf-port', 'sf-attach'].every(id => document.getElementById(id).tagName === 'SELECT')") == "true");
+        b.Eval("{ const f = id => document.getElementById(id); f('sf-contact').value = 'Pursue';"
                "f('sf-add').click(); f('submit-btn').click(); } true");
         REQUIRE(b.Until("document.getElementById('submitted').textContent.includes('BR1FL: stands')"));
         // His standing order, in the words of his book.

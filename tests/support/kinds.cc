@@ -132,6 +132,7 @@ GameKind Race() {
   // A kind added later that says nothing of either: a withdrawal is refused
   // under its ruleset, and a missing order is told with no rule.
   k.withdraws = false;
+  k.offers_choices = false;  // its orders are written: nothing to pick
   k.cites_missing = false;
   k.tells_outcomes = false;
   return k;

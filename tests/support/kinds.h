@@ -54,6 +54,10 @@ struct GameKind {
   // Issue 20: the orders report tells how its orders were carried out
   // (reports/order_outcomes.cc links its order kinds to their events).
   bool tells_outcomes = true;
+  // Issue 21: `report choices` has something of the kind's to offer its
+  // order forms (ships, cities, provinces, units); a kind with no such
+  // pickers answers with empty lists.
+  bool offers_choices = true;
 };
 
 // Every kind: "nwol" (sow + pate), "y1820", "dog" (a Death or Glory battle).
