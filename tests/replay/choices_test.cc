@@ -103,7 +103,7 @@ TEST_CASE("report choices, on every kind of game: an answer of its kind for each
 }
 
 TEST_CASE("report choices agrees with the rules: every first sea area offered is taken, every other refused "
-          "(PATE 6.2, 6.4, 6.11); every ship offered to attach to is taken (4.4)",
+          "(PATE 6.2, 6.4, 6.11), every ship offered to attach to is taken (4.4)",
           "[choices][pate]") {
   NwolDb n;
   ledger::Ledger& db = *n.db;
