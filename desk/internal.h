@@ -237,7 +237,9 @@ struct Desk::Impl {
   Response SubmitOrders(const Session& s, const std::string& game, const std::string& person, const Request& rq);
   // The order file a request carries: the schema's OrderFile JSON, or the
   // text form read with the words of the game's rule books (player_api.cc).
-  Result<std::vector<uint8_t>> ReadOrderFile(const std::string& game, const std::string& body);
+  // `rulesets`: the game's books when the caller has read them already.
+  Result<std::vector<uint8_t>> ReadOrderFile(const std::string& game, const std::string& body,
+                                             const std::vector<std::string_view>* rulesets = nullptr);
   // POST /api/games/G/orders/read: the file read as a submission reads it,
   // printed back in the text form; nothing recorded.
   Response ReadOrders(const std::string& game, const Request& rq);

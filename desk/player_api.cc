@@ -37,17 +37,19 @@ Result<std::vector<std::string_view>> RulesetsOf(ledger::Ledger& db, const std::
 
 }  // namespace
 
-Result<std::vector<uint8_t>> Desk::Impl::ReadOrderFile(const std::string& game, const std::string& body) {
+Result<std::vector<uint8_t>> Desk::Impl::ReadOrderFile(const std::string& game, const std::string& body,
+                                                       const std::vector<std::string_view>* rulesets) {
   if (!rules::IsOrderText(body)) return schema::ParseJson("OrderFile", body, "orders");
-  auto rulesets = RulesetsOf(db, game);
-  if (!rulesets.ok()) return rulesets.status();
-  return rules::ParseOrderText(body, "orders", *rulesets);
+  if (rulesets) return rules::ParseOrderText(body, "orders", *rulesets);
+  auto read = RulesetsOf(db, game);
+  if (!read.ok()) return read.status();
+  return rules::ParseOrderText(body, "orders", *read);
 }
 
 Response Desk::Impl::ReadOrders(const std::string& game, const Request& rq) {
   auto rulesets = RulesetsOf(db, game);
   if (!rulesets.ok()) return Error(StatusOf(rulesets.status()), rulesets.status().message());
-  auto doc = ReadOrderFile(game, rq.body);
+  auto doc = ReadOrderFile(game, rq.body, &*rulesets);
   if (!doc.ok()) return Error(http::status::bad_request, doc.status().message());
   const auto* file = flatbuffers::GetRoot<fb::OrderFile>(doc->data());
   const size_t n = file->orders() ? file->orders()->size() : 0;

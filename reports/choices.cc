@@ -44,13 +44,6 @@ struct Choices {
   std::vector<Named> provinces, units;
 };
 
-std::string PositionOf(const P::Ship& sh) {
-  if (!sh.active) return "inactive";
-  if (sh.crossing_turns > 0) return "crossing the Atlantic";
-  if (sh.in_port) return "harbour";
-  return sh.coastal ? "coastal waters" : "at sea";
-}
-
 // The holders of the roles of `titles` the person holds ("BR1FL" of
 // "BR1FL.commander"), in name order.
 std::set<std::string> HoldersOf(const P::Person& p, std::initializer_list<std::string_view> titles) {
@@ -99,7 +92,8 @@ Status NavalChoices(const replay::World& w, const P::Person& person, Choices& ou
     if (it != ships.end()) his.push_back(&it->second);
   }
   for (const P::Ship* sh : his) {
-    Choices::Ship s{sh->id, sh->name, sh->location, PositionOf(*sh), pate::FirstLegs(*map, *sh), {}};
+    Choices::Ship s{sh->id, sh->name, sh->location, PositionWords(*sh, map->PortNamed(sh->location) != nullptr),
+                    pate::FirstLegs(*map, *sh), {}};
     for (const P::Ship* other : his) {
       if (other != sh && pate::SamePlace(*sh, *other)) s.attach.push_back(other->id);
     }

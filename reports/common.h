@@ -12,6 +12,7 @@
 #include "reports/reports.h"
 
 namespace flatbuffers { class FlatBufferBuilder; }
+namespace adjutant::projections { struct Ship; }
 
 namespace adjutant::reports {
 
@@ -65,6 +66,11 @@ Status NationReport(Ctx& c, const std::string& game);
 Status BattleReport(Ctx& c, const std::string& game);
 Status OrdersReport(Ctx& c, const std::string& game);
 Status ChoicesReport(Ctx& c, const std::string& game);
+
+// Where a ship is, in the positions report's words (PATE 1.2, 6.11, 2.6):
+// "inactive", "crossing the Atlantic", "harbour", "coastal waters" (her
+// location a port: `at_port`), "at sea". Also what report choices says.
+std::string PositionWords(const projections::Ship& sh, bool at_port);
 
 // Text made safe for SVG/XML (&, <, >, ").
 std::string Xml(const std::string& s);

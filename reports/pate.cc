@@ -258,16 +258,18 @@ Status EventsReport(Ctx& c, const std::string& game) {
   return Status::Ok();
 }
 
-namespace {
-
-// Where a ship of the player's is (PATE 1.2, 6.11, 2.6).
-std::string PositionOf(const ForPlayer& r, const P::Ship& sh) {
+std::string PositionWords(const P::Ship& sh, bool at_port) {
   if (!sh.active) return "inactive";
   if (sh.crossing_turns > 0) return "crossing the Atlantic";
   if (sh.in_port) return "harbour";
-  if (sh.coastal || r.IsPort(sh.location)) return "coastal waters";
+  if (sh.coastal || at_port) return "coastal waters";
   return "at sea";
 }
+
+namespace {
+
+// Where a ship of the player's is (PATE 1.2, 6.11, 2.6).
+std::string PositionOf(const ForPlayer& r, const P::Ship& sh) { return PositionWords(sh, r.IsPort(sh.location)); }
 
 std::string WhereInWords(const ForPlayer& r, const P::Ship& sh) {
   std::string pos = PositionOf(r, sh), area = r.AreaOf(sh.location);
