@@ -157,11 +157,15 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
   }
   // The order the form built is in the log, from nelson, as the schema has it.
   std::string recorded, treasury;
-  std::vector<std::string> bodies;  // nelson's orders' bodies, in order
+  std::vector<std::string> bodies;  // nelson's orders' bodies, in order (not when each was received: a second apart)
   REQUIRE(db->Read("nwol", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
                 if (const auto* o = e.event()->payload_as_OrderSubmitted()) {
                   (o->person()->str() == "nelson" ? recorded : treasury) = *schema::ToJson("Event", e.bytes.data());
-                  if (o->person()->str() == "nelson") bodies.push_back(recorded.substr(recorded.find("\"body_type\"")));
+                  if (o->person()->str() == "nelson") {
+                    const size_t from = recorded.find("\"body_type\""), to = recorded.find(",\"received_at\"");
+                    CHECK(to != std::string::npos);  // the desk's orders carry when they were received
+                    bodies.push_back(recorded.substr(from, to - from));
+                  }
                 }
                 return Status::Ok();
               }).ok());
