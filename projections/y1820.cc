@@ -190,6 +190,8 @@ void ApplyMap(Y1820State& s, const fb::Y1820Map& m) {
       d.seas = Strs(p->seas());
       d.x = p->x();
       d.y = p->y();
+      d.lon = p->lon();
+      d.lat = p->lat();
       Y1820Province& st = s.provinces[p->id()];
       if (st.owner.empty() && st.garrison > 0) st.npc = d.name;
     }
@@ -207,6 +209,9 @@ void ApplyMap(Y1820State& s, const fb::Y1820Map& m) {
       d.neighbours = Strs(z->neighbours());
       d.x = z->x();
       d.y = z->y();
+      d.lon = z->lon();
+      d.lat = z->lat();
+      if (z->seeds()) d.seeds.assign(z->seeds()->begin(), z->seeds()->end());
     }
   }
 }

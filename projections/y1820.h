@@ -25,6 +25,7 @@ struct Y1820ProvinceDef {
   bool populous = false, coastal = false;
   std::vector<std::string> seas;
   int32_t x = 0, y = 0;
+  float lon = 0, lat = 0;  // the drawn map's geography; both 0: not given
   friend bool operator==(const Y1820ProvinceDef&, const Y1820ProvinceDef&) = default;
 };
 
@@ -32,6 +33,8 @@ struct Y1820SeaDef {
   std::string name;
   std::vector<std::string> neighbours;
   int32_t x = 0, y = 0;
+  float lon = 0, lat = 0;
+  std::vector<float> seeds;  // more points of its water, lon and lat in turn
   friend bool operator==(const Y1820SeaDef&, const Y1820SeaDef&) = default;
 };
 

@@ -6,9 +6,12 @@
 // with what happened in the move, in words (a side's leaves out the refusals
 // of the other side's orders); --svg draws the table with its terrain and
 // units.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 
+#include "maps/draw.h"
 #include "reports/common.h"
 #include "projections/battle.h"
 #include "replay/driver.h"
@@ -145,44 +148,148 @@ std::string TerrainStyle(uint8_t kind) {
 
 // The table: terrain, then each unit as a block of its frontage turned to its
 // facing, labelled, with an arrow to where it faces.
-std::string Svg(const P::BattleState& s, const std::string& title) {
-  std::string o = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(s.width) + "\" height=\"" +
-                  std::to_string(s.height + 40) + "\" viewBox=\"0 0 " + std::to_string(s.width) + " " +
-                  std::to_string(s.height + 40) + "\" font-family=\"sans-serif\">\n";
-  o += "<rect width=\"" + std::to_string(s.width) + "\" height=\"" + std::to_string(s.height) + "\" fill=\"#f4f0e0\"/>\n";
-  for (const auto& t : s.terrain) {
-    std::string pts;
-    for (const auto& p : t.points) pts += std::to_string(p.x) + "," + std::to_string(p.y) + " ";
-    const bool linear = rules::dog::IsLinear(t.kind);
-    o += std::string("<") + (linear ? "polyline" : "polygon") + " points=\"" + pts + "\" " + TerrainStyle(t.kind) +
-         "><title>" + Xml(t.id + " (" + fb::EnumNameDogTerrainKind(static_cast<fb::DogTerrainKind>(t.kind)) + ")") +
-         "</title></" + (linear ? "polyline" : "polygon") + ">\n";
+// Terrain kinds in words, for the legend ("OpenWoods" -> "open woods").
+std::string KindWords(uint8_t kind) {
+  std::string out;
+  for (char ch : std::string(fb::EnumNameDogTerrainKind(static_cast<fb::DogTerrainKind>(kind)))) {
+    if (std::isupper(static_cast<unsigned char>(ch)) && !out.empty()) out += ' ';
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   }
+  return out;
+}
+
+std::string FormationWords(uint8_t f) {
+  switch (f) {
+    case fb::DogFormation_ColumnOfMarch: return "column of march";
+    case fb::DogFormation_ColumnOfDivisions: return "column";
+    case fb::DogFormation_Line: return "line";
+    case fb::DogFormation_Square: return "square";
+    case fb::DogFormation_Skirmish: return "skirmish";
+    case fb::DogFormation_Limbered: return "limbered";
+    case fb::DogFormation_Unlimbered: return "unlimbered";
+  }
+  return "?";
+}
+
+// The table drawn to scale (1 mm of table is 1 m of ground, D12): terrain
+// with its names, each unit as its footprint — frontage by depth, turned to
+// its facing, its side's colour — with a tick the way it faces and a label
+// of its formation and strength; disorder and rout outlined; commanders;
+// a scale bar and a legend for every kind drawn.
+std::string Svg(const P::BattleState& s, const std::string& title) {
+  const double tw = s.width > 0 ? s.width : 1800, th = s.height > 0 ? s.height : 1200;
+  const double k = std::min(1200.0 / tw, 900.0 / th);  // px a metre
+  const maps::Rect frame{0, 28, tw * k, th * k};
+  auto P2 = [&](double x, double y) { return maps::Point{frame.x + x * k, frame.y + y * k}; };
+  maps::Drawing d(std::max(frame.w, 640.0), frame, title);
+  d.Add("open ground", "<rect x=\"0\" y=\"28\" width=\"" + maps::Num(frame.w) + "\" height=\"" + maps::Num(frame.h) +
+                           "\" fill=\"#f4f0e0\" data-kind=\"open ground\"/>");
+  d.Legend("open ground", "<rect x=\"2\" y=\"1\" width=\"20\" height=\"12\" fill=\"#f4f0e0\" stroke=\"#999\"/>",
+           "open ground");
+  std::vector<std::pair<std::string, maps::Point>> names;
+  for (const auto& t : s.terrain) {
+    if (t.points.empty()) continue;
+    const bool linear = rules::dog::IsLinear(t.kind);
+    const std::string kind = KindWords(t.kind);
+    std::string path;
+    double cx = 0, cy = 0;
+    for (size_t i = 0; i < t.points.size(); ++i) {
+      maps::Point q = P2(t.points[i].x, t.points[i].y);
+      path += (i ? "L" : "M") + maps::Num(q.x) + " " + maps::Num(q.y);
+      cx += q.x, cy += q.y;
+    }
+    if (!linear) path += "Z";
+    maps::Point mid{cx / t.points.size(), cy / t.points.size()};
+    if (linear) {
+      const auto& m = t.points[t.points.size() / 2];
+      mid = P2(m.x, m.y);
+    }
+    d.Add(kind, "<path d=\"" + path + "\" " + TerrainStyle(t.kind) + " data-kind=\"" + kind + "\"><title>" +
+                    Xml(t.id + " (" + kind + ")") + "</title></path>");
+    d.Legend(kind, "<path d=\"" + std::string(linear ? "M2 7H22" : "M2 1H22V13H2Z") + "\" " + TerrainStyle(t.kind) + "/>",
+             kind + (t.uphill ? " (uphill marked)" : ""));
+    std::string name = t.id;
+    for (char& ch : name) {
+      if (ch == '-' || ch == '_') ch = ' ';
+    }
+    names.push_back({name, mid});
+  }
+  // Units: footprint turned to the facing (0 = up the table, clockwise).
   for (const auto& [id, u] : s.units) {
     if (u.gone) continue;
-    const int w = rules::dog::Frontage(u);
-    const int d = u.formation == fb::DogFormation_Line || u.formation == fb::DogFormation_Skirmish ? 16
-                  : u.formation == fb::DogFormation_Square                                         ? w
-                                                                                                    : 40;
-    std::string fill = Colour(s, u.side);
-    std::string stroke = u.routing ? "#000\" stroke-dasharray=\"4 2" : u.cohesion != fb::DogCohesion_Formed ? "#ff0" : "#222";
-    o += "<g transform=\"translate(" + std::to_string(u.x) + "," + std::to_string(u.y) + ") rotate(" +
-         std::to_string(u.facing) + ")\"><title>" +
-         Xml(id + " " + u.name + ": " + fb::EnumNameDogFormation(static_cast<fb::DogFormation>(u.formation)) + ", " +
-             std::to_string(u.strength) + " men" + (u.routing ? ", routing" : "")) +
-         "</title><rect x=\"" + std::to_string(-w / 2) + "\" y=\"0\" width=\"" + std::to_string(w) + "\" height=\"" +
-         std::to_string(d) + "\" fill=\"" + fill + "\" fill-opacity=\"0.8\" stroke=\"" + stroke +
-         "\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"-18\" stroke=\"#222\" stroke-width=\"2\"/></g>\n";
-    o += "<text x=\"" + std::to_string(u.x) + "\" y=\"" + std::to_string(u.y + d + 14) +
-         "\" font-size=\"12\" text-anchor=\"middle\">" + Xml(id) + "</text>\n";
+    const double w = rules::dog::Frontage(u) * k;
+    const double dep = (u.formation == fb::DogFormation_Line || u.formation == fb::DogFormation_Skirmish ? 16
+                        : u.formation == fb::DogFormation_Square                                         ? rules::dog::Frontage(u)
+                                                                                                          : 40) * k;
+    const double a = u.facing * 3.14159265358979 / 180;
+    const maps::Point c = P2(u.x, u.y);
+    const maps::Point f{std::sin(a), -std::cos(a)}, r{std::cos(a), std::sin(a)};
+    auto at = [&](double along, double back) {
+      return maps::Point{c.x + r.x * along - f.x * back, c.y + r.y * along - f.y * back};
+    };
+    std::string rect;
+    maps::Box foot{1e9, 1e9, -1e9, -1e9};
+    for (auto [al, bk] : {std::pair{-w / 2, 0.0}, {w / 2, 0.0}, {w / 2, dep}, {-w / 2, dep}}) {
+      maps::Point q = at(al, bk);
+      rect += (rect.empty() ? "M" : "L") + maps::Num(q.x) + " " + maps::Num(q.y);
+      foot = {std::min(foot.x0, q.x), std::min(foot.y0, q.y), std::max(foot.x1, q.x), std::max(foot.y1, q.y)};
+    }
+    rect += "Z";
+    const std::string side_kind = "side " + u.side;
+    d.Add(side_kind, "<path d=\"" + rect + "\" fill=\"" + Colour(s, u.side) + "\" fill-opacity=\"0.85\" stroke=\"#222\" data-kind=\"" +
+                         Xml(side_kind) + "\"><title>" +
+                         Xml(id + " " + u.name + ": " + FormationWords(u.formation) + ", " + std::to_string(u.strength) +
+                             " men, facing " + std::to_string(u.facing)) +
+                         "</title></path>");
+    if (u.routing || u.cohesion != fb::DogCohesion_Formed) {
+      const std::string kk = u.routing ? "routing" : "unformed or disordered";
+      d.Add(kk, "<path d=\"" + rect + "\" fill=\"none\" stroke=\"" + std::string(u.routing ? "#000" : "#e0c000") +
+                    "\" stroke-width=\"2.5\" stroke-dasharray=\"" + (u.routing ? "4 2" : "none") + "\" data-kind=\"" + kk + "\"/>");
+    }
+    maps::Point tip{c.x + f.x * 14, c.y + f.y * 14};
+    d.Block({std::min(c.x, tip.x) - 2, std::min(c.y, tip.y) - 2, std::max(c.x, tip.x) + 2, std::max(c.y, tip.y) + 2});
+    d.Add("facing", "<path d=\"M" + maps::Num(c.x) + " " + maps::Num(c.y) + "L" + maps::Num(tip.x) + " " + maps::Num(tip.y) +
+                        "\" stroke=\"#222\" stroke-width=\"2\" data-kind=\"facing\"/>");
+    d.Block(foot);
   }
-  for (const auto& [id, c] : s.commanders) {
-    if (c.lost) continue;
-    o += "<circle cx=\"" + std::to_string(c.x) + "\" cy=\"" + std::to_string(c.y) + "\" r=\"6\" fill=\"" +
-         Colour(s, c.side) + "\" stroke=\"#000\"><title>" + Xml(c.name) + "</title></circle>\n";
+  for (size_t i = 0; i < s.sides.size(); ++i) {
+    d.Legend("side " + s.sides[i], "<rect x=\"2\" y=\"3\" width=\"20\" height=\"8\" fill=\"" + Colour(s, s.sides[i]) +
+                                       "\" stroke=\"#222\"/>",
+             s.sides[i] + "'s units (frontage by depth, to scale)");
   }
-  o += "<text x=\"10\" y=\"" + std::to_string(s.height + 26) + "\" font-size=\"16\">" + Xml(title) + "</text>\n</svg>\n";
-  return o;
+  d.Legend("facing", "<path d=\"M12 13V2\" stroke=\"#222\" stroke-width=\"2\"/>", "the way a unit faces");
+  d.Legend("routing", "<rect x=\"2\" y=\"3\" width=\"20\" height=\"8\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"4 2\"/>",
+           "routing");
+  d.Legend("unformed or disordered", "<rect x=\"2\" y=\"3\" width=\"20\" height=\"8\" fill=\"none\" stroke=\"#e0c000\" stroke-width=\"2\"/>",
+           "unformed or disordered");
+  for (const auto& [id, cm] : s.commanders) {
+    if (cm.lost) continue;
+    maps::Point q = P2(cm.x, cm.y);
+    d.Add("commander", "<circle cx=\"" + maps::Num(q.x) + "\" cy=\"" + maps::Num(q.y) + "\" r=\"5\" fill=\"" + Colour(s, cm.side) +
+                           "\" stroke=\"#000\" stroke-width=\"1.5\" data-kind=\"commander\"><title>" + Xml(cm.name) + "</title></circle>");
+    d.Block({q.x - 6, q.y - 6, q.x + 6, q.y + 6});
+  }
+  d.Legend("commander", "<circle cx=\"12\" cy=\"7\" r=\"5\" fill=\"#fff\" stroke=\"#000\" stroke-width=\"1.5\"/>", "commander");
+  d.ScaleBar({frame.x + 12, frame.bottom() - 12}, 200 * k, "200 m", "scale (1 mm of table is 1 m, D12)");
+  // The labels: units (id, formation, strength), commanders, terrain.
+  for (const auto& [id, u] : s.units) {
+    if (u.gone) continue;
+    const maps::Point c = P2(u.x, u.y);
+    const std::string str = std::to_string(u.strength);
+    d.Label("unit label", {id + ", " + FormationWords(u.formation) + ", " + str, id + " " + str, id}, c, 10, 60,
+            "fill=\"#111\"", "#444444");
+  }
+  d.Legend("unit label", "<text x=\"2\" y=\"11\" font-size=\"10\">52</text>", "unit: formation, men");
+  for (const auto& [id, cm] : s.commanders) {
+    if (!cm.lost) d.Label("commander name", {cm.name}, P2(cm.x, cm.y), 9, 30, "font-style=\"italic\" fill=\"#222\"");
+  }
+  d.Legend("commander name", "<text x=\"2\" y=\"11\" font-size=\"9\" font-style=\"italic\">Hill</text>", "commander's name");
+  for (const auto& [name, at] : names) {
+    d.Label("terrain name", {name}, at, 10, 40, "font-style=\"italic\" fill=\"#4a4a2a\"");
+  }
+  d.Legend("terrain name", "<text x=\"2\" y=\"11\" font-size=\"10\" font-style=\"italic\" fill=\"#4a4a2a\">wood</text>",
+           "terrain");
+  return d.Finish();
 }
 
 }  // namespace

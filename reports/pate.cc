@@ -8,6 +8,7 @@
 #include <set>
 
 #include "reports/common.h"
+#include "reports/drawn.h"
 #include "projections/fleet.h"
 #include "projections/navalmap.h"
 #include "projections/roster.h"
@@ -508,6 +509,64 @@ std::vector<const P::Ship*> OwnShips(const ForPlayer& r) {
   return own;
 }
 
+// The positions drawn on the earth where the map says where its areas and
+// ports lie (reports/pate_map.cc), else the plot board above. Winds: where
+// his ships are (his captains feel them); the GA's drawing has every area's.
+std::string PositionDrawing(const ForPlayer& r, const std::vector<const P::Ship*>& own, const std::string& title,
+                            bool every_wind) {
+  if (!NavalHasGeography(*r.map)) return PositionSvg(r, own, title);
+  NavalPicture pic;
+  pic.map = &*r.map;
+  static const char* kFrom[] = {"N", "E", "S", "W"};
+  static const char* kStrength[] = {"light", "moderate", "heavy"};
+  std::set<std::string> felt;
+  for (const P::Ship* sh : own) {
+    std::string label = sh->id + (sh->name.empty() ? "" : " " + sh->name);
+    std::string area = r.AreaOf(sh->location);
+    if (sh->crossing_turns > 0 || area.empty()) {
+      pic.notes.push_back(label + ": " + WhereInWords(r, *sh));
+      continue;
+    }
+    if (!sh->active) label += " (inactive)";
+    pic.marks.push_back({"your ship", label, sh->location});
+    pic.mine.insert(area);
+    felt.insert(area);
+  }
+  std::set<std::string> mine_ids(r.view.ships.begin(), r.view.ships.end());
+  std::map<std::string, std::set<std::string>> enemies, others, counts;  // place → what was seen there
+  for (const auto& [ship, obs] : r.view.observations) {
+    for (const auto& o : obs) {
+      if (o.kind == P::ObservationKind::LandUnits || !InPositionReport(o)) continue;
+      if (r.AreaOf(o.location).empty()) continue;
+      auto [e, f] = Sides(r, ship, o.seen);
+      enemies[o.location].insert(e.begin(), e.end());
+      for (const auto& id : f) {
+        if (!mine_ids.count(id)) others[o.location].insert(id);
+      }
+      if (o.seen.empty() && o.count > 0) counts[o.location].insert("about " + Ships(o.count));
+    }
+  }
+  for (const auto& [place, set] : enemies) {
+    if (set.empty()) continue;
+    pic.marks.push_back({"enemy seen", Join(std::vector<std::string>(set.begin(), set.end())), place});
+    pic.seen.insert(r.AreaOf(place));
+  }
+  for (const auto& [place, set] : counts) {
+    for (const auto& l : set) pic.marks.push_back({"enemy seen", l, place});
+    pic.seen.insert(r.AreaOf(place));
+  }
+  for (const auto& [place, set] : others) {
+    if (!set.empty()) pic.marks.push_back({"other ship seen", Join(std::vector<std::string>(set.begin(), set.end())), place});
+  }
+  for (const auto& [area, wind] : r.s().winds) {
+    if (!every_wind && !felt.count(area)) continue;
+    pic.winds[area] = {wind.from % 4, std::string(kFrom[wind.from % 4]) + " " + kStrength[wind.strength % 3],
+                       static_cast<int>(wind.strength % 3)};
+  }
+  pic.turn = r.turn_name;
+  return NavalGeoSvg(pic, title);
+}
+
 std::vector<const P::Observation*> SeenFor(const ForPlayer& r, const std::string& id) {
   std::vector<const P::Observation*> out;
   auto it = r.view.observations.find(id);
@@ -567,7 +626,7 @@ Status PositionsReport(Ctx& c, const std::string& game) {
   std::string title = PositionsTitle(*r, game, branch);
   if (c.wants_drawing()) {
     if (!r->map) return Status::InvalidArgument("--svg: game '" + game + "' has no naval map (create it with --map)");
-    if (c.Draw(PositionSvg(*r, own, title))) return Status::Ok();
+    if (c.Draw(PositionDrawing(*r, own, title, c.viewer_ga))) return Status::Ok();
   }
   auto type = [](P::ShipType t) { return std::string(fb::EnumNameSowShipType(static_cast<fb::SowShipType>(t))); };
   if (c.json()) {
@@ -600,7 +659,7 @@ Result<PlayerReportText> RenderPlayerReports(replay::World world, uint64_t as_of
   PlayerReportText t;
   for (const auto& l : EventsLines(r, game, branch)) t.events += l + "\n";
   for (const auto& l : PositionsLines(r, game, branch)) t.positions += l + "\n";
-  if (r.map) t.svg = PositionSvg(r, OwnShips(r), PositionsTitle(r, game, branch));
+  if (r.map) t.svg = PositionDrawing(r, OwnShips(r), PositionsTitle(r, game, branch), false);
   return t;
 }
 

@@ -9,6 +9,7 @@
 #include "ledger/ledger.h"
 #include "projections/roster.h"
 #include "replay/rebuild.h"
+#include "maps/draw.h"
 #include "reports/common.h"
 #include "schema/codec.h"
 
@@ -200,18 +201,6 @@ Status Ctx::PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fb
   return Status::Ok();
 }
 
-std::string Xml(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
-    }
-  }
-  return out;
-}
+std::string Xml(const std::string& s) { return maps::Xml(s); }
 
 }  // namespace adjutant::reports

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "reports/common.h"
+#include "reports/drawn.h"
 #include "projections/y1820.h"
 #include "replay/driver.h"
 #include "rules/y1820/formulas.h"
@@ -200,7 +201,10 @@ Status MapReport(Ctx& c, const std::string& game) {
   if (!f.ok()) return f.status();
   const P::Y1820State& s = f->s();
   const std::string turn = TurnLabel(s);
-  if (c.wants_drawing() && c.Draw(Svg(s, game + "/" + branch + ", after " + turn))) return Status::Ok();
+  if (c.wants_drawing()) {
+    const std::string title = game + "/" + branch + ", after " + turn;
+    if (c.Draw(Y1820HasGeography(s) ? Y1820GeoSvg(s, title) : Svg(s, title))) return Status::Ok();
+  }
   if (c.json()) {
     flatbuffers::FlatBufferBuilder fbb;
     std::vector<flatbuffers::Offset<fb::Y1820ProvinceRow>> rows;

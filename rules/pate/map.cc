@@ -1,6 +1,7 @@
 #include "rules/pate/map.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "rules/versions.h"
@@ -49,6 +50,16 @@ Result<NavalMap> NavalMap::Load(const fb::NavalMap& doc) {
     a.name = d->name()->str();
     a.map = static_cast<MapSide>(d->map());
     a.atlantic = d->atlantic();
+    a.lon = d->lon(), a.lat = d->lat();
+    if (d->seeds()) a.seeds.assign(d->seeds()->begin(), d->seeds()->end());
+    if (a.seeds.size() % 2) return Bad(At("sea_areas", i) + ".seeds", "longitudes and latitudes come in pairs");
+    for (size_t k = 0; k <= a.seeds.size(); k += 2) {
+      double lon = k < a.seeds.size() ? a.seeds[k] : a.lon, lat = k < a.seeds.size() ? a.seeds[k + 1] : a.lat;
+      if (std::abs(lon) > 180 || std::abs(lat) > 90) {
+        return Bad(At("sea_areas", i) + (k < a.seeds.size() ? ".seeds[" + std::to_string(k) + "]" : ".lon"),
+                   "not a place on the earth (longitude within 180, latitude within 90 degrees)");
+      }
+    }
     if (a.code.size() != 3) return Bad(At("sea_areas", i) + ".code", "'" + a.code + "' is not a three-letter code (PATE 1.4)");
     const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>* lists[4] = {d->north(), d->east(), d->south(),
                                                                                        d->west()};
@@ -100,6 +111,10 @@ Result<NavalMap> NavalMap::Load(const fb::NavalMap& doc) {
       port.defence = d->defence();
       port.dockyards = d->dockyards();
       port.on_land_map = d->on_land_map();
+      port.lon = d->lon(), port.lat = d->lat();
+      if (std::abs(port.lon) > 180 || std::abs(port.lat) > 90) {
+        return Bad(At("ports", p) + ".lon", "not a place on the earth (longitude within 180, latitude within 90 degrees)");
+      }
       const SeaArea* area = m.Area(port.sea_area);
       if (!area) return Bad(At("ports", p) + ".sea_area", "no sea area '" + port.sea_area + "'");
       if (!port.strait_area.empty()) {

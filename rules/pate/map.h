@@ -31,6 +31,10 @@ struct SeaArea {
   std::array<std::vector<std::string>, 4> neighbours;  // by Compass
   bool atlantic = false;
   std::vector<Wind> winds;
+  // Where it lies, for the drawn map only (no rule reads them): degrees east
+  // and north, both 0 when the map does not say; more points of its water.
+  double lon = 0, lat = 0;
+  std::vector<double> seeds;  // lon, lat in turn
 };
 
 struct Port {
@@ -38,6 +42,7 @@ struct Port {
   Compass exit = Compass::E;
   uint8_t defence = 0, dockyards = 0;
   bool on_land_map = true;
+  double lon = 0, lat = 0;  // for the drawn map only; both 0: not given
 };
 
 class NavalMap {

@@ -77,7 +77,7 @@ TEST_CASE("D12: a battle: the generals' intentions for the first move, the move 
   REQUIRE(js.code == 0);
   CHECK_THAT(js.out, Catch::Contains("\"id\": \"BR-RA\",\"side\": \"British\"") && Catch::Contains("\"formation\": \"Unlimbered\""));
   std::string svg = Slurp(t.dir.Sub("b.svg"));
-  CHECK_THAT(svg, Catch::StartsWith("<svg") && Catch::Contains(">BR-29</text>") && Catch::Contains("(Stream)"));
+  CHECK_THAT(svg, Catch::StartsWith("<svg") && Catch::Contains(">BR-29, line, ") && Catch::Contains("(stream)"));
   // The first move adjudicated; the view as it stood before it, and after.
   Run adj = t.adj({"adjudicate", "talavera"});
   INFO(adj.err);

@@ -5,6 +5,9 @@
 // inv. 8).
 #include <catch2/catch.hpp>
 
+#include <cctype>
+#include <cstring>
+
 #include <fstream>
 #include <functional>
 #include <map>
@@ -136,6 +139,29 @@ std::set<std::string> ShipIds(const std::string& text) {
   return out;
 }
 
+// Attributes as XML has them: each after white space, a name, '=' and a
+// quoted value without '<'. By hand: std::regex recurses per character and
+// overflows the stack on a drawn region's long path data.
+bool GoodAttributes(const std::string& a) {
+  auto is = [](char c, const char* more) {
+    return std::isalpha(static_cast<unsigned char>(c)) || std::strchr(more, c) != nullptr;
+  };
+  size_t i = 0;
+  while (true) {
+    const size_t before = i;
+    while (i < a.size() && std::isspace(static_cast<unsigned char>(a[i]))) ++i;
+    if (i >= a.size()) return true;
+    if (i == before || !is(a[i], "_:")) return false;
+    while (i < a.size() && (is(a[i], ":_.-") || std::isdigit(static_cast<unsigned char>(a[i])))) ++i;
+    if (i + 1 >= a.size() || a[i] != '=' || a[i + 1] != '"') return false;
+    for (i += 2; i < a.size() && a[i] != '"'; ++i) {
+      if (a[i] == '<') return false;
+    }
+    if (i >= a.size()) return false;
+    ++i;
+  }
+}
+
 // Well-formed XML, as far as an SVG writer can go wrong: one prolog, every
 // tag closed in order, attributes quoted, no bare '&' or '<' in text.
 std::string XmlProblem(const std::string& x) {
@@ -161,7 +187,7 @@ std::string XmlProblem(const std::string& x) {
       bool empty = !tag.empty() && tag.back() == '/';
       std::string name = tag.substr(0, tag.find_first_of(" \n/"));
       std::string attrs = tag.substr(name.size(), tag.size() - name.size() - (empty ? 1 : 0));
-      if (!std::regex_match(attrs, std::regex("(\\s+[A-Za-z_:][A-Za-z0-9:_.-]*=\"[^\"<]*\")*\\s*"))) return "bad attributes in <" + name + ">";
+      if (!GoodAttributes(attrs)) return "bad attributes in <" + name + ">";
       if (open.empty() && ++roots > 1) return "more than one root";
       if (!empty) open.push_back(name);
     }
@@ -242,11 +268,11 @@ TEST_CASE("PATE 3.11: the positions report, now and at the end of a past turn, w
   std::string svg = Slurp(svg_path);
   INFO(XmlProblem(svg));
   CHECK(XmlProblem(svg).empty());
-  CHECK_THAT(svg, Catch::StartsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  CHECK_THAT(svg, Catch::StartsWith("<svg xmlns=\"http://www.w3.org/2000/svg\""));
   CHECK_THAT(svg, Catch::EndsWith("</svg>\n"));
   for (const char* id : {"BR1FL", "BR2SL", "BR1FR", "FR1SL", "FR2SL", "FR1FR"}) CHECK_THAT(svg, Catch::Contains(id));
-  CHECK_THAT(svg, Catch::Contains("<g id=\"area-BIS\">"));
-  CHECK_THAT(svg, Catch::Contains(">Portsmouth</text>"));  // ports beside their area
+  CHECK_THAT(svg, Catch::Contains("data-area=\"BIS\""));              // the sea area, a region of water
+  CHECK_THAT(svg, Catch::Contains("<title>Portsmouth (Britain, held by BR), on ECH"));  // ports at their places
   // Deterministic: the same log, the same bytes.
   std::string again_path = g.dir.Sub("again.svg");
   REQUIRE(g.Do({"report", "positions", "g", "--player", "nelson", "--svg", again_path}).code == 0);

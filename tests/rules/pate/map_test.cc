@@ -160,5 +160,21 @@ TEST_CASE("maps that break the book are refused, naming the field", "[pate][map]
   auto code = FromJson(R"({"sea_areas": [{"code": "AAAA", "name": "a"}]})");
   CHECK_THAT(code.status().message(), Catch::Contains("three-letter code (PATE 1.4)"));
   auto no_edge = FromJson("{\"sea_areas\": [" + Area("AAA", "Europe", "\"north\": []") + "]}");
-  CHECK_THAT(no_edge.status().message(), Catch::Contains("PATE 6.11"));
+  CHECK_THAT(no_edge.status().message(), Catch::Contains("PATE 6.11"));  // Where things lie (for the drawn map): a place on the earth, seeds in pairs.
+  auto placed = [&](const std::string& more, const std::string& port_more) {
+    std::string a = Area("AAA", "Europe", "\"east\": [\"BBB\"]", true);
+    a.insert(a.size() - 1, ", " + more);
+    return FromJson("{\"sea_areas\": [" + a + ", " + Area("BBB", "Europe", "\"west\": [\"AAA\"]") + ", " +
+                    Area("CCC", "America", "\"north\": []", true) +
+                    "], \"ports\": [{\"name\": \"P\", \"nation\": \"X\", \"sea_area\": \"AAA\", " + port_more + "}]}");
+  };
+  CHECK(placed("\"lon\": -5.5, \"lat\": 48, \"seeds\": [-6, 47, -7, 46]", "\"lon\": -4.5, \"lat\": 48.4").ok());
+  CHECK(placed("\"lon\": -5.5, \"lat\": 48, \"seeds\": [-6, 47, -7]", "\"lon\": 1").status().message() ==
+        "sea_areas[0].seeds: longitudes and latitudes come in pairs");
+  CHECK(placed("\"lon\": 5, \"lat\": 48, \"seeds\": [-6, 97]", "\"lon\": 1").status().message() ==
+        "sea_areas[0].seeds[0]: not a place on the earth (longitude within 180, latitude within 90 degrees)");
+  CHECK(placed("\"lon\": 190, \"lat\": 48", "\"lon\": 1").status().message() ==
+        "sea_areas[0].lon: not a place on the earth (longitude within 180, latitude within 90 degrees)");
+  CHECK(placed("\"lon\": 5, \"lat\": 48", "\"lat\": -91").status().message() ==
+        "ports[0].lon: not a place on the earth (longitude within 180, latitude within 90 degrees)");
 }
