@@ -1,6 +1,7 @@
 // Y1.3: a nation's orders for the coming turn, and the checks of what a GA
 // gives: scenario, map, directives.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -259,13 +260,29 @@ Draft MapDefinedDraft(const TurnPhase& at, std::vector<uint8_t> map_buffer) {
   return d;
 }
 
+// Where a province or sea zone lies, for the drawn map only: a place on the earth.
+Status CheckPlace(const std::string& at, float lon, float lat, const flatbuffers::Vector<float>* seeds) {
+  const std::string bad = ": not a place on the earth (longitude within 180, latitude within 90 degrees)";
+  if (std::abs(lon) > 180 || std::abs(lat) > 90) return Status::InvalidArgument(at + ".lon" + bad);
+  if (!seeds) return Status::Ok();
+  if (seeds->size() % 2) return Status::InvalidArgument(at + ".seeds: longitudes and latitudes come in pairs");
+  for (flatbuffers::uoffset_t k = 0; k < seeds->size(); k += 2) {
+    if (std::abs(seeds->Get(k)) > 180 || std::abs(seeds->Get(k + 1)) > 90) {
+      return Status::InvalidArgument(at + ".seeds[" + std::to_string(k) + "]" + bad);
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckMap(const fb::Y1820Map& m) {
   std::set<int32_t> ids;
   std::set<std::string> seas;
   if (m.seas()) {
     for (flatbuffers::uoffset_t i = 0; i < m.seas()->size(); ++i) {
-      std::string id = m.seas()->Get(i)->id()->str();
+      const auto* z = m.seas()->Get(i);
+      std::string id = z->id()->str();
       if (!seas.insert(id).second) return Status::InvalidArgument("seas[" + std::to_string(i) + "].id: '" + id + "' twice");
+      ADJ_RETURN_IF_ERROR(CheckPlace("seas[" + std::to_string(i) + "]", z->lon(), z->lat(), z->seeds()));
     }
     for (flatbuffers::uoffset_t i = 0; i < m.seas()->size(); ++i) {
       const auto* z = m.seas()->Get(i);
@@ -292,6 +309,7 @@ Status CheckMap(const fb::Y1820Map& m) {
     const auto* p = m.provinces()->Get(i);
     std::string at = "provinces[" + std::to_string(i) + "]";
     if (p->id() <= 0) return Status::InvalidArgument(at + ".id: province numbers start at 1");
+    ADJ_RETURN_IF_ERROR(CheckPlace(at, p->lon(), p->lat(), nullptr));
     if (!ids.insert(p->id()).second) return Status::InvalidArgument(at + ".id: province " + std::to_string(p->id()) + " twice");
     bool has_seas = p->seas() && p->seas()->size() > 0;
     if (has_seas != p->coastal()) return Status::InvalidArgument(at + ".coastal: a province is coastal when it touches a sea zone");

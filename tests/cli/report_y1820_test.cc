@@ -139,4 +139,18 @@ TEST_CASE("Y0: `adjutant map --y1820` checks a province map, naming the field at
   Run twice = Adjutant({"map", dir.Sub("twice.json"), "--y1820"});
   CHECK(twice.code == 2);
   CHECK_THAT(twice.err, Catch::Contains("twice.json: provinces[") && Catch::Contains(".id: province 49 twice"));
+  // Where things lie (the drawn map's geography): on the earth, seeds in pairs.
+  auto refused = [&](const std::string& from, const std::string& to, const std::string& says) {
+    std::string m = Slurp(F + "/y1820/europe-1820.map.json");
+    REQUIRE(m.find(from) != std::string::npos);
+    m.replace(m.find(from), from.size(), to);
+    std::ofstream(dir.Sub("placed.json")) << m;
+    Run r = Adjutant({"map", dir.Sub("placed.json"), "--y1820"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains(says));
+  };
+  refused("\"lon\": 2.2, \"lat\": 48.4", "\"lon\": 2.2, \"lat\": 98.4",
+          ".lon: not a place on the earth (longitude within 180, latitude within 90 degrees)");
+  refused("\"seeds\": [13.8, 55.0, ", "\"seeds\": [13.8, ", "].seeds: longitudes and latitudes come in pairs");
+  refused("\"seeds\": [13.8, 55.0, ", "\"seeds\": [213.8, 55.0, ", "].seeds[0]: not a place on the earth");
 }
