@@ -3,7 +3,11 @@
 // book, with their fate and when each was received), the order forms your
 // roles call for — a ship's order form with every section of the PATE order
 // desk (PATE 4.4-4.9) for each of your ships, a minister's treasury orders
-// (SOW 2-6; money in crowns) — adding to the order file (the schema's
+// (SOW 2-6; money in crowns), a Naval Minister's (appointments, ships laid
+// up and reactivated, stores moved and bought: PATE 2.3, 2.6, 3.5, SOW 6.1),
+// a y1820 ruler's (every kind of Y1820Order) and a Death or Glory general's
+// (a unit's intention for the move) — each field offered only for the kinds
+// of order that take it — adding to the order file (the schema's
 // OrderFile JSON, which can also be edited by hand; an order for a slot
 // already in it replaces that one) that you submit, shown as your book
 // writes it, and your reports (text, or drawn as SVG fitted to the page; a
@@ -27,7 +31,7 @@ inline constexpr std::string_view kIndexPage = R"HTML(<!doctype html>
 *{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;line-height:1.4;overflow-wrap:anywhere}
 fieldset{margin:1rem 0;border:1px solid #999;min-width:0}
-label{display:inline-block;margin:0 .6rem .2rem 0}
+label{display:inline-block;margin:0 .6rem .2rem 0;max-width:100%}
 input,select,textarea,button{font:inherit;margin:.2rem 0;max-width:100%}
 textarea{width:100%;min-height:10rem;font-family:monospace}
 pre{background:#f4f4f4;padding:.5rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}
@@ -93,6 +97,59 @@ table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}th,t
 <label>Type <select id="tf-type"><!--SOW-TYPES--></select></label> <label>Men <input id="tf-men" type="number" min="0" size="6"></label>
 <label>Unit or ship <input id="tf-id" size="8"></label> <label>Repair <select id="tf-what"><option>Battery</option><option>Fort</option></select></label>
 </fieldset><button id="tf-add">Add to the order file</button></div>
+<div id="naval-form" class="hidden"><h2>Naval Minister's orders (PATE 2, 3.5)</h2>
+<fieldset><legend>Order</legend>
+<label>Kind <select id="nf-kind">
+<option value="AppointOrder">appoint a commander or deputy (PATE 2.3)</option>
+<option value="Reactivate">reactivate a ship (PATE 2.6)</option><option value="Inactivate">inactivate a ship in a home port (PATE 2.6)</option>
+<option value="MoveStoresOrder">move stores between ports (PATE 3.5)</option><option value="BuySuppliesOrder">buy stores (SOW 6.1)</option></select></label>
+<label data-kinds="AppointOrder Reactivate Inactivate">Ship <select id="nf-ship"></select></label> <span id="nf-where" data-kinds="AppointOrder Reactivate Inactivate"></span>
+<label data-kinds="AppointOrder">Commander <input id="nf-commander" size="12" autocomplete="off" placeholder="as now"></label>
+<label data-kinds="AppointOrder">Deputy <input id="nf-deputy" size="12" autocomplete="off" placeholder="as now"></label>
+<label data-kinds="MoveStoresOrder">From port <select id="nf-from"></select></label> <label data-kinds="MoveStoresOrder">To port <select id="nf-to"></select></label>
+<label data-kinds="BuySuppliesOrder">At port <select id="nf-port"></select></label>
+<label data-kinds="MoveStoresOrder BuySuppliesOrder">Stores <input id="nf-stores" type="number" min="1" size="4"></label>
+</fieldset><button id="nf-add">Add to the order file</button></div>
+<div id="ruler-form" class="hidden"><h2>A ruler's orders (y1820)</h2>
+<p>All your nation's orders for the turn go in one file: a file sent later replaces the one before (Y1.3).</p>
+<fieldset><legend>Order</legend>
+<label>Kind <select id="yf-kind">
+<option value="Y1820Deploy">deploy armies and fleets (turn 0, Y1.1)</option><option value="Y1820Move">move armies (Y5)</option>
+<option value="Y1820FleetMove">move fleets (Y8.2)</option><option value="Y1820RaiseFleet">raise a fleet (Y8.1)</option>
+<option value="Y1820DismantleFleet">dismantle a fleet (Y8.6)</option><option value="Y1820Build">build an improvement (Y11)</option>
+<option value="Y1820Dismantle">dismantle an improvement (Y11.1)</option><option value="Y1820Research">research a technology (Y10)</option>
+<option value="Y1820Reform">pursue a social reform (Y14)</option><option value="Y1820DeclareWar">declare war (Y12.1)</option>
+<option value="Y1820Treaty">announce a treaty (Y12.2)</option><option value="Y1820RallyPoints">set the rally points (Y4.2)</option>
+<option value="Y1820GiveProvince">give a province (Y12.5)</option><option value="Y1820GiveTech">give a technology (Y12.5)</option></select></label>
+<label data-kinds="Y1820Deploy Y1820Build Y1820Dismantle Y1820GiveProvince">Province <select id="yf-province"></select></label>
+<label data-kinds="Y1820Move">From <select id="yf-from"></select></label> <label data-kinds="Y1820Move">To <select id="yf-to"></select></label>
+<label data-kinds="Y1820Move">by sea, escorted across <select id="yf-across"></select></label>
+<label data-kinds="Y1820Deploy Y1820Move">Armies <input id="yf-armies" type="number" min="0" size="4" value="1"></label>
+<label data-kinds="Y1820Deploy Y1820FleetMove">Fleets <input id="yf-fleets" type="number" min="0" size="4"></label>
+<label data-kinds="Y1820Deploy">the fleets at sea in <select id="yf-sea"></select></label>
+<label data-kinds="Y1820RaiseFleet Y1820DismantleFleet">Port <select id="yf-port"></select></label>
+<label data-kinds="Y1820FleetMove">From port <select id="yf-from-port"></select></label> <label data-kinds="Y1820FleetMove">or sea zone <select id="yf-from-sea"></select></label>
+<label data-kinds="Y1820FleetMove">To port <select id="yf-to-port"></select></label> <label data-kinds="Y1820FleetMove">or sea zone <select id="yf-to-sea"></select></label>
+<label data-kinds="Y1820Build Y1820Dismantle">Improvement <select id="yf-improvement"></select></label>
+<label data-kinds="Y1820Research">Technology <select id="yf-tech"></select></label>
+<label data-kinds="Y1820GiveTech">Technology of yours <select id="yf-give-tech"></select></label>
+<label data-kinds="Y1820Reform">Reform <select id="yf-reform"></select></label>
+<label data-kinds="Y1820DeclareWar Y1820Treaty Y1820GiveProvince Y1820GiveTech">Nation <select id="yf-nation"></select></label>
+<label data-kinds="Y1820Treaty">Treaty <select id="yf-treaty"></select></label>
+<label data-kinds="Y1820RallyPoints">Rally point <select id="yf-rally1"></select></label> <label data-kinds="Y1820RallyPoints">Rally point <select id="yf-rally2"></select></label>
+<label data-kinds="Y1820RallyPoints">A Feudal Monarchy's extra spawn point (Y6.1) <select id="yf-rally3"></select></label>
+</fieldset><button id="yf-add">Add to the order file</button></div>
+<div id="dog-form" class="hidden"><h2>Orders to your units (Death or Glory)</h2>
+<fieldset><legend>Unit</legend><label>Unit <select id="df-unit"></select></label> <span id="df-where"></span></fieldset>
+<fieldset><legend>This move (D12.2: the last order for a unit stands)</legend>
+<label>It is to <select id="df-does">
+<option value="hold">hold its ground</option><option value="move">move to a point</option><option value="charge">charge an enemy unit</option>
+<option value="stand">stay, only forming or facing</option><option value="reform">re-form (D1.8, D1.9)</option></select></label>
+<label data-kinds="move">to x (mm) <input id="df-x" type="number" min="0" size="5"></label> <label data-kinds="move">y (mm) <input id="df-y" type="number" min="0" size="5"></label>
+<label data-kinds="charge">Enemy unit <select id="df-target"></select></label>
+<label data-kinds="hold move charge stand">Formation <select id="df-formation"></select></label>
+<label data-kinds="hold move charge stand">Face (degrees) <input id="df-face" type="number" min="0" max="359" size="4" placeholder="as now"></label>
+</fieldset><button id="df-add">Add to the order file</button></div>
 <h2>Submit orders</h2>
 <p>The order file: one order a line in the text form of your rule book (e.g. <code>BR1FL orders move SOA contact pursue</code>; every kind is in the README of its ruleset), or the schema's <code>OrderFile</code> JSON, which the forms above write and which can be edited by hand. An order the forms add for a ship, unit or build already in the file replaces the one there.</p>
 <label for="order-text">Order file</label>
@@ -197,8 +254,8 @@ function resetPage() {
   for (const el of document.querySelectorAll("#player pre, #ga pre, #ga-status, #drawing, #who, #reminder, #adj-what")) {
     el.textContent = ""; el.classList.remove("err");
   }
-  for (const id of ["sf-ship", "sf-attach", "sf-sea1", "sf-sea2", "sf-port", "tf-city", "tf-to"]) $(id).innerHTML = "";
-  myShips = []; choices = null;
+  for (const id of fedSelects) $(id).innerHTML = "";
+  myShips = []; choices = null; battle = [];
   $("adj-confirm").classList.add("hidden"); adjAsk = null;
 }
 // Issue 20: the deadline that closes the coming turn's orders, and whether he has any standing.
@@ -246,9 +303,18 @@ function roleOf(suffixes) {
 // What an order is for: a ship's, a unit's or a build's — one order each
 // in a file: a later one from the forms replaces it, never joins it.
 function slotOf(item) {
-  const outer = item.body || {}, b = outer.body || {};
-  if (outer.body_type === "ShipOrders") return "ship " + b.ship;
-  return (outer.body_type || item.body_type) + " " + (b.id || b.unit || b.ship || b.city || b.port || b.to_state || "");
+  const outer = item.body || {}, b = outer.body || {}, k = outer.body_type || item.body_type;
+  if (k === "ShipOrders") return "ship " + b.ship;
+  if (k === "DogIntent") return "unit " + b.unit;  // D12.2: a unit's last intention stands
+  if (k === "MoveStoresOrder") return "stores from " + b.from + " to " + b.to;  // PATE 3.5
+  if (item.body_type === "Y1820Order") {
+    // y1820: one research, one reform and one set of rally points a turn; the others by what they name.
+    const what = ["province", "from", "to", "port", "from_port", "from_sea", "to_port", "to_sea", "nation", "improvement"]
+      .filter(f => b[f] !== undefined).map(f => b[f]);
+    if (k === "Y1820GiveTech") what.push(b.tech);
+    return [k, ...what].join(" ");
+  }
+  return k + " " + (b.id || b.unit || b.ship || b.city || b.port || b.to_state || "");
 }
 function addOrder(item) {
   // Orders typed in the text form are his: the forms add JSON, so they do not write over them.
@@ -279,8 +345,19 @@ $("order-text").oninput = () => { clearTimeout(previewTimer); previewTimer = set
 $("clear-btn").onclick = () => { $("order-text").value = '{"orders": []}'; $("submitted").textContent = ""; preview(); };
 // Issue 21: the pickers, from what his forms may offer him (report
 // choices: the naval map, PATE 6.2-6.4, 6.11; his ships; the states; his
-// state's cities) — nobody types a sea area's code or a port's name.
-let myShips = [], choices = null;
+// state's cities; a y1820 nation's provinces; a general's units) — nobody
+// types a sea area's code, a port's name or a province's number.
+let myShips = [], choices = null, battle = [];
+// The selects the script fills (none has options of its own): emptied for each login.
+const fedSelects = [...document.querySelectorAll("#player select")].filter(s => !s.options.length).map(s => s.id);
+const report = async kind => {
+  const r = await call("GET", "/api/games/" + me.game + "/reports?kind=" + kind + "&format=json");
+  return r.status === 200 ? r.json() || {} : {};
+};
+// A form shows only the fields its kind of order takes (each names them in data-kinds).
+function showKinds(form, kind) {
+  for (const el of document.querySelectorAll("#" + form + " [data-kinds]")) el.classList.toggle("hidden", !el.dataset.kinds.split(" ").includes(kind));
+}
 function fill(id, values, blank, label) {
   const sel = $(id), was = sel.value;
   sel.innerHTML = "";
@@ -292,14 +369,21 @@ function fill(id, values, blank, label) {
 const areaOf = code => ((choices || {}).areas || []).find(a => a.code === code) || {code, next: [], ports: []};
 const areaLabel = code => code + " " + (areaOf(code).name || "");
 async function setupForms() {
-  const naval = roleOf(["commander", "deputy"]), treasury = roleOf(["treasury", "prime"]);
+  const naval = roleOf(["commander", "deputy"]), treasury = roleOf(["treasury", "prime"]), navy = roleOf(["naval"]),
+        ruler = roleOf(["ruler"]), general = roleOf(["general"]);
   $("ship-form").classList.toggle("hidden", !naval);
   $("treasury-form").classList.toggle("hidden", !treasury);
+  $("naval-form").classList.toggle("hidden", !navy);
+  $("ruler-form").classList.toggle("hidden", !ruler);
+  $("dog-form").classList.toggle("hidden", !general);
   const r = await call("GET", "/api/games/" + me.game + "/reports?kind=choices&format=json");
   choices = r.status === 200 ? r.json() : null;
+  // His ships: those he commands, or (a Naval Minister) every ship of his state.
+  if (naval || navy) myShips = (await report("positions")).ships || [];
+  if (navy) setupNavy();
+  if (ruler) await setupRuler(ruler[0]);
+  if (general) await setupGeneral(general[0]);
   if (naval) {
-    const p = await call("GET", "/api/games/" + me.game + "/reports?kind=positions&format=json");
-    myShips = p.status === 200 ? ((p.json() || {}).ships || []) : [];
     const his = (choices || {}).ships || [];
     fill("sf-ship", his.map(s => s.id), null, id => id + " " + ((his.find(s => s.id === id) || {}).name || ""));
     showShip();
@@ -375,6 +459,134 @@ $("tf-add").onclick = () => {
   if (k === "RemoveShipOrder") b.ship = v("tf-id");
   if (k === "RepairOrder") { b.city = v("tf-city"); b.what = v("tf-what"); }
   addOrder({role, body_type: "SowOrder", body: {state, body_type: k, body: b}});
+};
+// The Naval Minister's orders (PATE 2.3, 2.6, 3.5; stores bought, SOW 6.1):
+// every ship of his state, as his positions report lists them, and the ports of the naval map.
+function setupNavy() {
+  const ship = id => myShips.find(x => x.id === id) || {};
+  fill("nf-ship", myShips.map(s => s.id), null, id => id + " " + (ship(id).name || "") + " (" + ship(id).position + ")");
+  const ports = ((choices || {}).ports || []).map(p => p.name);
+  for (const id of ["nf-from", "nf-to", "nf-port"]) fill(id, ports, "-");
+  showNavalShip();
+  showKinds("naval-form", $("nf-kind").value);
+}
+function showNavalShip() {
+  const s = myShips.find(x => x.id === $("nf-ship").value);
+  $("nf-where").textContent = s ? s.location + " (" + s.position + "), commander " + (s.commander || "-") + ", deputy " + (s.deputy || "-") : "";
+}
+$("nf-ship").onchange = showNavalShip;
+$("nf-kind").onchange = () => showKinds("naval-form", $("nf-kind").value);
+$("nf-add").onclick = () => {
+  const [state, role] = roleOf(["naval"]), k = $("nf-kind").value, v = id => $(id).value.trim(), n = id => parseInt($(id).value, 10) || 0;
+  // SOW 6.1: the Naval Minister buys stores (only stores: supplies are the War Minister's).
+  if (k === "BuySuppliesOrder") return addOrder({role, body_type: "SowOrder", body: {state, body_type: k, body: {city: v("nf-port"), stores: n("nf-stores")}}});
+  let kind = k, b;
+  if (k === "AppointOrder") {  // a post left blank stays as it is
+    b = {ship: v("nf-ship")};
+    if (v("nf-commander")) b.commander = v("nf-commander");
+    if (v("nf-deputy")) b.deputy = v("nf-deputy");
+  }
+  if (k === "Reactivate" || k === "Inactivate") { kind = "ActivationOrder"; b = {ship: v("nf-ship"), active: k === "Reactivate"}; }
+  if (k === "MoveStoresOrder") b = {from: v("nf-from"), to: v("nf-to"), stores: n("nf-stores")};
+  addOrder({role, body_type: "PateOrder", body: {body_type: kind, body: b}});
+};
+// A y1820 ruler's orders. The book's names (rules/y1820/tables.h; page_test checks the two agree).
+const Y1820_IMPROVEMENTS = ["Academy", "Fortifications", "Port", "Railroad", "Military HQ", "Factory"];
+const Y1820_TECHS = ["Railroads", "Industrialization", "Atomic Theory", "Electrochemistry", "Epidemiology", "Sanitation",
+  "Electrical Telegraphs", "Rifled Muskets", "Breech-Loading Rifles", "Rocketry", "Steam Navigation", "Naval Gunnery", "Ironclads",
+  "Civil Engineering"];
+const Y1820_REFORMS = ["Absolutism", "Enlightened Monarchy", "Liberalism", "Nationalism", "Army Modernization", "New Philosophies"];
+const Y1820_TREATIES = ["non-aggression", "exchange", "pact"];
+// Provinces by "number name": his own where the order takes only his, any
+// where armies may go; sea zones and the other nations from the public map;
+// what he may research or reform, and give, from his nation's report.
+async function setupRuler(nation) {
+  const mine = await report("nation"), map = await report("map");
+  const named = (choices || {}).provinces || [], seas = map.seas || [];
+  const province = id => id + " " + ((named.find(p => p.id === id) || {}).name || "");
+  const sea = id => id + " " + ((seas.find(z => z.id === id) || {}).name || "");
+  const all = named.map(p => p.id), own = (mine.provinces || []).map(String), zones = seas.map(z => z.id);
+  for (const id of ["yf-province", "yf-port", "yf-rally1"]) fill(id, own, null, province);
+  for (const id of ["yf-rally2", "yf-rally3", "yf-from-port"]) fill(id, own, "-", province);
+  for (const id of ["yf-from", "yf-to"]) fill(id, all, null, province);
+  fill("yf-to-port", all, "-", province);
+  for (const id of ["yf-across", "yf-from-sea", "yf-to-sea"]) fill(id, zones, "-", sea);
+  fill("yf-sea", zones, "none: in port", sea);
+  fill("yf-improvement", Y1820_IMPROVEMENTS, null);
+  fill("yf-tech", Y1820_TECHS.filter(t => !(mine.techs || []).includes(t)), null);
+  fill("yf-give-tech", mine.techs || [], null);
+  fill("yf-reform", Y1820_REFORMS.filter(r => !(mine.reforms || []).includes(r)), null);
+  fill("yf-nation", [...new Set((map.provinces || []).map(p => p.owner))].filter(x => x && x !== nation).sort(), null);
+  fill("yf-treaty", Y1820_TREATIES, null);
+  showKinds("ruler-form", $("yf-kind").value);
+}
+$("yf-kind").onchange = () => showKinds("ruler-form", $("yf-kind").value);
+$("yf-add").onclick = () => {
+  const k = $("yf-kind").value, v = id => $(id).value, n = id => parseInt($(id).value, 10) || 0, b = {};
+  if (k === "Y1820Deploy") {
+    b.province = n("yf-province"); b.armies = n("yf-armies");
+    if (n("yf-fleets")) b.fleets = n("yf-fleets");
+    if (v("yf-sea")) b.sea = v("yf-sea");
+  }
+  if (k === "Y1820Move") {
+    b.from = n("yf-from"); b.to = n("yf-to"); b.armies = n("yf-armies");
+    if (v("yf-across")) b.seas = [v("yf-across")];
+  }
+  if (k === "Y1820FleetMove") {
+    if (v("yf-from-port")) b.from_port = n("yf-from-port");
+    if (v("yf-from-sea")) b.from_sea = v("yf-from-sea");
+    if (v("yf-to-port")) b.to_port = n("yf-to-port");
+    if (v("yf-to-sea")) b.to_sea = v("yf-to-sea");
+    b.fleets = n("yf-fleets");
+  }
+  if (k === "Y1820RaiseFleet" || k === "Y1820DismantleFleet") b.port = n("yf-port");
+  if (k === "Y1820Build" || k === "Y1820Dismantle") { b.province = n("yf-province"); b.improvement = v("yf-improvement"); }
+  if (k === "Y1820Research") b.tech = v("yf-tech");
+  if (k === "Y1820Reform") b.reform = v("yf-reform");
+  if (k === "Y1820DeclareWar") b.nation = v("yf-nation");
+  if (k === "Y1820Treaty") { b.nation = v("yf-nation"); b.kind = v("yf-treaty"); }
+  if (k === "Y1820RallyPoints") b.provinces = ["yf-rally1", "yf-rally2", "yf-rally3"].filter(id => v(id)).map(n);
+  if (k === "Y1820GiveProvince") { b.nation = v("yf-nation"); b.province = n("yf-province"); }
+  if (k === "Y1820GiveTech") { b.nation = v("yf-nation"); b.tech = v("yf-give-tech"); }
+  addOrder({body_type: "Y1820Order", body: {body_type: k, body: b}});
+};
+// A general's orders (Death or Glory): his units, from report choices; the
+// enemy's and where each stands, from his battle report. Distances in mm of
+// the table, as the report gives them.
+const DOG_FORMATIONS = [["ColumnOfMarch", "column of march"], ["ColumnOfDivisions", "column of divisions"], ["Line", "line"],
+  ["Square", "square"], ["Skirmish", "skirmish order"], ["Limbered", "limbered"], ["Unlimbered", "unlimbered"]];
+async function setupGeneral(side) {
+  battle = ((await report("battle")).units || []).filter(u => !u.gone);
+  const his = (choices || {}).units || [], enemy = battle.filter(u => u.side !== side);
+  fill("df-unit", his.map(u => u.id), null, id => id + " " + ((his.find(u => u.id === id) || {}).name || ""));
+  fill("df-target", enemy.map(u => u.id), null, id => { const u = enemy.find(x => x.id === id); return id + " " + u.name + " at (" + u.x + ", " + u.y + ")"; });
+  showUnit();
+  showKinds("dog-form", $("df-does").value);
+}
+// Another unit picked: its order starts afresh (as it stands now: no new formation, point or facing).
+function showUnit() {
+  const u = battle.find(x => x.id === $("df-unit").value);
+  for (const id of ["df-x", "df-y", "df-face", "df-formation"]) $(id).value = "";
+  $("df-where").textContent = u ? u.formation + " at (" + u.x + ", " + u.y + ") mm facing " + u.facing + "°, " + u.strength + " men, " +
+                                  u.cohesion.toLowerCase() + ", " + u.fatigue.toLowerCase() : "";
+  // D1: batteries limber and unlimber; the other arms take the other formations.
+  const guns = !!u && /Artillery/.test(u.arm);
+  const offered = DOG_FORMATIONS.filter(([f]) => (f === "Limbered" || f === "Unlimbered") === guns).map(([f]) => f);
+  fill("df-formation", offered, "as now" + (u ? " (" + u.formation + ")" : ""), f => DOG_FORMATIONS.find(x => x[0] === f)[1]);
+}
+$("df-unit").onchange = showUnit;
+$("df-does").onchange = () => showKinds("dog-form", $("df-does").value);
+$("df-add").onclick = () => {
+  const v = id => $(id).value.trim(), n = id => parseInt($(id).value, 10) || 0, does = v("df-does"), b = {unit: v("df-unit")};
+  if (does === "hold") b.hold = true;
+  if (does === "move") b.path = [{x: n("df-x"), y: n("df-y")}];
+  if (does === "charge") b.charge = v("df-target");
+  if (does === "reform") b.reform = true;  // re-forming is all it does (D1.8)
+  else {
+    if (v("df-formation")) { b.change_formation = true; b.formation = v("df-formation"); }
+    if (v("df-face") !== "") b.face = n("df-face");
+  }
+  addOrder({body_type: "DogOrder", body: {body_type: "DogIntent", body: b}});
 };
 // His orders for the coming turn as they stand, each as his book writes it.
 const utcText = s => new Date(s * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC";
