@@ -58,7 +58,7 @@ table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}th,t
 <h2>Your orders for the coming turn</h2>
 <button id="orders-btn">Show them again</button><pre id="orders"></pre>
 <div id="ship-form" class="hidden"><h2>Ship orders (PATE 4)</h2>
-<fieldset><legend>Ship</legend><select id="sf-ship"></select> <span id="sf-where"></span></fieldset>
+<fieldset><legend>Ship</legend><label>Ship <select id="sf-ship"></select></label> <span id="sf-where"></span></fieldset>
 <fieldset><legend>4.4 Attachment</legend>
 <label>Attach to <select id="sf-attach"></select></label> <label><input id="sf-detach" type="checkbox"> Detach</label></fieldset>
 <fieldset><legend>4.5 Movement</legend>
@@ -186,7 +186,7 @@ table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}th,t
 <h2>Orders a player sent by other means</h2>
 <fieldset><legend>Entered on his behalf, recorded as entered by the GA</legend>
 <label>For <input id="of-person" autocomplete="off"></label>
-<textarea id="of-text" spellcheck="false" placeholder="one order a line, in the text form of his rule book, or OrderFile JSON"></textarea>
+<textarea id="of-text" aria-label="His orders" spellcheck="false" placeholder="one order a line, in the text form of his rule book, or OrderFile JSON"></textarea>
 <button id="of-btn">Enter his orders</button></fieldset>
 <pre id="of-out"></pre>
 <h2>Roles</h2>
@@ -210,7 +210,7 @@ table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}th,t
 <pre id="sc-out"></pre>
 <h2>Directives and corrections</h2>
 <fieldset><legend>A directive (the schema's DirectiveFile JSON)</legend>
-<textarea id="dv-text" spellcheck="false" placeholder='{"reason": "...", "body_type": "SowDirective", "body": {...}}'></textarea>
+<textarea id="dv-text" aria-label="The directive" spellcheck="false" placeholder='{"reason": "...", "body_type": "SowDirective", "body": {...}}'></textarea>
 <button id="dv-btn">Record the directive</button>
 <label>or correct history: at <input id="cr-at" size="12" placeholder="1805.1.2"></label>
 <label>new branch <input id="cr-name" size="12"></label>
@@ -218,7 +218,7 @@ table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}th,t
 <button id="cr-btn">Correct with this directive…</button></fieldset>
 <pre id="dv-out"></pre>
 <h2>Run a command</h2>
-<input id="ga-args" size="60" placeholder="report fleet nwol"><button id="ga-run-btn">Run</button>
+<input id="ga-args" aria-label="The command" size="60" placeholder="report fleet nwol"><button id="ga-run-btn">Run</button>
 <pre id="ga-out"></pre>
 </section>
 <script>

@@ -15,6 +15,7 @@
 #include <sodium.h>
 
 #include <cctype>
+#include <algorithm>
 #include <filesystem>
 
 #include "desk/desk.h"
@@ -544,6 +545,81 @@ TEST_CASE("desk page: a Death or Glory general's form moves, charges, forms and 
       };
       CHECK(got == meant);
       CHECK(std::filesystem::file_size(shots + "/general.png") > 1000);
+    }
+  }
+}
+
+namespace {
+
+// Keyboard and screen-reader basics of the page as it is now: every control
+// shown has a name a screen reader reads (its label, its own text or an
+// aria-label), no tabindex above 0, and Tab walks the controls shown in the
+// order the page lists them. Returns what is wrong ("" for nothing).
+std::string Accessible(Browser& b) {
+  const std::string named = b.Eval(R"((() => {
+    const bad = [];
+    for (const e of document.querySelectorAll('input, select, textarea, button')) {
+      if (e.offsetParent === null || e.type === 'hidden') continue;
+      const name = (e.tagName === 'BUTTON' ? e.textContent : '') || e.getAttribute('aria-label') ||
+                   [...(e.labels || [])].map(l => l.textContent).join(' ');
+      if (!name.trim()) bad.push('no name: ' + (e.id || e.outerHTML.slice(0, 60)));
+    }
+    for (const e of document.querySelectorAll('[tabindex]')) {
+      if (+e.getAttribute('tabindex') > 0) bad.push('tabindex above 0: ' + (e.id || e.tagName));
+    }
+    return bad.join(' | ');
+  })())");
+  if (named != "\"\"") return named;
+  // The controls shown, in the page's order; then Tab from the top, one press each.
+  const std::string order = b.Eval(R"([...document.querySelectorAll('a[href], input, select, textarea, button')]
+      .filter(e => e.offsetParent !== null && !e.disabled && e.type !== 'hidden').map(e => e.id || e.tagName).join(' '))");
+  b.Eval("document.activeElement && document.activeElement.blur(); window.getSelection().removeAllRanges(); true");
+  std::string walked;
+  const size_t n = std::count(order.begin(), order.end(), ' ') + 1;
+  for (size_t i = 0; i < n; ++i) {
+    for (const char* type : {"keyDown", "keyUp"}) {
+      b.Send("Input.dispatchKeyEvent", std::string("{\"type\": \"") + type +
+                                           "\", \"key\": \"Tab\", \"code\": \"Tab\", \"windowsVirtualKeyCode\": 9}");
+    }
+    const std::string at = b.Eval("document.activeElement.id || document.activeElement.tagName");
+    walked += (walked.empty() ? "" : " ") + at.substr(1, at.size() - 2);
+  }
+  if ("\"" + walked + "\"" != order) return "Tab walks " + walked + "\nthe page lists " + order;
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("desk page: every control shown has a name a screen reader reads, and Tab walks them in the page's order, "
+          "for every kind of player and the GA",
+          "[desk][browser][page]") {
+  struct Who {
+    const char* game;
+    const char* person;
+    const char* password;  // "" for the GA
+  };
+  const Who whos[] = {{"nwol", "nelson", "nelson-1805"},        {"nwol", "pitt", "pitt-1805"},
+                      {"nwol", "barham", "barham-1805"},        {"europe", "richelieu", "richelieu-1820"},
+                      {"talavera", "wellesley", "wellesley-1809"}, {"nwol", "", ""}};
+  for (const Screen& screen : kScreens) {
+    for (const Who& who : whos) {
+      DYNAMIC_SECTION(screen.name << " " << who.game << " " << (*who.person ? who.person : "the GA")) {
+        PageDesk d(who.game);
+        Browser b(d.dir.Sub("chromium"));
+        b.Viewport(screen.width, screen.height, screen.mobile);
+        b.Open(d.Url());
+        INFO("the login page");
+        CHECK(Accessible(b) == "");
+        if (*who.person) {
+          LogIn(b, who.person, who.game, who.password);
+          REQUIRE(b.Until("document.querySelectorAll('#player select option').length > 0"));
+        } else {
+          b.Eval("document.getElementById('ga-password').value = 'the-ga-secret'; document.getElementById('ga-login-btn').click(); true");
+          REQUIRE(b.Until("!document.getElementById('ga').classList.contains('hidden')"));
+        }
+        INFO("logged in");
+        CHECK(Accessible(b) == "");
+      }
     }
   }
 }
