@@ -38,6 +38,9 @@ pre{background:#f4f4f4;padding:.5rem;overflow:auto;white-space:pre-wrap;overflow
 #drawing svg,#drawing img{max-width:100%;height:auto;display:block}
 .hidden{display:none}.err{color:#a00}
 table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}th,td{border:1px solid #ccc;padding:.1rem .4rem;text-align:left}
+@media (max-width:600px){#st-persons,#st-persons tr,#st-persons td{display:block}#st-persons tr:first-child{display:none}
+#st-persons tr{border-top:2px solid #999;padding:.2rem 0}#st-persons td{border:none}
+#st-persons td::before{content:attr(data-label) ": ";font-weight:bold}}
 #where{font-weight:bold}
 </style></head><body>
 <h1>Adjutant order desk</h1>
@@ -744,13 +747,15 @@ async function showStatus(game) {
   put("st-orders", j.orders_for ? "orders go to " + j.orders_for + (j.orders_for_name ? " (" + j.orders_for_name + ")" : "")
                                 : "the game takes no orders now");
   put("st-deadline", "deadline: " + (j.deadline || "none set"));
+  // On a phone each person's row is a card, each value named (data-label).
+  const heads = ["person", "roles", "given", "stand", "refused", "superseded", "withdrawn", "last order (seq)", "received"];
   const t = document.createElement("table"), row = (cells, tag) => {
     const tr = document.createElement("tr");
-    for (const c of cells) { const d = document.createElement(tag); d.textContent = c; tr.appendChild(d); }
+    cells.forEach((c, i) => { const d = document.createElement(tag); d.textContent = c; d.dataset.label = heads[i]; tr.appendChild(d); });
     t.appendChild(tr);
   };
   t.id = "st-persons";
-  row(["person", "roles", "given", "stand", "refused", "superseded", "withdrawn", "last order (seq)", "received"], "th");
+  row(heads, "th");
   for (const p of j.persons || []) {
     row([p.person, (p.roles || []).join(", "), p.submitted || 0, p.stand || 0, p.refused || 0, p.superseded || 0,
          p.withdrawn || 0, p.last_seq ? String(p.last_seq) : "-", p.last_received_at ? utcText(p.last_received_at) : "-"], "td");

@@ -570,9 +570,18 @@ std::string Accessible(Browser& b) {
     return bad.join(' | ');
   })())");
   if (named != "\"\"") return named;
-  // The controls shown, in the page's order; then Tab from the top, one press each.
-  const std::string order = b.Eval(R"([...document.querySelectorAll('a[href], input, select, textarea, button')]
-      .filter(e => e.offsetParent !== null && !e.disabled && e.type !== 'hidden').map(e => e.id || e.tagName).join(' '))");
+  // The controls shown, in the page's order, once the page has settled (the
+  // forms fill themselves after a login: the same list twice, 300 ms apart);
+  // then Tab from the top, one press each.
+  const std::string list = R"([...document.querySelectorAll('a[href], input, select, textarea, button')]
+      .filter(e => e.offsetParent !== null && !e.disabled && e.type !== 'hidden').map(e => e.id || e.tagName).join(' '))";
+  std::string order = b.Eval(list);
+  for (int tries = 0; tries < 50; ++tries) {
+    b.Eval("new Promise(r => setTimeout(() => r(true), 300))");
+    const std::string again = b.Eval(list);
+    if (again == order) break;
+    order = again;
+  }
   b.Eval("document.activeElement && document.activeElement.blur(); window.getSelection().removeAllRanges(); true");
   std::string walked;
   const size_t n = std::count(order.begin(), order.end(), ' ') + 1;
@@ -619,6 +628,94 @@ TEST_CASE("desk page: every control shown has a name a screen reader reads, and 
         }
         INFO("logged in");
         CHECK(Accessible(b) == "");
+      }
+    }
+  }
+}
+
+TEST_CASE("desk page: the GA's forms on every kind of game at a phone's width and a desk's — a password reset, a "
+          "player's orders entered for him, a deadline set, a phase adjudicated once confirmed, the status as a table",
+          "[desk][browser][page][ga-forms]") {
+  struct Kind {
+    const char* game;
+    const char* person;
+    const char* orders;  // in his book's text form
+  };
+  const Kind kinds[] = {{"nwol", "nelson", "BR1FL orders move SOA"},
+                        {"europe", "richelieu", "research Railroads"},
+                        {"talavera", "wellesley", "BR-29 orders hold"}};
+  for (const Screen& screen : kScreens) {
+    for (const Kind& k : kinds) {
+      DYNAMIC_SECTION(screen.name << " " << k.game) {
+        PageDesk d(k.game);
+        const auto head = [&] {
+          auto h = d.db->HeadOf(d.game, "main");
+          REQUIRE(h.ok());
+          return h->seq;
+        };
+        const std::string shots = testing::TestOutputDir(std::string("page/") + screen.name);
+        Browser b(d.dir.Sub("chromium"));
+        b.Viewport(screen.width, screen.height, screen.mobile);
+        b.Open(d.Url());
+        b.Eval("document.getElementById('ga-password').value = 'the-ga-secret'; document.getElementById('ga-login-btn').click(); true");
+        REQUIRE(b.Until("!document.getElementById('ga').classList.contains('hidden')"));
+        Fill(b, {{"ga-game", k.game}});
+
+        // His password reset: the new one logs him in.
+        Fill(b, {{"pw-person", k.person}, {"pw-new", "a-new-secret-21"}});
+        Click(b, "pw-btn");
+        REQUIRE(b.Until("document.getElementById('pw-out').textContent.startsWith('Password set for " + std::string(k.person) + "')"));
+        CHECK(testing::HttpCall(d.desk->port(), "POST", "/api/login",
+                                std::string(R"({"game": ")") + k.game + R"(", "person": ")" + k.person +
+                                    R"(", "password": "a-new-secret-21"})")
+                  .status == 200);
+
+        // His orders, sent by other means, entered for him: recorded as the GA's, standing.
+        const uint64_t mark = head();
+        Fill(b, {{"of-person", k.person}, {"of-text", k.orders}});
+        Click(b, "of-btn");
+        const bool entered = b.Until("document.getElementById('of-out').textContent.startsWith('Entered for ')");
+        INFO(b.Eval("document.getElementById('of-out').textContent"));
+        REQUIRE(entered);
+        CHECK(b.Eval("document.getElementById('of-out').textContent.includes('stands')") == "true");
+        int by_ga = 0;
+        REQUIRE(d.db->Read(d.game, "main", mark + 1, UINT64_MAX, [&](const ledger::EventView& v) {
+                      const auto* o = v.event()->payload_as_OrderSubmitted();
+                      if (o && o->person()->str() == k.person) by_ga += v.event()->actor()->kind() == fb::ActorKind_GameAdministrator;
+                      return Status::Ok();
+                    }).ok());
+        CHECK(by_ga == 1);
+
+        // A deadline set through the schedule form.
+        Fill(b, {{"sc-action", "set"}, {"sc-deadline", "+3d"}});
+        Click(b, "sc-btn");
+        REQUIRE(b.Until("document.getElementById('sc-out').textContent.length > 0"));
+        CHECK(b.Eval("document.getElementById('sc-out').classList.contains('err')") == "false");
+
+        // The status, as a table; the page fits.
+        Click(b, "status-btn");
+        REQUIRE(b.Until("!!document.getElementById('st-persons')"));
+        CHECK(b.Eval("document.getElementById('st-persons').tagName") == "\"TABLE\"");
+        CHECK(b.Eval("document.getElementById('ga-status').textContent.includes('{')") == "false");
+        Fits(b, screen, std::string("the GA's page on ") + k.game);
+        b.Screenshot(shots + "/ga-" + k.game + ".png");
+
+        // Adjudication: asked first, cancelled (nothing runs), asked again and confirmed.
+        const uint64_t before = head();
+        Click(b, "adj-phase-btn");
+        REQUIRE(b.Until("!document.getElementById('adj-confirm').classList.contains('hidden')"));
+        CHECK(b.Eval("document.getElementById('adj-what').textContent.startsWith('Adjudicate ')") == "true");
+        Click(b, "adj-no");
+        CHECK(b.Until("document.getElementById('adj-confirm').classList.contains('hidden')"));
+        CHECK(head() == before);
+        Click(b, "adj-phase-btn");
+        REQUIRE(b.Until("!document.getElementById('adj-confirm').classList.contains('hidden')"));
+        Click(b, "adj-yes");
+        const bool done = b.Until("document.getElementById('adj-out').textContent.includes('(events ')");
+        INFO(b.Eval("document.getElementById('adj-out').textContent"));
+        REQUIRE(done);
+        CHECK(b.Eval("document.getElementById('adj-out').textContent.includes('{')") == "false");
+        CHECK(head() > before);
       }
     }
   }
