@@ -272,7 +272,8 @@ async function remind() {
   if (r.status !== 200) { $("reminder").textContent = ""; return; }
   const j = r.json() || {};
   const mine = (j.orders || []).filter(o => o.status === "stands").length;
-  let t = "Orders now go to turn " + j.turn + ". ";
+  let t = "Orders now go to turn " + j.turn + (j.turn_name ? " (" + j.turn_name + ")" : "") +
+          (j.next_phase ? "; the next phase to adjudicate is " + j.next_phase : "") + ". ";
   t += j.deadline ? "They close at " + j.deadline + " (" + timeLeft(j.time_left || 0) + ")" +
                     (j.schedule_paused ? "; the schedule is paused" : "") + ". "
                   : "No deadline is set. ";

@@ -224,9 +224,13 @@ Response Desk::Impl::OwnOrders(const Session& s, const std::map<std::string, std
   const int64_t now = WallNow(settings);
   const std::optional<projections::Deadline>& deadline = sched->deadline;
   const std::string deadline_text = deadline ? FormatUtc(deadline->at) : "";
+  // The turn in words and the phase next adjudicated, for the page's heading.
+  auto next = replay::NextPhaseOf(*world);
+  const std::string turn_name = next.ok() ? next->turn_name : "", next_phase = next.ok() ? next->name : "";
   f.Finish(fb::CreateDeskOrdersDirect(f, s.game.c_str(), branch->c_str(), at->turn.ToString().c_str(), &out, next_after,
                                       deadline_text.c_str(), deadline ? deadline->at : 0,
-                                      deadline ? deadline->at - now : 0, sched->state.set && sched->state.paused));
+                                      deadline ? deadline->at - now : 0, sched->state.set && sched->state.paused,
+                                      turn_name.c_str(), next_phase.c_str()));
   return Json(JsonOf("DeskOrders", f));
 }
 

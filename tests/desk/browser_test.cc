@@ -91,6 +91,9 @@ TEST_CASE("desk in a browser: a commander logs in, fills the ship order form, su
     CHECK(b.Eval("document.getElementById('treasury-form').classList.contains('hidden')") == "true");
     // The reminder (issue 20): no deadline yet, no orders of his yet.
     REQUIRE(b.Until("document.getElementById('reminder').textContent.includes('Orders now go to turn 1805.1.1')"));
+    // The turn in words and the phase next (issue 21).
+    CHECK(b.Eval("document.getElementById('reminder').textContent.includes("
+                 "'Orders now go to turn 1805.1.1 (Spring 1805, turn 1); the next phase to adjudicate is ')") == "true");
     CHECK(b.Eval("document.getElementById('reminder').textContent.includes('No deadline is set')") == "true");
     CHECK(b.Eval("document.getElementById('reminder').textContent.includes('You have given no orders yet')") == "true");
     // Fill in movement, contact and combat; add it to the order file; submit.
