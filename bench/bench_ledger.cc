@@ -40,6 +40,7 @@
 #include "base/status.h"
 #include "base/turn.h"
 #include "bench/common.h"
+#include "bench/spawner.h"
 #include "ledger/format.h"
 #include "ledger/ledger.h"
 #include "projections/summary.h"
@@ -501,142 +502,20 @@ void BenchForks(const WorkDir& wd) {
 
 // ---- 4. memory ------------------------------------------------------------------
 
-// What a rebuild child sends back: plain bytes, under PIPE_BUF so that one
-// write(2) delivers all of it or nothing.
-struct ChildReport {
-  int ok = 0;
-  uint64_t events = 0;
-  double seconds = 0;
-  long baseline_kib = 0;  // max RSS on entry: what fork(2) copied from the spawner
-  long max_rss_kib = 0;
-  char error[200] = {};
-};
-static_assert(sizeof(ChildReport) <= PIPE_BUF);
-
-struct RebuildRequest {
-  uint64_t upto = 0;  // 0: the spawner exits
-  char dir[PATH_MAX] = {};
-};
-
-long MaxRssKib() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss;  // KiB on Linux
-}
-
-bool ReadFull(int fd, void* buf, size_t n) {
-  auto* p = static_cast<char*>(buf);
-  while (n > 0) {
-    ssize_t got = read(fd, p, n);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return false;
-    p += got;
-    n -= static_cast<size_t>(got);
-  }
-  return true;
-}
-
-bool WriteFull(int fd, const void* buf, size_t n) {
-  auto* p = static_cast<const char*>(buf);
-  while (n > 0) {
-    ssize_t put = write(fd, p, n);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) return false;
-    p += put;
-    n -= static_cast<size_t>(put);
-  }
-  return true;
-}
-
-[[noreturn]] void RebuildChild(int report_fd, const std::string& dir, uint64_t upto) {
-  ChildReport rep;
-  rep.baseline_kib = MaxRssKib();
+// A rebuild child's work: a Summary rebuilt from zero over events 1..upto.
+void RebuildChild(const std::string& dir, const std::string& /*game: kBigGame*/, uint64_t upto, ChildReport* rep) {
   ledger::OpenOptions ro;
   ro.read_only = true;
   auto db = ledger::Ledger::Open(dir, ro);
   if (db.ok()) {
     auto t0 = Clock::now();
-    rep.events = RebuildSummary(**db, kBigGame, upto);
-    rep.seconds = SecondsSince(t0);
-    rep.ok = 1;
+    rep->events = RebuildSummary(**db, kBigGame, upto);
+    rep->seconds = SecondsSince(t0);
+    rep->ok = 1;
   } else {
-    std::snprintf(rep.error, sizeof rep.error, "%s", db.status().message().c_str());
+    std::snprintf(rep->error, sizeof rep->error, "%s", db.status().message().c_str());
   }
-  rep.max_rss_kib = MaxRssKib();
-  // _exit: the spawner's atexit handlers and static state are not ours to run.
-  _exit(WriteFull(report_fd, &rep, sizeof rep) ? 0 : 1);
 }
-
-// Forks the rebuild children. It is itself forked first thing in main, so
-// it is a small single-threaded process that never opened RocksDB. Forked
-// from the benchmark instead, a child would inherit tens of MiB of resident
-// heap left by the fill — pages its own allocations reuse without raising
-// its RSS, which would hide any growth — and RocksDB's background threads,
-// which fork(2) does not copy, with whatever locks they held.
-class Spawner {
- public:
-  Spawner() {
-    int req[2], rep[2];
-    if (pipe(req) != 0 || pipe(rep) != 0) Die("pipe", Status::IOError(std::strerror(errno)));
-    std::fflush(stdout);
-    std::fflush(stderr);
-    pid_ = fork();
-    if (pid_ < 0) Die("fork", Status::IOError(std::strerror(errno)));
-    if (pid_ == 0) {
-      close(req[1]);
-      close(rep[0]);
-      Serve(req[0], rep[1]);
-    }
-    close(req[0]);
-    close(rep[1]);
-    request_fd_ = req[1];
-    report_fd_ = rep[0];
-  }
-  ~Spawner() {
-    RebuildRequest stop;  // upto 0
-    (void)WriteFull(request_fd_, &stop, sizeof stop);
-    close(request_fd_);
-    close(report_fd_);
-    waitpid(pid_, nullptr, 0);
-  }
-  Spawner(const Spawner&) = delete;
-  Spawner& operator=(const Spawner&) = delete;
-
-  // Rebuilds events 1..upto of the big game in a fresh child; waits for it.
-  ChildReport Rebuild(const std::string& dir, uint64_t upto) {
-    RebuildRequest req;
-    req.upto = upto;
-    std::snprintf(req.dir, sizeof req.dir, "%s", dir.c_str());
-    ChildReport rep;
-    if (!WriteFull(request_fd_, &req, sizeof req) || !ReadFull(report_fd_, &rep, sizeof rep)) {
-      Die("rebuild child", Status::IOError("the spawner process is gone"));
-    }
-    if (!rep.ok) Die("rebuild child", Status::IOError(rep.error));
-    return rep;
-  }
-
- private:
-  // One child per request, one at a time, so no two rebuilds share the
-  // machine. A child that dies without reporting is reported for it.
-  [[noreturn]] static void Serve(int request_fd, int report_fd) {
-    RebuildRequest req;
-    while (ReadFull(request_fd, &req, sizeof req) && req.upto != 0) {
-      pid_t pid = fork();
-      if (pid == 0) RebuildChild(report_fd, req.dir, req.upto);
-      int wstatus = 0;
-      if (pid < 0 || waitpid(pid, &wstatus, 0) != pid || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
-        ChildReport failed;
-        std::snprintf(failed.error, sizeof failed.error, "rebuild child failed (wait status %d)", wstatus);
-        (void)WriteFull(report_fd, &failed, sizeof failed);
-      }
-    }
-    _exit(0);
-  }
-
-  pid_t pid_ = -1;
-  int request_fd_ = -1;
-  int report_fd_ = -1;
-};
 
 void PrintMemory(const ChildReport& r, uint64_t log_events, const ChildReport* short_log) {
   JsonLine line("rebuild_memory");
@@ -666,11 +545,11 @@ void BenchMemory(Spawner& spawner, const WorkDir& wd, uint64_t events) {
   SettleLedger(wd.ledger_dir());  // again: the forks wrote to its WAL
   uint64_t tenth = events / 10;
   Progress("rebuild of a %" PRIu64 "-event log in a child process", tenth);
-  ChildReport short_log = spawner.Rebuild(wd.short_ledger_dir(), UINT64_MAX);
+  ChildReport short_log = spawner.Run(wd.short_ledger_dir(), std::string(kBigGame), UINT64_MAX);
   Progress("rebuild of %" PRIu64 " events of the %" PRIu64 "-event log in a child process", tenth, events);
-  ChildReport prefix = spawner.Rebuild(wd.ledger_dir(), tenth);
+  ChildReport prefix = spawner.Run(wd.ledger_dir(), std::string(kBigGame), tenth);
   Progress("rebuild of the %" PRIu64 "-event log in a child process", events);
-  ChildReport whole = spawner.Rebuild(wd.ledger_dir(), UINT64_MAX);
+  ChildReport whole = spawner.Run(wd.ledger_dir(), std::string(kBigGame), UINT64_MAX);
   PrintMemory(short_log, tenth, nullptr);
   PrintMemory(prefix, events, &short_log);
   PrintMemory(whole, events, &short_log);
@@ -707,7 +586,7 @@ AppendFigures BenchAppend(const WorkDir& wd, uint64_t events) {
 int Run(int argc, char** argv) {
   Config cfg = ParseArgs(argc, argv);
   auto t0 = Clock::now();
-  Spawner spawner;  // before anything grows this process or starts a thread
+  Spawner spawner(RebuildChild);  // before anything grows this process or starts a thread
   WorkDir wd(cfg);
   Progress("N = %" PRIu64 " events, databases under %s", cfg.events, cfg.dir.c_str());
 

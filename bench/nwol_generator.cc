@@ -598,6 +598,12 @@ Result<std::vector<Directive>> OpeningDirectives() {
   return out;
 }
 
+Result<Directive> SeasonKindDirective(int32_t year, int32_t season, const std::string& kind) {
+  const std::string at = std::to_string(year) + "." + std::to_string(season);
+  return MakeDirective("SetSeasonKind " + at + " " + kind, "the GA's calendar for a long campaign", "SowDirective",
+                       "SetSeasonKind", Obj().I("year", year).I("season", season).S("kind", kind).str());
+}
+
 Result<Directive> EndCampaignDirective() {
   return MakeDirective("EndCampaign", "the GA ends the campaign (a shorter benchmark)", "SowDirective", "EndCampaign",
                        "{}");
@@ -612,7 +618,7 @@ class OrderWriter {
  public:
   OrderWriter(const NwolOptions& o, const P::TreasuryState& s, const P::FleetState& fleet, const P::Roster& roster,
               const NavalMap& map)
-      : s_(s), f_(fleet), roster_(roster), map_(map), r_(o.seed) {
+      : o_(o), s_(s), f_(fleet), roster_(roster), map_(map), r_(o.seed) {
     auto at = sow::OrderPosition(s);
     turn_ = at.ok() ? at->turn : s.turn;
     kind_ = static_cast<fb::SeasonKind>(sow::Next(s).season_kind);
@@ -837,6 +843,11 @@ class OrderWriter {
     int n_units = 0;
     for (const auto& [id, u] : s_.units) n_units += u.state == st;
     int builds = home.empty() ? 0 : r_.Int(0, 1 + n_units / 60);
+    if (auto cap = o_.unit_cap.find(st); cap != o_.unit_cap.end()) {
+      int building = 0;
+      for (const auto& [id, b] : s_.builds) building += b.state == st && !b.is_ship;
+      builds = std::max(0, std::min(builds, cap->second - n_units - building));
+    }
     for (int i = 0; i < builds; ++i) {
       const std::string& city = r_.Pick(home);
       const P::City& c = s_.cities.at(city);
@@ -863,7 +874,14 @@ class OrderWriter {
     }
     // A ship now and then, in a port with a dockyard free.
     auto ports = Ports(st, true);
-    if (!ports.empty() && r_.Pct(35)) {
+    bool ships_wanted = true;
+    if (auto cap = o_.ship_cap.find(st); cap != o_.ship_cap.end()) {
+      int n_ships = 0;
+      for (const auto& [id, sh] : f_.ships) n_ships += sh.state == st;
+      for (const auto& [id, b] : s_.builds) n_ships += b.state == st && b.is_ship;
+      ships_wanted = n_ships < cap->second;
+    }
+    if (!ports.empty() && r_.Pct(35) && ships_wanted) {
       const std::string& port = r_.Pick(ports);
       const P::City& c = s_.cities.at(port);
       int building = 0;
@@ -1181,6 +1199,7 @@ class OrderWriter {
     return items;
   }
 
+  const NwolOptions o_;
   const P::TreasuryState& s_;
   const P::FleetState& f_;  // the ships
   const P::Roster& roster_;

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,11 @@ struct NwolOptions {
   // every state, city and port and scale the armies and fleets (at least
   // one ship for a state that has any).
   double scale = 1.0;
+  // A steady game (the long campaign of adjutant_bench_game --years): a
+  // state builds land units only while it has fewer than unit_cap[state],
+  // ships only while fewer than ship_cap[state] (its opening numbers), so
+  // the game's size holds and only its age grows. Empty: no caps.
+  std::map<std::string, int> unit_cap, ship_cap;
 };
 
 // The generated opening position.
@@ -71,6 +77,10 @@ Result<std::vector<Directive>> OpeningDirectives();
 
 // The GA ends the campaign early (SOW 4.2), for games of fewer than 15 turns.
 Result<Directive> EndCampaignDirective();
+
+// The GA sets the kind of a coming season (SOW 4.2): "War", "Peace" or
+// "Truce".
+Result<Directive> SeasonKindDirective(int32_t year, int32_t season, const std::string& kind);
 
 // One player's order file for a turn.
 struct Submission {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <bit>
 #include <map>
 #include <set>
 #include <string>
@@ -38,6 +39,7 @@ class Enc {
     if constexpr (std::is_same_v<T, bool>) Raw(v ? 1 : 0, 1);
     else if constexpr (std::is_enum_v<T>) Raw(static_cast<uint64_t>(v), sizeof(T));
     else if constexpr (std::is_integral_v<T>) Raw(static_cast<uint64_t>(v), sizeof(T));
+    else if constexpr (std::is_same_v<T, float>) Raw(std::bit_cast<uint32_t>(v), 4);  // its bits, exactly
     else Visit(*this, const_cast<T&>(v));  // structs list their fields
   }
   void Put(const std::string& s) { Raw(s.size(), 4); out_.append(s); }
@@ -78,6 +80,7 @@ class Dec {
   void Get(T& v) {
     if constexpr (std::is_same_v<T, bool>) v = Raw(1) != 0;
     else if constexpr (std::is_enum_v<T> || std::is_integral_v<T>) v = static_cast<T>(Raw(sizeof(T)));
+    else if constexpr (std::is_same_v<T, float>) v = std::bit_cast<float>(static_cast<uint32_t>(Raw(4)));
     else Visit(*this, v);
   }
   void Get(std::string& s) {

@@ -44,7 +44,9 @@ void Visibility::Apply(const Input& in) {
   o.harbour = x->harbour();
   o.text = Str(x->text());
   o.rule = Str(x->rule());
-  // The ledger refuses turns that go backwards, so the last is the latest.
+  // The ledger refuses turns that go backwards, so the last is the latest;
+  // the first observation of a later turn retires the earlier turn's.
+  if (s_.any && s_.last_turn != o.turn) s_.by_ship.clear();
   s_.last_turn = o.turn;
   s_.any = true;
   if (x->state() && x->state()->size()) s_.observer_state[x->observer()->str()] = x->state()->str();

@@ -1,5 +1,5 @@
-// The visibility view (ruleset pate): what each ship observed, turn by
-// turn — contacts (PATE 5.1), frigates' sightings (5.2), land units seen
+// The visibility view (ruleset pate): what each ship observed in the
+// latest turn any ship observed something in — contacts (PATE 5.1), frigates' sightings (5.2), land units seen
 // from ports (5.3), intelligence (5.4), and the battles and events it
 // witnessed — folded from the Observed events the pate phases emit. A
 // ship's commander, deputy and Naval Minister see through it (2.3), and a
@@ -38,8 +38,11 @@ struct Observation {
 
 struct VisibilityState {
   uint64_t last_seq = 0;
-  // Every observing ship's observations of every turn, in log order
-  // (history is kept: a report may be asked for any past turn).
+  // Every observing ship's observations of `last_turn`, in log order. Only
+  // that turn's are kept (version 2): a report of an earlier turn folds the
+  // game to that turn's end (reports/sow.cc WorldAt), so the history lives
+  // in the log, reached by its turn index, and the snapshot every fold
+  // decodes grows with the game's size, not its age (issue 22).
   std::map<std::string, std::vector<Observation>> by_ship;
   // Observers that are not ships (an off-map port's garrison, PATE 5.3) and
   // the state each reports to.
@@ -51,7 +54,8 @@ struct VisibilityState {
 class Visibility final : public Fold<VisibilityState> {
  public:
   std::string_view name() const override { return "visibility"; }
-  uint32_t version() const override { return 1; }
+  // 1: every turn's observations; 2: the latest turn's only.
+  uint32_t version() const override { return 2; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;

@@ -7,8 +7,12 @@
 
 namespace adjutant::projections {
 
-template <class A> void Visit(A& a, Y1820ProvinceDef& d) { a(d.name, d.populous, d.coastal, d.seas, d.x, d.y); }
-template <class A> void Visit(A& a, Y1820SeaDef& d) { a(d.name, d.neighbours, d.x, d.y); }
+// Version 2 adds the drawn map's geography (lon, lat, seeds): version 1
+// left it out, so a fold from a snapshot drew the old plot board.
+template <class A> void Visit(A& a, Y1820ProvinceDef& d) {
+  a(d.name, d.populous, d.coastal, d.seas, d.x, d.y, d.lon, d.lat);
+}
+template <class A> void Visit(A& a, Y1820SeaDef& d) { a(d.name, d.neighbours, d.x, d.y, d.lon, d.lat, d.seeds); }
 template <class A> void Visit(A& a, Y1820Province& p) {
   a(p.owner, p.npc, p.garrison, p.improvements, p.armies, p.fleets, p.epidemic);
 }

@@ -119,7 +119,8 @@ struct Y1820State {
 class Y1820 final : public Fold<Y1820State> {
  public:
   std::string_view name() const override { return "y1820"; }
-  uint32_t version() const override { return 1; }
+  // 1: without the drawn map's geography; 2: with it (lon, lat, seeds).
+  uint32_t version() const override { return 2; }
   bool applies() const override { return s_.active; }
   void Apply(const Input& in) override;
   std::string Encode() const override;

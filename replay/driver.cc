@@ -73,8 +73,10 @@ Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view b
   return Fold(db, game, branch, upto, {});
 }
 
-Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view branch, uint64_t upto,
-                   const std::vector<std::string>& only) {
+namespace {
+
+Result<World> FoldWith(ledger::Ledger& db, std::string_view game, std::string_view branch, uint64_t upto,
+                       const std::vector<std::string>& only, bool snapshot_at_end) {
   World w;
   auto head = db.HeadOf(game, branch);
   if (!head.ok()) return head.status();
@@ -89,9 +91,17 @@ Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view b
   for (auto& p : w.projections) ps.push_back(p.get());
   RebuildOptions opts;
   opts.snapshot_every = kSnapshotEvery;  // the ledger skips writing when read-only
+  opts.snapshot_at_end = snapshot_at_end;
   auto r = Rebuild(db, game, branch, upto, ps, opts);
   if (!r.ok()) return r.status();
   return w;
+}
+
+}  // namespace
+
+Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view branch, uint64_t upto,
+                   const std::vector<std::string>& only) {
+  return FoldWith(db, game, branch, upto, only, false);
 }
 
 Result<rules::CounterDice> BranchDice(ledger::Ledger& db, std::string_view game, std::string_view branch) {
@@ -138,6 +148,14 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
   if (!r.ok()) return r.status();
   report.first_seq = r->first_seq;
   report.last_seq = r->last_seq;
+  if (next->last_of_turn && !db.read_only()) {
+    // Issue 22: every projection's snapshot at the turn's end, so that the
+    // next turn's folds (each order file, each phase, each report of this
+    // turn) start here, whatever the kind's events a turn.
+    // A cache: the phase is recorded, so a fold that fails here is not this
+    // request's failure (the next request's fold meets what it met).
+    (void)FoldWith(db, game, branch, r->last_seq, {}, true);
+  }
   // Count the rejections this phase recorded.
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, r->first_seq, r->last_seq, [&](const ledger::EventView& e) {
     if (e.event()->payload_type() == fb::Payload_OrderRejected) report.rejected++;

@@ -24,25 +24,36 @@ Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std:
   if (projections.empty()) start = 0;
   stats.start_seq = start;
   bool snapshots_ok = true;
+  auto snapshot = [&](uint64_t seq, const Hash128& hash) {
+    for (projections::Projection* p : projections) {
+      // A snapshot is a cache: one that cannot be written (a full disk)
+      // does not fail the fold; no more are tried in it.
+      if (!ledger.PutSnapshot(game, branch, p->SnapshotName(), seq, p->Encode(), &hash).ok()) {
+        snapshots_ok = false;
+        break;
+      }
+      ++stats.snapshots_written;
+    }
+  };
+  uint64_t last_seq = 0, last_snapshot = 0;
+  Hash128 last_hash;
   ADJ_RETURN_IF_ERROR(ledger.Read(game, branch, start + 1, upto, [&](const ledger::EventView& e) {
     projections::Input in{e.seq, e.event(), e.bytes};
     for (projections::Projection* p : projections) {
       if (e.seq > p->last_seq()) p->Apply(in);
     }
     ++stats.events_folded;
+    last_seq = e.seq;
+    last_hash = e.hash;
     if (opts.snapshot_every != 0 && e.seq % opts.snapshot_every == 0 && !ledger.read_only() && snapshots_ok) {
-      for (projections::Projection* p : projections) {
-        // A snapshot is a cache: one that cannot be written (a full disk)
-        // does not fail the fold; no more are tried in it.
-        if (!ledger.PutSnapshot(game, branch, p->SnapshotName(), e.seq, p->Encode(), &e.hash).ok()) {
-          snapshots_ok = false;
-          break;
-        }
-        ++stats.snapshots_written;
-      }
+      snapshot(e.seq, e.hash);
+      last_snapshot = e.seq;
     }
     return Status::Ok();
   }));
+  if (opts.snapshot_at_end && last_seq != 0 && last_seq != last_snapshot && !ledger.read_only() && snapshots_ok) {
+    snapshot(last_seq, last_hash);
+  }
   return stats;
 }
 

@@ -16,6 +16,11 @@ namespace adjutant::replay {
 struct RebuildOptions {
   bool use_snapshots = true;
   uint64_t snapshot_every = 0;  // write a snapshot at each multiple of N (0: never; a read-only ledger never does)
+  // Also write one at the last event folded, when the fold folded any (the
+  // driver asks for it at the end of each turn: a game of few events a turn
+  // would otherwise fold from far back, or from event 1, until its first
+  // multiple of snapshot_every, issue 22).
+  bool snapshot_at_end = false;
 };
 
 struct RebuildStats {

@@ -122,32 +122,49 @@ void ObserveTurnOne(Game& g) {
 
 }  // namespace
 
-TEST_CASE("PATE 5: the visibility view keeps each ship's observations with their turn and phase", "[pate][visibility]") {
+TEST_CASE("PATE 5: the visibility view keeps each ship's observations of the latest turn, with their phase", "[pate][visibility]") {
   Game g;
   ObserveTurnOne(g);
+  auto h1 = g.db->HeadOf("g", "main");
+  REQUIRE(h1.ok());
+  const uint64_t end_of_one = h1->seq;
   g.Append({ObservedDraft(kT2Combat, {"BR2SL", fb::ObservationKind_Contact, "BIS", {"FR1SL", "FR2SL"}, 0, false, false, "", "PATE 5.1"})});
-  auto w = g.World();
-  const P::VisibilityState& s = Game::Vis(w).state();
-  REQUIRE(s.by_ship.size() == 5);
-  const auto& br2sl = s.by_ship.at("BR2SL");
-  REQUIRE(br2sl.size() == 2);  // history is kept: both turns
-  CHECK(br2sl[0].turn == Turn{1805, 1, 1});
-  CHECK(br2sl[0].phase == 8);
-  CHECK(br2sl[0].kind == P::ObservationKind::Contact);
-  CHECK(br2sl[0].location == "ECH");
-  CHECK(br2sl[0].seen == std::vector<std::string>{"FR1FR"});
-  CHECK(br2sl[0].windward);
-  CHECK(br2sl[1].turn == Turn{1805, 1, 2});
-  CHECK(br2sl[1].seen == std::vector<std::string>{"FR1SL", "FR2SL"});
-  CHECK(br2sl[1].seq > br2sl[0].seq);
-  const auto& sighting = s.by_ship.at("BR1FR").at(0);
+
+  // Folded to the end of turn 1 (what a report of turn 1 reads): all five
+  // ships' observations of that turn.
+  auto then = replay::Fold(*g.db, "g", "main", end_of_one);
+  REQUIRE(then.ok());
+  const P::VisibilityState& t1 = Game::Vis(*then).state();
+  REQUIRE(t1.by_ship.size() == 5);
+  CHECK(t1.last_turn == Turn{1805, 1, 1});
+  const auto& first = t1.by_ship.at("BR2SL");
+  REQUIRE(first.size() == 1);
+  CHECK(first[0].turn == Turn{1805, 1, 1});
+  CHECK(first[0].phase == 8);
+  CHECK(first[0].kind == P::ObservationKind::Contact);
+  CHECK(first[0].location == "ECH");
+  CHECK(first[0].seen == std::vector<std::string>{"FR1FR"});
+  CHECK(first[0].windward);
+  const auto& sighting = t1.by_ship.at("BR1FR").at(0);
   CHECK(sighting.kind == P::ObservationKind::FrigateSighting);
   CHECK(sighting.seen.empty());
   CHECK(sighting.count == 3);
   CHECK(sighting.rule == "PATE 5.2");
-  CHECK(s.by_ship.at("BR1TR").at(0).text == "a gale in the Channel");
+  CHECK(t1.by_ship.at("BR1TR").at(0).text == "a gale in the Channel");
+
+  // At the head: turn 2's first observation retired turn 1's (version 2:
+  // the state grows with the game's size, not its age, issue 22).
+  auto w = g.World();
+  const P::VisibilityState& s = Game::Vis(w).state();
+  REQUIRE(s.by_ship.size() == 1);
+  const auto& br2sl = s.by_ship.at("BR2SL");
+  REQUIRE(br2sl.size() == 1);
+  CHECK(br2sl[0].turn == Turn{1805, 1, 2});
+  CHECK(br2sl[0].seen == std::vector<std::string>{"FR1SL", "FR2SL"});
+  CHECK(br2sl[0].seq > first[0].seq);
   CHECK(s.any);
   CHECK(s.last_turn == Turn{1805, 1, 2});
+  CHECK(Game::Vis(w).Encode().size() < Game::Vis(*then).Encode().size());
 
   // A fold: one event at a time from zero gives the same digest, and the
   // canonical encoding is its own snapshot (DESIGN inv. 6).
@@ -160,11 +177,11 @@ TEST_CASE("PATE 5: the visibility view keeps each ship's observations with their
   P::Visibility back;
   REQUIRE(back.Decode(one.Encode()).ok());
   CHECK(back.Digest() == one.Digest());
-  CHECK(back.state().by_ship.at("BR2SL").at(1).seen == br2sl[1].seen);
+  CHECK(back.state().by_ship.at("BR2SL").at(0).seen == br2sl[0].seen);
   std::string damaged = one.Encode();
   damaged.resize(damaged.size() - 3);
   CHECK_FALSE(back.Decode(damaged).ok());
-  CHECK(std::string(one.SnapshotName()) == "visibility@1");
+  CHECK(std::string(one.SnapshotName()) == "visibility@2");
 }
 
 TEST_CASE("PATE 2.3: a commander sees through his ships, a Naval Minister through all his state's", "[pate][visibility]") {
