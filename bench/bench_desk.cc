@@ -183,6 +183,8 @@ int main(int argc, char** argv) {
   desk::Settings settings;
   settings.listen = "127.0.0.1:0";
   settings.requests_per_minute = 1000000;
+  // Every client and the GA connect from 127.0.0.1: one address, many users.
+  settings.max_connections_per_address = settings.max_connections;
   settings.ga_pwhash = testing::CheapPasswordHash("the-bench-ga");
   auto desk = Must(testing::StartDesk(*db, settings), "start the desk");
   const uint16_t port = desk->port();
@@ -195,6 +197,9 @@ int main(int argc, char** argv) {
   std::map<std::string, std::set<uint64_t>> acknowledged;  // game → seqs the clients were told
   Latencies lat;
   std::atomic<int> failures{0};
+  // A client that cannot log in never submits: everyone stops waiting for
+  // it (the run then fails, naming the failures) rather than hang.
+  bool aborted = false;  // under mu
   const auto t0 = Clock::now();
   std::vector<std::thread> threads;
   for (int g = 0; g < games; ++g) {
@@ -209,13 +214,19 @@ int main(int argc, char** argv) {
         const std::string token = testing::TokenOf(body);
         if (st != 200 || token.empty()) {
           failures++;
+          std::fprintf(stderr, "[adjutant_bench_desk] %s could not log in to %s: HTTP %d %s\n", person.c_str(),
+                       game.c_str(), static_cast<int>(st), body.c_str());
+          std::lock_guard<std::mutex> lock(mu);
+          aborted = true;
+          cv.notify_all();
           return;
         }
         const std::string orders = HoldAll(units[side]);
         for (int m = 1; m <= moves; ++m) {
           {
             std::unique_lock<std::mutex> lock(mu);
-            cv.wait(lock, [&] { return moves_done[game] >= m - 1; });
+            cv.wait(lock, [&] { return aborted || moves_done[game] >= m - 1; });
+            if (aborted) return;
           }
           const std::string key = game + "-m" + std::to_string(m) + "-" + side;
           auto t = Clock::now();
@@ -251,7 +262,8 @@ int main(int argc, char** argv) {
         const std::string game = "battle" + std::to_string(g);
         {
           std::unique_lock<std::mutex> lock(mu);
-          cv.wait(lock, [&] { return submitted[game] >= 2 * m; });
+          cv.wait(lock, [&] { return aborted || submitted[game] >= 2 * m; });
+          if (aborted) break;
         }
         auto t = Clock::now();
         auto [st, body] = ga.Call(http::verb::post, "/api/games/" + game + "/adjudicate", R"({"mode": "phase"})", token);

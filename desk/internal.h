@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "desk/desk.h"
+#include "replay/warm.h"
 
 namespace flatbuffers { class FlatBufferBuilder; }
 namespace adjutant::ops { struct Answer; }
@@ -152,6 +153,10 @@ struct Desk::Impl {
   std::map<std::string, size_t> per_address;  // connections open from each client address
   ledger::Ledger& db;
   Settings settings;
+  // Each game's projections kept warm and brought forward by what was
+  // appended since (issue 22): a request folds the events it did not see,
+  // not the game from its last snapshot.
+  replay::WarmWorlds warm;
   net::io_context ioc{1};
   net::thread_pool pool;
   tcp::acceptor acceptor{ioc};

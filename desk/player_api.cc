@@ -87,7 +87,7 @@ Response Desk::Impl::SubmitOrders(const Session& s, const std::string& game, con
   std::optional<size_t> not_his;
   auto rep = replay::SubmitOrders(db, game, *branch, person, *doc,
                                   {.idempotency_key = rq.idempotency_key, .not_his = &not_his, .entered_by_ga = s.ga,
-                                   .received_at = WallNow(settings)});
+                                   .received_at = WallNow(settings), .warm = &warm});
   if (not_his.has_value()) {
     if (!s.ga) return Error(http::status::forbidden, rep.status().message());
     return Error(http::status::bad_request, "orders[" + std::to_string(*not_his) + "]: not " + person +
@@ -129,7 +129,7 @@ bool Desk::Impl::OverQuota(const Session& s, const Request& rq, const std::strin
       if (his) return false;
     }
   }
-  auto world = replay::Fold(db, s.game, branch);
+  auto world = warm.Fold(db, s.game, branch);
   if (!world.ok()) return fail(world.status());
   auto at = replay::OrderPositionOf(*world);
   if (!at.ok()) return false;  // no orders are taken now: SubmitOrders says why
@@ -190,7 +190,7 @@ Response Desk::Impl::OwnOrders(const Session& s, const std::map<std::string, std
   }
   auto branch = db.Current(s.game);
   if (!branch.ok()) return Error(StatusOf(branch.status()), branch.status().message());
-  auto world = replay::Fold(db, s.game, *branch);
+  auto world = warm.Fold(db, s.game, *branch);
   if (!world.ok()) return Error(StatusOf(world.status()), world.status().message());
   auto at = replay::OrderPositionOf(*world);
   if (!at.ok()) return Error(StatusOf(at.status()), at.status().message());

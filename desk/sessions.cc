@@ -181,7 +181,7 @@ Response Desk::Impl::Login(const Request& rq) {
     // The roster of the game's current branch (a correction may have made
     // another than main current).
     auto branch = db.Current(game);
-    auto world = branch.ok() ? replay::Fold(db, game, *branch) : Result<replay::World>(branch.status());
+    auto world = branch.ok() ? warm.Fold(db, game, *branch) : Result<replay::World>(branch.status());
     if (world.ok()) {
       if (const projections::Person* p = world->roster().Find(person); p && !p->pwhash.empty()) {
         hash = p->pwhash;

@@ -101,6 +101,7 @@ struct BattleState {
 
 class Battle final : public Fold<BattleState> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<Battle>(*this); }
   std::string_view name() const override { return "battle"; }
   uint32_t version() const override { return 2; }
   bool applies() const override { return s_.active; }

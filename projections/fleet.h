@@ -35,6 +35,7 @@ struct FleetState {
 
 class Fleet final : public Fold<FleetState> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<Fleet>(*this); }
   std::string_view name() const override { return "fleet"; }
   uint32_t version() const override { return 1; }
   void Apply(const Input& in) override;

@@ -37,6 +37,7 @@ struct MailState {
 
 class Mail final : public Fold<MailState> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<Mail>(*this); }
   std::string_view name() const override { return "mail"; }
   uint32_t version() const override { return 1; }
   bool applies() const override { return s_.active; }

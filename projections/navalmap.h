@@ -20,6 +20,7 @@ struct NavalMapState {
 
 class NavalMapView final : public Fold<NavalMapState> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<NavalMapView>(*this); }
   std::string_view name() const override { return "navalmap"; }
   uint32_t version() const override { return 1; }
   void Apply(const Input& in) override;

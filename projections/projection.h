@@ -48,6 +48,9 @@ class Projection {
   // Canonical encoding of the state.
   virtual std::string Encode() const = 0;
   virtual Status Decode(std::string_view bytes) = 0;
+  // A copy of this projection, state and all (replay::WarmWorlds hands out
+  // copies of the worlds it keeps warm).
+  virtual std::unique_ptr<Projection> Clone() const = 0;
   // The sequence number of the last event folded (0: none).
   virtual uint64_t last_seq() const = 0;
   // Whether the game has what this projection folds (a y1820 projection in

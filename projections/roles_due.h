@@ -33,6 +33,7 @@ struct RolesDueState {
 
 class RolesDue final : public Fold<RolesDueState> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<RolesDue>(*this); }
   std::string_view name() const override { return "roles_due"; }
   uint32_t version() const override { return 1; }
   bool applies() const override { return s_.active; }

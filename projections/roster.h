@@ -43,6 +43,7 @@ struct RosterState {
 
 class Roster final : public Fold<RosterState> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<Roster>(*this); }
   std::string_view name() const override { return "roster"; }
   uint32_t version() const override { return 2; }
   void Apply(const Input& in) override;

@@ -40,6 +40,7 @@ struct ScheduleState {
 
 class Schedule final : public Fold<ScheduleState> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<Schedule>(*this); }
   std::string_view name() const override { return "schedule"; }
   uint32_t version() const override { return 1; }
   bool applies() const override { return s_.active; }

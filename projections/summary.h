@@ -43,6 +43,7 @@ struct SummaryState {
 
 class Summary final : public Fold<SummaryState> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<Summary>(*this); }
   std::string_view name() const override { return "summary"; }
   uint32_t version() const override { return 4; }
   void Apply(const Input& in) override;

@@ -221,6 +221,7 @@ struct TreasuryState {
 
 class Treasury final : public Fold<TreasuryState> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<Treasury>(*this); }
   std::string_view name() const override { return "treasury"; }
   // 5: the ships moved to the fleet (projections/fleet.h).
   uint32_t version() const override { return 5; }

@@ -53,6 +53,7 @@ struct VisibilityState {
 
 class Visibility final : public Fold<VisibilityState> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<Visibility>(*this); }
   std::string_view name() const override { return "visibility"; }
   // 1: every turn's observations; 2: the latest turn's only.
   uint32_t version() const override { return 2; }

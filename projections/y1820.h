@@ -118,6 +118,7 @@ struct Y1820State {
 
 class Y1820 final : public Fold<Y1820State> {
  public:
+  std::unique_ptr<Projection> Clone() const override { return std::make_unique<Y1820>(*this); }
   std::string_view name() const override { return "y1820"; }
   // 1: without the drawn map's geography; 2: with it (lon, lat, seeds).
   uint32_t version() const override { return 2; }

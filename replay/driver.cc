@@ -1,4 +1,6 @@
 #include "replay/driver.h"
+
+#include "replay/warm.h"
 #include "replay/roles.h"
 #include "replay/schedule.h"
 
@@ -369,14 +371,15 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
     ADJ_RETURN_IF_ERROR(ReadOutcomes(db, game, branch, &rep));
     return rep;
   }
-  auto world = Fold(db, game, branch);
+  auto fold = [&] { return options.warm ? options.warm->Fold(db, game, branch) : Fold(db, game, branch); };
+  auto world = fold();
   if (!world.ok()) return world.status();
   // Issue 20: role changes due for this turn take effect before it is judged
   // who may give these orders (a crash after the turn's end left them due).
   if (auto due = RecordRolesDue(db, game, branch, *world); !due.ok()) {
     return due.status();
   } else if (*due > 0) {
-    world = Fold(db, game, branch);
+    world = fold();
     if (!world.ok()) return world.status();
   }
   if (not_his) {

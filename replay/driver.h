@@ -23,6 +23,8 @@ namespace adjutant::projections { class Treasury; class Fleet; class Roster; str
 
 namespace adjutant::replay {
 
+class WarmWorlds;  // replay/warm.h
+
 // Every projection folded to the head of a branch.
 struct World {
   rules::State projections;
@@ -134,6 +136,9 @@ struct SubmitOptions {
   // When the orders reached Adjutant (seconds since 1970 UTC), written on
   // each OrderSubmitted; 0: not known. Not part of a retry's fingerprint.
   int64_t received_at = 0;
+  // The order desk's warm worlds (replay/warm.h): the submission starts
+  // from the game kept there, brought to the head, not from a snapshot.
+  WarmWorlds* warm = nullptr;
 };
 
 // Records an order file (a verified OrderFile buffer) from `person`, whose

@@ -56,6 +56,7 @@ bool ValidOrder(const std::string& text) { return text == "advance" || text == "
 
 class RaceView final : public P::Fold<RaceState> {
  public:
+  std::unique_ptr<P::Projection> Clone() const override { return std::make_unique<RaceView>(*this); }
   std::string_view name() const override { return "race"; }
   uint32_t version() const override { return 1; }
   bool applies() const override { return s_.active; }
