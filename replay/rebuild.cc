@@ -4,6 +4,13 @@
 
 namespace adjutant::replay {
 
+void FoldEvent(std::span<projections::Projection* const> projections, const ledger::EventView& e) {
+  projections::Input in{e.seq, e.event(), e.bytes};
+  for (projections::Projection* p : projections) {
+    if (e.seq > p->last_seq()) p->Apply(in);
+  }
+}
+
 Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std::string_view branch,
                              uint64_t upto, std::span<projections::Projection* const> projections,
                              const RebuildOptions& opts) {
@@ -38,10 +45,7 @@ Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std:
   uint64_t last_seq = 0, last_snapshot = 0;
   Hash128 last_hash;
   ADJ_RETURN_IF_ERROR(ledger.Read(game, branch, start + 1, upto, [&](const ledger::EventView& e) {
-    projections::Input in{e.seq, e.event(), e.bytes};
-    for (projections::Projection* p : projections) {
-      if (e.seq > p->last_seq()) p->Apply(in);
-    }
+    FoldEvent(projections, e);
     ++stats.events_folded;
     last_seq = e.seq;
     last_hash = e.hash;

@@ -29,6 +29,11 @@ struct RebuildStats {
   uint64_t snapshots_written = 0;
 };
 
+// Folds one event into each of `projections` that has not folded it yet
+// (the step every fold takes: Rebuild, and WarmWorlds bringing a kept world
+// forward).
+void FoldEvent(std::span<projections::Projection* const> projections, const ledger::EventView& e);
+
 // Folds `projections` (reset first) over events 1..upto of the branch;
 // upto beyond the head means the head.
 Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std::string_view branch,

@@ -1,5 +1,9 @@
 #include "replay/warm.h"
 
+#include <vector>
+
+#include "replay/rebuild.h"
+
 namespace adjutant::replay {
 
 World Copy(const World& w) {
@@ -20,16 +24,15 @@ bool BringForward(ledger::Ledger& db, std::string_view game, std::string_view br
   const uint64_t at = w->head.seq;
   if (at == 0 || at > head.seq) return false;
   if (at == head.seq) return w->head.hash == head.hash;
+  std::vector<projections::Projection*> ps;
+  for (auto& p : w->projections) ps.push_back(p.get());
   bool same = false;
   Status st = db.Read(game, branch, at, head.seq, [&](const ledger::EventView& e) {
     if (e.seq == at) {
       same = e.hash == w->head.hash;
       return same ? Status::Ok() : Status::Conflict("the kept world's last event changed");
     }
-    projections::Input in{e.seq, e.event(), e.bytes};
-    for (auto& p : w->projections) {
-      if (e.seq > p->last_seq()) p->Apply(in);  // as replay::Rebuild folds
-    }
+    FoldEvent(ps, e);
     ++*applied;
     return Status::Ok();
   });
