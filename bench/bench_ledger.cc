@@ -67,9 +67,9 @@ constexpr int kForksEach = 200;
 constexpr int kReadRounds = 3;                // each scan's best of three
 constexpr uint64_t kProgressEvents = 1'000'000;
 
-// The targets, as the issue states them.
-constexpr double kAppendRatioMin = 0.7;
-constexpr double kReadRatioMin = 0.5;
+// The targets, as issue 22 states them (issue 1 asked 0.7 and 0.5).
+constexpr double kAppendRatioMin = 0.8;
+constexpr double kReadRatioMin = 0.7;
 constexpr double kReadEventsPerSecMin = 1e6;
 constexpr double kForkRatioMax = 1.5;   // "the same within noise": fsync jitter stays inside 1.5x
 constexpr double kMemoryRatioMax = 1.1; // "no growth": 10x the events, at most 10% more RSS
@@ -341,12 +341,12 @@ void PrintAppend(std::string_view bench, const AppendTally& t, uint64_t of_event
   JsonLine(bench).Str("impl", "raw_rocksdb").Int("events", t.events).Str("window", window)
       .Int("batch", kBatchEvents).Int("event_bytes", record_bytes - ledger::format::kRecordHeaderBytes)
       .Int("record_bytes", record_bytes).Num("seconds", t.raw_s, 3)
-      .Num("events_per_s", raw_rate, 0).Str("target", "baseline for the ledger (>=0.7x this)").Print();
+      .Num("events_per_s", raw_rate, 0).Str("target", "baseline for the ledger (>=0.8x this)").Print();
   double ratio = ledger_rate / raw_rate;
   JsonLine(bench).Str("impl", "ledger").Int("events", t.events).Str("window", window)
       .Int("batch", kBatchEvents).Int("event_bytes", record_bytes - ledger::format::kRecordHeaderBytes)
       .Int("record_bytes", record_bytes).Num("seconds", t.ledger_s, 3)
-      .Num("events_per_s", ledger_rate, 0).Num("ratio_vs_raw", ratio, 3).Str("target", ">=0.7x raw")
+      .Num("events_per_s", ledger_rate, 0).Num("ratio_vs_raw", ratio, 3).Str("target", ">=0.8x raw")
       .Bool("meets_target", ratio >= kAppendRatioMin).Print();
 }
 
@@ -417,12 +417,19 @@ void PrintRead(std::string_view bench, std::string_view impl, const ReadFigure& 
       .Num("cpu_seconds", f.cpu_seconds, 3).Num("events_per_s", f.rate(), 0);
   if (!raw) {
     line.Num("value_mib", value_bytes / 1048576.0, 1)
-        .Str("target", "baseline for verify and rebuild (>=0.5x this)").Print();
+        .Str("target", "baseline for verify and rebuild (>=0.7x this)").Print();
     return;
   }
+  // A long scan reads ahead on a second thread (ledger.cc RecordScan), so
+  // its CPU time can exceed its wall time: the ratio is in wall time, as a
+  // user waits for it; cpu_ratio_vs_raw and events_per_cpu_s say what it
+  // costs the machine, and the one-core floor is counted per CPU second.
   double ratio = f.rate() / raw->rate();
-  line.Num("ratio_vs_raw", ratio, 3).Str("target", ">=0.5x raw and >=1000000 events/s on one core")
-      .Bool("meets_target", ratio >= kReadRatioMin && f.rate() >= kReadEventsPerSecMin).Print();
+  const double per_cpu_s = f.events / f.cpu_seconds;
+  line.Num("ratio_vs_raw", ratio, 3).Num("cpu_ratio_vs_raw", raw->cpu_seconds / f.cpu_seconds * f.events / raw->events, 3)
+      .Num("events_per_cpu_s", per_cpu_s, 0)
+      .Str("target", ">=0.7x raw and >=1000000 events per CPU second")
+      .Bool("meets_target", ratio >= kReadRatioMin && per_cpu_s >= kReadEventsPerSecMin).Print();
 }
 
 // Both stores settled, then opened read-only: no compaction left over from

@@ -12,6 +12,8 @@
 #include <chrono>
 #include <ctime>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <shared_mutex>
 #include <thread>
@@ -82,6 +84,153 @@ class AlignedBuffer {
   std::vector<uint64_t> words_;
 };
 
+// The event records of one stretch [start, upper) of the events column
+// family, in key order. Ahead: a thread of its own iterates RocksDB and
+// copies the records, in chunks, into a short queue, while the caller
+// checks each record (chain hash, verifier) and folds it, so that on two
+// cores a long read costs about the larger of the two, not their sum.
+// Otherwise the caller's own thread iterates, as a short read should (a
+// thread costs more than a few hundred records). Both give the same
+// records in the same order; a storage error ends them and status() says
+// it. Destroying the scan stops and joins its thread, wherever the caller
+// stopped reading.
+class RecordScan {
+ public:
+  struct Record {
+    std::string_view key;
+    std::string_view value;
+  };
+
+  RecordScan(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const rocksdb::ReadOptions& ro, std::string start,
+             std::string upper, bool ahead)
+      : start_(std::move(start)), upper_(std::move(upper)), upper_slice_(upper_), ro_(ro) {
+    ro_.iterate_upper_bound = &upper_slice_;
+    if (!ahead) {
+      it_.reset(db->NewIterator(ro_, cf));
+      return;
+    }
+    worker_ = std::thread([this, db, cf] { Pump(db, cf); });
+  }
+  ~RecordScan() {
+    if (!worker_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    worker_.join();
+  }
+  RecordScan(const RecordScan&) = delete;
+  RecordScan& operator=(const RecordScan&) = delete;
+
+  // The next record (valid until the next call), or false at the end.
+  bool Next(Record* r) {
+    if (it_) {
+      if (!started_) {
+        it_->Seek(start_);
+        started_ = true;
+      } else {
+        it_->Next();
+      }
+      if (!it_->Valid()) return false;
+      r->key = std::string_view(it_->key().data(), it_->key().size());
+      r->value = std::string_view(it_->value().data(), it_->value().size());
+      return true;
+    }
+    while (!cur_ || pos_ >= cur_->entries.size()) {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (cur_) spare_.push_back(std::move(cur_));
+      cv_.notify_all();
+      cv_.wait(lock, [&] { return !ready_.empty() || done_; });
+      if (ready_.empty()) return false;
+      cur_ = std::move(ready_.front());
+      ready_.pop_front();
+      pos_ = 0;
+    }
+    const Entry& e = cur_->entries[pos_++];
+    r->key = std::string_view(cur_->data.data() + e.key, e.key_size);
+    r->value = std::string_view(cur_->data.data() + e.value, e.value_size);
+    return true;
+  }
+
+  // After Next returned false: how the iteration ended.
+  rocksdb::Status status() {
+    if (it_) return it_->status();
+    std::lock_guard<std::mutex> lock(mu_);
+    return final_;
+  }
+
+ private:
+  static constexpr size_t kChunkRecords = 256;
+  static constexpr size_t kChunkBytes = 1 << 20;
+  static constexpr size_t kQueuedChunks = 4;
+  struct Entry {
+    size_t key, key_size, value, value_size;
+  };
+  struct Chunk {
+    std::string data;
+    std::vector<Entry> entries;
+  };
+
+  void Pump(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf) {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro_, cf));
+    std::unique_ptr<Chunk> chunk = std::make_unique<Chunk>();
+    // Hands a chunk over; false when the reader has stopped.
+    auto publish = [&]() {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stop_ || ready_.size() < kQueuedChunks; });
+      if (stop_) return false;
+      ready_.push_back(std::move(chunk));
+      if (!spare_.empty()) {
+        chunk = std::move(spare_.back());
+        spare_.pop_back();
+      } else {
+        chunk = std::make_unique<Chunk>();
+      }
+      chunk->data.clear();
+      chunk->entries.clear();
+      cv_.notify_all();
+      return true;
+    };
+    for (it->Seek(start_); it->Valid(); it->Next()) {
+      const rocksdb::Slice k = it->key();
+      const rocksdb::Slice v = it->value();
+      Entry e{chunk->data.size(), k.size(), chunk->data.size() + k.size(), v.size()};
+      chunk->data.append(k.data(), k.size());
+      chunk->data.append(v.data(), v.size());
+      chunk->entries.push_back(e);
+      if (chunk->entries.size() >= kChunkRecords || chunk->data.size() >= kChunkBytes) {
+        if (!publish()) return;
+      }
+    }
+    const rocksdb::Status s = it->status();
+    if (!chunk->entries.empty() && !publish()) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    final_ = s;
+    done_ = true;
+    cv_.notify_all();
+  }
+
+  const std::string start_;
+  const std::string upper_;
+  const rocksdb::Slice upper_slice_;
+  rocksdb::ReadOptions ro_;
+  // In the caller's thread:
+  std::unique_ptr<rocksdb::Iterator> it_;
+  bool started_ = false;
+  // Ahead:
+  std::thread worker_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::unique_ptr<Chunk>> ready_;     // under mu_
+  std::vector<std::unique_ptr<Chunk>> spare_;    // under mu_
+  bool stop_ = false;                            // under mu_
+  bool done_ = false;                            // under mu_
+  rocksdb::Status final_;                        // under mu_
+  std::unique_ptr<Chunk> cur_;                   // the caller's
+  size_t pos_ = 0;
+};
+
 // One stretch of a branch's history that lives under one branch id.
 struct Segment {
   uint64_t id;
@@ -104,6 +253,7 @@ struct Ledger::Impl {
   rocksdb::ColumnFamilyHandle* idempotency = nullptr;
   rocksdb::ColumnFamilyHandle* snapshots = nullptr;
   bool read_only = false;
+  uint64_t scan_ahead_min_events = 2048;  // OpenOptions
   std::mutex write_mu;  // one writer at a time inside this process
 
   // After a write error (a full disk) RocksDB refuses writes until resumed,
@@ -458,6 +608,7 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
   impl->read_only = opts.read_only;
+  impl->scan_ahead_min_events = opts.scan_ahead_min_events;
   rocksdb::DBOptions dbo;
   dbo.create_if_missing = !opts.read_only && opts.create_if_missing;
   dbo.create_missing_column_families = !opts.read_only;
@@ -1078,19 +1229,18 @@ Status Ledger::ReadChecked(std::string_view game, std::string_view branch, uint6
       if (v.size() <= fmt::kRecordHeaderBytes) return Status::Corruption("seq " + std::to_string(lo - 1) + ": record too short");
       prev = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data()));
     }
-    std::string upper = fmt::EventKey(sg.id, hi + 1);
-    rocksdb::Slice upper_slice(upper);
-    ro.iterate_upper_bound = &upper_slice;
-    std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->events));
+    RecordScan scan(impl_->db.get(), impl_->events, ro, fmt::EventKey(sg.id, lo), fmt::EventKey(sg.id, hi + 1),
+                    hi - lo + 1 >= impl_->scan_ahead_min_events);
     uint64_t expect = lo;
-    for (it->Seek(fmt::EventKey(sg.id, lo)); it->Valid(); it->Next()) {
-      auto k = it->key();
+    RecordScan::Record rec;
+    while (scan.Next(&rec)) {
+      auto k = rec.key;
       if (k.size() != fmt::kEventKeyBytes) return Status::Corruption("event key of unexpected size in branch " + sg.name);
       uint64_t seq = fmt::GetU64(k.data() + 8);
       if (seq != expect) {
         return Status::Corruption("seq " + std::to_string(expect) + " is missing (next stored is " + std::to_string(seq) + ")");
       }
-      auto v = it->value();
+      auto v = rec.value;
       if (v.size() <= fmt::kRecordHeaderBytes) {
         return Status::Corruption("seq " + std::to_string(seq) + ": record too short");
       }
@@ -1113,7 +1263,7 @@ Status Ledger::ReadChecked(std::string_view game, std::string_view branch, uint6
       ++expect;
       ADJ_RETURN_IF_ERROR(visit(view));
     }
-    ADJ_RETURN_IF_ERROR(FromRocks(it->status(), "reading events of " + sg.name));
+    ADJ_RETURN_IF_ERROR(FromRocks(scan.status(), "reading events of " + sg.name));
     if (expect <= hi) return Status::Corruption("seq " + std::to_string(expect) + " is missing");
   }
   return Status::Ok();
@@ -1193,13 +1343,20 @@ Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view 
       return fail(sg.lo, "branch " + sg.name + " forks at seq " + std::to_string(sg.lo - 1) +
                              " with chain hash " + sg.fork_hash.Short() + ", but the parent's is " + prev.Short());
     }
-    std::string upper = sg.hi == UINT64_MAX ? fmt::EventKey(sg.id + 1, 0) : fmt::EventKey(sg.id, sg.hi + 1);
-    rocksdb::Slice upper_slice(upper);
-    ro.iterate_upper_bound = &upper_slice;
-    std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->events));
+    // How many events to expect, to choose whether to read ahead: to the
+    // fork point, or to the head record (its value is checked below).
+    uint64_t last = sg.hi;
+    if (last == UINT64_MAX) {
+      auto recorded = impl_->RecordedHead(sg.id, ro);
+      last = recorded.ok() && recorded->has_value() ? **recorded : 0;
+    }
+    const bool ahead = last >= sg.lo && last - sg.lo + 1 >= impl_->scan_ahead_min_events;
+    RecordScan scan(impl_->db.get(), impl_->events, ro, fmt::EventKey(sg.id, 0),
+                    sg.hi == UINT64_MAX ? fmt::EventKey(sg.id + 1, 0) : fmt::EventKey(sg.id, sg.hi + 1), ahead);
     bool first_of_segment = true;
-    for (it->Seek(fmt::EventKey(sg.id, 0)); it->Valid(); it->Next()) {
-      auto k = it->key();
+    RecordScan::Record rec;
+    while (scan.Next(&rec)) {
+      auto k = rec.key;
       if (k.size() != fmt::kEventKeyBytes) return fail(expect, "event key of unexpected size");
       uint64_t seq = fmt::GetU64(k.data() + 8);
       if (seq != expect) {
@@ -1207,7 +1364,7 @@ Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view 
                                                std::to_string(seq) + ")"
                                          : "unexpected seq " + std::to_string(seq) + " stored in branch " + sg.name);
       }
-      auto v = it->value();
+      auto v = rec.value;
       if (v.size() <= fmt::kRecordHeaderBytes) return fail(seq, "record too short");
       Hash128 stored = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data()));
       auto bytes = buf.Assign(v.data() + fmt::kRecordHeaderBytes, v.size() - fmt::kRecordHeaderBytes);
@@ -1237,7 +1394,7 @@ Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view 
       ++rep.events;
       ++expect;
     }
-    if (!it->status().ok()) return fail(expect, "storage error: " + it->status().ToString());
+    if (const rocksdb::Status st = scan.status(); !st.ok()) return fail(expect, "storage error: " + st.ToString());
     if (first_of_segment) return fail(expect, "branch " + sg.name + " has no events of its own");
     if (sg.hi != UINT64_MAX && expect != sg.hi + 1) {
       return fail(expect, "parent branch " + sg.name + " ends at seq " + std::to_string(expect - 1) +

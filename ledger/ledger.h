@@ -102,6 +102,11 @@ struct OpenOptions {
   // The environment RocksDB writes through (tests: a file system that fails
   // as disks do, tests/support/fault_fs.h); null: the default.
   rocksdb::Env* env = nullptr;
+  // A read or verify of at least this many events of one branch id reads
+  // the records ahead on a thread of its own while the caller checks and
+  // folds them (ledger.cc RecordScan); shorter ones stay on the caller's
+  // thread. 0: always ahead; UINT64_MAX: never (tests run both).
+  uint64_t scan_ahead_min_events = 2048;
 };
 
 class Ledger {
