@@ -104,4 +104,12 @@ std::string SnapshotKey(uint64_t branch_id, std::string_view projection, uint64_
   return k;
 }
 
+std::string SnapshotIndexPrefix(uint64_t branch_id, std::string_view projection) {
+  return "\xff" + SnapshotPrefix(branch_id, projection);
+}
+
+std::string SnapshotIndexKey(uint64_t branch_id, std::string_view projection, uint64_t seq) {
+  return "\xff" + SnapshotKey(branch_id, projection, seq);
+}
+
 }  // namespace adjutant::ledger::format

@@ -32,6 +32,15 @@
 //                                            encoded state after event seq
 //                                            (a cache only, used only while (I11)
 //                                            event seq has that hash)
+//                0xff ‖ branch_id u64 ‖ projection ‖ 0x00 ‖ seq u64 → empty
+//                                          (the index of the snapshots: small
+//                                            keys, so that finding the nearest
+//                                            snapshot seeks among them and then
+//                                            reads one value, not a large value
+//                                            in every level of the tree; written
+//                                            with each snapshot since issue 22.
+//                                            A snapshot without one is found as
+//                                            before, by seeking the values)
 //
 // Outside RocksDB, in the same directory: adjutant-heads, every branch's
 // acknowledged head (ledger/acked.h); adjutant-damage/GAME, damage found in
@@ -95,5 +104,7 @@ std::string IdempotencyKey(std::string_view game, std::string_view owner, std::s
 std::string LegacyIdempotencyKey(std::string_view game, std::string_view key);
 std::string SnapshotKey(uint64_t branch_id, std::string_view projection, uint64_t seq);
 std::string SnapshotPrefix(uint64_t branch_id, std::string_view projection);
+std::string SnapshotIndexKey(uint64_t branch_id, std::string_view projection, uint64_t seq);
+std::string SnapshotIndexPrefix(uint64_t branch_id, std::string_view projection);
 
 }  // namespace adjutant::ledger::format

@@ -3,6 +3,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 #include <rocksdb/cache.h>
+#include <rocksdb/filter_policy.h>
 #include <rocksdb/slice.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
@@ -636,9 +637,16 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   table.cache_index_and_filter_blocks = true;
   table.pin_l0_filter_and_index_blocks_in_cache = true;
   cfo.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  // Snapshots are read by key once the index has named one (FindSnapshot):
+  // a Bloom filter lets that read pass the levels that do not hold it
+  // without reading their blocks, which hold large values.
+  rocksdb::ColumnFamilyOptions snapshot_cfo = cfo;
+  rocksdb::BlockBasedTableOptions snapshot_table = table;
+  snapshot_table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  snapshot_cfo.table_factory.reset(rocksdb::NewBlockBasedTableFactory(snapshot_table));
   impl->cfs = {{rocksdb::kDefaultColumnFamilyName, cfo}, {fmt::kCfGames, cfo},
                {fmt::kCfBranches, cfo}, {fmt::kCfEvents, cfo}, {fmt::kCfTurns, cfo},
-               {fmt::kCfIdempotency, cfo}, {fmt::kCfSnapshots, cfo}};
+               {fmt::kCfIdempotency, cfo}, {fmt::kCfSnapshots, snapshot_cfo}};
   impl->dbo = dbo;
   // RocksDB makes the directory even when it is told not to create a
   // database: a mistyped --db must leave nothing behind.
@@ -1457,8 +1465,11 @@ Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::
   value.resize(value.size() + Hash128::kBytes);
   at.ToBytes(reinterpret_cast<uint8_t*>(value.data() + value.size() - Hash128::kBytes));
   value.append(bytes);
+  rocksdb::WriteBatch batch;
+  (void)batch.Put(impl_->snapshots, fmt::SnapshotKey(id, projection, seq), value);
+  (void)batch.Put(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, seq), rocksdb::Slice());
   rocksdb::WriteOptions wo;  // a cache: no sync
-  rocksdb::Status st = impl_->db->Put(wo, impl_->snapshots, fmt::SnapshotKey(id, projection, seq), value);
+  rocksdb::Status st = impl_->db->Write(wo, &batch);
   if (!st.ok()) impl_->write_failed = true;  // the next write resumes or reopens the database
   return FromRocks(st, "writing snapshot");
 }
@@ -1473,25 +1484,51 @@ Result<std::optional<Snapshot>> Ledger::FindSnapshot(std::string_view game, std:
   for (const Segment& sg : *segs) {
     uint64_t hi = std::min(sg.hi, upto);
     if (hi < sg.lo) continue;
-    std::string prefix = fmt::SnapshotPrefix(sg.id, projection);
-    // Bounded to this branch's snapshots of this view: an unbounded seek
-    // back lands on another view's (megabytes of visibility) and reads it
-    // only to reject it.
-    const std::string lower = fmt::SnapshotKey(sg.id, projection, sg.lo);
-    rocksdb::Slice lower_slice(lower);
-    rocksdb::ReadOptions ro;
-    ro.iterate_lower_bound = &lower_slice;
-    std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
-    it->SeekForPrev(fmt::SnapshotKey(sg.id, projection, hi));
-    // A snapshot that cannot be read (a damaged block) is a cache miss: the
-    // fold reads, and checks, the events instead.
-    if (!it->status().ok()) continue;
-    if (!it->Valid() || !it->key().starts_with(prefix) || it->key().size() != prefix.size() + 8) continue;
-    uint64_t seq = fmt::GetU64(it->key().data() + prefix.size());
+    // The nearest snapshot at or before `hi`, found in the index (format.h):
+    // a seek among small keys, then one read of the value.
+    std::string value;
+    uint64_t seq = 0;
+    bool found = false;
+    {
+      const std::string prefix = fmt::SnapshotIndexPrefix(sg.id, projection);
+      const std::string lower = fmt::SnapshotIndexKey(sg.id, projection, sg.lo);
+      rocksdb::Slice lower_slice(lower);
+      rocksdb::ReadOptions ro;
+      ro.iterate_lower_bound = &lower_slice;
+      std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
+      it->SeekForPrev(fmt::SnapshotIndexKey(sg.id, projection, hi));
+      if (it->status().ok() && it->Valid() && it->key().starts_with(prefix) && it->key().size() == prefix.size() + 8) {
+        const uint64_t at = fmt::GetU64(it->key().data() + prefix.size());
+        if (at >= sg.lo && at <= hi &&
+            impl_->db->Get(rocksdb::ReadOptions(), impl_->snapshots, fmt::SnapshotKey(sg.id, projection, at), &value).ok()) {
+          seq = at;
+          found = true;
+        }
+      }
+    }
+    if (!found) {
+      // Snapshots written before the index, or an index entry whose value
+      // cannot be read: seek the values themselves. Bounded to this
+      // branch's snapshots of this view: an unbounded seek back lands on
+      // another view's and reads it only to reject it.
+      const std::string prefix = fmt::SnapshotPrefix(sg.id, projection);
+      const std::string lower = fmt::SnapshotKey(sg.id, projection, sg.lo);
+      rocksdb::Slice lower_slice(lower);
+      rocksdb::ReadOptions ro;
+      ro.iterate_lower_bound = &lower_slice;
+      std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
+      it->SeekForPrev(fmt::SnapshotKey(sg.id, projection, hi));
+      // A snapshot that cannot be read (a damaged block) is a cache miss: the
+      // fold reads, and checks, the events instead.
+      if (!it->status().ok()) continue;
+      if (!it->Valid() || !it->key().starts_with(prefix) || it->key().size() != prefix.size() + 8) continue;
+      seq = fmt::GetU64(it->key().data() + prefix.size());
+      value = it->value().ToString();
+    }
     if (seq < sg.lo) continue;
     if (best && seq <= best->seq) continue;
     // Older snapshots (without the binding) are not used.
-    const rocksdb::Slice v = it->value();
+    const rocksdb::Slice v(value);
     const size_t head = std::string_view(fmt::kSnapshotMagic).size() + Hash128::kBytes;
     if (v.size() < head || !v.starts_with(fmt::kSnapshotMagic)) continue;
     const Hash128 bound = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data() + head - Hash128::kBytes));
@@ -1506,7 +1543,8 @@ Result<std::optional<Snapshot>> Ledger::FindSnapshot(std::string_view game, std:
       impl_->RecordDamage(game, "reading " + std::string(game) + "/" + std::string(branch) + ": " + damaged.message());
       return damaged;
     }
-    best = Snapshot{seq, std::string(v.data() + head, v.size() - head)};
+    value.erase(0, head);
+    best = Snapshot{seq, std::move(value)};
   }
   return best;
 }
@@ -1523,6 +1561,7 @@ Status Ledger::DeleteSnapshots(std::string_view game) {
     fmt::PutU64(&lo, b.id);
     fmt::PutU64(&hi, b.id + 1);
     (void)batch.DeleteRange(impl_->snapshots, lo, hi);
+    (void)batch.DeleteRange(impl_->snapshots, "\xff" + lo, "\xff" + hi);  // their index (format.h)
   }
   rocksdb::WriteOptions wo;
   return FromRocks(impl_->db->Write(wo, &batch), "deleting snapshots");

@@ -17,6 +17,12 @@ struct RawDb {
   std::unique_ptr<rocksdb::DB> db;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::ColumnFamilyHandle* events() { return handles[1]; }
+  rocksdb::ColumnFamilyHandle* Named(const std::string& name) {
+    for (auto* h : handles) {
+      if (h->GetName() == name) return h;
+    }
+    throw std::runtime_error("no column family " + name);
+  }
 
   explicit RawDb(const std::string& dir) {
     namespace f = ledger::format;
@@ -60,6 +66,19 @@ bool PutEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq, co
 bool DeleteEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq) {
   RawDb r(dir);
   return r.db->Delete(rocksdb::WriteOptions(), r.events(), ledger::format::EventKey(branch_id, seq)).ok();
+}
+
+bool DeleteKey(const std::string& dir, const std::string& column_family, const std::string& key) {
+  RawDb r(dir);
+  return r.db->Delete(rocksdb::WriteOptions(), r.Named(column_family), key).ok();
+}
+
+size_t CountKeys(const std::string& dir, const std::string& column_family, const std::string& prefix) {
+  RawDb r(dir);
+  std::unique_ptr<rocksdb::Iterator> it(r.db->NewIterator(rocksdb::ReadOptions(), r.Named(column_family)));
+  size_t n = 0;
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) ++n;
+  return n;
 }
 
 bool SwapEventRecords(const std::string& dir, uint64_t branch_id, uint64_t a, uint64_t b) {

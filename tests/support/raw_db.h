@@ -21,6 +21,9 @@ bool PutEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq, co
 // Swaps the stored records of two events of a branch.
 bool SwapEventRecords(const std::string& dir, uint64_t branch_id, uint64_t a, uint64_t b);
 std::string ReadEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq);
+// Any key of a column family (ledger/format.h kCf*): deleted; counted by prefix.
+bool DeleteKey(const std::string& dir, const std::string& column_family, const std::string& key);
+size_t CountKeys(const std::string& dir, const std::string& column_family, const std::string& prefix);
 
 }  // namespace adjutant::testing
 
