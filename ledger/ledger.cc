@@ -425,6 +425,30 @@ struct Ledger::Impl {
     rocksdb::ManagedSnapshot snap(db.get());
     rocksdb::ReadOptions ro;
     ro.snapshot = snap.snapshot();
+    // The head record names the last seq: the event there is stored and
+    // the next one is not. Two point reads, which pass every table file
+    // whose key range does not hold them, where a backward seek of the
+    // events opens an iterator on every file of level 0 and every level
+    // below (with more table files than the 64 kept open, reopening them:
+    // a cost that grew with the log, issue 22). Anything else takes the
+    // seek below, which says what is wrong. (A stray record further beyond
+    // the head is left to verify, which reads every record.)
+    if (auto recorded = RecordedHead(id, ro); recorded.ok() && recorded->has_value() && **recorded > 0) {
+      const uint64_t seq = **recorded;
+      std::string v, next;
+      if (db->Get(ro, events, fmt::EventKey(id, seq), &v).ok() &&
+          db->Get(ro, events, fmt::EventKey(id, seq + 1), &next).IsNotFound() && v.size() > fmt::kRecordHeaderBytes) {
+        AlignedBuffer buf;
+        auto bytes = buf.Assign(v.data() + fmt::kRecordHeaderBytes, v.size() - fmt::kRecordHeaderBytes);
+        if (schema::VerifyEventBuffer(bytes.data(), bytes.size())) {
+          Head h;
+          h.seq = seq;
+          h.hash = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data()));
+          h.at = AtOf(*flatbuffers::GetRoot<fb::Event>(bytes.data()));
+          return h;
+        }
+      }
+    }
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, events));
     it->SeekForPrev(fmt::EventKey(id, UINT64_MAX));
     ADJ_RETURN_IF_ERROR(FromRocks(it->status(), "reading head"));

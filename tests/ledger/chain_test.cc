@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
+#include <filesystem>
+
 #include "ledger/ledger.h"
 #include "support/random_game.h"
 #include "support/raw_db.h"
@@ -138,4 +140,26 @@ TEST_CASE("reads refuse a damaged buffer and name its seq", "[chain]") {
   CHECK(st.code() == Status::Code::kCorruption);
   CHECK_THAT(st.message(), Catch::Contains("seq 8"));
   CHECK(seen == 7);
+}
+
+TEST_CASE("a branch's head record must name its last stored event", "[chain]") {
+  Game g;
+  Build(g, 20, 4);
+  // Without the acknowledged heads the check is the head record's alone.
+  std::filesystem::remove(g.path() + "/adjutant-heads");
+  SECTION("the last event gone") {
+    REQUIRE(adjutant::testing::DeleteEventRecord(g.path(), g.main_id, g.head));
+  }
+  SECTION("an event stored past the head") {
+    REQUIRE(adjutant::testing::PutEventRecord(g.path(), g.main_id, g.head + 1,
+                                              adjutant::testing::ReadEventRecord(g.path(), g.main_id, g.head)));
+  }
+  auto db = ledger::Ledger::Open(g.path(), {.read_only = true});
+  REQUIRE(db.ok());
+  auto h = (*db)->HeadOf("g", "main");
+  REQUIRE_FALSE(h.ok());
+  CHECK(h.status().code() == Status::Code::kCorruption);
+  CHECK_THAT(h.status().message(), Catch::Contains("its head is seq " + std::to_string(g.head)));
+  Status st = (*db)->Read("g", "main", 1, UINT64_MAX, [](const ledger::EventView&) { return Status::Ok(); });
+  CHECK(st.code() == Status::Code::kCorruption);
 }
