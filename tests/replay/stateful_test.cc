@@ -598,11 +598,22 @@ struct CorrectPastTurn final : Command {
     const auto before = replay::Flatten(*replay::Fold(*g.db, kGame, g.current));
     auto r = replay::Correct(*g.db, kGame, g.current, TurnPhase{t, 0}, Buffer("DirectiveFile", file), name);
     if (!r.ok()) {
-      // A correction refused writes nothing: no branch, the same current one.
       RC_LOG() << "correction refused: " << r.status().message() << "\n";
-      RC_ASSERT(g.BranchCount() == branches);
       RC_ASSERT(g.Head(g.current) == head);
       RC_ASSERT(*g.db->Current(kGame) == was);
+      // A correction refused before its branch was forked writes nothing.
+      // One that the replay stopped (a later directive or order it made
+      // impossible) leaves its branch as far as it got, as replay/correct.cc
+      // says and its message tells the GA; the game's current branch and
+      // the corrected one are untouched either way.
+      if (r.status().message().find("the correction stopped: branch '" + name + "' was left as far as it got") !=
+          std::string::npos) {
+        RC_CLASSIFY(true, "correction stopped by a later input it made impossible");
+        RC_ASSERT(g.BranchCount() == branches + 1);
+        RC_ASSERT(g.db->Branch(kGame, name).ok());
+      } else {
+        RC_ASSERT(g.BranchCount() == branches);
+      }
       return;
     }
     RC_ASSERT(r->branch == name);
