@@ -433,20 +433,13 @@ struct Ledger::Impl {
     // a cost that grew with the log, issue 22). Anything else takes the
     // seek below, which says what is wrong. (A stray record further beyond
     // the head is left to verify, which reads every record.)
-    if (auto recorded = RecordedHead(id, ro); recorded.ok() && recorded->has_value() && **recorded > 0) {
+    auto recorded = RecordedHead(id, ro);
+    if (recorded.ok() && recorded->has_value() && **recorded > 0) {
       const uint64_t seq = **recorded;
       std::string v, next;
       if (db->Get(ro, events, fmt::EventKey(id, seq), &v).ok() &&
-          db->Get(ro, events, fmt::EventKey(id, seq + 1), &next).IsNotFound() && v.size() > fmt::kRecordHeaderBytes) {
-        AlignedBuffer buf;
-        auto bytes = buf.Assign(v.data() + fmt::kRecordHeaderBytes, v.size() - fmt::kRecordHeaderBytes);
-        if (schema::VerifyEventBuffer(bytes.data(), bytes.size())) {
-          Head h;
-          h.seq = seq;
-          h.hash = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data()));
-          h.at = AtOf(*flatbuffers::GetRoot<fb::Event>(bytes.data()));
-          return h;
-        }
+          db->Get(ro, events, fmt::EventKey(id, seq + 1), &next).IsNotFound()) {
+        if (auto h = HeadOfRecord(seq, v); h.ok()) return h;
       }
     }
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, events));
@@ -456,16 +449,20 @@ struct Ledger::Impl {
       return Status::Corruption("branch " + std::string(label) + " has no events of its own");
     }
     uint64_t seq = fmt::GetU64(it->key().data() + 8);
-    auto recorded = RecordedHead(id, ro);
     if (!recorded.ok()) return recorded.status();
     if (recorded->has_value() && **recorded != seq) {
       return Status::Corruption("branch " + std::string(label) + ": its head is seq " + std::to_string(**recorded) +
                                 " but the last event stored is seq " + std::to_string(seq) +
                                 (**recorded > seq ? " (events are missing)" : ""));
     }
-    AlignedBuffer buf;
-    auto v = it->value();
+    return HeadOfRecord(seq, std::string_view(it->value().data(), it->value().size()));
+  }
+
+  // The head a stored record of event `seq` stands for (its chain hash, its
+  // turn and phase), once the verifier has passed it.
+  static Result<Head> HeadOfRecord(uint64_t seq, std::string_view v) {
     if (v.size() <= fmt::kRecordHeaderBytes) return Status::Corruption("seq " + std::to_string(seq) + ": record too short");
+    AlignedBuffer buf;
     auto bytes = buf.Assign(v.data() + fmt::kRecordHeaderBytes, v.size() - fmt::kRecordHeaderBytes);
     if (!schema::VerifyEventBuffer(bytes.data(), bytes.size())) {
       return Status::Corruption("seq " + std::to_string(seq) + ": event fails the FlatBuffers verifier");
@@ -475,6 +472,28 @@ struct Ledger::Impl {
     h.hash = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data()));
     h.at = AtOf(*flatbuffers::GetRoot<fb::Event>(bytes.data()));
     return h;
+  }
+
+  // In the snapshots column family, the last key `prefix` ‖ seq (u64) with
+  // lo <= seq <= hi: its seq, and its value in `*value` when asked. The seek
+  // is bounded below, so it never lands on another view's or branch's keys
+  // (megabytes to read only to reject). A key that cannot be read (a
+  // damaged block) is none: a snapshot is a cache, and a miss folds the
+  // events instead.
+  std::optional<uint64_t> LastSnapshotKey(const std::string& prefix, uint64_t lo, uint64_t hi, std::string* value) const {
+    std::string lower = prefix, target = prefix;
+    fmt::PutU64(&lower, lo);
+    fmt::PutU64(&target, hi);
+    rocksdb::Slice lower_slice(lower);
+    rocksdb::ReadOptions ro;
+    ro.iterate_lower_bound = &lower_slice;
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, snapshots));
+    it->SeekForPrev(target);
+    if (!it->status().ok() || !it->Valid() || !it->key().starts_with(prefix) || it->key().size() != prefix.size() + 8) {
+      return std::nullopt;
+    }
+    if (value) *value = it->value().ToString();
+    return fmt::GetU64(it->key().data() + prefix.size());
   }
 
   Result<uint64_t> NextBranchId(rocksdb::WriteBatch* batch) {
@@ -1377,11 +1396,9 @@ Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view 
     }
     // How many events to expect, to choose whether to read ahead: to the
     // fork point, or to the head record (its value is checked below).
-    uint64_t last = sg.hi;
-    if (last == UINT64_MAX) {
-      auto recorded = impl_->RecordedHead(sg.id, ro);
-      last = recorded.ok() && recorded->has_value() ? **recorded : 0;
-    }
+    Result<std::optional<uint64_t>> recorded = std::optional<uint64_t>();  // the head record: last stretch only
+    if (sg.hi == UINT64_MAX) recorded = impl_->RecordedHead(sg.id, ro);
+    const uint64_t last = sg.hi != UINT64_MAX ? sg.hi : recorded.ok() && recorded->has_value() ? **recorded : 0;
     const bool ahead = last >= sg.lo && last - sg.lo + 1 >= impl_->scan_ahead_min_events;
     RecordScan scan(impl_->db.get(), impl_->events, ro, fmt::EventKey(sg.id, 0),
                     sg.hi == UINT64_MAX ? fmt::EventKey(sg.id + 1, 0) : fmt::EventKey(sg.id, sg.hi + 1), ahead);
@@ -1434,7 +1451,6 @@ Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view 
     }
     if (sg.hi == UINT64_MAX) {
       // The branch ends where its last batch said it would (format.h head/).
-      auto recorded = impl_->RecordedHead(sg.id, ro);
       if (!recorded.ok()) return recorded.status();
       if (recorded->has_value() && **recorded != expect - 1) {
         return fail(expect, **recorded > expect - 1 ? "seq " + std::to_string(expect) + " is missing (the branch's head is seq " +
@@ -1511,45 +1527,14 @@ Result<std::optional<Snapshot>> Ledger::FindSnapshot(std::string_view game, std:
     // The nearest snapshot at or before `hi`, found in the index (format.h):
     // a seek among small keys, then one read of the value.
     std::string value;
-    uint64_t seq = 0;
-    bool found = false;
-    {
-      const std::string prefix = fmt::SnapshotIndexPrefix(sg.id, projection);
-      const std::string lower = fmt::SnapshotIndexKey(sg.id, projection, sg.lo);
-      rocksdb::Slice lower_slice(lower);
-      rocksdb::ReadOptions ro;
-      ro.iterate_lower_bound = &lower_slice;
-      std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
-      it->SeekForPrev(fmt::SnapshotIndexKey(sg.id, projection, hi));
-      if (it->status().ok() && it->Valid() && it->key().starts_with(prefix) && it->key().size() == prefix.size() + 8) {
-        const uint64_t at = fmt::GetU64(it->key().data() + prefix.size());
-        if (at >= sg.lo && at <= hi &&
-            impl_->db->Get(rocksdb::ReadOptions(), impl_->snapshots, fmt::SnapshotKey(sg.id, projection, at), &value).ok()) {
-          seq = at;
-          found = true;
-        }
-      }
-    }
-    if (!found) {
+    auto at = impl_->LastSnapshotKey(fmt::SnapshotIndexPrefix(sg.id, projection), sg.lo, hi, nullptr);
+    if (!at || !impl_->db->Get(rocksdb::ReadOptions(), impl_->snapshots, fmt::SnapshotKey(sg.id, projection, *at), &value).ok()) {
       // Snapshots written before the index, or an index entry whose value
-      // cannot be read: seek the values themselves. Bounded to this
-      // branch's snapshots of this view: an unbounded seek back lands on
-      // another view's and reads it only to reject it.
-      const std::string prefix = fmt::SnapshotPrefix(sg.id, projection);
-      const std::string lower = fmt::SnapshotKey(sg.id, projection, sg.lo);
-      rocksdb::Slice lower_slice(lower);
-      rocksdb::ReadOptions ro;
-      ro.iterate_lower_bound = &lower_slice;
-      std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
-      it->SeekForPrev(fmt::SnapshotKey(sg.id, projection, hi));
-      // A snapshot that cannot be read (a damaged block) is a cache miss: the
-      // fold reads, and checks, the events instead.
-      if (!it->status().ok()) continue;
-      if (!it->Valid() || !it->key().starts_with(prefix) || it->key().size() != prefix.size() + 8) continue;
-      seq = fmt::GetU64(it->key().data() + prefix.size());
-      value = it->value().ToString();
+      // cannot be read: seek the values themselves.
+      at = impl_->LastSnapshotKey(fmt::SnapshotPrefix(sg.id, projection), sg.lo, hi, &value);
+      if (!at) continue;
     }
-    if (seq < sg.lo) continue;
+    const uint64_t seq = *at;
     if (best && seq <= best->seq) continue;
     // Older snapshots (without the binding) are not used.
     const rocksdb::Slice v(value);

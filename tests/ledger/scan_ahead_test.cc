@@ -5,7 +5,9 @@
 // on damage; and it must stop cleanly wherever the visitor stops.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -72,15 +74,26 @@ ReadResult ReadAll(ledger::Ledger& db, const std::string& branch, uint64_t from,
   return r;
 }
 
+// The built database opened twice: reading on the caller's thread, and ahead.
+struct BothWays {
+  adjutant::testing::TempDir dir;
+  std::string path = dir.Sub("db");
+  std::unique_ptr<ledger::Ledger> near, ahead;
+  BothWays() {
+    Build(path);
+    near = OpenWith(path, UINT64_MAX);
+    ahead = OpenWith(path, 0);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("a read ahead gives what a read on the caller's thread gives, across forks and chunks", "[ledger][scan]") {
-  adjutant::testing::TempDir dir;
-  const std::string path = dir.Sub("db");
-  Build(path);
-  auto near = OpenWith(path, UINT64_MAX);
-  auto ahead = OpenWith(path, 0);
+  BothWays w;
+  auto& near = w.near;
+  auto& ahead = w.ahead;
   for (const std::string branch : {"main", "alt"}) {
+    const uint64_t head = branch == "main" ? 1301 : 1601;
     for (auto [from, to] : std::vector<std::pair<uint64_t, uint64_t>>{
              {1, UINT64_MAX}, {2, 257}, {255, 1030}, {690, 712}, {1200, UINT64_MAX}, {1, 1}}) {
       INFO(branch << " " << from << ".." << to);
@@ -88,7 +101,7 @@ TEST_CASE("a read ahead gives what a read on the caller's thread gives, across f
       auto b = ReadAll(*ahead, branch, from, to);
       REQUIRE(a.status.ok());
       REQUIRE(b.status.ok());
-      CHECK(a.events.size() > 0);
+      CHECK(a.events.size() == std::min(to, head) - from + 1);
       CHECK(a.events == b.events);
     }
     auto va = near->Verify("g", branch);
@@ -106,11 +119,9 @@ TEST_CASE("a read ahead gives what a read on the caller's thread gives, across f
 }
 
 TEST_CASE("a read ahead stops wherever its visitor stops", "[ledger][scan]") {
-  adjutant::testing::TempDir dir;
-  const std::string path = dir.Sub("db");
-  Build(path);
-  auto near = OpenWith(path, UINT64_MAX);
-  auto ahead = OpenWith(path, 0);
+  BothWays w;
+  auto& near = w.near;
+  auto& ahead = w.ahead;
   // At the first event, inside a chunk, at a chunk's last record, the
   // fork point, the first event after it, the last event.
   for (uint64_t stop : {uint64_t{1}, uint64_t{100}, uint64_t{256}, uint64_t{257}, uint64_t{700}, uint64_t{701},
