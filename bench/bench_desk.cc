@@ -8,8 +8,12 @@
 //
 //   desk_submit, desk_read_orders, desk_report — throughput and p50/p99
 //       latency of each request kind over HTTP;
-//   inprocess_submit — the same submissions through replay::SubmitOrders
-//       with no HTTP in between (the baseline the desk adds to);
+//   desk_submit_solo — the same battles played by one client at a time
+//       (each general submits, then the GA adjudicates, in turn), so that
+//       nothing queues: what the desk adds to one submission;
+//   inprocess_submit — those same solo battles through replay::SubmitOrders
+//       and replay::Adjudicate with no HTTP in between (the baseline the
+//       desk adds to; "ratio_vs_inprocess" on the solo line is p50 / p50);
 //   rocksdb_synced_put — one synced raw RocksDB write of an order's size
 //       (the floor under any acknowledged order);
 //   orders_check — what the clients were told was recorded against the log:
@@ -169,9 +173,11 @@ int main(int argc, char** argv) {
   auto start = Must(replay::PrepareGame(*flatbuffers::GetRoot<fb::Scenario>(buf.data()), std::nullopt, &map_error), "prepare");
   const std::vector<std::pair<std::string, std::string>> generals = {{"wellesley", "British"}, {"victor", "French"}};
   std::map<std::string, std::vector<std::string>> units;  // side → unit ids
-  for (int g = 0; g < games; ++g) {
-    const std::string game = "battle" + std::to_string(g);
-    Must(db->CreateGame(game, 1809 + static_cast<uint64_t>(g), buf, start.at, Actor{ActorKind::kGameAdministrator, "", ""},
+  for (int g = 0; g < 3 * games; ++g) {
+    // battle*: played by every client at once; solo*: by one client at a
+    // time; direct*: in-process (the baseline).
+    const std::string game = (g < games ? "battle" : g < 2 * games ? "solo" : "direct") + std::to_string(g % games);
+    Must(db->CreateGame(game, 1809 + static_cast<uint64_t>(g % games), buf, start.at, Actor{ActorKind::kGameAdministrator, "", ""},
                         start.more),
          "create");
     for (const auto& [p, side] : generals) Must(replay::SetPassword(*db, game, "main", p, testing::CheapPasswordHash(p + "-1809")), "password");
@@ -277,8 +283,6 @@ int main(int argc, char** argv) {
   }
   for (auto& t : threads) t.join();
   const double seconds = SecondsSince(t0);
-  desk->Stop();
-  desk->Wait();
   const std::string shape = ", \"clients\": " + std::to_string(games * 2) + ", \"games\": " + std::to_string(games) +
                             ", \"moves\": " + std::to_string(moves);
   Figure("desk_submit", lat.ms["submit"], seconds, shape);
@@ -311,22 +315,73 @@ int main(int argc, char** argv) {
               ", \"duplicated\": %" PRIu64 ", \"failed_requests\": %d}\n",
               acked, in_log, lost, duplicated, failures.load());
 
-  // Baseline 1: the same submissions in-process, no HTTP (fresh battles).
+  // One client at a time: each battle's generals submit in turn, then the
+  // GA adjudicates; nothing else is in flight.
+  std::vector<double> solo;
+  double solo_seconds = 0;
   {
-    std::vector<double> ms;
+    std::map<std::string, std::unique_ptr<Client>> clients;  // person → connection
+    std::map<std::string, std::string> tokens;
+    Client ga(port);
+    const std::string ga_token =
+        testing::TokenOf(ga.Call(http::verb::post, "/api/ga/login", R"({"password": "the-bench-ga"})", "").second);
+    const auto b0 = Clock::now();
+    for (int g = 0; g < games; ++g) {
+      const std::string game = "solo" + std::to_string(g);
+      clients.clear();
+      for (const auto& [person, side] : generals) {
+        clients[person] = std::make_unique<Client>(port);
+        auto [st, body] = clients[person]->Call(http::verb::post, "/api/login",
+                                                R"({"game": ")" + game + R"(", "person": ")" + person +
+                                                    R"(", "password": ")" + person + R"(-1809"})",
+                                                "");
+        tokens[person] = testing::TokenOf(body);
+        if (st != 200 || tokens[person].empty()) failures++;
+      }
+      for (int m = 1; m <= moves; ++m) {
+        for (const auto& [person, side] : generals) {
+          const auto t = Clock::now();
+          auto [st, body] = clients[person]->Call(http::verb::post, "/api/games/" + game + "/orders", HoldAll(units[side]),
+                                                  tokens[person], game + "-m" + std::to_string(m) + "-" + side);
+          solo.push_back(SecondsSince(t) * 1000);
+          if (st != 200) failures++;
+        }
+        auto [st, body] = ga.Call(http::verb::post, "/api/games/" + game + "/adjudicate", R"({"mode": "phase"})", ga_token);
+        if (st != 200) failures++;
+      }
+    }
+    solo_seconds = SecondsSince(b0);
+  }
+  desk->Stop();
+  desk->Wait();
+
+  // Baseline: the same solo battles in-process, no HTTP.
+  std::vector<double> direct;
+  double direct_seconds = 0;
+  {
     const auto b0 = Clock::now();
     for (int g = 0; g < games; ++g) {
       const std::string game = "direct" + std::to_string(g);
-      Must(db->CreateGame(game, 1809, buf, start.at, Actor{ActorKind::kGameAdministrator, "", ""}, start.more), "create");
-      for (const auto& [person, side] : generals) {
-        auto file = Must(schema::ParseJson("OrderFile", HoldAll(units[side]), "orders"), "orders");
-        const auto t = Clock::now();
-        Must(replay::SubmitOrders(*db, game, "main", person, file, {.idempotency_key = game + "-" + side}), "submit in-process");
-        ms.push_back(SecondsSince(t) * 1000);
+      for (int m = 1; m <= moves; ++m) {
+        for (const auto& [person, side] : generals) {
+          auto file = Must(schema::ParseJson("OrderFile", HoldAll(units[side]), "orders"), "orders");
+          const auto t = Clock::now();
+          Must(replay::SubmitOrders(*db, game, "main", person, file,
+                                    {.idempotency_key = game + "-m" + std::to_string(m) + "-" + side}),
+               "submit in-process");
+          direct.push_back(SecondsSince(t) * 1000);
+        }
+        Must(replay::Adjudicate(*db, game, "main", replay::AdjudicateMode::kPhase), "adjudicate in-process");
       }
     }
-    Figure("inprocess_submit", ms, SecondsSince(b0), "");
+    direct_seconds = SecondsSince(b0);
   }
+  char ratio[64];
+  std::snprintf(ratio, sizeof ratio, ", \"ratio_vs_inprocess\": %.2f, \"target_max\": 2.0",
+                Percentile(direct, 0.5) > 0 ? Percentile(solo, 0.5) / Percentile(direct, 0.5) : 0.0);
+  Figure("desk_submit_solo", solo, solo_seconds, ", \"clients\": 1, \"games\": " + std::to_string(games) +
+                                                     ", \"moves\": " + std::to_string(moves) + ratio);
+  Figure("inprocess_submit", direct, direct_seconds, "");
   db.reset();
   // Baseline 2: raw RocksDB, one synced write of an order file's size.
   {
