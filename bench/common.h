@@ -59,6 +59,15 @@ inline double CpuSeconds() {
   return secs(ru.ru_utime) + secs(ru.ru_stime);
 }
 
+// CPU time of the calling thread alone (not RocksDB's background flushes
+// and compactions, nor time spent waiting for a sync).
+inline double ThreadCpuSeconds() {
+  rusage ru{};
+  getrusage(RUSAGE_THREAD, &ru);
+  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return secs(ru.ru_utime) + secs(ru.ru_stime);
+}
+
 // One figure: a flat JSON object written on one line of stdout.
 class JsonLine {
  public:

@@ -35,11 +35,18 @@ std::string HeadKey(uint64_t branch_id) {
   return k;
 }
 
+void EncodeEventKey(char* out, uint64_t branch_id, uint64_t seq) {
+  for (int i = 7; i >= 0; --i) {
+    out[i] = static_cast<char>(branch_id & 0xff);
+    out[8 + i] = static_cast<char>(seq & 0xff);
+    branch_id >>= 8;
+    seq >>= 8;
+  }
+}
+
 std::string EventKey(uint64_t branch_id, uint64_t seq) {
-  std::string k;
-  k.reserve(kEventKeyBytes);
-  PutU64(&k, branch_id);
-  PutU64(&k, seq);
+  std::string k(kEventKeyBytes, '\0');
+  EncodeEventKey(k.data(), branch_id, seq);
   return k;
 }
 

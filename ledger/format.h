@@ -94,6 +94,8 @@ uint64_t GetU64(const char* p);
 uint32_t GetU32(const char* p);
 
 std::string EventKey(uint64_t branch_id, uint64_t seq);
+// The same key written into `out` (kEventKeyBytes), with no allocation.
+void EncodeEventKey(char* out, uint64_t branch_id, uint64_t seq);
 std::string HeadKey(uint64_t branch_id);
 std::string CurrentKey(std::string_view game);
 std::string BranchKey(std::string_view game, std::string_view branch);

@@ -7,6 +7,9 @@
 #include <rocksdb/slice.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
+#include <sys/stat.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cstring>
@@ -521,7 +524,12 @@ struct Ledger::Impl {
   // ---- damage found, remembered outside RocksDB (ledger.h DamageOf) ----
   std::string DamagePath(std::string_view game) const { return dir + "/adjutant-damage/" + std::string(game); }
   std::optional<std::string> DamageOf(std::string_view game) const {
-    std::ifstream in(DamagePath(game));
+    // Asked before every append: one stat when there is nothing (the usual
+    // case), the stream only when there is something to read.
+    const std::string path = DamagePath(game);
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0 && errno == ENOENT) return std::nullopt;
+    std::ifstream in(path);
     if (!in) return std::nullopt;
     std::string line;
     std::getline(in, line);
@@ -609,12 +617,18 @@ struct Ledger::Impl {
   }
 
   // An event record.
+  // The key, the chain hash and the event go into the batch in parts: no
+  // record is assembled (and allocated) on the way.
   static void PutRecord(rocksdb::WriteBatch* batch, rocksdb::ColumnFamilyHandle* cf, uint64_t id,
                         uint64_t seq, const Hash128& h, const uint8_t* data, size_t size) {
-    std::string rec(fmt::kRecordHeaderBytes, '\0');
-    h.ToBytes(reinterpret_cast<uint8_t*>(rec.data()));
-    rec.append(reinterpret_cast<const char*>(data), size);
-    (void)batch->Put(cf, fmt::EventKey(id, seq), rec);
+    char key[fmt::kEventKeyBytes];
+    fmt::EncodeEventKey(key, id, seq);
+    uint8_t header[fmt::kRecordHeaderBytes];
+    h.ToBytes(header);
+    const rocksdb::Slice key_part(key, sizeof key);
+    const rocksdb::Slice value_parts[2] = {rocksdb::Slice(reinterpret_cast<const char*>(header), sizeof header),
+                                           rocksdb::Slice(reinterpret_cast<const char*>(data), size)};
+    (void)batch->Put(cf, rocksdb::SliceParts(&key_part, 1), rocksdb::SliceParts(value_parts, 2));
   }
   // The branch's head record: once a batch, after its last event.
   static void PutHead(rocksdb::WriteBatch* batch, uint64_t id, uint64_t seq, const Hash128& h) {
@@ -1087,7 +1101,9 @@ Result<AppendResult> Ledger::Append(std::string_view game, std::string_view bran
                             std::to_string(expected_head) + ", it is at " + std::to_string(head->seq));
   }
   // Build every event first: nothing is written unless all of them are good.
-  rocksdb::WriteBatch batch;
+  // Room for a typical record each (a few hundred bytes), so that the batch
+  // is not copied as it grows.
+  rocksdb::WriteBatch batch(std::min<size_t>(drafts.size() * 320, size_t{4} << 20));
   flatbuffers::FlatBufferBuilder fbb(512);
   std::string fingerprint_input;
   Hash128 h = head->hash;
