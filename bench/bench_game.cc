@@ -469,6 +469,49 @@ void CopyToRaw(const WorkDir& wd) {
   if (!s.ok()) Die("raw flush", s);
 }
 
+// Bytes of table files per column family of a settled database (its WAL
+// retired), read through RocksDB's own accounting.
+std::map<std::string, uint64_t> TableBytes(const std::string& dir) {
+  std::vector<std::string> names;
+  auto s = rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), dir, &names);
+  if (!s.ok()) Die("listing the column families of " + dir, s);
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  for (const std::string& n : names) cfs.emplace_back(n, rocksdb::ColumnFamilyOptions());
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* db = nullptr;
+  rocksdb::DBOptions o;
+  o.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  s = rocksdb::DB::OpenForReadOnly(o, dir, cfs, &handles, &db);
+  if (!s.ok()) Die("opening " + dir + " read-only", s);
+  std::map<std::string, uint64_t> out;
+  for (size_t i = 0; i < handles.size(); ++i) {
+    uint64_t v = 0;
+    (void)db->GetIntProperty(handles[i], "rocksdb.total-sst-files-size", &v);
+    out[names[i]] = v;
+    (void)db->DestroyColumnFamilyHandle(handles[i]);
+  }
+  delete db;
+  return out;
+}
+
+// What the game costs on disk: the ledger's table files by column family
+// against raw RocksDB holding the same event records. Snapshots are a
+// cache, thinned as they are written (ledger.h OpenOptions).
+void PrintDisk(const WorkDir& wd, uint64_t events) {
+  const auto ledger = TableBytes(wd.ledger_dir());
+  const auto raw = TableBytes(wd.raw_dir());
+  uint64_t ledger_total = 0, raw_total = 0;
+  for (const auto& [n, b] : ledger) ledger_total += b;
+  for (const auto& [n, b] : raw) raw_total += b;
+  auto at = [](const std::map<std::string, uint64_t>& m, const char* k) { return m.count(k) ? m.at(k) : 0; };
+  JsonLine("disk").Str("game", std::string(kGame)).Int("events", events)
+      .Int("raw_bytes", raw_total).Int("ledger_bytes", ledger_total)
+      .Int("events_bytes", at(ledger, ledger::format::kCfEvents))
+      .Int("snapshots_bytes", at(ledger, ledger::format::kCfSnapshots))
+      .Num("ratio_vs_raw", raw_total ? static_cast<double>(ledger_total) / static_cast<double>(raw_total) : 0.0, 2)
+      .Str("target", "context: table files after the game, settled; snapshots thinned as written").Print();
+}
+
 volatile uint64_t g_scan_sink = 0;
 
 uint64_t ScanRaw(rocksdb::DB& raw, uint64_t* bytes) {
@@ -904,6 +947,7 @@ int Run(int argc, char** argv) {
   // competes with the scans.
   (void)OpenRaw(wd.raw_dir(), false);
   (void)Must(ledger::Ledger::Open(wd.ledger_dir()), "settling the ledger");
+  PrintDisk(wd, g.events);
   {
     ledger::OpenOptions ro;
     ro.read_only = true;

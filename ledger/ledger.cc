@@ -258,6 +258,8 @@ struct Ledger::Impl {
   rocksdb::ColumnFamilyHandle* snapshots = nullptr;
   bool read_only = false;
   uint64_t scan_ahead_min_events = 2048;  // OpenOptions
+  uint64_t snapshots_kept_recent = 16;     // OpenOptions
+  uint64_t snapshot_sparse_events = 8192;  // OpenOptions
   std::mutex write_mu;  // one writer at a time inside this process
 
   // After a write error (a full disk) RocksDB refuses writes until resumed,
@@ -667,6 +669,8 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   impl->dir = dir;
   impl->read_only = opts.read_only;
   impl->scan_ahead_min_events = opts.scan_ahead_min_events;
+  impl->snapshots_kept_recent = opts.snapshots_kept_recent;
+  impl->snapshot_sparse_events = std::max<uint64_t>(1, opts.snapshot_sparse_events);
   rocksdb::DBOptions dbo;
   dbo.create_if_missing = !opts.read_only && opts.create_if_missing;
   dbo.create_missing_column_families = !opts.read_only;
@@ -1524,6 +1528,37 @@ Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::
   rocksdb::WriteBatch batch;
   (void)batch.Put(impl_->snapshots, fmt::SnapshotKey(id, projection, seq), value);
   (void)batch.Put(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, seq), rocksdb::Slice());
+  // Thinning (OpenOptions): this view's older snapshots under this id, newest
+  // first, from the index. The first kept_recent - 1 stay (with this one,
+  // the recent ones); of the rest, one that has an older one in its span is
+  // deleted, value and index key. Everything older than the span before the
+  // first candidate's was thinned when it left the recent ones, so the walk
+  // stops at the first entry below it (the witness that decides the last).
+  if (seq > 0 && impl_->snapshots_kept_recent > 0) {
+    const uint64_t keep = impl_->snapshots_kept_recent, span = impl_->snapshot_sparse_events;
+    const std::string prefix = fmt::SnapshotIndexPrefix(id, projection);
+    const std::string lower = fmt::SnapshotIndexKey(id, projection, 0);
+    rocksdb::Slice lower_slice(lower);
+    rocksdb::ReadOptions ro;
+    ro.iterate_lower_bound = &lower_slice;
+    std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
+    std::vector<uint64_t> older;  // descending
+    for (it->SeekForPrev(fmt::SnapshotIndexKey(id, projection, seq - 1)); it->Valid(); it->Prev()) {
+      if (!it->key().starts_with(prefix) || it->key().size() != prefix.size() + 8) break;
+      const uint64_t at = fmt::GetU64(it->key().data() + prefix.size());
+      older.push_back(at);
+      if (older.size() > keep - 1 + 1 && at / span + 1 < older[keep - 1] / span) break;
+    }
+    // Not thinning is always safe: a failed walk leaves what it found.
+    if (it->status().ok()) {
+      for (size_t i = keep - 1; i + 1 < older.size(); ++i) {
+        if (older[i] / span == older[i + 1] / span) {
+          (void)batch.Delete(impl_->snapshots, fmt::SnapshotKey(id, projection, older[i]));
+          (void)batch.Delete(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, older[i]));
+        }
+      }
+    }
+  }
   rocksdb::WriteOptions wo;  // a cache: no sync
   rocksdb::Status st = impl_->db->Write(wo, &batch);
   if (!st.ok()) impl_->write_failed = true;  // the next write resumes or reopens the database

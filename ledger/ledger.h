@@ -107,6 +107,15 @@ struct OpenOptions {
   // folds them (ledger.cc RecordScan); shorter ones stay on the caller's
   // thread. 0: always ahead; UINT64_MAX: never (tests run both).
   uint64_t scan_ahead_min_events = 2048;
+  // Snapshots are thinned as they are written (Ledger::PutSnapshot): of one
+  // view's snapshots under one branch id the newest `snapshots_kept_recent`
+  // stay, and of the older ones the first in each span of
+  // `snapshot_sparse_events` seqs, so what is kept grows by one snapshot a
+  // view per span while any point still folds from at most about two spans
+  // back. Snapshots written before their index are never thinned; 0 kept
+  // recent: none are (every snapshot stays, as before thinning).
+  uint64_t snapshots_kept_recent = 16;
+  uint64_t snapshot_sparse_events = 8192;
 };
 
 class Ledger {

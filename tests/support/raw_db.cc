@@ -81,6 +81,15 @@ size_t CountKeys(const std::string& dir, const std::string& column_family, const
   return n;
 }
 
+std::vector<std::string> KeysWithPrefix(const std::string& dir, const std::string& column_family,
+                                        const std::string& prefix) {
+  RawDb r(dir);
+  std::unique_ptr<rocksdb::Iterator> it(r.db->NewIterator(rocksdb::ReadOptions(), r.Named(column_family)));
+  std::vector<std::string> out;
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) out.push_back(it->key().ToString());
+  return out;
+}
+
 bool SwapEventRecords(const std::string& dir, uint64_t branch_id, uint64_t a, uint64_t b) {
   RawDb r(dir);
   std::string ka = ledger::format::EventKey(branch_id, a), kb = ledger::format::EventKey(branch_id, b), va, vb;

@@ -24,6 +24,8 @@ std::string ReadEventRecord(const std::string& dir, uint64_t branch_id, uint64_t
 // Any key of a column family (ledger/format.h kCf*): deleted; counted by prefix.
 bool DeleteKey(const std::string& dir, const std::string& column_family, const std::string& key);
 size_t CountKeys(const std::string& dir, const std::string& column_family, const std::string& prefix);
+std::vector<std::string> KeysWithPrefix(const std::string& dir, const std::string& column_family,
+                                        const std::string& prefix);
 
 }  // namespace adjutant::testing
 

@@ -1,0 +1,153 @@
+// Snapshots are thinned as they are written (ledger.h OpenOptions): of one
+// view's snapshots under one branch id the newest `snapshots_kept_recent`
+// stay, and of the older ones the first in each span of
+// `snapshot_sparse_events` seqs. What stays grows by one a span, and a fold
+// of any point still starts at most one span before the snapshot it would
+// have started from with every snapshot kept.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ledger/format.h"
+#include "ledger/ledger.h"
+#include "support/random_game.h"
+#include "support/raw_db.h"
+#include "support/temp_dir.h"
+
+using namespace adjutant;
+namespace fmt = adjutant::ledger::format;
+
+namespace {
+
+// Game "g" with 1 + n events on main.
+void Fill(ledger::Ledger& db, int n) {
+  REQUIRE(adjutant::testing::CreateTestGame(db, "g").ok());
+  TurnPhase cursor{{1, 1, 0}, 0};
+  uint64_t head = 1;
+  for (int done = 0; done < n; done += 50) {
+    auto r = db.Append("g", "main", head, adjutant::testing::ToDrafts(adjutant::testing::FixedBatch(&cursor, 50, done)));
+    REQUIRE(r.ok());
+    head = r->last_seq;
+  }
+}
+
+// The seqs of view `view`'s snapshots still indexed under `id`.
+std::vector<uint64_t> Indexed(const std::string& path, uint64_t id, const std::string& view) {
+  std::vector<uint64_t> out;
+  const std::string prefix = fmt::SnapshotIndexPrefix(id, view);
+  for (const std::string& k : adjutant::testing::KeysWithPrefix(path, fmt::kCfSnapshots, prefix)) {
+    if (k.size() == prefix.size() + 8) out.push_back(fmt::GetU64(k.data() + prefix.size()));
+  }
+  return out;
+}
+
+std::string Bytes(uint64_t seq) { return "snapshot-" + std::to_string(seq); }
+
+}  // namespace
+
+TEST_CASE("snapshots written in order are thinned to the recent ones and one a span", "[ledger][snapshot]") {
+  adjutant::testing::TempDir dir;
+  const std::string path = dir.Sub("db");
+  uint64_t id = 0;
+  {
+    auto db = ledger::Ledger::Open(path, {.snapshots_kept_recent = 3, .snapshot_sparse_events = 100});
+    REQUIRE(db.ok());
+    Fill(**db, 1000);
+    id = (*db)->Branch("g", "main")->id;
+    for (uint64_t s = 10; s <= 1000; s += 10) REQUIRE((*db)->PutSnapshot("g", "main", "p", s, Bytes(s)).ok());
+    // Another view is thinned on its own.
+    REQUIRE((*db)->PutSnapshot("g", "main", "q", 15, Bytes(15)).ok());
+  }
+  // The first of each span of 100 (10, 100, 200, ... 900) and the newest three.
+  std::vector<uint64_t> want = {10};
+  for (uint64_t s = 100; s <= 900; s += 100) want.push_back(s);
+  for (uint64_t s : {980, 990, 1000}) want.push_back(s);
+  CHECK(Indexed(path, id, "p") == want);
+  CHECK(Indexed(path, id, "q") == std::vector<uint64_t>{15});
+  // A thinned snapshot's value went with its index entry.
+  CHECK(adjutant::testing::CountKeys(path, fmt::kCfSnapshots, fmt::SnapshotPrefix(id, "p")) == want.size());
+
+  auto db = ledger::Ledger::Open(path, {.read_only = true});
+  REQUIRE(db.ok());
+  for (uint64_t upto = 1; upto <= 1001; ++upto) {
+    auto f = (*db)->FindSnapshot("g", "main", "p", upto);
+    REQUIRE(f.ok());
+    if (upto < 10) {
+      CHECK_FALSE(f->has_value());
+      continue;
+    }
+    REQUIRE(f->has_value());
+    const uint64_t nearest_unthinned = std::min<uint64_t>(upto - upto % 10, 1000);
+    INFO("upto " << upto << ": found " << (*f)->seq);
+    CHECK((*f)->seq <= upto);
+    CHECK((*f)->seq + 100 > nearest_unthinned);  // at most a span before
+    CHECK((*f)->bytes == Bytes((*f)->seq));
+  }
+}
+
+TEST_CASE("with no snapshots kept recent, none is thinned", "[ledger][snapshot]") {
+  adjutant::testing::TempDir dir;
+  const std::string path = dir.Sub("db");
+  auto db = ledger::Ledger::Open(path, {.snapshots_kept_recent = 0, .snapshot_sparse_events = 100});
+  REQUIRE(db.ok());
+  Fill(**db, 500);
+  for (uint64_t s = 5; s <= 500; s += 5) REQUIRE((*db)->PutSnapshot("g", "main", "p", s, Bytes(s)).ok());
+  const uint64_t id = (*db)->Branch("g", "main")->id;
+  db->reset();
+  CHECK(Indexed(path, id, "p").size() == 100);
+}
+
+TEST_CASE("snapshots written in any order: every span that had one keeps one", "[ledger][snapshot][property]") {
+  rc::prop("a fold starts at most a span before where it would with every snapshot kept", [] {
+    const uint64_t keep = *rc::gen::inRange<uint64_t>(1, 5);
+    const uint64_t span = *rc::gen::inRange<uint64_t>(2, 40);
+    const auto seqs = *rc::gen::container<std::vector<uint64_t>>(*rc::gen::inRange<size_t>(1, 80),
+                                                                  rc::gen::inRange<uint64_t>(1, 401));
+    adjutant::testing::TempDir dir;
+    const std::string path = dir.Sub("db");
+    auto db = ledger::Ledger::Open(path, {.snapshots_kept_recent = keep, .snapshot_sparse_events = span});
+    RC_ASSERT(db.ok());
+    Fill(**db, 400);
+    std::set<uint64_t> written;
+    for (uint64_t s : seqs) {
+      RC_ASSERT((*db)->PutSnapshot("g", "main", "p", s, Bytes(s)).ok());
+      written.insert(s);
+    }
+    const uint64_t id = (*db)->Branch("g", "main")->id;
+    db->reset();
+    const std::vector<uint64_t> kept = Indexed(path, id, "p");
+    const std::set<uint64_t> kept_set(kept.begin(), kept.end());
+    RC_ASSERT(std::includes(written.begin(), written.end(), kept_set.begin(), kept_set.end()));
+    // The newest `keep` stay, whatever the order they came in, and so does
+    // the first of every span.
+    uint64_t newest = 0;
+    for (auto it = written.rbegin(); it != written.rend() && newest < keep; ++it, ++newest) {
+      RC_ASSERT(kept_set.count(*it) == 1u);
+    }
+    std::map<uint64_t, uint64_t> first_of_span;  // span → the first seq written in it
+    for (uint64_t s : written) first_of_span.emplace(s / span, s);
+    for (const auto& [b, s] : first_of_span) RC_ASSERT(kept_set.count(s) == 1u);
+    auto ro = ledger::Ledger::Open(path, {.read_only = true});
+    RC_ASSERT(ro.ok());
+    for (uint64_t upto = 1; upto <= 401; ++upto) {
+      auto f = (*ro)->FindSnapshot("g", "main", "p", upto);
+      RC_ASSERT(f.ok());
+      auto it = written.upper_bound(upto);
+      if (it == written.begin()) {
+        RC_ASSERT(!f->has_value());
+        continue;
+      }
+      const uint64_t nearest = *std::prev(it);
+      RC_ASSERT(f->has_value());
+      RC_ASSERT((*f)->seq <= upto);
+      RC_ASSERT((*f)->seq + span > nearest);
+      RC_ASSERT((*f)->bytes == Bytes((*f)->seq));
+    }
+  });
+}
