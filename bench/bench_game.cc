@@ -439,7 +439,7 @@ std::unique_ptr<rocksdb::DB> OpenRaw(const std::string& dir, bool read_only) {
 rocksdb::ReadOptions ScanOptions() {  // the ledger's own, for Read and Verify
   rocksdb::ReadOptions ro;
   ro.fill_cache = false;
-  ro.readahead_size = 2 << 20;
+  ro.readahead_size = 256 << 10;
   return ro;
 }
 

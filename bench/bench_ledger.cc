@@ -189,7 +189,7 @@ void SettleLedger(const std::string& dir) {
 rocksdb::ReadOptions ScanOptions() {
   rocksdb::ReadOptions ro;
   ro.fill_cache = false;
-  ro.readahead_size = 2 << 20;
+  ro.readahead_size = 256 << 10;
   return ro;
 }
 
