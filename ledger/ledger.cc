@@ -1531,12 +1531,14 @@ Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::
   rocksdb::WriteBatch batch;
   (void)batch.Put(impl_->snapshots, fmt::SnapshotKey(id, projection, seq), value);
   (void)batch.Put(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, seq), rocksdb::Slice());
-  // Thinning (OpenOptions): this view's older snapshots under this id, newest
-  // first, from the index. The first kept_recent - 1 stay (with this one,
-  // the recent ones); of the rest, one that has an older one in its span is
-  // deleted, value and index key. Everything older than the span before the
-  // first candidate's was thinned when it left the recent ones, so the walk
-  // stops at the first entry below it (the witness that decides the last).
+  // Thinning (OpenOptions). The snapshot that leaves the newest ones now is
+  // the kept_recent-th below this one (C); it goes, value and index key, if
+  // an older one of this view lies in C's span (found by seeking forward
+  // from the span's start, bounded by C), so the first of every span stays.
+  // Both reads pass only live keys when snapshots come in order: the ones
+  // deleted before lie between a span's first and C, which neither read
+  // crosses (a walk through them would grow with the game's age). A read
+  // that fails thins nothing: not thinning is always safe.
   if (seq > 0 && impl_->snapshots_kept_recent > 0) {
     const uint64_t keep = impl_->snapshots_kept_recent, span = impl_->snapshot_sparse_events;
     const std::string prefix = fmt::SnapshotIndexPrefix(id, projection);
@@ -1545,20 +1547,26 @@ Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::
     rocksdb::ReadOptions ro;
     ro.iterate_lower_bound = &lower_slice;
     std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
-    std::vector<uint64_t> older;  // descending
+    std::optional<uint64_t> leaving;
+    uint64_t below = 0;
     for (it->SeekForPrev(fmt::SnapshotIndexKey(id, projection, seq - 1)); it->Valid(); it->Prev()) {
       if (!it->key().starts_with(prefix) || it->key().size() != prefix.size() + 8) break;
-      const uint64_t at = fmt::GetU64(it->key().data() + prefix.size());
-      older.push_back(at);
-      if (older.size() > keep - 1 + 1 && at / span + 1 < older[keep - 1] / span) break;
+      if (++below == keep) {
+        leaving = fmt::GetU64(it->key().data() + prefix.size());
+        break;
+      }
     }
-    // Not thinning is always safe: a failed walk leaves what it found.
-    if (it->status().ok()) {
-      for (size_t i = keep - 1; i + 1 < older.size(); ++i) {
-        if (older[i] / span == older[i + 1] / span) {
-          (void)batch.Delete(impl_->snapshots, fmt::SnapshotKey(id, projection, older[i]));
-          (void)batch.Delete(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, older[i]));
-        }
+    if (leaving && it->status().ok()) {
+      const std::string first = fmt::SnapshotIndexKey(id, projection, *leaving / span * span);
+      const std::string upper = fmt::SnapshotIndexKey(id, projection, *leaving);
+      rocksdb::Slice upper_slice(upper);
+      rocksdb::ReadOptions bounded;
+      bounded.iterate_upper_bound = &upper_slice;
+      std::unique_ptr<rocksdb::Iterator> older(impl_->db->NewIterator(bounded, impl_->snapshots));
+      older->Seek(first);
+      if (older->Valid() && older->status().ok()) {
+        (void)batch.Delete(impl_->snapshots, fmt::SnapshotKey(id, projection, *leaving));
+        (void)batch.Delete(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, *leaving));
       }
     }
   }

@@ -194,6 +194,12 @@ Result<size_t> RecordRolesDue(ledger::Ledger& db, std::string_view game, std::st
 }
 
 Result<size_t> RecordRolesDue(ledger::Ledger& db, std::string_view game, std::string_view branch) {
+  // Asked after every adjudication and before every submission, and almost
+  // always with nothing waiting: the small roles_due view alone says so,
+  // without folding the whole game (issue 22).
+  auto due = Fold(db, game, branch, UINT64_MAX, {std::string(P::RolesDue().name())});
+  if (!due.ok()) return due.status();
+  if (rules::Get<P::RolesDue>(due->projections).state().pending.empty()) return size_t{0};
   auto world = Fold(db, game, branch);
   if (!world.ok()) return world.status();
   return RecordRolesDue(db, game, branch, *world);
