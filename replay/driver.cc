@@ -125,11 +125,22 @@ namespace {
 // `key` (with `fingerprint`) is recorded with the batch when it ends the
 // request: always in phase mode (`key_on_last_only` false), else only on
 // the last phase of the turn.
+// Every projection of `w` as a snapshot at its head (a cache: one that
+// cannot be written ends the attempt, and is not an error).
+void SnapshotAtHead(ledger::Ledger& db, std::string_view game, std::string_view branch, const World& w) {
+  for (const auto& p : w.projections) {
+    if (!db.PutSnapshot(game, branch, p->SnapshotName(), w.head.seq, p->Encode(), &w.head.hash).ok()) return;
+  }
+}
+
+// `warm` carries the world from one phase to the next within one request:
+// each phase's fold is the last one's world with the events since applied
+// (replay/warm.h), not a decode of the last snapshot.
 Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::string_view branch,
-                                const std::optional<std::string>& dice_salt, rules::DiceSource* given,
-                                const rules::RulesVersions* adopt, std::string_view key = {},
+                                WarmWorlds& warm, const std::optional<std::string>& dice_salt,
+                                rules::DiceSource* given, const rules::RulesVersions* adopt, std::string_view key = {},
                                 uint64_t fingerprint = 0, bool key_on_last_only = false) {
-  auto world = Fold(db, game, branch);
+  auto world = warm.Fold(db, game, branch);
   if (!world.ok()) return world.status();
   auto next = NextPhaseOf(*world);
   if (!next.ok()) return next.status();
@@ -156,7 +167,11 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
     // turn) start here, whatever the kind's events a turn.
     // A cache: the phase is recorded, so a fold that fails here is not this
     // request's failure (the next request's fold meets what it met).
-    (void)FoldWith(db, game, branch, r->last_seq, {}, true);
+    if (auto after = warm.Fold(db, game, branch); after.ok() && after->head.seq == r->last_seq) {
+      SnapshotAtHead(db, game, branch, *after);
+    } else {
+      (void)FoldWith(db, game, branch, r->last_seq, {}, true);
+    }
   }
   // Count the rejections this phase recorded.
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, r->first_seq, r->last_seq, [&](const ledger::EventView& e) {
@@ -209,9 +224,11 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
     if (!due.ok()) return due.status();
   }
   std::vector<PhaseReport> out;
+  WarmWorlds warm(1);
   if (mode == AdjudicateMode::kPhase) {
-    auto r = prior->has_value() ? ReplayedPhase(db, game, branch, **prior)
-                                : RunOnePhase(db, game, branch, dice_salt, dice, versions, idempotency_key, fingerprint);
+    auto r = prior->has_value()
+                 ? ReplayedPhase(db, game, branch, **prior)
+                 : RunOnePhase(db, game, branch, warm, dice_salt, dice, versions, idempotency_key, fingerprint);
     if (!r.ok()) return r.status();
     out.push_back(*r);
     auto due = RecordRolesDue(db, game, branch);  // issue 20: as in a turn's end below
@@ -227,18 +244,18 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
       out.push_back(*r);
     }
     while (!prior->has_value()) {
-      auto r = RunOnePhase(db, game, branch, dice_salt, dice, versions, idempotency_key, fingerprint, true);
+      auto r = RunOnePhase(db, game, branch, warm, dice_salt, dice, versions, idempotency_key, fingerprint, true);
       if (!r.ok()) return r.status();
       out.push_back(*r);
       if (r->last_of_turn) break;
     }
     // A season's end takes no orders: it runs with the turn before it.
-    auto world = Fold(db, game, branch);
+    auto world = warm.Fold(db, game, branch);
     if (!world.ok()) return world.status();
     const rules::GameKind* kind = world->kind();
     if (!kind || kind->Ended(world->projections)) break;  // nothing after the end
     if (kind->NextRunsWithTurnBefore(world->projections)) {
-      auto r = RunOnePhase(db, game, branch, dice_salt, dice, versions);
+      auto r = RunOnePhase(db, game, branch, warm, dice_salt, dice, versions);
       if (!r.ok()) return r.status();
       out.push_back(*r);
     }
