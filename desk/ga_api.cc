@@ -514,7 +514,9 @@ Response Desk::Impl::Adjudicate(const std::string& game, const Request& rq, bool
   r.expect = expect;
   if (!rq.idempotency_key.empty()) r.key = rq.idempotency_key;
   r.json = true;
-  return Answered(ops::Adjudicate(ops::On(db), r));
+  ops::Env env = ops::On(db);
+  env.warm = &warm;  // the phase starts from the world the submissions kept warm
+  return Answered(ops::Adjudicate(env, r));
 }
 
 // POST /api/games/G/directives: the body is the GA's DirectiveFile (checked

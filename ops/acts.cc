@@ -12,6 +12,7 @@
 #include "replay/dice_commit.h"
 #include "replay/driver.h"
 #include "replay/fork.h"
+#include "replay/warm.h"
 #include "rules/dice.h"
 #include "rules/events.h"
 #include "schema/event_generated.h"
@@ -402,7 +403,7 @@ Status DoAdjudicate(const Env& env, const AdjudicateRequest& rq, Printer& p) {
   if (rq.expect) {
     auto want = ParseTurnPhase(*rq.expect);
     if (!want) return Status::InvalidArgument("--expect: '" + *rq.expect + "' is not " + kTurnPhaseForms);
-    auto world = replay::Fold(**db, game, branch);
+    auto world = env.warm ? env.warm->Fold(**db, game, branch) : replay::Fold(**db, game, branch);
     if (!world.ok()) return world.status();
     auto next = replay::NextPhaseOf(*world);
     if (!next.ok()) return Status::Conflict("--expect " + *rq.expect + ": nothing is left to adjudicate (" + next.status().message() + ")");
@@ -415,7 +416,7 @@ Status DoAdjudicate(const Env& env, const AdjudicateRequest& rq, Printer& p) {
   if (!key.empty() && *turns != 1) return Status::InvalidArgument("--key: makes one phase or one turn safe to retry, not --turns " + std::to_string(*turns));
   auto r = replay::Adjudicate(**db, game, branch,
                               rq.phase ? replay::AdjudicateMode::kPhase : replay::AdjudicateMode::kTurn,
-                              static_cast<int>(*turns), salt, nullptr, adopt ? &*adopt : nullptr, key);
+                              static_cast<int>(*turns), salt, nullptr, adopt ? &*adopt : nullptr, key, env.warm);
   if (!r.ok()) return r.status();
   if (rq.json) {
     flatbuffers::FlatBufferBuilder fbb;

@@ -26,6 +26,7 @@
 #include "base/turn.h"
 
 namespace adjutant::ledger { class Ledger; }
+namespace adjutant::replay { class WarmWorlds; }
 namespace adjutant::mail { struct Settings; }
 
 namespace adjutant::ops {
@@ -39,6 +40,9 @@ struct Env {
   std::function<Result<std::shared_ptr<ledger::Ledger>>(bool write)> open;
   std::function<void(const std::string&)> print;
   std::string dir;  // the database's directory, as named in messages ("no games in DIR")
+  // The worlds the caller keeps warm (the desk: replay/warm.h), or none: an
+  // adjudication then starts from the kept world instead of a cold fold.
+  replay::WarmWorlds* warm = nullptr;
 };
 // The database `db`, held open by the caller (the order desk, tests).
 Env On(ledger::Ledger& db);

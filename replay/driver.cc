@@ -207,7 +207,7 @@ Result<PhaseReport> ReplayedPhase(ledger::Ledger& db, std::string_view game, std
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             AdjudicateMode mode, int turns, const std::optional<std::string>& dice_salt,
                                             rules::DiceSource* dice, const rules::RulesVersions* versions,
-                                            std::string_view idempotency_key) {
+                                            std::string_view idempotency_key, WarmWorlds* kept) {
   if (!idempotency_key.empty() && turns != 1) {
     return Status::InvalidArgument("an idempotency key makes one phase or one turn safe to retry, not " +
                                    std::to_string(turns) + " turns");
@@ -224,7 +224,8 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
     if (!due.ok()) return due.status();
   }
   std::vector<PhaseReport> out;
-  WarmWorlds warm(1);
+  WarmWorlds local(1);
+  WarmWorlds& warm = kept ? *kept : local;
   if (mode == AdjudicateMode::kPhase) {
     auto r = prior->has_value()
                  ? ReplayedPhase(db, game, branch, **prior)

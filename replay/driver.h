@@ -100,13 +100,14 @@ Status RunPhaseInto(rules::PhaseWriter& w, const GamePhase& next, rules::DiceSou
 // recorded with the batch that ends the request — the phase, or the last
 // phase of the turn — so a retry after that answers the first result
 // (replayed) and a retry after a crash in the middle of a turn runs only
-// the rest of it. A key needs `turns` == 1.
+// the rest of it. A key needs `turns` == 1. `warm`, when given (the desk's),
+// holds the world each phase starts from; else one is kept for this call.
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             AdjudicateMode mode, int turns = 1,
                                             const std::optional<std::string>& dice_salt = std::nullopt,
                                             rules::DiceSource* dice = nullptr,
                                             const rules::RulesVersions* versions = nullptr,
-                                            std::string_view idempotency_key = {});
+                                            std::string_view idempotency_key = {}, WarmWorlds* warm = nullptr);
 
 struct OrderOutcome {
   uint64_t seq = 0;
