@@ -131,6 +131,16 @@ class Client {
 };
 
 
+// A general's login to his battle: the HTTP status and the session token
+// (the answer's body when he is refused, to say why).
+std::pair<int, std::string> LogIn(Client& c, const std::string& game, const std::string& person) {
+  auto [st, body] = c.Call(http::verb::post, "/api/login",
+                           R"({"game": ")" + game + R"(", "person": ")" + person + R"(", "password": ")" + person +
+                               R"(-1809"})",
+                           "");
+  return {st, st == 200 ? testing::TokenOf(body) : body};
+}
+
 // The sequence numbers an answer says were recorded ("seq": N in its orders).
 std::vector<uint64_t> SeqsOf(const std::string& body) {
   std::vector<uint64_t> out;
@@ -213,15 +223,11 @@ int main(int argc, char** argv) {
       threads.emplace_back([&, g, person = person, side = side] {
         const std::string game = "battle" + std::to_string(g);
         Client c(port);
-        auto [st, body] = c.Call(http::verb::post, "/api/login",
-                                 R"({"game": ")" + game + R"(", "person": ")" + person + R"(", "password": ")" + person +
-                                     R"(-1809"})",
-                                 "");
-        const std::string token = testing::TokenOf(body);
+        const auto [st, token] = LogIn(c, game, person);
         if (st != 200 || token.empty()) {
           failures++;
           std::fprintf(stderr, "[adjutant_bench_desk] %s could not log in to %s: HTTP %d %s\n", person.c_str(),
-                       game.c_str(), static_cast<int>(st), body.c_str());
+                       game.c_str(), static_cast<int>(st), token.c_str());
           std::lock_guard<std::mutex> lock(mu);
           aborted = true;
           cv.notify_all();
@@ -331,12 +337,9 @@ int main(int argc, char** argv) {
       clients.clear();
       for (const auto& [person, side] : generals) {
         clients[person] = std::make_unique<Client>(port);
-        auto [st, body] = clients[person]->Call(http::verb::post, "/api/login",
-                                                R"({"game": ")" + game + R"(", "person": ")" + person +
-                                                    R"(", "password": ")" + person + R"(-1809"})",
-                                                "");
-        tokens[person] = testing::TokenOf(body);
-        if (st != 200 || tokens[person].empty()) failures++;
+        auto [st, token] = LogIn(*clients[person], game, person);
+        tokens[person] = st == 200 ? token : "";
+        if (st != 200 || token.empty()) failures++;
       }
       for (int m = 1; m <= moves; ++m) {
         for (const auto& [person, side] : generals) {

@@ -618,9 +618,8 @@ struct Ledger::Impl {
     return out;
   }
 
-  // An event record.
-  // The key, the chain hash and the event go into the batch in parts: no
-  // record is assembled (and allocated) on the way.
+  // An event record: the key, the chain hash and the event go into the
+  // batch in parts, so no record is assembled (and allocated) on the way.
   static void PutRecord(rocksdb::WriteBatch* batch, rocksdb::ColumnFamilyHandle* cf, uint64_t id,
                         uint64_t seq, const Hash128& h, const uint8_t* data, size_t size) {
     char key[fmt::kEventKeyBytes];
@@ -1564,7 +1563,7 @@ Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::
       bounded.iterate_upper_bound = &upper_slice;
       std::unique_ptr<rocksdb::Iterator> older(impl_->db->NewIterator(bounded, impl_->snapshots));
       older->Seek(first);
-      if (older->Valid() && older->status().ok()) {
+      if (older->Valid()) {
         (void)batch.Delete(impl_->snapshots, fmt::SnapshotKey(id, projection, *leaving));
         (void)batch.Delete(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, *leaving));
       }

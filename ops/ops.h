@@ -40,8 +40,8 @@ struct Env {
   std::function<Result<std::shared_ptr<ledger::Ledger>>(bool write)> open;
   std::function<void(const std::string&)> print;
   std::string dir;  // the database's directory, as named in messages ("no games in DIR")
-  // The worlds the caller keeps warm (the desk: replay/warm.h), or none: an
-  // adjudication then starts from the kept world instead of a cold fold.
+  // The worlds the caller keeps warm (the desk's: replay/warm.h): when set,
+  // an adjudication starts from the kept world instead of a cold fold.
   replay::WarmWorlds* warm = nullptr;
 };
 // The database `db`, held open by the caller (the order desk, tests).

@@ -124,18 +124,10 @@ namespace {
 
 // `key` (with `fingerprint`) is recorded with the batch when it ends the
 // request: always in phase mode (`key_on_last_only` false), else only on
-// the last phase of the turn.
-// Every projection of `w` as a snapshot at its head (a cache: one that
-// cannot be written ends the attempt, and is not an error).
-void SnapshotAtHead(ledger::Ledger& db, std::string_view game, std::string_view branch, const World& w) {
-  for (const auto& p : w.projections) {
-    if (!db.PutSnapshot(game, branch, p->SnapshotName(), w.head.seq, p->Encode(), &w.head.hash).ok()) return;
-  }
-}
-
-// `warm` carries the world from one phase to the next within one request:
-// each phase's fold is the last one's world with the events since applied
-// (replay/warm.h), not a decode of the last snapshot.
+// the last phase of the turn. `warm` carries the world from one phase to the
+// next within one request: each phase's fold is the last one's world with
+// the events since applied (replay/warm.h), not a decode of the last
+// snapshot.
 Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                 WarmWorlds& warm, const std::optional<std::string>& dice_salt,
                                 rules::DiceSource* given, const rules::RulesVersions* adopt, std::string_view key = {},
@@ -168,7 +160,9 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
     // A cache: the phase is recorded, so a fold that fails here is not this
     // request's failure (the next request's fold meets what it met).
     if (auto after = warm.Fold(db, game, branch); after.ok() && after->head.seq == r->last_seq) {
-      SnapshotAtHead(db, game, branch, *after);
+      std::vector<projections::Projection*> ps;
+      for (const auto& p : after->projections) ps.push_back(p.get());
+      (void)PutSnapshots(db, game, branch, ps, after->head.seq, after->head.hash);
     } else {
       (void)FoldWith(db, game, branch, r->last_seq, {}, true);
     }

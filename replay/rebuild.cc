@@ -11,6 +11,16 @@ void FoldEvent(std::span<projections::Projection* const> projections, const ledg
   }
 }
 
+size_t PutSnapshots(ledger::Ledger& ledger, std::string_view game, std::string_view branch,
+                    std::span<projections::Projection* const> projections, uint64_t seq, const Hash128& hash) {
+  size_t written = 0;
+  for (projections::Projection* p : projections) {
+    if (!ledger.PutSnapshot(game, branch, p->SnapshotName(), seq, p->Encode(), &hash).ok()) break;
+    ++written;
+  }
+  return written;
+}
+
 Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std::string_view branch,
                              uint64_t upto, std::span<projections::Projection* const> projections,
                              const RebuildOptions& opts) {
@@ -32,15 +42,10 @@ Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std:
   stats.start_seq = start;
   bool snapshots_ok = true;
   auto snapshot = [&](uint64_t seq, const Hash128& hash) {
-    for (projections::Projection* p : projections) {
-      // A snapshot is a cache: one that cannot be written (a full disk)
-      // does not fail the fold; no more are tried in it.
-      if (!ledger.PutSnapshot(game, branch, p->SnapshotName(), seq, p->Encode(), &hash).ok()) {
-        snapshots_ok = false;
-        break;
-      }
-      ++stats.snapshots_written;
-    }
+    // One that cannot be written does not fail the fold; no more are tried in it.
+    const size_t written = PutSnapshots(ledger, game, branch, projections, seq, hash);
+    stats.snapshots_written += written;
+    snapshots_ok = written == projections.size();
   };
   uint64_t last_seq = 0, last_snapshot = 0;
   Hash128 last_hash;

@@ -34,6 +34,12 @@ struct RebuildStats {
 // forward).
 void FoldEvent(std::span<projections::Projection* const> projections, const ledger::EventView& e);
 
+// Writes each of `projections` as a snapshot at event `seq` (chain hash
+// `hash`): a cache, so the first that cannot be written (a full disk) ends
+// the attempt and is not an error. How many were written.
+size_t PutSnapshots(ledger::Ledger& ledger, std::string_view game, std::string_view branch,
+                    std::span<projections::Projection* const> projections, uint64_t seq, const Hash128& hash);
+
 // Folds `projections` (reset first) over events 1..upto of the branch;
 // upto beyond the head means the head.
 Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std::string_view branch,

@@ -109,8 +109,9 @@ TEST_CASE("issue 22: a warm world is the cold fold, digest for digest, after ran
       for (const std::string& b : branches) SameAsCold(db, warm, b);
       // Main's turns, adjudicated from kept worlds and cold folds in turn,
       // audit identical: every phase re-run from a cold fold makes the same
-      // events. (A fork's turn begun on its parent and finished on the fork
-      // under new dice is not audited here: see the session 23 note.)
+      // events. The forks are not audited: one taken a seq or two below the
+      // head can cut a phase in two, and an audit rightly reports the
+      // phase it holds cut short.
       auto turns = replay::AdjudicatedTurns(db, "g", "main");
       REQUIRE(turns.ok());
       for (const Turn& t : *turns) {
