@@ -148,8 +148,9 @@ std::vector<Command> GameCommands() {
         "TURN (before its orders) or of phase PHASE of it. Nothing is copied, except that --with-orders\n"
         "records again on the new branch the orders the parent received for TURN after that point.\n"
         "The new branch rolls the same dice as its parent (a counterfactual with the same luck) unless\n"
-        "--reseed.",
-        {{"from", "BRANCH@SEQ", "where the branch leaves its parent"},
+        "--reseed. A SEQ inside an adjudicated phase is refused: the message names the points before and\n"
+        "after that phase.",
+        {{"from", "BRANCH@SEQ", "where the branch leaves its parent (between phases)"},
          {"at", "TURN[.PHASE]", "leave the parent (--branch, default main) before this turn or phase"}, kBranch,
          {"with-orders", "", "with --at: carry over the parent's orders of that turn recorded after the point"},
          {"name", "NEW", "the new branch's name"}, {"reseed", "", "give the branch a fresh random dice salt"}, kJson},

@@ -63,6 +63,19 @@ Status DoFork(const Env& env, const ForkRequest& rq, Printer& p) {
     auto h = (*db)->HeadOf(game, parent);
     if (!h.ok()) return h.status();
     at = h->seq;
+  } else if (!point) {
+    // A seq given by hand may fall inside an adjudicated phase: the branch
+    // would hold half of it, which no adjudication or audit can take up.
+    auto inside = replay::PhaseAround(**db, game, parent, *at);
+    if (!inside.ok()) return inside.status();
+    if (*inside) {
+      const replay::PhaseSpan& ph = **inside;
+      return Status::InvalidArgument(
+          "--from: " + parent + "@" + std::to_string(*at) + " is inside phase " + std::to_string(ph.at.phase) +
+          " of turn " + ph.at.turn.ToString() + " (seqs " + std::to_string(ph.started) + "-" +
+          std::to_string(ph.completed) + "); fork before it (" + parent + "@" + std::to_string(ph.started - 1) +
+          ") or after it (" + parent + "@" + std::to_string(ph.completed) + ")");
+    }
   }
   std::optional<uint64_t> salt;
   if (rq.reseed) {

@@ -48,6 +48,41 @@ Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::strin
   return created;
 }
 
+Result<std::optional<PhaseSpan>> PhaseAround(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                             uint64_t seq) {
+  // Forward from seq+1 to the next phase boundary: a PhaseCompleted first
+  // means seq is inside its phase; a PhaseStarted first (or the head) means
+  // it is not. Between phases lie only orders and directives.
+  std::optional<PhaseSpan> span;
+  bool boundary = false;
+  Status s = db.Read(game, branch, seq + 1, UINT64_MAX, [&](const ledger::EventView& e) {
+    const fb::Event& ev = *e.event();
+    if (ev.payload_type() == fb::Payload_PhaseCompleted) {
+      const fb::Turn* t = ev.turn();
+      span = PhaseSpan{.completed = e.seq,
+                       .at = TurnPhase{t ? Turn{t->major(), t->minor(), t->step()} : Turn{}, ev.phase()}};
+    }
+    boundary = ev.payload_type() == fb::Payload_PhaseCompleted || ev.payload_type() == fb::Payload_PhaseStarted;
+    return boundary ? Status::NotFound("") : Status::Ok();  // the boundary: stop
+  });
+  if (!boundary && !s.ok()) return s;
+  if (!span) return std::optional<PhaseSpan>();
+  // Its start: the last PhaseStarted of that turn and phase at or before seq.
+  auto first = db.SeekTurn(game, branch, span->at);
+  if (!first.ok()) return first.status();
+  const uint64_t from = first->value_or(1);
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, std::min(from, seq), seq, [&](const ledger::EventView& e) {
+    if (e.event()->payload_type() == fb::Payload_PhaseStarted) span->started = e.seq;
+    return Status::Ok();
+  }));
+  if (span->started == 0) {
+    return Status::Corruption(std::string(game) + "/" + std::string(branch) + ": the phase completed at seq " +
+                              std::to_string(span->completed) + " has no PhaseStarted at or before seq " +
+                              std::to_string(seq));
+  }
+  return span;
+}
+
 std::vector<uint8_t> OrderFileOf(const fb::OrderSubmitted& o) {
   flatbuffers::FlatBufferBuilder f;
   flatbuffers::Offset<void> body;

@@ -22,6 +22,20 @@ namespace adjutant::replay {
 // phase 0 is T's orders) on `branch`. NotFound if the branch has not reached it.
 Result<uint64_t> ForkPoint(ledger::Ledger& db, std::string_view game, std::string_view branch, const TurnPhase& at);
 
+// An adjudicated phase's recorded events: its PhaseStarted at `started`, its
+// PhaseCompleted at `completed` (one synced batch, issue 1).
+struct PhaseSpan {
+  uint64_t started = 0, completed = 0;
+  TurnPhase at;
+};
+
+// The phase of `branch` that `seq` falls inside (started <= seq < completed):
+// a branch cut there would hold half a phase, which neither the driver nor an
+// audit can take up again. nullopt where `seq` lies between phases (before a
+// PhaseStarted, at a PhaseCompleted, or at the head).
+Result<std::optional<PhaseSpan>> PhaseAround(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                                             uint64_t seq);
+
 // A recorded order given again: an OrderFile of that one item (person and
 // role as recorded), and one file of several such items, in order.
 std::vector<uint8_t> OrderFileOf(const fb::OrderSubmitted& o);
