@@ -41,6 +41,17 @@
 //                                            with each snapshot since issue 22.
 //                                            A snapshot without one is found as
 //                                            before, by seeking the values)
+//                0xfe ‖ branch_id u64 ‖ level u8 ‖ index u64 → 32 bytes
+//                                          (issue 23: the SHA-256 of the
+//                                            perfect subtree of the branch's
+//                                            RFC 9162 Merkle tree over leaves
+//                                            [index << level, (index+1) << level),
+//                                            leaf i being event seq i+1; kept
+//                                            under the lineage segment holding
+//                                            its last leaf, so a fork shares
+//                                            its parent's below the fork point.
+//                                            A cache, made from the events by
+//                                            ledger/tree.h; absent: made again)
 //
 // Outside RocksDB, in the same directory: adjutant-heads, every branch's
 // acknowledged head (ledger/acked.h); adjutant-damage/GAME, damage found in
@@ -108,5 +119,7 @@ std::string SnapshotKey(uint64_t branch_id, std::string_view projection, uint64_
 std::string SnapshotPrefix(uint64_t branch_id, std::string_view projection);
 std::string SnapshotIndexKey(uint64_t branch_id, std::string_view projection, uint64_t seq);
 std::string SnapshotIndexPrefix(uint64_t branch_id, std::string_view projection);
+std::string TreeNodeKey(uint64_t branch_id, unsigned level, uint64_t index);
+inline constexpr size_t kTreeNodeBytes = 32;
 
 }  // namespace adjutant::ledger::format

@@ -1632,9 +1632,64 @@ Status Ledger::DeleteSnapshots(std::string_view game) {
     fmt::PutU64(&hi, b.id + 1);
     (void)batch.DeleteRange(impl_->snapshots, lo, hi);
     (void)batch.DeleteRange(impl_->snapshots, "\xff" + lo, "\xff" + hi);  // their index (format.h)
+    (void)batch.DeleteRange(impl_->snapshots, "\xfe" + lo, "\xfe" + hi);  // the Merkle tree's nodes
   }
   rocksdb::WriteOptions wo;
   return FromRocks(impl_->db->Write(wo, &batch), "deleting snapshots");
+}
+
+namespace {
+
+// The id of the lineage segment holding the last leaf of a tree node (seq
+// (index + 1) << level), where the node is kept (format.h).
+Result<uint64_t> TreeNodeOwner(const std::vector<Segment>& segs, unsigned level, uint64_t index) {
+  if (level >= 63 || index >= (UINT64_MAX >> (level + 1))) {
+    return Status::InvalidArgument("tree node " + std::to_string(level) + "/" + std::to_string(index) + " is out of range");
+  }
+  const uint64_t last = (index + 1) << level;
+  for (const Segment& sg : segs) {
+    if (last >= sg.lo && last <= sg.hi) return sg.id;
+  }
+  return Status::NotFound("seq " + std::to_string(last) + " is not on this branch");
+}
+
+}  // namespace
+
+Result<std::optional<Ledger::TreeHash>> Ledger::GetTreeNode(std::string_view game, std::string_view branch,
+                                                            unsigned level, uint64_t index) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
+  auto segs = impl_->Lineage(game, branch);
+  if (!segs.ok()) return segs.status();
+  auto id = TreeNodeOwner(*segs, level, index);
+  if (!id.ok()) return id.status();
+  std::string v;
+  auto gs = impl_->db->Get(rocksdb::ReadOptions(), impl_->snapshots, fmt::TreeNodeKey(*id, level, index), &v);
+  if (gs.IsNotFound() || (gs.ok() && v.size() != fmt::kTreeNodeBytes)) return std::optional<TreeHash>();
+  ADJ_RETURN_IF_ERROR(FromRocks(gs, "reading a Merkle tree node"));
+  TreeHash h;
+  std::memcpy(h.data(), v.data(), h.size());
+  return std::optional<TreeHash>(h);
+}
+
+Status Ledger::PutTreeNodes(std::string_view game, std::string_view branch, std::span<const TreeNode> nodes) {
+  if (nodes.empty() || impl_->read_only) return Status::Ok();
+  // No Recover() here: like a snapshot, a cache written from inside reads.
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
+  auto segs = impl_->Lineage(game, branch);
+  if (!segs.ok()) return segs.status();
+  rocksdb::WriteBatch batch;
+  for (const TreeNode& n : nodes) {
+    auto id = TreeNodeOwner(*segs, n.level, n.index);
+    if (!id.ok()) return id.status();
+    (void)batch.Put(impl_->snapshots, fmt::TreeNodeKey(*id, n.level, n.index),
+                    rocksdb::Slice(reinterpret_cast<const char*>(n.hash.data()), n.hash.size()));
+  }
+  rocksdb::WriteOptions wo;  // a cache: no sync
+  rocksdb::Status st = impl_->db->Write(wo, &batch);
+  if (!st.ok()) impl_->write_failed = true;
+  return FromRocks(st, "writing Merkle tree nodes");
 }
 
 }  // namespace adjutant::ledger

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -205,6 +206,22 @@ class Ledger {
   Result<std::optional<Snapshot>> FindSnapshot(std::string_view game, std::string_view branch,
                                                std::string_view projection, uint64_t upto) const;
   Status DeleteSnapshots(std::string_view game);
+
+  // The cache of a branch's Merkle tree (issue 23; format.h; ledger/tree.h
+  // makes and reads it): the SHA-256 of its perfect subtree over leaves
+  // [index << level, (index + 1) << level), leaf i being event seq i + 1,
+  // found through the lineage like the events (a node below a fork point
+  // is the parent's); nullopt when not stored (or not 32 bytes). Put
+  // writes unsynced, and nothing in a read-only ledger.
+  using TreeHash = std::array<uint8_t, 32>;
+  struct TreeNode {
+    unsigned level = 0;
+    uint64_t index = 0;
+    TreeHash hash{};
+  };
+  Result<std::optional<TreeHash>> GetTreeNode(std::string_view game, std::string_view branch, unsigned level,
+                                              uint64_t index) const;
+  Status PutTreeNodes(std::string_view game, std::string_view branch, std::span<const TreeNode> nodes);
 
   // Damage found in a game (by Verify, or by a read that failed its
   // checks) is remembered outside RocksDB, in `DIR/adjutant-damage/GAME`,

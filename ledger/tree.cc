@@ -1,0 +1,118 @@
+#include "ledger/tree.h"
+
+namespace adjutant::ledger {
+
+merkle::Hash EventLeaf(const EventView& e) { return merkle::LeafHash(e.bytes); }
+
+merkle::Hash BranchTree::FromEvents(unsigned level, uint64_t index) const {
+  std::vector<merkle::Hash> hashes;
+  hashes.reserve(size_t{1} << level);
+  const uint64_t first = (index << level) + 1, last = (index + 1) << level;
+  Status s = db_.Read(game_, branch_, first, last, [&](const EventView& e) {
+    hashes.push_back(EventLeaf(e));
+    return Status::Ok();
+  });
+  if (s.ok() && hashes.size() != (size_t{1} << level)) {
+    s = Status::NotFound(game_ + "/" + branch_ + " has no events " + std::to_string(first) + "-" +
+                         std::to_string(last) + " for its Merkle tree");
+  }
+  if (!s.ok()) {
+    if (status_.ok()) status_ = s;
+    return {};
+  }
+  // Pairwise up to the one root of the block.
+  while (hashes.size() > 1) {
+    for (size_t i = 0; i < hashes.size() / 2; ++i) hashes[i] = merkle::NodeHash(hashes[2 * i], hashes[2 * i + 1]);
+    hashes.resize(hashes.size() / 2);
+  }
+  return hashes[0];
+}
+
+merkle::Hash BranchTree::Perfect(unsigned level, uint64_t index) const {
+  if (!status_.ok()) return {};
+  if (level < kStoredLevel) return FromEvents(level, index);
+  if (auto m = made_.find({level, index}); m != made_.end()) return m->second;
+  auto kept = db_.GetTreeNode(game_, branch_, level, index);
+  if (!kept.ok()) {
+    status_ = kept.status();
+    return {};
+  }
+  if (kept->has_value()) return **kept;
+  const merkle::Hash h = level == kStoredLevel
+                             ? FromEvents(level, index)
+                             : merkle::NodeHash(Perfect(level - 1, 2 * index), Perfect(level - 1, 2 * index + 1));
+  if (status_.ok()) made_.emplace(std::make_pair(level, index), h);
+  return h;
+}
+
+Status BranchTree::Flush() {
+  if (!status_.ok() || made_.empty()) return Status::Ok();
+  std::vector<Ledger::TreeNode> nodes;
+  nodes.reserve(made_.size());
+  for (const auto& [at, h] : made_) nodes.push_back({at.first, at.second, h});
+  made_.clear();
+  return db_.PutTreeNodes(game_, branch_, nodes);
+}
+
+namespace {
+
+// Runs `make` over the branch's tree once `size` is known to be on the
+// branch, then keeps what it made. A cache that cannot be written is no
+// error: the result stands.
+template <typename T, typename F>
+Result<T> WithTree(Ledger& db, std::string_view game, std::string_view branch, uint64_t size, F make) {
+  auto head = db.HeadOf(game, branch);
+  if (!head.ok()) return head.status();
+  if (size > head->seq) {
+    return Status::InvalidArgument(std::string(game) + "/" + std::string(branch) + " has " +
+                                   std::to_string(head->seq) + " events, not " + std::to_string(size));
+  }
+  BranchTree tree(db, game, branch);
+  T out = make(tree);
+  if (!tree.status().ok()) return tree.status();
+  (void)tree.Flush();
+  return out;
+}
+
+}  // namespace
+
+Result<merkle::Hash> TreeRoot(Ledger& db, std::string_view game, std::string_view branch, uint64_t size) {
+  return WithTree<merkle::Hash>(db, game, branch, size, [&](const BranchTree& t) { return merkle::Root(t, size); });
+}
+
+Result<std::vector<merkle::Hash>> TreeInclusion(Ledger& db, std::string_view game, std::string_view branch,
+                                                uint64_t seq, uint64_t size) {
+  if (seq < 1 || seq > size) {
+    return Status::InvalidArgument("seq " + std::to_string(seq) + " is not in a tree of " + std::to_string(size) +
+                                   " events");
+  }
+  return WithTree<std::vector<merkle::Hash>>(
+      db, game, branch, size, [&](const BranchTree& t) { return merkle::InclusionProof(t, seq - 1, size); });
+}
+
+Result<std::vector<merkle::Hash>> TreeMultiProof(Ledger& db, std::string_view game, std::string_view branch,
+                                                 std::span<const uint64_t> seqs, uint64_t size) {
+  std::vector<uint64_t> indices;
+  indices.reserve(seqs.size());
+  for (uint64_t s : seqs) {
+    if (s < 1 || s > size || (!indices.empty() && s - 1 <= indices.back())) {
+      return Status::InvalidArgument("seqs must rise strictly within 1-" + std::to_string(size) + " (seq " +
+                                     std::to_string(s) + ")");
+    }
+    indices.push_back(s - 1);
+  }
+  return WithTree<std::vector<merkle::Hash>>(
+      db, game, branch, size, [&](const BranchTree& t) { return merkle::MultiProof(t, indices, size); });
+}
+
+Result<std::vector<merkle::Hash>> TreeConsistency(Ledger& db, std::string_view game, std::string_view branch,
+                                                  uint64_t size1, uint64_t size2) {
+  if (size1 == 0 || size1 > size2) {
+    return Status::InvalidArgument("a consistency proof runs from a tree of 1 or more events to one as large or "
+                                   "larger (" + std::to_string(size1) + " to " + std::to_string(size2) + ")");
+  }
+  return WithTree<std::vector<merkle::Hash>>(
+      db, game, branch, size2, [&](const BranchTree& t) { return merkle::ConsistencyProof(t, size1, size2); });
+}
+
+}  // namespace adjutant::ledger

@@ -1,0 +1,68 @@
+// The Merkle tree over a branch's events (issue 23): RFC 9162's tree
+// (base/merkle.h) whose leaf i is merkle::LeafHash of event seq i + 1 as
+// stored (its Event flatbuffer, without the ledger's chain hash). A fork's
+// tree holds its parent's events up to the fork point, so the two share
+// every node below it and the parent's roots up to there are the fork's.
+//
+// Nodes of kStoredLevel and above are kept in the ledger as a cache
+// (Ledger::GetTreeNode/PutTreeNodes, format.h), each made from its
+// children the first time it is asked for; those below are made from the
+// events (at most 2^kStoredLevel read). So a root or a proof of a tree
+// whose nodes are kept reads O(log n) nodes and one block of events.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/merkle.h"
+#include "base/status.h"
+#include "ledger/ledger.h"
+
+namespace adjutant::ledger {
+
+inline constexpr unsigned kStoredLevel = 4;  // a kept node covers at least 16 events
+
+// The leaf of one event: SHA-256(0x00 ‖ its Event flatbuffer as stored).
+merkle::Hash EventLeaf(const EventView& e);
+
+// merkle::Nodes over a branch's events. A read that fails is kept in
+// status(), and every hash made after it is void: check status() before
+// using a result (the functions below do).
+class BranchTree : public merkle::Nodes {
+ public:
+  BranchTree(Ledger& db, std::string_view game, std::string_view branch)
+      : db_(db), game_(game), branch_(branch) {}
+  merkle::Hash Perfect(unsigned level, uint64_t index) const override;
+  const Status& status() const { return status_; }
+  // Keeps the nodes made since the last Flush (unsynced: a cache).
+  Status Flush();
+
+ private:
+  merkle::Hash FromEvents(unsigned level, uint64_t index) const;
+
+  Ledger& db_;
+  std::string game_, branch_;
+  mutable std::map<std::pair<unsigned, uint64_t>, merkle::Hash> made_;  // made here, not yet kept
+  mutable Status status_;
+};
+
+// The root of the tree of `branch`'s first `size` events (size <= its
+// head; 0 gives merkle::EmptyRoot()).
+Result<merkle::Hash> TreeRoot(Ledger& db, std::string_view game, std::string_view branch, uint64_t size);
+// RFC 9162 proofs over the tree of the first `size` events: event `seq`'s
+// inclusion (1 <= seq <= size), several events' at once (merkle::MultiProof:
+// seqs strictly increasing), and that the tree of `size2` extends that of
+// `size1` (0 < size1 <= size2).
+Result<std::vector<merkle::Hash>> TreeInclusion(Ledger& db, std::string_view game, std::string_view branch,
+                                                uint64_t seq, uint64_t size);
+Result<std::vector<merkle::Hash>> TreeMultiProof(Ledger& db, std::string_view game, std::string_view branch,
+                                                 std::span<const uint64_t> seqs, uint64_t size);
+Result<std::vector<merkle::Hash>> TreeConsistency(Ledger& db, std::string_view game, std::string_view branch,
+                                                  uint64_t size1, uint64_t size2);
+
+}  // namespace adjutant::ledger
