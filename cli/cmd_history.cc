@@ -39,6 +39,17 @@ Status CmdDigest(Context& c) {
   return RunOp(c, ops::Digest, rq);
 }
 
+Status CmdTree(Context& c) {
+  ops::TreeRequest rq;
+  rq.game = c.args.positional[0];
+  rq.branch = Opt(c.args, "branch");
+  rq.size = Opt(c.args, "size");
+  rq.prove = Opt(c.args, "prove");
+  rq.since = Opt(c.args, "since");
+  rq.json = c.args.Flag("json");
+  return RunOp(c, ops::Tree, rq);
+}
+
 Status CmdStats(Context& c) {
   ops::StatsRequest rq;
   rq.game = c.args.positional[0];
@@ -88,6 +99,16 @@ std::vector<Command> HistoryCommands() {
         "anyone who keeps it can check later that the history is unchanged with `adjutant verify --digest`.",
         {kBranch, {"turn", "T", "the turn (it must be over)"}, kJson}, 1, 1},
        CmdDigest},
+      {{"tree", "GAME [--branch B] [--size N] [--prove SEQ[,SEQ...]] [--since M] [--json]",
+        "Print the root of the Merkle tree over a branch's first N events (default: all), with proofs.\n"
+        "RFC 9162's tree (SHA-256, libsodium); leaf i is event seq i+1 as stored. --prove: one proof that\n"
+        "those events are in it, revealing only hashes of the others; --since M: the proof that it extends\n"
+        "the tree of the first M events (nothing before M was changed). docs/PROOFS.md gives the format.",
+        {kBranch, {"size", "N", "the tree of the first N events"},
+         {"prove", "SEQ[,SEQ...]", "the events to prove in it"},
+         {"since", "M", "prove that it extends the tree of the first M events"}, kJson},
+        1, 1},
+       CmdTree},
       {{"stats", "GAME [--branch B] [--at SEQ] [--json]",
         "Events per kind and per turn, their sizes, and the dice rolled.\n"
         "The summary projection, rebuilt from the log at the head or as it stood after event SEQ.",

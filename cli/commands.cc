@@ -23,7 +23,7 @@ constexpr const char* kVersion = "adjutant 0.1.0";
 
 // The order `adjutant --help` lists the commands of cmd_*.cc in; one not
 // named here follows them.
-const char* const kHelpOrder[] = {"new",   "log",      "verify", "digest", "conform", "rules-versions", "audit", "replay",
+const char* const kHelpOrder[] = {"new",   "log",      "verify", "digest", "tree", "conform", "rules-versions", "audit", "replay",
                                   "diff",  "fork",     "branches", "games", "status", "stats", "roll", "ruling"};
 
 std::vector<Command> Commands() {

@@ -7,6 +7,8 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include "base/merkle.h"
+#include "ledger/tree.h"
 #include "ops/internal.h"
 #include "ops/render.h"
 #include "projections/summary.h"
@@ -180,6 +182,108 @@ Status DoDigest(const Env& env, const DigestRequest& rq, Printer& p) {
   p.Line("turn " + turn->ToString() + " of " + game + "/" + branch + ": BLAKE2b-256 of " + std::to_string(d->events) +
        " events up to seq " + std::to_string(d->last_seq) + "; check it later with `adjutant verify " + game +
        " --turn " + turn->ToString() + " --digest " + d->hex + "`");
+  return Status::Ok();
+}
+
+Status DoTree(const Env& env, const TreeRequest& rq, Printer& p) {
+  const std::string& game = rq.game;
+  std::string branch = BranchOf(env, rq.branch, game);
+  std::vector<uint64_t> seqs;
+  if (rq.prove) {
+    std::string_view rest = *rq.prove;
+    while (true) {
+      const size_t comma = rest.find(',');
+      auto seq = ParseU64(rest.substr(0, comma));
+      if (!seq || *seq == 0) {
+        return Status::InvalidArgument("--prove: '" + std::string(rest.substr(0, comma)) +
+                                       "' is not a sequence number (SEQ[,SEQ...])");
+      }
+      seqs.push_back(*seq);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+    std::sort(seqs.begin(), seqs.end());
+    seqs.erase(std::unique(seqs.begin(), seqs.end()), seqs.end());
+  }
+  auto db = env.open(false);
+  if (!db.ok()) return db.status();
+  auto head = (*db)->HeadOf(game, branch);
+  if (!head.ok()) return head.status();
+  auto size = Count("size", rq.size, head->seq);
+  if (!size.ok()) return size.status();
+  if (*size == 0 || *size > head->seq) {
+    return Status::InvalidArgument("--size: " + game + "/" + branch + " has " + std::to_string(head->seq) +
+                                   " events; give 1 to " + std::to_string(head->seq));
+  }
+  for (uint64_t s : seqs) {
+    if (s > *size) {
+      return Status::InvalidArgument("--prove: seq " + std::to_string(s) + " is not in the tree of the first " +
+                                     std::to_string(*size) + " events");
+    }
+  }
+  std::optional<uint64_t> since;
+  if (rq.since) {
+    auto n = Count("since", rq.since, 0);
+    if (!n.ok()) return n.status();
+    if (*n == 0 || *n > *size) {
+      return Status::InvalidArgument("--since: give a size from 1 to " + std::to_string(*size));
+    }
+    since = *n;
+  }
+  auto root = ledger::TreeRoot(**db, game, branch, *size);
+  if (!root.ok()) return root.status();
+  std::vector<merkle::Hash> leaves, proof, consistency;
+  if (!seqs.empty()) {
+    ADJ_RETURN_IF_ERROR((*db)->Read(game, branch, seqs.front(), seqs.back(), [&](const ledger::EventView& e) {
+      if (std::binary_search(seqs.begin(), seqs.end(), e.seq)) leaves.push_back(ledger::EventLeaf(e));
+      return Status::Ok();
+    }));
+    auto pr = ledger::TreeMultiProof(**db, game, branch, seqs, *size);
+    if (!pr.ok()) return pr.status();
+    proof = std::move(*pr);
+  }
+  merkle::Hash since_root{};
+  if (since) {
+    auto r = ledger::TreeRoot(**db, game, branch, *since);
+    if (!r.ok()) return r.status();
+    since_root = *r;
+    auto c = ledger::TreeConsistency(**db, game, branch, *since, *size);
+    if (!c.ok()) return c.status();
+    consistency = std::move(*c);
+  }
+  if (rq.json) {
+    flatbuffers::FlatBufferBuilder f;
+    auto hexes = [&](const std::vector<merkle::Hash>& hs) {
+      std::vector<std::string> out;
+      for (const auto& h : hs) out.push_back(merkle::Hex(h));
+      return f.CreateVectorOfStrings(out);
+    };
+    std::vector<flatbuffers::Offset<fb::TreeLeaf>> ls;
+    for (size_t i = 0; i < seqs.size(); ++i) {
+      ls.push_back(fb::CreateTreeLeafDirect(f, seqs[i], merkle::Hex(leaves[i]).c_str()));
+    }
+    auto proof_v = hexes(proof);
+    auto cons_v = hexes(consistency);
+    auto ls_v = f.CreateVector(ls);
+    auto g = f.CreateString(game), b = f.CreateString(branch), r = f.CreateString(merkle::Hex(*root));
+    auto sr = since ? f.CreateString(merkle::Hex(since_root)) : 0;
+    f.Finish(fb::CreateTreeHeadResult(f, g, b, *size, r, ls_v, proof_v, since.value_or(0), sr, cons_v));
+    return p.Json("TreeHeadResult", f);
+  }
+  p.Line(merkle::Hex(*root));
+  p.Line("the Merkle tree (RFC 9162, SHA-256) of " + game + "/" + branch + "'s first " + std::to_string(*size) +
+         " events");
+  if (!seqs.empty()) {
+    p.Line("events proved in it, with their leaf hashes:");
+    for (size_t i = 0; i < seqs.size(); ++i) p.Line("  " + std::to_string(seqs[i]) + " " + merkle::Hex(leaves[i]));
+    p.Line("their proof (" + std::to_string(proof.size()) + " hashes, docs/PROOFS.md):");
+    for (const auto& h : proof) p.Line("  " + merkle::Hex(h));
+  }
+  if (since) {
+    p.Line("it extends the tree of the first " + std::to_string(*since) + " events, root " + merkle::Hex(since_root) +
+           "; the proof (" + std::to_string(consistency.size()) + " hashes, RFC 9162 2.1.4):");
+    for (const auto& h : consistency) p.Line("  " + merkle::Hex(h));
+  }
   return Status::Ok();
 }
 
@@ -370,6 +474,9 @@ Answer Verify(const Env& env, const VerifyRequest& rq) {
 }
 Answer Digest(const Env& env, const DigestRequest& rq) {
   return Answering(env, [&](Printer& p) { return DoDigest(env, rq, p); });
+}
+Answer Tree(const Env& env, const TreeRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoTree(env, rq, p); });
 }
 Answer Stats(const Env& env, const StatsRequest& rq) {
   return Answering(env, [&](Printer& p) { return DoStats(env, rq, p); });

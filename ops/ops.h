@@ -73,6 +73,13 @@ struct VerifyRequest {
   bool json = false;
 };
 struct DigestRequest { std::string game; Opt branch; Opt turn; bool json = false; };
+struct TreeRequest {
+  std::string game; Opt branch;
+  Opt size;   // the tree of the first SIZE events (default: all)
+  Opt prove;  // SEQ[,SEQ...]: one proof that these events are in it
+  Opt since;  // N: the proof that it extends the tree of the first N
+  bool json = false;
+};
 struct StatsRequest { std::string game; Opt branch; Opt at; bool json = false; };
 struct AuditRequest {
   std::string game; Opt branch;
@@ -213,6 +220,7 @@ Answer Games(const Env& env, const GamesRequest& rq);
 Answer Log(const Env& env, const LogRequest& rq);
 Answer Verify(const Env& env, const VerifyRequest& rq);
 Answer Digest(const Env& env, const DigestRequest& rq);
+Answer Tree(const Env& env, const TreeRequest& rq);
 Answer Stats(const Env& env, const StatsRequest& rq);
 Answer Audit(const Env& env, const AuditRequest& rq);
 Answer Replay(const Env& env, const ReplayRequest& rq);

@@ -206,7 +206,7 @@ TEST_CASE("merkle: inclusion proofs of random trees verify, and any change fails
   });
 }
 
-TEST_CASE("merkle: consistency proofs between every pair of sizes verify; a rewritten or truncated history fails",
+TEST_CASE("merkle: consistency proofs between every pair of sizes verify, and a rewritten or truncated history fails them",
           "[merkle][property]") {
   // Every pair of sizes of one tree of 70 leaves: all the shapes of the
   // first seven levels.
