@@ -1,5 +1,5 @@
 // Merkle trees of RFC 9162 (Certificate Transparency 2.0, section 2.1; the
-// shape and hashes of RFC 6962): SHA-256 (libsodium), a leaf hashed as
+// shape and hashes of RFC 6962): SHA-256 (OpenSSL's libcrypto, merkle.cc says why), a leaf hashed as
 // SHA-256(0x00 ‖ data), a node as SHA-256(0x01 ‖ left ‖ right), the tree over
 // n leaves split at the largest power of two below n. Inclusion and
 // consistency proofs are the RFC's (so transparency-log tooling and its test

@@ -101,7 +101,7 @@ std::vector<Command> HistoryCommands() {
        CmdDigest},
       {{"tree", "GAME [--branch B] [--size N] [--prove SEQ[,SEQ...]] [--since M] [--json]",
         "Print the root of the Merkle tree over a branch's first N events (default: all), with proofs.\n"
-        "RFC 9162's tree (SHA-256, libsodium); leaf i is event seq i+1 as stored. --prove: one proof that\n"
+        "RFC 9162's tree (SHA-256); leaf i is event seq i+1 as stored. --prove: one proof that\n"
         "those events are in it, revealing only hashes of the others; --since M: the proof that it extends\n"
         "the tree of the first M events (nothing before M was changed). docs/PROOFS.md gives the format.",
         {kBranch, {"size", "N", "the tree of the first N events"},

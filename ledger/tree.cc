@@ -1,5 +1,7 @@
 #include "ledger/tree.h"
 
+#include <algorithm>
+
 namespace adjutant::ledger {
 
 merkle::Hash EventLeaf(const EventView& e) { return merkle::LeafHash(e.bytes); }
@@ -8,10 +10,16 @@ merkle::Hash BranchTree::FromEvents(unsigned level, uint64_t index) const {
   std::vector<merkle::Hash> hashes;
   hashes.reserve(size_t{1} << level);
   const uint64_t first = (index << level) + 1, last = (index + 1) << level;
-  Status s = db_.Read(game_, branch_, first, last, [&](const EventView& e) {
-    hashes.push_back(EventLeaf(e));
-    return Status::Ok();
-  });
+  Status s;
+  if (first - 1 >= leaves_from_ && last - leaves_from_ <= leaves_.size()) {
+    const auto from = leaves_.begin() + static_cast<std::ptrdiff_t>(first - 1 - leaves_from_);
+    hashes.assign(from, from + static_cast<std::ptrdiff_t>(last - first + 1));
+  } else {
+    s = db_.Read(game_, branch_, first, last, [&](const EventView& e) {
+      hashes.push_back(EventLeaf(e));
+      return Status::Ok();
+    });
+  }
   if (s.ok() && hashes.size() != (size_t{1} << level)) {
     s = Status::NotFound(game_ + "/" + branch_ + " has no events " + std::to_string(first) + "-" +
                          std::to_string(last) + " for its Merkle tree");
@@ -32,17 +40,45 @@ merkle::Hash BranchTree::Perfect(unsigned level, uint64_t index) const {
   if (!status_.ok()) return {};
   if (level < kStoredLevel) return FromEvents(level, index);
   if (auto m = made_.find({level, index}); m != made_.end()) return m->second;
-  auto kept = db_.GetTreeNode(game_, branch_, level, index);
-  if (!kept.ok()) {
-    status_ = kept.status();
-    return {};
+  if ((index << level) < unkept_from_) {
+    auto kept = db_.GetTreeNode(game_, branch_, level, index);
+    if (!kept.ok()) {
+      status_ = kept.status();
+      return {};
+    }
+    if (kept->has_value()) return **kept;
   }
-  if (kept->has_value()) return **kept;
   const merkle::Hash h = level == kStoredLevel
                              ? FromEvents(level, index)
                              : merkle::NodeHash(Perfect(level - 1, 2 * index), Perfect(level - 1, 2 * index + 1));
   if (status_.ok()) made_.emplace(std::make_pair(level, index), h);
   return h;
+}
+
+void BranchTree::Warm(uint64_t size) {
+  const uint64_t blocks = size >> kStoredLevel;
+  auto kept = [&](uint64_t block) {
+    auto n = db_.GetTreeNode(game_, branch_, kStoredLevel, block);
+    return n.ok() && n->has_value();
+  };
+  uint64_t lo = 0, hi = blocks;  // the first block not kept lies in [lo, hi]
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (kept(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  unkept_from_ = lo << kStoredLevel;
+  const uint64_t from = unkept_from_, to = std::min(size, from + kPrefetchLeaves);
+  if (from >= to) return;
+  std::vector<merkle::Hash> hashes;
+  hashes.reserve(to - from);
+  Status s = db_.Read(game_, branch_, from + 1, to, [&](const EventView& e) {
+    hashes.push_back(EventLeaf(e));
+    return Status::Ok();
+  });
+  if (!s.ok() || hashes.size() != to - from) return;  // the reads that follow name what failed
+  leaves_ = std::move(hashes);
+  leaves_from_ = from;
 }
 
 Status BranchTree::Flush() {
@@ -68,6 +104,7 @@ Result<T> WithTree(Ledger& db, std::string_view game, std::string_view branch, u
                                    std::to_string(head->seq) + " events, not " + std::to_string(size));
   }
   BranchTree tree(db, game, branch);
+  tree.Warm(size);
   T out = make(tree);
   if (!tree.status().ok()) return tree.status();
   (void)tree.Flush();

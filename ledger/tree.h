@@ -41,6 +41,15 @@ class BranchTree : public merkle::Nodes {
   const Status& status() const { return status_; }
   // Keeps the nodes made since the last Flush (unsynced: a cache).
   Status Flush();
+  // Before asking for the tree of the first `size` leaves: finds where the
+  // kept nodes end (each root leaves every node below its size kept, so
+  // they form a prefix: found by bisection) and hashes the leaves after it
+  // (at most kPrefetchLeaves) in one read, so that the nodes made next
+  // read no event twice and ask for no node known not to be kept. Only a
+  // shortcut: a node wrongly taken for missing is made again, the same.
+  void Warm(uint64_t size);
+
+  static constexpr uint64_t kPrefetchLeaves = uint64_t{1} << 16;
 
  private:
   merkle::Hash FromEvents(unsigned level, uint64_t index) const;
@@ -49,6 +58,9 @@ class BranchTree : public merkle::Nodes {
   std::string game_, branch_;
   mutable std::map<std::pair<unsigned, uint64_t>, merkle::Hash> made_;  // made here, not yet kept
   mutable Status status_;
+  std::vector<merkle::Hash> leaves_;  // Warm's: the hashes of leaves [leaves_from_, leaves_from_ + size)
+  uint64_t leaves_from_ = 0;
+  uint64_t unkept_from_ = UINT64_MAX;  // the first leaf of the first block not kept
 };
 
 // The root of the tree of `branch`'s first `size` events (size <= its
