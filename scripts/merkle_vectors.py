@@ -28,7 +28,7 @@ def h(b64):
 
 
 def hl(lst):
-    return ','.join(h(x) if x else '' for x in lst) if lst else '-'
+    return ','.join(h(x) if x else 'x' for x in lst) if lst else '-'
 
 
 files = subprocess.check_output(['git', '-C', str(repo), 'ls-tree', '-r', '--name-only', 'HEAD',
@@ -57,7 +57,7 @@ print(f"""# RFC 6962 / RFC 9162 Merkle tree test vectors, from the transparency-
 # {commit}; testdata/ and testonly/constants.go), Apache License 2.0
 # (fixtures/merkle/README.md). Made by scripts/merkle_vectors.py: base64 to
 # hex; "-" is an empty or null value; a proof is its hashes joined by commas,
-# an empty hash in it left empty. One a line:
+# an empty hash in it written "x". One a line, of eight fields where a proof:
 #   leaf INDEX INPUT                  the eight leaf inputs (hex)
 #   root SIZE ROOT                    the root of the first SIZE of them
 #   inclusion NAME LEAF_INDEX TREE_SIZE ROOT LEAF_HASH PROOF pass|fail

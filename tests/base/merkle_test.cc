@@ -33,7 +33,7 @@ std::vector<uint8_t> Bytes(const std::string& hex) {
 // vectors' "garbage" and truncated values), which no Adjutant proof holds.
 std::optional<Hash> AsHash(const std::string& hex) { return hex == "-" ? std::nullopt : merkle::FromHex(hex); }
 
-// A proof: nullopt when one of its hashes is not 32 bytes.
+// A proof: nullopt when one of its hashes is not 32 bytes ("x": an empty one).
 std::optional<std::vector<Hash>> AsProof(const std::string& field) {
   std::vector<Hash> out;
   if (field == "-") return out;
@@ -64,6 +64,9 @@ const Vectors& Load() {
       std::stringstream words(line);
       std::vector<std::string> w;
       for (std::string x; words >> x;) w.push_back(x);
+      // A malformed line fails here, not as a read past its fields.
+      INFO(line);
+      REQUIRE(w.size() == ((w[0] == "inclusion" || w[0] == "consistency") ? 8u : 3u));
       if (w[0] == "leaf") out.leaves.push_back(Bytes(w[2]));
       if (w[0] == "root") out.roots[std::stoull(w[1])] = *merkle::FromHex(w[2]);
       if (w[0] == "inclusion") out.inclusion.push_back(w);
