@@ -1642,15 +1642,18 @@ namespace {
 
 // The id of the lineage segment holding the last leaf of a tree node (seq
 // (index + 1) << level), where the node is kept (format.h).
-Result<uint64_t> TreeNodeOwner(const std::vector<Segment>& segs, unsigned level, uint64_t index) {
+Result<uint64_t> TreeNodeOwner(const std::vector<Segment>& segs, unsigned level, uint64_t index,
+                               std::string_view game, std::string_view branch) {
   if (level >= 63 || index >= (UINT64_MAX >> (level + 1))) {
-    return Status::InvalidArgument("tree node " + std::to_string(level) + "/" + std::to_string(index) + " is out of range");
+    return Status::InvalidArgument(std::string(game) + "/" + std::string(branch) + ": Merkle tree node " +
+                                   std::to_string(level) + "/" + std::to_string(index) + " is out of range");
   }
   const uint64_t last = (index + 1) << level;
   for (const Segment& sg : segs) {
     if (last >= sg.lo && last <= sg.hi) return sg.id;
   }
-  return Status::NotFound("seq " + std::to_string(last) + " is not on this branch");
+  return Status::NotFound(std::string(game) + "/" + std::string(branch) + " has no event " + std::to_string(last) +
+                          " (the last of Merkle tree node " + std::to_string(level) + "/" + std::to_string(index) + ")");
 }
 
 }  // namespace
@@ -1661,7 +1664,7 @@ Result<std::optional<Ledger::TreeHash>> Ledger::GetTreeNode(std::string_view gam
   ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto segs = impl_->Lineage(game, branch);
   if (!segs.ok()) return segs.status();
-  auto id = TreeNodeOwner(*segs, level, index);
+  auto id = TreeNodeOwner(*segs, level, index, game, branch);
   if (!id.ok()) return id.status();
   std::string v;
   auto gs = impl_->db->Get(rocksdb::ReadOptions(), impl_->snapshots, fmt::TreeNodeKey(*id, level, index), &v);
@@ -1681,7 +1684,7 @@ Status Ledger::PutTreeNodes(std::string_view game, std::string_view branch, std:
   if (!segs.ok()) return segs.status();
   rocksdb::WriteBatch batch;
   for (const TreeNode& n : nodes) {
-    auto id = TreeNodeOwner(*segs, n.level, n.index);
+    auto id = TreeNodeOwner(*segs, n.level, n.index, game, branch);
     if (!id.ok()) return id.status();
     (void)batch.Put(impl_->snapshots, fmt::TreeNodeKey(*id, n.level, n.index),
                     rocksdb::Slice(reinterpret_cast<const char*>(n.hash.data()), n.hash.size()));

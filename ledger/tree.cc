@@ -6,27 +6,40 @@ namespace adjutant::ledger {
 
 merkle::Hash EventLeaf(const EventView& e) { return merkle::LeafHash(e.bytes); }
 
-merkle::Hash BranchTree::FromEvents(unsigned level, uint64_t index) const {
+namespace {
+
+// The leaf hashes of seqs [first, last] of a branch, in one read; NotFound
+// when the branch holds fewer.
+Result<std::vector<merkle::Hash>> LeafHashes(const Ledger& db, const std::string& game, const std::string& branch,
+                                             uint64_t first, uint64_t last) {
   std::vector<merkle::Hash> hashes;
-  hashes.reserve(size_t{1} << level);
+  hashes.reserve(last - first + 1);
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, first, last, [&](const EventView& e) {
+    hashes.push_back(EventLeaf(e));
+    return Status::Ok();
+  }));
+  if (hashes.size() != last - first + 1) {
+    return Status::NotFound(game + "/" + branch + " has no events " + std::to_string(first) + "-" +
+                            std::to_string(last) + " for its Merkle tree");
+  }
+  return hashes;
+}
+
+}  // namespace
+
+merkle::Hash BranchTree::FromEvents(unsigned level, uint64_t index) const {
   const uint64_t first = (index << level) + 1, last = (index + 1) << level;
-  Status s;
+  std::vector<merkle::Hash> hashes;
   if (first - 1 >= leaves_from_ && last - leaves_from_ <= leaves_.size()) {
     const auto from = leaves_.begin() + static_cast<std::ptrdiff_t>(first - 1 - leaves_from_);
     hashes.assign(from, from + static_cast<std::ptrdiff_t>(last - first + 1));
   } else {
-    s = db_.Read(game_, branch_, first, last, [&](const EventView& e) {
-      hashes.push_back(EventLeaf(e));
-      return Status::Ok();
-    });
-  }
-  if (s.ok() && hashes.size() != (size_t{1} << level)) {
-    s = Status::NotFound(game_ + "/" + branch_ + " has no events " + std::to_string(first) + "-" +
-                         std::to_string(last) + " for its Merkle tree");
-  }
-  if (!s.ok()) {
-    if (status_.ok()) status_ = s;
-    return {};
+    auto read = LeafHashes(db_, game_, branch_, first, last);
+    if (!read.ok()) {
+      if (status_.ok()) status_ = read.status();
+      return {};
+    }
+    hashes = std::move(*read);
   }
   // Pairwise up to the one root of the block.
   while (hashes.size() > 1) {
@@ -70,14 +83,9 @@ void BranchTree::Warm(uint64_t size) {
   unkept_from_ = lo << kStoredLevel;
   const uint64_t from = unkept_from_, to = std::min(size, from + kPrefetchLeaves);
   if (from >= to) return;
-  std::vector<merkle::Hash> hashes;
-  hashes.reserve(to - from);
-  Status s = db_.Read(game_, branch_, from + 1, to, [&](const EventView& e) {
-    hashes.push_back(EventLeaf(e));
-    return Status::Ok();
-  });
-  if (!s.ok() || hashes.size() != to - from) return;  // the reads that follow name what failed
-  leaves_ = std::move(hashes);
+  auto read = LeafHashes(db_, game_, branch_, from + 1, to);
+  if (!read.ok()) return;  // the reads that follow name what failed
+  leaves_ = std::move(*read);
   leaves_from_ = from;
 }
 
