@@ -150,6 +150,24 @@ std::optional<Hash> FromHex(std::string_view hex) {
   return h;
 }
 
+void Frontier::Append(const Hash& leaf_hash) {
+  edge_.emplace_back(0, leaf_hash);
+  while (edge_.size() >= 2 && edge_[edge_.size() - 2].first == edge_.back().first) {
+    const Hash right = edge_.back().second;
+    edge_.pop_back();
+    edge_.back().second = NodeHash(edge_.back().second, right);
+    edge_.back().first++;
+  }
+  size_++;
+}
+
+Hash Frontier::Root() const {
+  if (edge_.empty()) return EmptyRoot();
+  Hash r = edge_.back().second;
+  for (size_t i = edge_.size() - 1; i-- > 0;) r = NodeHash(edge_[i].second, r);
+  return r;
+}
+
 void MemoryTree::Append(const Hash& leaf_hash) {
   if (levels_.empty()) levels_.emplace_back();
   levels_[0].push_back(leaf_hash);

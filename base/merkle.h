@@ -53,6 +53,21 @@ class MemoryTree : public Nodes {
   std::vector<std::vector<Hash>> levels_;
 };
 
+// The roots of a growing tree without its nodes: only the perfect subtrees
+// along its right edge (at most 64 hashes), so that the root of the tree of
+// every size is known as leaves arrive (RFC 9162's shape: the root of n
+// leaves is those subtrees' roots, largest first, folded from the right).
+class Frontier {
+ public:
+  void Append(const Hash& leaf_hash);
+  uint64_t size() const { return size_; }
+  Hash Root() const;  // EmptyRoot() for no leaves
+
+ private:
+  std::vector<std::pair<unsigned, Hash>> edge_;  // (level, hash), levels falling
+  uint64_t size_ = 0;
+};
+
 // The root of leaves [begin, begin + count), a subtree of the RFC's shape
 // (begin a multiple of the smallest power of two >= count); count > 0.
 Hash SubtreeRoot(const Nodes& nodes, uint64_t begin, uint64_t count);

@@ -4,6 +4,7 @@
 
 
 #include "base/limits.h"
+#include "base/signing.h"
 #include "cli/common.h"
 #include "ledger/ledger.h"
 #include "projections/summary.h"
@@ -74,9 +75,14 @@ Status CmdNew(Context& c) {
   }
   TurnPhase at = start->at;
   std::vector<Draft> more = std::move(start->more);
+  // Issue 23: --signing-key: the game's tree heads are signed by that key.
+  ADJ_RETURN_IF_ERROR(LoadSigner(c));
+  signing::PublicKey pk{};
+  if (c.signer) pk = c.signer->public_key();
   auto db = OpenDb(c, true, /*create=*/true);
   if (!db.ok()) return db.status();
-  auto head = (*db)->CreateGame(game, s, *buf, at, kGa, more);
+  auto head = (*db)->CreateGame(game, s, *buf, at, kGa, more,
+                                c.signer ? std::span<const uint8_t>(pk) : std::span<const uint8_t>());
   if (!head.ok()) return head.status();
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;
@@ -86,7 +92,43 @@ Status CmdNew(Context& c) {
   Line("created game " + game + " (" + sc->name()->str() + "), seed " + std::to_string(s) +
        (more.empty() ? "" : ", with the " + std::string((*kind)->MapNoun()) + " " + *c.args.Value("map")) +
        ", in " + c.db);
+  if (c.signer) Line("its tree heads are signed by key " + signing::Hex(pk) + " (`adjutant heads " + game + "`)");
   return Status::Ok();
+}
+
+// ---- keygen, adopt-key (issue 23) -----------------------------------------------
+Status CmdKeygen(Context& c) {
+  const std::string& path = c.args.positional[0];
+  auto key = signing::SigningKey::Generate();
+  if (!key.ok()) return key.status();
+  ADJ_RETURN_IF_ERROR(key->Save(path));
+  const std::string pk = signing::Hex(key->public_key());
+  if (c.args.Flag("json")) {
+    flatbuffers::FlatBufferBuilder fbb;
+    fbb.Finish(fb::CreateKeyResultDirect(fbb, path.c_str(), pk.c_str()));
+    return PrintJson("KeyResult", fbb);
+  }
+  Line("wrote signing key " + path + " (mode 600: keep it secret, and keep a copy; a lost key signs no more heads)");
+  Line("public key " + pk);
+  return Status::Ok();
+}
+
+Status CmdAdoptKey(Context& c) {
+  if (!c.args.Value("signing-key")) return Status::InvalidArgument("adjutant adopt-key: --signing-key FILE is required");
+  ADJ_RETURN_IF_ERROR(LoadSigner(c));
+  const signing::PublicKey pk = c.signer->public_key();
+  flatbuffers::FlatBufferBuilder f;
+  auto body = fb::CreateSigningKey(f, f.CreateVector(pk.data(), pk.size()));
+  f.Finish(fb::CreateDirectiveFile(f, f.CreateString("the GA adopts signing key " + signing::Hex(pk)),
+                                   fb::DirectiveBody_SigningKey, body.Union()));
+  ops::DirectiveRequest rq;
+  rq.game = c.args.positional[0];
+  rq.branch = Opt(c.args, "branch");
+  rq.doc.assign(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
+  rq.from = "--signing-key " + *c.args.Value("signing-key");
+  rq.key = Opt(c.args, "key");
+  rq.json = c.args.Flag("json");
+  return RunOp(c, ops::Directive, rq);
 }
 
 // ---- fork, branches, rules-versions, games: ops/acts.cc, ops/history.cc ----------
@@ -129,14 +171,29 @@ Status CmdGames(Context& c) {
 
 std::vector<Command> GameCommands() {
   return {
-      {{"new", "GAME --scenario FILE [--map FILE] [--seed N]",
+      {{"new", "GAME --scenario FILE [--map FILE] [--seed N] [--signing-key FILE]",
         "Create a game from a scenario (JSON in the schema's Scenario form).\n"
         "With --map, the naval map (a NavalMap document) is checked against the scenario and recorded\n"
-        "with the game.",
+        "with the game. With --signing-key (`adjutant keygen`), GameCreated holds its public key and every\n"
+        "phase's end records a signed tree head (`adjutant heads`); adjudicating then needs the key.",
         {{"scenario", "FILE", "the scenario JSON"}, {"map", "FILE", "the naval map JSON (ruleset pate)"},
-         {"seed", "N", "the game's dice seed (default: random)"}, kJson},
+         {"seed", "N", "the game's dice seed (default: random)"}, kSigningKey, kJson},
         1, 1},
        CmdNew},
+      {{"keygen", "FILE [--json]",
+        "Make a signing key for a game's tree heads (issue 23) and write it to FILE.\n"
+        "An Ed25519 key (libsodium): FILE holds its secret, one line of 64 hex digits, mode 600, and is never\n"
+        "overwritten. The public key is printed: give it to the players. `new --signing-key FILE` creates a game\n"
+        "whose heads it signs, `adopt-key` gives it to a game under way; `adjudicate`, `correct` and `serve` then\n"
+        "need --signing-key FILE for that game. The database never holds the secret.",
+        {kJson}, 1, 1},
+       CmdKeygen},
+      {{"adopt-key", "GAME --signing-key FILE [--branch B] [--key K] [--json]",
+        "The game's tree heads are signed from its next phase on by the key in FILE (`adjutant keygen`).\n"
+        "Recorded as a SigningKey directive holding the public key alone; a later adopt-key replaces the key.\n"
+        "Every phase's end then records a TreeHead (see `adjutant heads`).",
+        {kSigningKey, kBranch, kKey, kJson}, 1, 1},
+       CmdAdoptKey},
       {{"rules-versions", "[GAME [--branch B]] [--json]",
         "Every version of every ruleset, what each changed, and the ones GAME runs under.\n"
         "Events record the version they were adjudicated under; a game keeps its versions until the GA adopts\n"

@@ -50,6 +50,14 @@ Status CmdTree(Context& c) {
   return RunOp(c, ops::Tree, rq);
 }
 
+Status CmdHeads(Context& c) {
+  ops::HeadsRequest rq;
+  rq.game = c.args.positional[0];
+  rq.branch = Opt(c.args, "branch");
+  rq.json = c.args.Flag("json");
+  return RunOp(c, ops::Heads, rq);
+}
+
 Status CmdStats(Context& c) {
   ops::StatsRequest rq;
   rq.game = c.args.positional[0];
@@ -109,6 +117,14 @@ std::vector<Command> HistoryCommands() {
          {"since", "M", "prove that it extends the tree of the first M events"}, kJson},
         1, 1},
        CmdTree},
+      {{"heads", "GAME [--branch B] [--json]",
+        "List a branch's signed tree heads, each checked against the events as stored.\n"
+        "A game with a signing key (`adjutant keygen`, `new --signing-key`, `adopt-key`) records one after every\n"
+        "phase: the Merkle root of every event up to the phase's end (as `tree --size` prints it), signed with\n"
+        "the GA's key. Each head must follow its phase's PhaseCompleted, name the tree's root over the events as\n"
+        "stored, carry the key in force there, and verify under it. Exit 3 if any does not.",
+        {kBranch, kJson}, 1, 1},
+       CmdHeads},
       {{"stats", "GAME [--branch B] [--at SEQ] [--json]",
         "Events per kind and per turn, their sizes, and the dice rolled.\n"
         "The summary projection, rebuilt from the log at the head or as it stood after event SEQ.",

@@ -14,6 +14,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include "base/signing.h"
 #include "cli/commands.h"
 #include "schema/codec.h"
 
@@ -27,6 +28,27 @@ Capture*& CurrentCapture() {
 std::shared_ptr<const mail::Settings>& DeskMailSettings() {
   static std::shared_ptr<const mail::Settings> settings;
   return settings;
+}
+
+std::shared_ptr<const signing::SigningKey>& DeskSigner() {
+  static std::shared_ptr<const signing::SigningKey> key;
+  return key;
+}
+
+Status LoadSigner(Context& c) {
+  auto path = c.args.Value("signing-key");
+  const bool through_desk = CurrentCapture() && CurrentCapture()->inputs;
+  if (!path) {
+    if (through_desk) c.signer = DeskSigner();
+    return Status::Ok();
+  }
+  if (!through_desk) ADJ_RETURN_IF_ERROR(signing::SigningKey::CheckFileMode(*path));
+  auto text = ReadFile(*path, 1024);
+  if (!text.ok()) return text.status();
+  auto key = signing::SigningKey::FromText(std::move(text).value(), *path);
+  if (!key.ok()) return key.status();
+  c.signer = std::make_shared<const signing::SigningKey>(std::move(key).value());
+  return Status::Ok();
 }
 
 ClientRecord*& CurrentRecord() {
@@ -174,6 +196,7 @@ ops::Env CliEnv(const Context& c) {
     return std::shared_ptr<ledger::Ledger>(held, &**held);
   };
   env.print = [](const std::string& s) { Out(s); };
+  env.signer = c.signer;
   return env;
 }
 

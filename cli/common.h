@@ -19,6 +19,7 @@
 namespace flatbuffers { class FlatBufferBuilder; }
 namespace adjutant::projections { class Roster; }
 namespace adjutant::mail { struct Settings; }
+namespace adjutant::signing { class SigningKey; }
 
 namespace adjutant::cli {
 
@@ -29,6 +30,9 @@ struct Context {
   // error, a busy database): `mail-in --stdin` gives 75, EX_TEMPFAIL, so the
   // mail server that piped the message keeps it and delivers it again.
   int temp_fail_code = 0;
+  // Issue 23: the GA's secret key for games that sign their tree heads
+  // (LoadSigner: --signing-key FILE; through the order desk, the desk's).
+  std::shared_ptr<const signing::SigningKey> signer;
 };
 
 using Handler = std::function<Status(Context&)>;
@@ -135,6 +139,15 @@ inline const OptionSpec kNow{"now", "T", "the time taken as now (UTC, e.g. 2026-
 // --now T, else the clock (seconds since 1970 UTC).
 Result<int64_t> NowOption(const Args& a);
 inline const OptionSpec kBranch{"branch", "B", "the branch (default: the game's current branch: main, until a correction makes another current)"};
+inline const OptionSpec kKey{"key", "K", "idempotency key: a retry with the same key records nothing new"};
+inline const OptionSpec kSigningKey{"signing-key", "FILE",
+                                    "the GA's secret key that signs the game's tree heads (a file `adjutant keygen` "
+                                    "wrote, mode 600; never stored in the database)"};
+// Reads --signing-key FILE into c.signer (a command run through the order
+// desk without one takes the desk's own, `adjutant serve --signing-key`).
+Status LoadSigner(Context& c);
+// The key `adjutant serve --signing-key` holds, for commands sent to it.
+std::shared_ptr<const signing::SigningKey>& DeskSigner();
 inline const OptionSpec kPasswordFile{"password-file", "FILE", "read the password from the first line of FILE"};
 
 // A person's password (cli/play.cc): --password-file, else

@@ -80,7 +80,6 @@ Status CheckPassword(const projections::Roster& roster, const std::string& game,
 
 namespace {
 
-const OptionSpec kKey{"key", "K", "idempotency key: a retry with the same key records nothing new"};
 
 // ---- order -------------------------------------------------------------------
 Status CmdOrder(Context& c) {
@@ -344,6 +343,7 @@ Status CmdCorrect(Context& c) {
   rq.from = *file;
   rq.name = Opt(c.args, "name");
   rq.json = c.args.Flag("json");
+  ADJ_RETURN_IF_ERROR(LoadSigner(c));
   return RunOp(c, ops::Correct, rq);
 }
 
@@ -407,6 +407,7 @@ Status CmdAdjudicate(Context& c) {
   rq.rules_version = Opt(c.args, "rules-version");
   rq.key = Opt(c.args, "key");
   rq.json = c.args.Flag("json");
+  ADJ_RETURN_IF_ERROR(LoadSigner(c));
   return RunOp(c, ops::Adjudicate, rq);
 }
 
@@ -438,7 +439,7 @@ std::vector<Command> PlayCommands() {
         "Whether each order is allowed is the rules' to say when it is submitted.",
         {kBranch, kJson}, 2, 2},
        CmdReadOrders},
-      {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--rules-version V] [--key K] [--expect TURN.PHASE] [--json]",
+      {{"adjudicate", "GAME [--branch B] [--turns N | --phase] [--rules-version V] [--key K] [--expect TURN.PHASE] [--signing-key FILE] [--json]",
         "Adjudicate the rest of the current turn, N turns, or one phase.\n"
         "A turn's phases are income, upkeep, the orders and construction; in a game with a naval map, then\n"
         "repair, supply, the initial amphibious phase, combat, movement, the final amphibious phase and\n"
@@ -449,8 +450,11 @@ std::vector<Command> PlayCommands() {
         "--key K makes a retry safe: a phase (or turn) already adjudicated under K is answered, not run again;\n"
         "a turn a crash cut short is finished.\n"
         "--expect TURN.PHASE runs only if that is still the next phase (`status` shows it): a confirmation\n"
-        "that cannot run a phase the GA did not see, if the scheduler or another GA command moved on.",
-        {kBranch, {"expect", "TURN.PHASE", "the phase the GA confirmed; refused (exit 4) if the game moved on"}, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"},
+        "that cannot run a phase the GA did not see, if the scheduler or another GA command moved on.\n"
+        "A game that signs its tree heads (`adjutant keygen`, `new --signing-key`, `adopt-key`) is adjudicated\n"
+        "only with its key: each phase then ends with a TreeHead, the Merkle root of every event so far signed by\n"
+        "it (docs/PROOFS.md).",
+        {kBranch, kSigningKey, {"expect", "TURN.PHASE", "the phase the GA confirmed; refused (exit 4) if the game moved on"}, {"turns", "N", "adjudicate N turns (default 1)"}, {"phase", "", "adjudicate one phase only"},
          {"dice-salt-file", "F", "the GA's secret salt for a turn whose dice he committed to (- : standard input)"},
          {"rules-version", "V", "adopt rules versions from now on: RULESET=N[,RULESET=N] or N (every ruleset that has it)"},
          kKey, kJson},
@@ -496,7 +500,7 @@ std::vector<Command> PlayCommands() {
         "commitment and recomputes every roll of the turn.",
         {kBranch, {"turn", "T", "the turn (over)"}, {"salt-file", "F", "the salt committed to (- reads it from standard input)"}, kKey}, 1, 1},
        CmdDiceReveal},
-      {{"correct", "GAME --at TURN[.PHASE] --directive FILE [--branch B] [--name NEW] [--leave-out SEQ[,SEQ...]] [--json]",
+      {{"correct", "GAME --at TURN[.PHASE] --directive FILE [--branch B] [--name NEW] [--leave-out SEQ[,SEQ...]] [--signing-key FILE] [--json]",
         "Correct history without rewriting it.\n"
         "Forks the branch just before TURN (or phase PHASE of it), records the GA's correction (a\n"
         "DirectiveFile) there, then gives the new branch every later order, password and GA directive of the\n"
@@ -507,8 +511,9 @@ std::vector<Command> PlayCommands() {
         "its turn: the turn is played again with the same committed dice, so its salt must have been revealed);\n"
         "leaving a commitment out leaves its reveal out too, and the turn is rolled with the branch's dice.\n"
         "The answer lists the directives given again and those left out. The old branch stays as it was;\n"
-        "`branches` shows both.",
-        {{"at", "TURN[.PHASE]", "the faulty point"}, {"directive", "FILE", "the correction (DirectiveFile JSON)"}, kBranch,
+        "`branches` shows both. A game that signs its tree heads is corrected only with its key (--signing-key):\n"
+        "the new branch's phases record heads of their own.",
+        {{"at", "TURN[.PHASE]", "the faulty point"}, {"directive", "FILE", "the correction (DirectiveFile JSON)"}, kBranch, kSigningKey,
          {"name", "NEW", "the corrected branch's name (default BRANCH-corrected)"},
          {"leave-out", "SEQ[,SEQ...]", "the old branch's later directives not to give again"}, kJson},
         1, 1},

@@ -143,6 +143,11 @@ Status CmdServe(Context& c) {
     sched.mail = std::make_shared<const mail::Settings>(std::move(m).value());
     DeskMailSettings() = sched.mail;  // `mail-in --stdin` through the socket mails its answers with them
   }
+  // Issue 23: the GA's key for games that sign their tree heads.
+  ADJ_RETURN_IF_ERROR(LoadSigner(c));
+  s.signer = c.signer;
+  sched.signer = c.signer;
+  DeskSigner() = c.signer;  // `adjutant adjudicate` through the socket signs with it
   // Said before anything is opened or bound.
   for (const auto& w : desk::DeploymentWarnings(s)) std::fprintf(stderr, "adjutant serve: warning: %s\n", w.c_str());
   auto db = OpenDb(c, true);
@@ -234,7 +239,10 @@ std::vector<Command> ServeCommands() {
             "only a client of the server's own user is served): a command that writes, refused by the database the\n"
             "desk holds, is sent there with the files and password it read, and runs on the game's sequencer; the\n"
             "desk reads and writes no file a request names. A stale socket a killed server left is replaced at\n"
-            "start; anything else at that path stops the start. serve, backup and restore do not run through it.",
+            "start; anything else at that path stops the start. serve, backup and restore do not run through it.\n"
+            "Signed tree heads (adjutant keygen): with --signing-key FILE the desk, its scheduler and commands sent\n"
+            "through its socket adjudicate and correct the games whose heads that key signs; without it such a game's\n"
+            "turns wait (the scheduler says why on stderr). The key stays in this process, never in the database.",
             {{"listen", "ADDR:PORT", "where to listen (default 127.0.0.1:8080; port 0: any free one)"},
              {"ga-password-file", "F", "the GA's password, first line of F (else no GA login)"},
              {"max-body", "BYTES", "a request body's limit (default 262144)"},
@@ -268,7 +276,8 @@ std::vector<Command> ServeCommands() {
              {"no-scheduler", "", "fire no deadline: turns run only when the GA adjudicates them"},
              {"now", "T", "the clock stands at T (UTC) for the scheduler and the desk (the deadlines, when orders are "
                           "received): a rehearsal of the schedule, or a test"},
-             {"mail-settings", "F", "the GA's mail account (see `adjutant mail-check --help`): mail the reports after each turn"}},
+             {"mail-settings", "F", "the GA's mail account (see `adjutant mail-check --help`): mail the reports after each turn"},
+             kSigningKey},
             0, 0},
            CmdServe}};
 }

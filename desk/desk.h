@@ -21,6 +21,7 @@
 #include "base/status.h"
 
 namespace adjutant::ledger { class Ledger; }
+namespace adjutant::signing { class SigningKey; }
 
 namespace adjutant::desk {
 
@@ -70,6 +71,11 @@ struct Settings {
   size_t order_bytes_per_turn = 8 << 20;  // bytes of those orders (as recorded) plus the submission's body
   size_t page_rows = 100;                 // rows in one page of a list (?limit= may ask fewer, never more)
   size_t max_answer_bytes = 16 << 20;     // a report's or a command's output in one answer
+  // Issue 23: the GA's secret key (`adjutant serve --signing-key`): the
+  // desk's adjudications, corrections and deadlines of games that sign
+  // their tree heads with it use it; null: such games are not adjudicated
+  // here (the GA's answer and the scheduler's log say why).
+  std::shared_ptr<const signing::SigningKey> signer;
 };
 
 // What an operator should hear before the desk serves with `s`: listening

@@ -516,6 +516,7 @@ Response Desk::Impl::Adjudicate(const std::string& game, const Request& rq, bool
   r.json = true;
   ops::Env env = ops::On(db);
   env.warm = &warm;  // the phase starts from the world the submissions kept warm
+  env.signer = settings.signer;
   return Answered(ops::Adjudicate(env, r));
 }
 
@@ -555,7 +556,9 @@ Response Desk::Impl::Correct(const std::string& game, const Request& rq) {
   if (q.count("name")) r.name = q.at("name");
   // &format=text: the answer's out in words (the GA's page); else JSON.
   r.json = !(q.count("format") && q.at("format") == "text");
-  ops::Answer a = ops::Correct(ops::On(db), r);
+  ops::Env env = ops::On(db);
+  env.signer = settings.signer;
+  ops::Answer a = ops::Correct(env, r);
   // A seq that is not a later directive of the branch: named as the desk's field.
   const std::string flag = "--leave-out";
   if (!a.status.ok() && a.status.message().rfind(flag, 0) == 0) {

@@ -71,7 +71,7 @@ struct Scheduler::Impl {
     for (const auto& g : *games) {
       auto done = std::make_shared<std::promise<ScheduleOutcome>>();
       steps.push_back(done->get_future());
-      desk.Sequence(g.name, [ledger, quiet = quiet, game = g.name, now, done] {
+      desk.Sequence(g.name, [ledger, quiet = quiet, signer = settings.signer, game = g.name, now, done] {
         ledger::Ledger& db = *ledger;
         ScheduleOutcome o;
         o.game = game;
@@ -88,7 +88,7 @@ struct Scheduler::Impl {
             return;
           }
         }
-        auto step = replay::RunSchedule(db, game, o.branch, now);
+        auto step = replay::RunSchedule(db, game, o.branch, now, signer.get());
         {
           std::lock_guard<std::mutex> lock(quiet->mu);
           if (step.ok() && step->what == replay::ScheduleStep::kNothing) {

@@ -19,6 +19,7 @@
 
 namespace adjutant::ledger { class Ledger; }
 namespace adjutant::mail { struct Settings; }
+namespace adjutant::signing { class SigningKey; }
 
 namespace adjutant::desk {
 
@@ -34,6 +35,9 @@ struct SchedulerSettings {
   // sending on the scheduler's thread, only the recording on the game's
   // sequencer. Empty: no mail.
   std::shared_ptr<const mail::Settings> mail;
+  // Issue 23: the GA's key, for games that sign their tree heads (their
+  // deadlines wait without it: the step's failure says why).
+  std::shared_ptr<const signing::SigningKey> signer;
 };
 
 // What one pass did for one game (games with nothing due are left out).

@@ -846,7 +846,12 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
 }
 
 Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<const uint8_t> scenario,
-                                const TurnPhase& at, const Actor& actor, std::span<const Draft> more) {
+                                const TurnPhase& at, const Actor& actor, std::span<const Draft> more,
+                                std::span<const uint8_t> signing_key) {
+  if (!signing_key.empty() && signing_key.size() != 32) {
+    return Status::InvalidArgument("a signing key is an Ed25519 public key of 32 bytes, not " +
+                                   std::to_string(signing_key.size()));
+  }
   ADJ_RETURN_IF_ERROR(impl_->Recover());
   auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
@@ -881,7 +886,9 @@ Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<
   d.actor = actor;
   d.payload = [&](flatbuffers::FlatBufferBuilder& fbb) {
     auto sc = schema::CopyRootTable(fbb, "Scenario", scenario.data());
-    auto gc = fb::CreateGameCreated(fbb, seed, flatbuffers::Offset<fb::Scenario>(sc));
+    auto key = signing_key.empty() ? flatbuffers::Offset<flatbuffers::Vector<uint8_t>>()
+                                   : fbb.CreateVector(signing_key.data(), signing_key.size());
+    auto gc = fb::CreateGameCreated(fbb, seed, flatbuffers::Offset<fb::Scenario>(sc), key);
     return PayloadRef{fb::Payload_GameCreated, gc.o};
   };
   flatbuffers::FlatBufferBuilder fbb(1024);

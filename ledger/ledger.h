@@ -132,9 +132,12 @@ class Ledger {
   // Creates a game with its main branch and its first event (GameCreated,
   // seq 1) holding the seed and `scenario`, a verified Scenario buffer;
   // `more` events (e.g. the naval map) follow it in the same batch.
+  // `signing_key`: the Ed25519 public key (32 bytes) that signs the game's
+  // tree heads (issue 23); empty: none.
   Result<Head> CreateGame(std::string_view game, uint64_t seed,
                           std::span<const uint8_t> scenario, const TurnPhase& at,
-                          const Actor& actor, std::span<const Draft> more = {});
+                          const Actor& actor, std::span<const Draft> more = {},
+                          std::span<const uint8_t> signing_key = {});
 
   Result<std::vector<GameInfo>> Games() const;
   Result<GameInfo> Game(std::string_view game) const;

@@ -125,6 +125,42 @@ Result<merkle::Hash> TreeRoot(Ledger& db, std::string_view game, std::string_vie
   return WithTree<merkle::Hash>(db, game, branch, size, [&](const BranchTree& t) { return merkle::Root(t, size); });
 }
 
+namespace {
+
+// The branch's first `size` leaves (from its tree) followed by `pending`.
+class PendingNodes : public merkle::Nodes {
+ public:
+  PendingNodes(const BranchTree& kept, uint64_t size, std::span<const merkle::Hash> pending,
+               std::vector<Ledger::TreeNode>* made)
+      : kept_(kept), size_(size), pending_(pending), made_(made) {}
+  merkle::Hash Perfect(unsigned level, uint64_t index) const override {
+    const uint64_t begin = index << level, end = (index + 1) << level;
+    if (end <= size_) return kept_.Perfect(level, index);
+    if (level == 0) return pending_[begin - size_];
+    const merkle::Hash h = merkle::NodeHash(Perfect(level - 1, 2 * index), Perfect(level - 1, 2 * index + 1));
+    if (level >= kStoredLevel) made_->push_back({level, index, h});
+    return h;
+  }
+
+ private:
+  const BranchTree& kept_;
+  uint64_t size_;
+  std::span<const merkle::Hash> pending_;
+  std::vector<Ledger::TreeNode>* made_;
+};
+
+}  // namespace
+
+Result<PendingRoot> TreeRootWith(Ledger& db, std::string_view game, std::string_view branch, uint64_t size,
+                                 std::span<const merkle::Hash> pending) {
+  std::vector<Ledger::TreeNode> made;
+  auto root = WithTree<merkle::Hash>(db, game, branch, size, [&](const BranchTree& t) {
+    return merkle::Root(PendingNodes(t, size, pending, &made), size + pending.size());
+  });
+  if (!root.ok()) return root.status();
+  return PendingRoot{*root, std::move(made)};
+}
+
 Result<std::vector<merkle::Hash>> TreeInclusion(Ledger& db, std::string_view game, std::string_view branch,
                                                 uint64_t seq, uint64_t size) {
   if (seq < 1 || seq > size) {

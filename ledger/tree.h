@@ -66,6 +66,18 @@ class BranchTree : public merkle::Nodes {
 // The root of the tree of `branch`'s first `size` events (size <= its
 // head; 0 gives merkle::EmptyRoot()).
 Result<merkle::Hash> TreeRoot(Ledger& db, std::string_view game, std::string_view branch, uint64_t size);
+// The root of the tree of `branch`'s first `size` events (its head, or
+// below) followed by `pending`: the leaf hashes of events not yet appended
+// (a batch about to be, whose signed head goes in the same batch: issue 23).
+// `nodes`: the kept levels' nodes made over the pending leaves, for the
+// caller to keep (Ledger::PutTreeNodes) once they are appended, so that the
+// next root reads no event of the batch again.
+struct PendingRoot {
+  merkle::Hash root{};
+  std::vector<Ledger::TreeNode> nodes;
+};
+Result<PendingRoot> TreeRootWith(Ledger& db, std::string_view game, std::string_view branch, uint64_t size,
+                                 std::span<const merkle::Hash> pending);
 // RFC 9162 proofs over the tree of the first `size` events: event `seq`'s
 // inclusion (1 <= seq <= size), several events' at once (merkle::MultiProof:
 // seqs strictly increasing), and that the tree of `size2` extends that of

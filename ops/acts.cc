@@ -7,6 +7,7 @@
 
 #include "base/limits.h"
 #include "ops/internal.h"
+#include "base/signing.h"
 #include "ops/render.h"
 #include "replay/correct.h"
 #include "replay/dice_commit.h"
@@ -301,7 +302,7 @@ Status DoCorrect(const Env& env, const CorrectRequest& rq, Printer& p) {
       if (!taken) name = candidate;
     }
   }
-  auto r = replay::Correct(**db, game, branch, *point, rq.doc, name, leave_out);
+  auto r = replay::Correct(**db, game, branch, *point, rq.doc, name, leave_out, env.signer.get());
   if (!r.ok()) {
     const std::string& m = r.status().message();
     return r.status().code() == Status::Code::kInvalidArgument && m.rfind("--leave-out", 0) != 0
@@ -429,7 +430,8 @@ Status DoAdjudicate(const Env& env, const AdjudicateRequest& rq, Printer& p) {
   if (!key.empty() && *turns != 1) return Status::InvalidArgument("--key: makes one phase or one turn safe to retry, not --turns " + std::to_string(*turns));
   auto r = replay::Adjudicate(**db, game, branch,
                               rq.phase ? replay::AdjudicateMode::kPhase : replay::AdjudicateMode::kTurn,
-                              static_cast<int>(*turns), salt, nullptr, adopt ? &*adopt : nullptr, key, env.warm);
+                              static_cast<int>(*turns), salt, nullptr, adopt ? &*adopt : nullptr, key, env.warm,
+                              env.signer.get());
   if (!r.ok()) return r.status();
   if (rq.json) {
     flatbuffers::FlatBufferBuilder fbb;

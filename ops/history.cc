@@ -8,6 +8,7 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "base/merkle.h"
+#include "base/signing.h"
 #include "ledger/tree.h"
 #include "ops/internal.h"
 #include "ops/render.h"
@@ -15,6 +16,7 @@
 #include "replay/digest.h"
 #include "replay/dice_commit.h"
 #include "replay/driver.h"
+#include "replay/heads.h"
 #include "replay/rebuild.h"
 #include "replay/views.h"
 #include "rules/kind.h"
@@ -182,6 +184,50 @@ Status DoDigest(const Env& env, const DigestRequest& rq, Printer& p) {
   p.Line("turn " + turn->ToString() + " of " + game + "/" + branch + ": BLAKE2b-256 of " + std::to_string(d->events) +
        " events up to seq " + std::to_string(d->last_seq) + "; check it later with `adjutant verify " + game +
        " --turn " + turn->ToString() + " --digest " + d->hex + "`");
+  return Status::Ok();
+}
+
+// ---- heads ----------------------------------------------------------------------
+Status DoHeads(const Env& env, const HeadsRequest& rq, Printer& p) {
+  const std::string& game = rq.game;
+  const std::string branch = BranchOf(env, rq.branch, game);
+  auto db = env.open(false);
+  if (!db.ok()) return db.status();
+  // Every root from the events themselves: no kept node is trusted.
+  auto heads = replay::CheckHeads(**db, game, branch, 1, UINT64_MAX, replay::HeadRoots::kFromEvents);
+  if (!heads.ok()) return heads.status();
+  auto now = replay::Fold(**db, game, branch, UINT64_MAX, {"summary"});
+  if (!now.ok()) return now.status();
+  const std::string key = replay::SummaryOf(*now).signing_key;
+  uint32_t bad = 0;
+  for (const auto& h : *heads) bad += h.problem.empty() ? 0 : 1;
+  if (rq.json) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<fb::HeadRow>> rows;
+    for (const auto& h : *heads) {
+      fb::Turn t(h.head.at.turn.major, h.head.at.turn.minor, h.head.at.turn.step);
+      rows.push_back(fb::CreateHeadRowDirect(fbb, h.seq, &t, h.head.at.phase, h.head.size, merkle::Hex(h.head.root).c_str(),
+                                             signing::Hex(h.public_key).c_str(), signing::Hex(h.signature).c_str(),
+                                             h.problem.c_str()));
+    }
+    fbb.Finish(fb::CreateHeadsResultDirect(fbb, game.c_str(), branch.c_str(), key.c_str(), &rows, bad));
+    ADJ_RETURN_IF_ERROR(p.Json("HeadsResult", fbb));
+  } else {
+    p.Line(game + "/" + branch + ": " + (key.empty() ? "signs no tree heads" : "tree heads signed by " + key) + "; " +
+           std::to_string(heads->size()) + " head" + (heads->size() == 1 ? "" : "s") + " recorded");
+    for (const auto& h : *heads) {
+      p.Line("  seq " + std::to_string(h.seq) + "  turn " + h.head.at.turn.ToString() + " phase " +
+             std::to_string(h.head.at.phase) + "  size " + std::to_string(h.head.size) + "  root " +
+             merkle::Hex(h.head.root) + "  " + (h.problem.empty() ? "ok" : "BAD: " + h.problem));
+    }
+  }
+  if (bad > 0) {
+    return Status::Corruption(std::to_string(bad) + " of " + std::to_string(heads->size()) + " tree heads of " + game +
+                              "/" + branch + " do not hold (first: seq " +
+                              std::to_string(std::find_if(heads->begin(), heads->end(), [](const auto& h) {
+                                               return !h.problem.empty();
+                                             })->seq) + ")");
+  }
   return Status::Ok();
 }
 
@@ -479,6 +525,9 @@ Answer Digest(const Env& env, const DigestRequest& rq) {
 }
 Answer Tree(const Env& env, const TreeRequest& rq) {
   return Answering(env, [&](Printer& p) { return DoTree(env, rq, p); });
+}
+Answer Heads(const Env& env, const HeadsRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoHeads(env, rq, p); });
 }
 Answer Stats(const Env& env, const StatsRequest& rq) {
   return Answering(env, [&](Printer& p) { return DoStats(env, rq, p); });

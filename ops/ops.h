@@ -28,6 +28,7 @@
 namespace adjutant::ledger { class Ledger; }
 namespace adjutant::replay { class WarmWorlds; }
 namespace adjutant::mail { struct Settings; }
+namespace adjutant::signing { class SigningKey; }
 
 namespace adjutant::ops {
 
@@ -43,6 +44,9 @@ struct Env {
   // The worlds the caller keeps warm (the desk's: replay/warm.h): when set,
   // an adjudication starts from the kept world instead of a cold fold.
   replay::WarmWorlds* warm = nullptr;
+  // Issue 23: the GA's secret key, for games that sign their tree heads
+  // (replay/heads.h): adjudications and corrections of such a game need it.
+  std::shared_ptr<const signing::SigningKey> signer;
 };
 // The database `db`, held open by the caller (the order desk, tests).
 Env On(ledger::Ledger& db);
@@ -80,6 +84,8 @@ struct TreeRequest {
   Opt since;  // N: the proof that it extends the tree of the first N
   bool json = false;
 };
+// Issue 23: every signed tree head of a branch, each checked.
+struct HeadsRequest { std::string game; Opt branch; bool json = false; };
 struct StatsRequest { std::string game; Opt branch; Opt at; bool json = false; };
 struct AuditRequest {
   std::string game; Opt branch;
@@ -221,6 +227,8 @@ Answer Log(const Env& env, const LogRequest& rq);
 Answer Verify(const Env& env, const VerifyRequest& rq);
 Answer Digest(const Env& env, const DigestRequest& rq);
 Answer Tree(const Env& env, const TreeRequest& rq);
+// Exit 3 (corruption) when a head does not hold.
+Answer Heads(const Env& env, const HeadsRequest& rq);
 Answer Stats(const Env& env, const StatsRequest& rq);
 Answer Audit(const Env& env, const AuditRequest& rq);
 Answer Replay(const Env& env, const ReplayRequest& rq);

@@ -1,6 +1,8 @@
 #include "projections/roles_due.h"
 #include "ops/render.h"
 
+#include "base/signing.h"
+
 #include <cstdio>
 #include <vector>
 
@@ -139,6 +141,14 @@ std::string PayloadText(const ledger::EventView& view) {
       }
       return t;
     }
+    case fb::Payload_TreeHead: {
+      auto* h = e.payload_as_TreeHead();
+      auto hex = [](const flatbuffers::Vector<uint8_t>* v, size_t n) {
+        return v ? signing::Hex({v->data(), std::min<size_t>(v->size(), n)}) : std::string();
+      };
+      return "size " + std::to_string(h->size()) + ", root " + hex(h->root(), 6) + ", signed by " +
+             hex(h->public_key(), 6);
+    }
     case fb::Payload_Directive: {
       auto* d = e.payload_as_Directive();
       std::string t;
@@ -161,6 +171,10 @@ std::string PayloadText(const ledger::EventView& view) {
           if (a->taken_from()) for (const auto* n : *a->taken_from()) before += (before.empty() ? "" : ", ") + n->str();
           t += before.empty() ? " (it was vacant)" : " (taken from " + before + ")";
         }
+      }
+      else if (auto* k = d->body_as_SigningKey()) {
+        t = "tree heads signed from now on by key " +
+            signing::Hex({k->public_key()->data(), k->public_key()->size()});
       }
       else if (auto* a = d->body_as_SetMailAddress()) {
         t = "mail address of " + Str(a->person()) + ": " + (a->address() && a->address()->size() ? Str(a->address()) : "none");

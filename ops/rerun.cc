@@ -169,10 +169,14 @@ Status DoAudit(const Env& env, const AuditRequest& rq, Printer& p) {
       f.Finish(fb::CreateAuditTurnResultDirect(f, game.c_str(), branch.c_str(), &ft, static_cast<uint32_t>(r->phases),
                                                static_cast<uint32_t>(r->events), r->identical, r->seq,
                                                r->recorded.c_str(), r->produced.c_str(), r->rule.c_str(),
-                                               r->reason.c_str(), under_text.empty() ? nullptr : under_text.c_str()));
+                                               r->reason.c_str(), under_text.empty() ? nullptr : under_text.c_str(),
+                                               static_cast<uint32_t>(r->heads)));
       ADJ_RETURN_IF_ERROR(p.Json("AuditTurnResult", f));
     } else if (r->identical) {
       p.Line("turn " + t.ToString() + ": " + std::to_string(r->events) + " events, identical" + suffix +
+           (r->heads ? ", " + std::to_string(r->heads) + " signed tree head" + (r->heads == 1 ? "" : "s") + " hold" +
+                           (r->heads == 1 ? "s" : "")
+                     : "") +
            (r->views_not_compared ? " (" + std::to_string(r->views_not_compared) +
                                         " view digests recorded by another version of a view not compared)"
                                   : ""));

@@ -61,6 +61,10 @@ class Dec {
   template <class... T>
   void operator()(T&... xs) { (Get(xs), ...); }
   bool ok() const { return ok_ && in_.empty(); }
+  // Whether what was read so far was whole, and whether bytes remain after
+  // it (an encoding extended at its end: projections/summary.cc).
+  bool read_ok() const { return ok_; }
+  bool more() const { return !in_.empty(); }
 
  private:
   uint64_t Raw(int bytes) {

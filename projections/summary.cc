@@ -1,6 +1,7 @@
 #include "projections/summary.h"
 
 #include "projections/archive.h"
+#include "base/signing.h"
 #include "schema/event_generated.h"
 
 namespace adjutant::projections {
@@ -23,6 +24,9 @@ void Summary::Apply(const Input& in) {
     case fb::Payload_GameCreated: {
       auto* g = e.payload_as_GameCreated();
       s_.seed = g->seed();
+      s_.signing_key = g->signing_key() && g->signing_key()->size() == 32
+                           ? signing::Hex({g->signing_key()->data(), g->signing_key()->size()})
+                           : "";
       if (const fb::Scenario* sc = g->scenario()) {
         s_.scenario_name = sc->name()->str();
         s_.rulesets.clear();
@@ -36,6 +40,9 @@ void Summary::Apply(const Input& in) {
       const auto* d = e.payload_as_Directive();
       if (const auto* c = d->body_as_CommitDice(); c && c->turn()) {
         s_.dice_commitments[Turn{c->turn()->major(), c->turn()->minor(), c->turn()->step()}] = c->commitment()->str();
+      }
+      if (const auto* k = d->body_as_SigningKey(); k && k->public_key()->size() == 32) {
+        s_.signing_key = signing::Hex({k->public_key()->data(), k->public_key()->size()});
       }
       if (const auto* r = d->body_as_RevealDice(); r && r->turn()) {
         s_.dice_revealed[Turn{r->turn()->major(), r->turn()->minor(), r->turn()->step()}] = r->salt()->str();
@@ -63,8 +70,20 @@ template <class A> void Visit(A& a, SummaryState& s) {
     s.dice_rolled, s.dice_scripted, s.dice_commitments, s.dice_revealed, s.rules_versions);
 }
 
-std::string Summary::Encode() const { return EncodeState(s_); }
+std::string Summary::Encode() const {
+  std::string out = EncodeState(s_);
+  if (!s_.signing_key.empty()) out += EncodeState(s_.signing_key);
+  return out;
+}
 
-Status Summary::Decode(std::string_view bytes) { return DecodeState(bytes, &s_, name()); }
+Status Summary::Decode(std::string_view bytes) {
+  SummaryState s;
+  Dec d(bytes);
+  d(s);
+  if (d.read_ok() && d.more()) d(s.signing_key);
+  if (!d.ok()) return Status::Corruption(std::string(name()) + " snapshot is damaged");
+  s_ = std::move(s);
+  return Status::Ok();
+}
 
 }  // namespace adjutant::projections

@@ -38,6 +38,11 @@ struct SummaryState {
   // Issue 5: the rules version of each ruleset's last event (rules/versions.h);
   // a game goes on under them.
   std::map<std::string, uint32_t> rules_versions;
+  // Issue 23: the Ed25519 public key (64 hex digits) that signs the game's
+  // tree heads from now on ("": none; GameCreated or a SigningKey
+  // directive). Encoded after the rest only when set, so the snapshots and
+  // digests of games without one are what they were (version 4).
+  std::string signing_key;
   friend bool operator==(const SummaryState&, const SummaryState&) = default;
 };
 

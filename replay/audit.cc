@@ -1,4 +1,5 @@
 #include "replay/audit.h"
+#include "replay/heads.h"
 
 #include <flatbuffers/flatbuffers.h>
 
@@ -118,16 +119,23 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
   if (!next_turn.ok()) return next_turn.status();
   const uint64_t last = next_turn->has_value() ? **next_turn - 1 : UINT64_MAX;
   std::vector<std::vector<Recorded>> phases;
-  bool in_phase = false;
+  std::vector<bool> headed;  // by phase: the event after its PhaseCompleted is a TreeHead
+  bool in_phase = false, after_completed = false;
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, **first, last, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
+    if (after_completed) headed.back() = ev.payload_type() == fb::Payload_TreeHead;
+    after_completed = false;
     if (TurnOf(ev) != t) return Status::Ok();
     if (ev.payload_type() == fb::Payload_PhaseStarted) {
       phases.emplace_back();
+      headed.push_back(false);
       in_phase = true;
     }
     if (in_phase) phases.back().push_back({e.seq, std::vector<uint8_t>(e.bytes.begin(), e.bytes.end())});
-    if (ev.payload_type() == fb::Payload_PhaseCompleted) in_phase = false;
+    if (ev.payload_type() == fb::Payload_PhaseCompleted && in_phase) {
+      in_phase = false;
+      after_completed = true;
+    }
     return Status::Ok();
   }));
   if (phases.empty()) return Status::NotFound("turn " + t.ToString() + " has no adjudicated phase to audit");
@@ -149,10 +157,13 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
       salt = **revealed;
     }
   }
-  for (const auto& recorded : phases) {
+  for (size_t ph = 0; ph < phases.size(); ++ph) {
+    const auto& recorded = phases[ph];
     const uint64_t before = recorded.front().seq - 1;
     auto world = Fold(db, game, branch, before);
     if (!world.ok()) return world.status();
+    // Issue 23: in a game that signs its heads, the phase's head follows it.
+    const bool signs = SigningKeyOf(SummaryOf(*world)).has_value();
     auto next = NextPhaseOf(*world);
     if (!next.ok()) return next.status();
     // Below a fork point the events are the parent's: written under its name
@@ -218,6 +229,33 @@ Result<AuditResult> AuditTurn(ledger::Ledger& db, std::string_view game, std::st
       }
       return res;
     }
+    if (signs && !headed[ph]) {
+      res.identical = false;
+      res.seq = recorded.back().seq + 1;
+      res.recorded.clear();
+      res.produced.clear();
+      res.reason = "the game signs its tree heads, and the phase ending at seq " + std::to_string(recorded.back().seq) +
+                   " is not followed by its TreeHead";
+      return res;
+    }
+  }
+  // Every signed head of the turn holds (its root, key and signature).
+  auto heads = CheckHeads(db, game, branch, **first, last);
+  if (!heads.ok()) return heads.status();
+  for (const HeadCheck& h : *heads) {
+    if (h.head.at.turn != t) continue;
+    res.heads++;
+    if (h.problem.empty()) continue;
+    res.identical = false;
+    res.seq = h.seq;
+    res.recorded.clear();
+    ADJ_RETURN_IF_ERROR(db.Read(game, branch, h.seq, h.seq, [&](const ledger::EventView& e) {
+      res.recorded = AsJson(e.bytes.data());
+      return Status::Ok();
+    }));
+    res.produced.clear();
+    res.reason = "the signed tree head does not hold: " + h.problem;
+    return res;
   }
   return res;
 }

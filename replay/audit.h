@@ -21,6 +21,7 @@ struct AuditResult {
   size_t phases = 0;
   size_t events = 0;           // recorded events of the turn's phases compared
   size_t views_not_compared = 0;  // digests recorded under another projection version
+  size_t heads = 0;            // signed tree heads checked (issue 23: replay/heads.h)
   bool identical = true;
   // At the first difference:
   uint64_t seq = 0;            // the sequence number where they part
@@ -30,6 +31,8 @@ struct AuditResult {
 };
 
 // Audits turn `t` of a branch. NotFound when the turn has no adjudicated phase.
+// In a game that signs its tree heads, each phase must be followed by its
+// TreeHead, and each head of the turn must hold (CheckHeads).
 // Each phase runs under the rules versions it recorded — or, for each
 // ruleset `under` names (a version other than 0), under that version: the
 // events keep their recorded version tags, so the first difference is the

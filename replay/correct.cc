@@ -1,4 +1,5 @@
 #include "replay/correct.h"
+#include "replay/heads.h"
 
 #include <flatbuffers/flatbuffers.h>
 
@@ -85,13 +86,13 @@ Status Noted(const Status& s, const std::string& note) {
 // between adjudicated again; then the new branch made current.
 Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view branch, const std::string& new_branch,
                   const std::vector<uint8_t>& directive_file, const std::vector<Input>& inputs,
-                  const Progress& old_state, CorrectReport* out);
+                  const Progress& old_state, const signing::SigningKey* signer, CorrectReport* out);
 
 }  // namespace
 
 Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::string_view branch, const TurnPhase& at,
                               const std::vector<uint8_t>& directive_file, std::string_view new_branch,
-                              const std::vector<uint64_t>& leave_out) {
+                              const std::vector<uint64_t>& leave_out, const signing::SigningKey* signer) {
   CorrectReport rep;
   rep.branch = std::string(new_branch);
   auto point = ForkPoint(db, game, branch, at);
@@ -253,13 +254,22 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
                                      "or leave the commitment out with --leave-out)");
     }
   }
+  // Issue 23: a game that signs its tree heads is corrected only with its
+  // key: the key in force at the point and at the head (checked before
+  // anything is written).
+  {
+    auto then = Fold(db, game, branch, *point, {"summary"});
+    if (!then.ok()) return then.status();
+    ADJ_RETURN_IF_ERROR(CheckSigner(game, SummaryOf(*then), signer));
+    ADJ_RETURN_IF_ERROR(CheckSigner(game, SummaryOf(*old), signer));
+  }
   // The corrected branch: the same dice, the correction first.
   ADJ_RETURN_IF_ERROR(db.Fork(game, branch, *point, new_branch, std::nullopt, Actor{ActorKind::kGameAdministrator, "", ""}).status());
   // Nothing is ever removed from the log: if the replay fails from here on
   // (a later order the correction made impossible, a full disk), the new
   // branch stays as far as it got, the game's current branch unchanged —
   // and the message says so.
-  Status st = ReplayOnto(db, game, branch, std::string(new_branch), directive_file, inputs, old_state, &rep);
+  Status st = ReplayOnto(db, game, branch, std::string(new_branch), directive_file, inputs, old_state, signer, &rep);
   if (!st.ok()) {
     return Noted(st, " (the correction stopped: branch '" + std::string(new_branch) + "' was left as far as it got; the game's "
                      "current branch is still '" + std::string(branch) + "')");
@@ -271,7 +281,7 @@ namespace {
 
 Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view branch, const std::string& new_branch,
                   const std::vector<uint8_t>& directive_file, const std::vector<Input>& inputs,
-                  const Progress& old_state, CorrectReport* out) {
+                  const Progress& old_state, const signing::SigningKey* signer, CorrectReport* out) {
   CorrectReport& rep = *out;
   auto fix = RecordDirective(db, game, new_branch, directive_file);
   if (!fix.ok()) return fix.status();
@@ -299,7 +309,8 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
       }
       if (past) return Status::Conflict("the corrected branch went past turn " + target.turn.ToString() + " phase " +
                                         std::to_string(target.phase) + " before its inputs were given");
-      auto r = Adjudicate(db, game, new_branch, AdjudicateMode::kPhase);
+      auto r = Adjudicate(db, game, new_branch, AdjudicateMode::kPhase, 1, std::nullopt, nullptr, nullptr, {}, nullptr,
+                          signer);
       if (!r.ok()) return r.status();
       rep.phases++;
     }

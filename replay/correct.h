@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/signing.h"
 #include "base/turn.h"
 #include "ledger/ledger.h"
 
@@ -33,11 +34,15 @@ struct CorrectReport {
 };
 
 // `directive_file` is a verified DirectiveFile buffer (the correction).
+// `signer`: the GA's secret key, when the game signs its tree heads: the
+// phases adjudicated again on the new branch record theirs (replay/heads.h);
+// such a game is not corrected without it (nothing written).
 // A seq in `leave_out` that is not one of the old branch's directives after
 // the point is refused (InvalidArgument) before anything is written; so is a
 // committed turn to be adjudicated again whose salt is revealed nowhere.
 Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::string_view branch, const TurnPhase& at,
                               const std::vector<uint8_t>& directive_file, std::string_view new_branch,
-                              const std::vector<uint64_t>& leave_out = {});
+                              const std::vector<uint64_t>& leave_out = {},
+                              const signing::SigningKey* signer = nullptr);
 
 }  // namespace adjutant::replay

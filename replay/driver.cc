@@ -1,6 +1,8 @@
 #include "replay/driver.h"
 
 #include "replay/warm.h"
+#include "replay/heads.h"
+#include "ledger/tree.h"
 #include "replay/roles.h"
 #include "replay/schedule.h"
 
@@ -130,10 +132,14 @@ namespace {
 // snapshot.
 Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                 WarmWorlds& warm, const std::optional<std::string>& dice_salt,
-                                rules::DiceSource* given, const rules::RulesVersions* adopt, std::string_view key = {},
+                                rules::DiceSource* given, const rules::RulesVersions* adopt,
+                                const signing::SigningKey* signer, std::string_view key = {},
                                 uint64_t fingerprint = 0, bool key_on_last_only = false) {
   auto world = warm.Fold(db, game, branch);
   if (!world.ok()) return world.status();
+  // Issue 23: a game that signs its heads is adjudicated only with its key.
+  ADJ_RETURN_IF_ERROR(CheckSigner(game, SummaryOf(*world), signer));
+  const bool signs = SigningKeyOf(SummaryOf(*world)).has_value();
   auto next = NextPhaseOf(*world);
   if (!next.ok()) return next.status();
   PhaseReport report;
@@ -146,9 +152,22 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
   const rules::RulesVersions versions = adopt ? *adopt : GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), world->head.seq, std::move(world->projections));
   w.set_rules_versions(versions);
+  const bool keyed = !key.empty() && (!key_on_last_only || next->last_of_turn);
+  // Issue 23: the head is made from the leaves the writer hashes as it
+  // emits, unless the batch carries a key (which its events then hold).
+  w.set_keep_leaf_hashes(signs && !keyed);
   ADJ_RETURN_IF_ERROR(RunPhaseInto(w, *next, given ? *given : static_cast<rules::DiceSource&>(*dice)));
   auto drafts = w.TakeDrafts();
-  const bool keyed = !key.empty() && (!key_on_last_only || next->last_of_turn);
+  std::vector<merkle::Hash> leaves;
+  std::vector<ledger::Ledger::TreeNode> head_nodes;
+  if (signs) {
+    auto head = keyed ? TreeHeadDraft(db, game, branch, world->head.seq, drafts, key, *signer)
+                      : TreeHeadDraft(db, game, branch, world->head.seq, drafts.back().at, w.leaf_hashes(), *signer);
+    if (!head.ok()) return head.status();
+    if (!keyed) leaves = w.leaf_hashes();
+    drafts.push_back(std::move(head->draft));
+    head_nodes = std::move(head->nodes);
+  }
   auto r = db.Append(game, branch, world->head.seq, drafts, keyed ? key : std::string_view{}, keyed ? fingerprint : 0);
   if (!r.ok()) return r.status();
   report.first_seq = r->first_seq;
@@ -167,11 +186,25 @@ Result<PhaseReport> RunOnePhase(ledger::Ledger& db, std::string_view game, std::
       (void)FoldWith(db, game, branch, r->last_seq, {}, true);
     }
   }
-  // Count the rejections this phase recorded.
+  // Count the rejections this phase recorded; and, for a head made from the
+  // writer's leaves, check that they are the events' as stored (a guard: a
+  // head over other bytes would be signed for good).
+  size_t at = 0;
+  bool leaves_differ = false;
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, r->first_seq, r->last_seq, [&](const ledger::EventView& e) {
     if (e.event()->payload_type() == fb::Payload_OrderRejected) report.rejected++;
+    if (at < leaves.size() && ledger::EventLeaf(e) != leaves[at]) leaves_differ = true;
+    at++;
     return Status::Ok();
   }));
+  if (leaves_differ) {
+    return Status::Corruption("the tree head signed after seq " + std::to_string(r->last_seq - 1) + " of " +
+                            std::string(game) + "/" + std::string(branch) +
+                            " was made from events other than those stored (`adjutant heads` shows it)");
+  }
+  // The tree's nodes over the phase, kept now that its events are (a
+  // cache: unsynced, and one that fails to be written is made again).
+  if (!head_nodes.empty()) (void)db.PutTreeNodes(game, branch, head_nodes);
   return report;
 }
 
@@ -201,7 +234,8 @@ Result<PhaseReport> ReplayedPhase(ledger::Ledger& db, std::string_view game, std
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             AdjudicateMode mode, int turns, const std::optional<std::string>& dice_salt,
                                             rules::DiceSource* dice, const rules::RulesVersions* versions,
-                                            std::string_view idempotency_key, WarmWorlds* kept) {
+                                            std::string_view idempotency_key, WarmWorlds* kept,
+                                            const signing::SigningKey* signer) {
   if (!idempotency_key.empty() && turns != 1) {
     return Status::InvalidArgument("an idempotency key makes one phase or one turn safe to retry, not " +
                                    std::to_string(turns) + " turns");
@@ -211,6 +245,13 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
   auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
                             idempotency_key, fingerprint);
   if (!prior.ok()) return prior.status();
+  // Issue 23: a game that signs its heads is adjudicated only with its key,
+  // checked before anything is recorded.
+  if (!prior->has_value()) {
+    auto now = Fold(db, game, branch, UINT64_MAX, {"summary"});
+    if (!now.ok()) return now.status();
+    ADJ_RETURN_IF_ERROR(CheckSigner(game, SummaryOf(*now), signer));
+  }
   // Issue 20: role changes due for the turn about to be adjudicated (a fork
   // at its start, or a crash, left them unrecorded) take effect first.
   if (!prior->has_value()) {
@@ -223,7 +264,7 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
   if (mode == AdjudicateMode::kPhase) {
     auto r = prior->has_value()
                  ? ReplayedPhase(db, game, branch, **prior)
-                 : RunOnePhase(db, game, branch, warm, dice_salt, dice, versions, idempotency_key, fingerprint);
+                 : RunOnePhase(db, game, branch, warm, dice_salt, dice, versions, signer, idempotency_key, fingerprint);
     if (!r.ok()) return r.status();
     out.push_back(*r);
     auto due = RecordRolesDue(db, game, branch);  // issue 20: as in a turn's end below
@@ -239,7 +280,7 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
       out.push_back(*r);
     }
     while (!prior->has_value()) {
-      auto r = RunOnePhase(db, game, branch, warm, dice_salt, dice, versions, idempotency_key, fingerprint, true);
+      auto r = RunOnePhase(db, game, branch, warm, dice_salt, dice, versions, signer, idempotency_key, fingerprint, true);
       if (!r.ok()) return r.status();
       out.push_back(*r);
       if (r->last_of_turn) break;
@@ -250,7 +291,7 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
     const rules::GameKind* kind = world->kind();
     if (!kind || kind->Ended(world->projections)) break;  // nothing after the end
     if (kind->NextRunsWithTurnBefore(world->projections)) {
-      auto r = RunOnePhase(db, game, branch, warm, dice_salt, dice, versions);
+      auto r = RunOnePhase(db, game, branch, warm, dice_salt, dice, versions, signer);
       if (!r.ok()) return r.status();
       out.push_back(*r);
     }
@@ -496,6 +537,12 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
   if (schedule) ADJ_RETURN_IF_ERROR(CheckSchedule(*world, *schedule));
   // So are its roles (replay/roles.h).
   const fb::AssignRole* assign = file->body_as_AssignRole();
+  // And its signing key (replay/heads.h): an Ed25519 public key.
+  const fb::SigningKey* signing_key = file->body_as_SigningKey();
+  if (signing_key && signing_key->public_key()->size() != 32) {
+    return Status::InvalidArgument("SigningKey.public_key: an Ed25519 public key is 32 bytes, not " +
+                                   std::to_string(signing_key->public_key()->size()));
+  }
   if (assign) ADJ_RETURN_IF_ERROR(CheckAssignRole(db, game, branch, *world, *assign));
   // Dice commitments are every kind's (replay/dice_commit.h); the rest the kind checks.
   const fb::CommitDice* commit = file->body_as_CommitDice();
@@ -511,7 +558,7 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
     ADJ_RETURN_IF_ERROR(CheckDiceDirective(SummaryOf(*world), window->next_turn, window->next_begun, window->current,
                                            window->current_done, t, reveal != nullptr,
                                            commit ? commit->commitment()->str() : reveal->salt()->str()));
-  } else if (!schedule && !assign) {
+  } else if (!schedule && !assign && !signing_key) {
     ADJ_RETURN_IF_ERROR((*kind)->CheckDirective(world->projections, std::string(game), *file));
   }
   const TurnPhase at = (*kind)->DirectivePosition(world->projections);
@@ -523,7 +570,7 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
   w.set_rules_versions(versions);
   Draft d = role_draft ? std::move(*role_draft) : DirectiveDraft(&directive_file, at);
-  if (commit || reveal || schedule || assign || fired) {
+  if (commit || reveal || schedule || assign || signing_key || fired) {
     w.Emit(std::move(d));
   } else {
     ADJ_RETURN_IF_ERROR((*kind)->RecordDirective(w, at, std::move(d), *file));

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/signing.h"
 #include "ledger/ledger.h"
 #include "projections/projection.h"
 #include "rules/dice.h"
@@ -102,12 +103,16 @@ Status RunPhaseInto(rules::PhaseWriter& w, const GamePhase& next, rules::DiceSou
 // (replayed) and a retry after a crash in the middle of a turn runs only
 // the rest of it. A key needs `turns` == 1. `warm`, when given (the desk's),
 // holds the world each phase starts from; else one is kept for this call.
+// `signer`: the GA's secret key, for a game that signs its tree heads
+// (replay/heads.h): each phase's batch then ends with its TreeHead; such a
+// game is not adjudicated without it (nothing appended).
 Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                             AdjudicateMode mode, int turns = 1,
                                             const std::optional<std::string>& dice_salt = std::nullopt,
                                             rules::DiceSource* dice = nullptr,
                                             const rules::RulesVersions* versions = nullptr,
-                                            std::string_view idempotency_key = {}, WarmWorlds* warm = nullptr);
+                                            std::string_view idempotency_key = {}, WarmWorlds* warm = nullptr,
+                                            const signing::SigningKey* signer = nullptr);
 
 struct OrderOutcome {
   uint64_t seq = 0;

@@ -1,4 +1,5 @@
 #include "replay/schedule.h"
+#include "replay/heads.h"
 
 #include <flatbuffers/flatbuffers.h>
 
@@ -130,7 +131,8 @@ Result<ScheduleView> ScheduleViewOf(ledger::Ledger& db, std::string_view game, s
   return v;
 }
 
-Result<ScheduleStep> RunSchedule(ledger::Ledger& db, std::string_view game, std::string_view branch, int64_t now) {
+Result<ScheduleStep> RunSchedule(ledger::Ledger& db, std::string_view game, std::string_view branch, int64_t now,
+                                 const signing::SigningKey* signer) {
   auto w = Fold(db, game, branch);
   if (!w.ok()) return w.status();
   auto v = ScheduleViewOf(db, game, branch, *w);
@@ -139,7 +141,7 @@ Result<ScheduleStep> RunSchedule(ledger::Ledger& db, std::string_view game, std:
   if (v->pending) {
     const auto& s = v->state;
     auto r = Adjudicate(db, game, branch, AdjudicateMode::kTurn, 1, std::nullopt, nullptr, nullptr,
-                        FiredAdjudicationKey(branch, s.fired_turn, s.fired_deadline));
+                        FiredAdjudicationKey(branch, s.fired_turn, s.fired_deadline), nullptr, signer);
     if (!r.ok()) return r.status();
     step.what = ScheduleStep::kFinished;
     step.turn = s.fired_turn;
@@ -158,10 +160,16 @@ Result<ScheduleStep> RunSchedule(ledger::Ledger& db, std::string_view game, std:
     return Status::InvalidArgument("turn " + turn.ToString() + "'s dice are committed: the scheduler cannot roll them "
                                       "without the salt; adjudicate the turn with `adjutant adjudicate --dice-salt-file`");
   }
+  // Issue 23: a game that signs its tree heads waits for its key (`adjutant
+  // serve --signing-key`), its deadline not fired.
+  if (auto st = CheckSigner(game, SummaryOf(*w), signer); !st.ok()) {
+    return Status::InvalidArgument("turn " + turn.ToString() + " is due, but the scheduler cannot adjudicate it: " +
+                                   st.message());
+  }
   auto fired = RecordDeadlineFired(db, game, branch, turn, deadline, now, FiredKey(branch, turn, deadline));
   if (!fired.ok()) return fired.status();
   auto r = Adjudicate(db, game, branch, AdjudicateMode::kTurn, 1, std::nullopt, nullptr, nullptr,
-                      FiredAdjudicationKey(branch, turn, deadline));
+                      FiredAdjudicationKey(branch, turn, deadline), nullptr, signer);
   if (!r.ok()) return r.status();
   step.what = ScheduleStep::kFired;
   step.turn = turn;

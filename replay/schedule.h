@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/signing.h"
 #include "base/status.h"
 #include "base/turn.h"
 #include "projections/schedule.h"
@@ -64,6 +65,9 @@ struct ScheduleStep {
   ledger::Head head;
   int64_t wake = 0;
 };
-Result<ScheduleStep> RunSchedule(ledger::Ledger& db, std::string_view game, std::string_view branch, int64_t now);
+// `signer`: the GA's key, for a game that signs its tree heads (else such a
+// game's deadline fires and its turn waits: the step's error says why).
+Result<ScheduleStep> RunSchedule(ledger::Ledger& db, std::string_view game, std::string_view branch, int64_t now,
+                                 const signing::SigningKey* signer = nullptr);
 
 }  // namespace adjutant::replay

@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include "base/merkle.h"
 #include "projections/navalmap.h"
 #include "projections/battle.h"
 #include "projections/y1820.h"
@@ -27,6 +28,7 @@ void PhaseWriter::Emit(Draft draft) {
   flatbuffers::FlatBufferBuilder fbb(512);
   BuildEventBuffer(fbb, game_, branch_, head_seq_ + 1, draft);
   ++head_seq_;
+  if (keep_leaves_) leaves_.push_back(merkle::LeafHash({fbb.GetBufferPointer(), fbb.GetSize()}));
   // The builder's buffer is aligned for FlatBuffers reads.
   projections::Input in{head_seq_, flatbuffers::GetRoot<fb::Event>(fbb.GetBufferPointer()),
                         {fbb.GetBufferPointer(), fbb.GetSize()}};

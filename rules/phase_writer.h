@@ -7,6 +7,8 @@
 // the writer reports are the digests a rebuild will find.
 #pragma once
 
+#include <array>
+
 #include <memory>
 #include <string>
 #include <string_view>
@@ -99,6 +101,11 @@ class PhaseWriter {
   // Data the caller gives, never a clock; no rule decides by it.
   int64_t received_at() const { return received_at_; }
   void set_received_at(int64_t t) { received_at_ = t; }
+  // Issue 23: keep the Merkle leaf hash (merkle::LeafHash) of every event
+  // emitted from now on, as the ledger will store it when appended without
+  // an idempotency key: the signed head of the batch is made from them.
+  void set_keep_leaf_hashes(bool on) { keep_leaves_ = on; }
+  const std::vector<std::array<uint8_t, 32>>& leaf_hashes() const { return leaves_; }
 
  private:
   std::string game_, branch_;
@@ -115,6 +122,8 @@ class PhaseWriter {
   RulesVersions tags_ = versions_;
   std::string ruleset_;
   int64_t received_at_ = 0;
+  bool keep_leaves_ = false;
+  std::vector<std::array<uint8_t, 32>> leaves_;
 };
 
 }  // namespace adjutant::rules

@@ -22,8 +22,15 @@ trap 'rm -rf "$PW"' EXIT
 PERSONS="pitt barham castlereagh gaudin berthier soler nelson"
 for p in $PERSONS; do printf '%s-1805\n' "$p" > "$PW/$p"; done
 
+# The GA's signing key (issue 23): every phase's end records a tree head
+# signed with it. Its secret stays in this file, beside the checkout, never
+# in the database.
+KEY=./nwol-ga.key
+[ -f "$KEY" ] || adj keygen "$KEY"
+
 if ! adj games --json | grep -q "\"name\": \"$GAME\""; then
-  adj new "$GAME" --scenario fixtures/scenarios/nwol-1805.json --map fixtures/maps/nwol-waters.json --seed 1805
+  adj new "$GAME" --scenario fixtures/scenarios/nwol-1805.json --map fixtures/maps/nwol-waters.json --seed 1805 \
+    --signing-key "$KEY"
   for p in $PERSONS; do adj password "$GAME" --person "$p" --password-file "$PW/$p"; done
 fi
 
@@ -51,7 +58,7 @@ for t in 1 2 3; do
     esac
   done
   echo "== turn $t: adjudication"
-  adj adjudicate "$GAME"
+  adj adjudicate "$GAME" --signing-key "$KEY"
 done
 
 # A what-if: the game as it stood after turn 1, on a branch of its own.
@@ -64,6 +71,8 @@ fi
 echo; echo "== branches"; adj branches "$GAME"
 echo; echo "== verify"; adj verify "$GAME" --all
 echo; echo "== audit: every turn adjudicated again from its orders and dice"; adj audit "$GAME" --all
+echo; echo "== the signed tree heads of turn 3 (adjutant heads: each checked from the events)"
+adj heads "$GAME" | sed -n '1p;/turn 1805.1.3/p'
 echo; echo "== Britain's Treasury Ministry report"; adj report treasury "$GAME" --state BR
 echo; echo "== Nelson's position report (PATE 3.11)"; adj report positions "$GAME" --player nelson
 

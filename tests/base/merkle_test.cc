@@ -120,6 +120,29 @@ TEST_CASE("merkle: the RFC 6962 roots of the published leaves, sizes 0 to 8", "[
     // The same roots read from the tree of all eight: a prefix's root.
     CHECK(merkle::Root(TreeOf(v.leaves, 8), n) == v.roots.at(n));
   }
+  // And from the frontier, as the leaves arrive.
+  merkle::Frontier f;
+  CHECK(f.Root() == v.roots.at(0));
+  for (size_t n = 1; n <= 8; ++n) {
+    f.Append(merkle::LeafHash(v.leaves[n - 1]));
+    CHECK(f.size() == n);
+    CHECK(f.Root() == v.roots.at(n));
+  }
+}
+
+TEST_CASE("merkle: the frontier's root is the tree's at every size", "[merkle][property]") {
+  rc::prop("Frontier::Root == Root(MemoryTree)", [](uint8_t seed) {
+    const size_t n = *rc::gen::inRange<size_t>(0, 300);
+    merkle::MemoryTree t;
+    merkle::Frontier f;
+    for (size_t i = 0; i < n; ++i) {
+      const std::vector<uint8_t> data = {seed, static_cast<uint8_t>(i), static_cast<uint8_t>(i >> 8)};
+      const Hash leaf = merkle::LeafHash(data);
+      t.Append(leaf);
+      f.Append(leaf);
+      RC_ASSERT(f.Root() == merkle::Root(t, i + 1));
+    }
+  });
 }
 
 TEST_CASE("merkle: every published inclusion vector, valid and invalid", "[merkle][vectors]") {

@@ -199,6 +199,12 @@ Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& 
     std::ofstream(map) << kind.map_json;
     args.insert(args.end(), {"--map", map});
   }
+  if (o.signer) {
+    const std::string key = dir + "/" + kind.name + ".key";
+    std::filesystem::remove(key);
+    ADJ_RETURN_IF_ERROR(o.signer->Save(key));
+    args.insert(args.end(), {"--signing-key", key});
+  }
   CliRun made = Cli(db, args);
   if (made.code != 0) return Status::InvalidArgument(kind.name + ": adjutant new: " + made.err);
   Played played;
@@ -236,7 +242,7 @@ Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& 
     for (bool over = false; !over;) {
       const std::string k = o.keyed ? "ga-" + kind.name + "-" + std::to_string(++key) : "";
       auto r = replay::Adjudicate(db, "g", "main", o.by_phase ? replay::AdjudicateMode::kPhase : replay::AdjudicateMode::kTurn,
-                                  1, salt, dice, versions, k);
+                                  1, salt, dice, versions, k, nullptr, o.signer);
       if (!r.ok()) return Status::InvalidArgument(kind.name + ": adjudicating " + plan.turn.ToString() + ": " + r.status().message());
       if (r->empty()) return Status::InvalidArgument(kind.name + ": adjudicating " + plan.turn.ToString() + ": nothing ran");
       for (const auto& p : *r) {

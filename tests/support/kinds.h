@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/signing.h"
 #include "base/turn.h"
 #include "ledger/ledger.h"
 #include "rules/dice.h"
@@ -70,6 +71,9 @@ struct PlayOptions {
   const rules::RulesVersions* versions = nullptr;  // adopted from the first phase on
   std::optional<std::string> first_turn_salt;      // the first turn's dice committed to this salt (revealed: no)
   rules::DiceSource* last_turn_dice = nullptr;     // the last turn rolled with these dice, not the branch's
+  // Issue 23: the game is created with this key (`new --signing-key`, its
+  // file written under the test's directory) and adjudicated with it.
+  const signing::SigningKey* signer = nullptr;
 };
 
 struct Played {

@@ -73,6 +73,11 @@ bool DeleteKey(const std::string& dir, const std::string& column_family, const s
   return r.db->Delete(rocksdb::WriteOptions(), r.Named(column_family), key).ok();
 }
 
+bool PutKey(const std::string& dir, const std::string& column_family, const std::string& key, const std::string& value) {
+  RawDb r(dir);
+  return r.db->Put(rocksdb::WriteOptions(), r.Named(column_family), key, value).ok();
+}
+
 size_t CountKeys(const std::string& dir, const std::string& column_family, const std::string& prefix) {
   RawDb r(dir);
   std::unique_ptr<rocksdb::Iterator> it(r.db->NewIterator(rocksdb::ReadOptions(), r.Named(column_family)));

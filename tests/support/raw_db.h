@@ -23,6 +23,8 @@ bool SwapEventRecords(const std::string& dir, uint64_t branch_id, uint64_t a, ui
 std::string ReadEventRecord(const std::string& dir, uint64_t branch_id, uint64_t seq);
 // Any key of a column family (ledger/format.h kCf*): deleted; counted by prefix.
 bool DeleteKey(const std::string& dir, const std::string& column_family, const std::string& key);
+// Any key of a column family: written with `value` (a poisoned cache entry).
+bool PutKey(const std::string& dir, const std::string& column_family, const std::string& key, const std::string& value);
 size_t CountKeys(const std::string& dir, const std::string& column_family, const std::string& prefix);
 std::vector<std::string> KeysWithPrefix(const std::string& dir, const std::string& column_family,
                                         const std::string& prefix);
