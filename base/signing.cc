@@ -51,6 +51,7 @@ std::optional<std::array<uint8_t, N>> FromHex(std::string_view hex) {
 }
 template std::optional<std::array<uint8_t, 32>> FromHex<32>(std::string_view);
 template std::optional<std::array<uint8_t, 64>> FromHex<64>(std::string_view);
+template std::optional<std::array<uint8_t, 1>> FromHex<1>(std::string_view);
 
 SigningKey SigningKey::FromSeed(std::span<const uint8_t, 32> seed) {
   (void)Init();

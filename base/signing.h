@@ -63,5 +63,6 @@ template <size_t N>
 std::optional<std::array<uint8_t, N>> FromHex(std::string_view hex);
 extern template std::optional<std::array<uint8_t, 32>> FromHex<32>(std::string_view);
 extern template std::optional<std::array<uint8_t, 64>> FromHex<64>(std::string_view);
+extern template std::optional<std::array<uint8_t, 1>> FromHex<1>(std::string_view);
 
 }  // namespace adjutant::signing

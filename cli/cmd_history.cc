@@ -1,4 +1,5 @@
 // The log as recorded: log, verify, digest, stats (their work: ops/history.cc), and status (ops/status.cc).
+#include "base/limits.h"
 #include "cli/common.h"
 #include "ops/ops.h"
 
@@ -56,6 +57,32 @@ Status CmdHeads(Context& c) {
   rq.branch = Opt(c.args, "branch");
   rq.json = c.args.Flag("json");
   return RunOp(c, ops::Heads, rq);
+}
+
+Status CmdProof(Context& c) {
+  ops::ProofRequest rq;
+  rq.game = c.args.positional[0];
+  rq.branch = Opt(c.args, "branch");
+  rq.person = Opt(c.args, "player");
+  rq.turn = Opt(c.args, "turn");
+  rq.since = Opt(c.args, "since");
+  return RunOp(c, ops::Proof, rq);
+}
+
+Status CmdVerifyReport(Context& c) {
+  ops::VerifyReportRequest rq;
+  rq.file = c.args.positional[0];
+  auto doc = ReadDocument(rq.file, "ReportProof", limits::kOrderFileBytesMax);
+  if (!doc.ok()) return doc.status();
+  rq.doc = std::move(doc).value();
+  if (auto prev = c.args.Value("previous")) {
+    auto pd = ReadDocument(*prev, "ReportProof", limits::kOrderFileBytesMax);
+    if (!pd.ok()) return pd.status();
+    rq.previous = std::move(pd).value();
+    rq.previous_file = *prev;
+  }
+  rq.json = c.args.Flag("json");
+  return RunOp(c, ops::VerifyReport, rq);
 }
 
 Status CmdStats(Context& c) {
@@ -125,6 +152,24 @@ std::vector<Command> HistoryCommands() {
         "stored, carry the key in force there, and verify under it. Exit 3 if any does not.",
         {kBranch, kJson}, 1, 1},
        CmdHeads},
+      {{"proof", "GAME --player P --turn T [--since N] [--branch B]",
+        "Print P's report proof of turn T (one JSON line, the schema's ReportProof; docs/PROOFS.md).\n"
+        "What P needs to check offline, with `adjutant verify-report`, that his events of the turn - the orders he\n"
+        "gave for it and what became of each - are in the history the GA signed at the turn's end, and that this\n"
+        "history extends the one signed at the end of the turn before (nothing was rewritten). It carries his\n"
+        "events, the signed head, one multi-leaf proof and one consistency proof: hashes of other events, never\n"
+        "the events. Needs a game that signs its tree heads (`adjutant keygen`). --since N: the consistency proof\n"
+        "starts from the tree of N events (the size of the head of the last proof P holds, if he skipped turns).",
+        {kBranch, {"player", "P", "the person whose proof it is"}, {"turn", "T", "the turn (it must be over)"},
+         {"since", "N", "prove consistency from the tree of N events (default: the head before the turn's)"}}, 1, 1},
+       CmdProof},
+      {{"verify-report", "FILE [--previous FILE] [--json]",
+        "Check a report proof (`adjutant proof`) with nothing but the file: the head's Ed25519 signature, every\n"
+        "event's inclusion under the signed root, and - with --previous, the proof of the player's previous\n"
+        "report - that the tree of its head is a prefix of this one: the history only grew. Opens no database.\n"
+        "Exit 3 naming the first check that fails, 2 if a file is not a report proof.",
+        {{"previous", "FILE", "the proof of the previous report, whose head this one must extend"}, kJson}, 1, 1},
+       CmdVerifyReport},
       {{"stats", "GAME [--branch B] [--at SEQ] [--json]",
         "Events per kind and per turn, their sizes, and the dice rolled.\n"
         "The summary projection, rebuilt from the log at the head or as it stood after event SEQ.",

@@ -8,6 +8,7 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "base/merkle.h"
+#include "base/report_proof.h"
 #include "base/signing.h"
 #include "ledger/tree.h"
 #include "ops/internal.h"
@@ -17,6 +18,7 @@
 #include "replay/dice_commit.h"
 #include "replay/driver.h"
 #include "replay/heads.h"
+#include "replay/proofs.h"
 #include "replay/rebuild.h"
 #include "replay/views.h"
 #include "rules/kind.h"
@@ -184,6 +186,74 @@ Status DoDigest(const Env& env, const DigestRequest& rq, Printer& p) {
   p.Line("turn " + turn->ToString() + " of " + game + "/" + branch + ": BLAKE2b-256 of " + std::to_string(d->events) +
        " events up to seq " + std::to_string(d->last_seq) + "; check it later with `adjutant verify " + game +
        " --turn " + turn->ToString() + " --digest " + d->hex + "`");
+  return Status::Ok();
+}
+
+// ---- proof, verify-report --------------------------------------------------------
+Status DoProof(const Env& env, const ProofRequest& rq, Printer& p) {
+  const std::string& game = rq.game;
+  const std::string branch = BranchOf(env, rq.branch, game);
+  if (!rq.person) return Status::InvalidArgument("adjutant proof: --player PERSON is required");
+  if (!rq.turn) return Status::InvalidArgument("adjutant proof: --turn T is required");
+  auto turn = Turn::Parse(*rq.turn);
+  if (!turn) return Status::InvalidArgument("--turn: '" + *rq.turn + "' is not a turn (e.g. 1805.1.3)");
+  auto db = env.open(false);
+  if (!db.ok()) return db.status();
+  auto world = replay::Fold(**db, game, branch, UINT64_MAX, {"roster"});
+  if (!world.ok()) return world.status();
+  if (!world->roster().Find(*rq.person)) {
+    return Status::InvalidArgument("--player: there is no person '" + *rq.person + "' in game '" + game + "'");
+  }
+  std::optional<uint64_t> since;
+  if (rq.since) {
+    auto n = Count("since", rq.since, 0);
+    if (!n.ok()) return n.status();
+    since = *n;
+  }
+  auto proof = replay::BuildReportProof(**db, game, branch, *rq.person, *turn, since);
+  if (!proof.ok()) return proof.status();
+  auto json = schema::ToJson("ReportProof", proof->data());
+  if (!json.ok()) return json.status();
+  p.Line(*json);
+  return Status::Ok();
+}
+
+namespace {
+
+Result<ReportProofData> ProofData(const std::vector<uint8_t>& doc, const std::string& file) {
+  auto d = replay::ReportProofFrom(*flatbuffers::GetRoot<fb::ReportProof>(doc.data()));
+  if (!d.ok()) return Status::InvalidArgument(file + ": " + d.status().message());
+  return d;
+}
+
+}  // namespace
+
+Status DoVerifyReport(const Env&, const VerifyReportRequest& rq, Printer& p) {
+  auto proof = ProofData(rq.doc, rq.file);
+  if (!proof.ok()) return proof.status();
+  std::optional<ReportProofData> previous;
+  if (rq.previous) {
+    auto prev = ProofData(*rq.previous, rq.previous_file);
+    if (!prev.ok()) return prev.status();
+    previous = std::move(prev).value();
+  }
+  const std::vector<ReportCheck> checks = CheckReportProof(*proof, previous ? &*previous : nullptr);
+  const bool ok = std::all_of(checks.begin(), checks.end(), [](const ReportCheck& c) { return c.ok; });
+  if (rq.json) {
+    flatbuffers::FlatBufferBuilder f;
+    std::vector<flatbuffers::Offset<fb::ReportCheck>> rows;
+    for (const auto& c : checks) rows.push_back(fb::CreateReportCheckDirect(f, c.check.c_str(), c.ok, c.detail.c_str()));
+    f.Finish(fb::CreateVerifyReportResultDirect(f, rq.file.c_str(), ok, &rows));
+    ADJ_RETURN_IF_ERROR(p.Json("VerifyReportResult", f));
+  } else {
+    p.Line(rq.file + ": " + proof->person + "'s proof of turn " + proof->turn.ToString() + " of " + proof->game +
+           (ok ? ": every check holds" : ": a check FAILS"));
+    for (const auto& c : checks) p.Line("  " + c.check + ": " + (c.ok ? "ok" : "FAILED") + " - " + c.detail);
+  }
+  if (!ok) {
+    const auto bad = std::find_if(checks.begin(), checks.end(), [](const ReportCheck& c) { return !c.ok; });
+    return Status::Corruption(rq.file + ": " + bad->check + " does not hold: " + bad->detail);
+  }
   return Status::Ok();
 }
 
@@ -525,6 +595,12 @@ Answer Digest(const Env& env, const DigestRequest& rq) {
 }
 Answer Tree(const Env& env, const TreeRequest& rq) {
   return Answering(env, [&](Printer& p) { return DoTree(env, rq, p); });
+}
+Answer Proof(const Env& env, const ProofRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoProof(env, rq, p); });
+}
+Answer VerifyReport(const Env& env, const VerifyReportRequest& rq) {
+  return Answering(env, [&](Printer& p) { return DoVerifyReport(env, rq, p); });
 }
 Answer Heads(const Env& env, const HeadsRequest& rq) {
   return Answering(env, [&](Printer& p) { return DoHeads(env, rq, p); });

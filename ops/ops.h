@@ -86,6 +86,17 @@ struct TreeRequest {
 };
 // Issue 23: every signed tree head of a branch, each checked.
 struct HeadsRequest { std::string game; Opt branch; bool json = false; };
+// Issue 23: a player's report proof of a turn (one JSON line, a ReportProof).
+struct ProofRequest { std::string game; Opt branch; Opt person; Opt turn; Opt since; };
+// Issue 23: a report proof checked offline: `doc` (and `previous`) verified
+// ReportProof buffers; `file`, `previous_file` name them in messages.
+struct VerifyReportRequest {
+  std::vector<uint8_t> doc;
+  std::string file = "-";
+  std::optional<std::vector<uint8_t>> previous;
+  std::string previous_file;
+  bool json = false;
+};
 struct StatsRequest { std::string game; Opt branch; Opt at; bool json = false; };
 struct AuditRequest {
   std::string game; Opt branch;
@@ -229,6 +240,9 @@ Answer Digest(const Env& env, const DigestRequest& rq);
 Answer Tree(const Env& env, const TreeRequest& rq);
 // Exit 3 (corruption) when a head does not hold.
 Answer Heads(const Env& env, const HeadsRequest& rq);
+Answer Proof(const Env& env, const ProofRequest& rq);
+// Opens no database. Exit 3 when a check fails, 2 when a file is malformed.
+Answer VerifyReport(const Env& env, const VerifyReportRequest& rq);
 Answer Stats(const Env& env, const StatsRequest& rq);
 Answer Audit(const Env& env, const AuditRequest& rq);
 Answer Replay(const Env& env, const ReplayRequest& rq);

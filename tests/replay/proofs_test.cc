@@ -1,0 +1,350 @@
+// Report proofs (issue 23): `adjutant proof` gives a player his events of a
+// turn with a multi-leaf proof under the turn's signed head and the
+// consistency proof from the head before; `adjutant verify-report` checks
+// them with nothing but the files. On every kind of game, and end to end on
+// ten turns of the 1805 game for three players: every proof verifies, chained
+// to the one before; no proof holds another player's event, nor the hash of
+// one except as a sibling; and when the GA presents a rewritten history (a
+// corrected branch made current), every player's next proof fails
+// consistency with the one he holds.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/merkle.h"
+#include "base/report_proof.h"
+#include "base/signing.h"
+#include "ledger/ledger.h"
+#include "replay/driver.h"
+#include "replay/proofs.h"
+#include "schema/codec.h"
+#include "schema/event_generated.h"
+#include "schema/reports_generated.h"
+#include "support/kinds.h"
+#include "support/run.h"
+#include "support/temp_dir.h"
+
+using namespace adjutant;
+using namespace adjutant::testing;
+
+namespace {
+
+signing::SigningKey KeyOf(uint8_t b) {
+  std::array<uint8_t, 32> seed;
+  seed.fill(b);
+  return signing::SigningKey::FromSeed(seed);
+}
+
+ReportProofData Parse(const std::string& json) {
+  auto buf = schema::ParseJson("ReportProof", json, "proof");
+  REQUIRE(buf.ok());
+  auto d = replay::ReportProofFrom(*flatbuffers::GetRoot<fb::ReportProof>(buf->data()));
+  REQUIRE(d.ok());
+  return *d;
+}
+
+std::string Write(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+// The game's events by seq, and whose each order event is (OrderSubmitted:
+// its person; its outcomes: the person of the order they name).
+struct Owners {
+  std::map<uint64_t, std::vector<uint8_t>> bytes;
+  std::map<uint64_t, std::string> person;  // "" for events that are no one's order
+};
+
+Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
+  Owners o;
+  REQUIRE(db.Read("g", branch, 1, UINT64_MAX, [&](const ledger::EventView& e) {
+              o.bytes[e.seq].assign(e.bytes.begin(), e.bytes.end());
+              const fb::Event& ev = *e.event();
+              std::string who;
+              if (const auto* s = ev.payload_as_OrderSubmitted()) who = s->person()->str();
+              if (const auto* r = ev.payload_as_OrderRejected()) who = o.person[r->order_seq()];
+              if (const auto* s = ev.payload_as_OrderSuperseded()) who = o.person[s->order_seq()];
+              o.person[e.seq] = who;
+              return Status::Ok();
+            }).ok());
+  return o;
+}
+
+// A proof holds only `person`'s events, byte for byte as stored; and of the
+// other players' order events no leaf hash appears in it unless as the
+// sibling of one of his (all a multi-leaf proof may reveal of a neighbour).
+void CheckNoLeak(const ReportProofData& p, const Owners& owners, const std::string& person) {
+  std::set<uint64_t> his;
+  for (const auto& [seq, bytes] : p.events) {
+    INFO("seq " << seq);
+    REQUIRE(owners.bytes.count(seq));
+    CHECK(owners.bytes.at(seq) == bytes);
+    CHECK(owners.person.at(seq) == person);
+    his.insert(seq);
+  }
+  std::set<merkle::Hash> in_proof(p.proof.begin(), p.proof.end());
+  in_proof.insert(p.consistency.begin(), p.consistency.end());
+  for (const auto& [seq, who] : owners.person) {
+    if (who.empty() || who == person || seq > p.size) continue;
+    if (!in_proof.count(merkle::LeafHash(owners.bytes.at(seq)))) continue;
+    // index ^ 1 is the sibling leaf: seq ^ 1 in 0-based indices.
+    const uint64_t sibling = ((seq - 1) ^ 1) + 1;
+    INFO(who << "'s event " << seq << " has its leaf hash in " << person << "'s proof");
+    CHECK(his.count(sibling));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("report proofs on every kind of game: each player's proof of each turn verifies offline, chained to his "
+          "previous, holding his events alone",
+          "[proofs][matrix]") {
+  const signing::SigningKey key = KeyOf(61);
+  for (const GameKind& kind : GameKinds()) {
+    DYNAMIC_SECTION(kind.name) {
+      PlayOptions o;
+      o.signer = &key;
+      PlayedGame g(kind, o);
+      INFO(g.status.message());
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
+      const Owners owners = OwnersOf(db, "main");
+      std::set<std::string> persons;
+      for (const TurnPlan& t : kind.turns) {
+        for (const auto& [person, file] : t.orders) persons.insert(person);
+      }
+      REQUIRE_FALSE(persons.empty());
+      for (const std::string& person : persons) {
+        std::string previous;
+        size_t proven = 0;
+        for (const TurnPlan& t : kind.turns) {
+          INFO(person << ", turn " << t.turn.ToString());
+          CliRun proof = Cli(db, {"proof", "g", "--player", person, "--turn", t.turn.ToString()});
+          INFO(proof.err);
+          REQUIRE(proof.code == 0);
+          const ReportProofData p = Parse(proof.out);
+          CHECK(p.person == person);
+          CHECK(p.public_key == key.public_key());
+          CheckNoLeak(p, owners, person);
+          proven += p.events.size();
+          const std::string file = Write(g.dir.path() + "/" + person + "-" + t.turn.ToString() + ".json", proof.out);
+          std::vector<std::string> args = {"verify-report", file};
+          if (!previous.empty()) args.insert(args.end(), {"--previous", previous});
+          CliRun checked = Cli(db, args);
+          INFO(checked.out << checked.err);
+          CHECK(checked.code == 0);
+          CHECK(checked.out.find("every check holds") != std::string::npos);
+          previous = file;
+        }
+        CHECK(proven > 0);  // his orders of the plan are proven somewhere
+      }
+      // A game that signs nothing has no proof to give.
+      PlayedGame plain(kind);
+      REQUIRE(plain.status.ok());
+      const std::string person = *persons.begin();
+      CliRun none = Cli(*plain, {"proof", "g", "--player", person, "--turn", kind.turns.front().turn.ToString()});
+      CHECK(none.code != 0);
+      CHECK(none.out.empty());
+      CHECK(none.err.find("signed tree head") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("report proofs: a changed event, root, signature, proof hash or previous head fails verify-report",
+          "[proofs]") {
+  const signing::SigningKey key = KeyOf(62);
+  const GameKind& kind = GameKinds().front();
+  PlayOptions o;
+  o.signer = &key;
+  PlayedGame g(kind, o);
+  REQUIRE(g.status.ok());
+  ledger::Ledger& db = *g;
+  const TurnPlan& first = kind.turns.front();
+  const TurnPlan& second = kind.turns.at(1);
+  const std::string person = first.orders.front().first;
+  const std::string p1 = Cli(db, {"proof", "g", "--player", person, "--turn", first.turn.ToString()}).out;
+  const std::string p2 = Cli(db, {"proof", "g", "--player", person, "--turn", second.turn.ToString()}).out;
+  REQUIRE_FALSE(p1.empty());
+  REQUIRE_FALSE(p2.empty());
+  const std::string f1 = Write(g.dir.path() + "/p1.json", p1);
+  REQUIRE(Cli(db, {"verify-report", Write(g.dir.path() + "/p2.json", p2), "--previous", f1}).code == 0);
+  const ReportProofData d2 = Parse(p2);
+  REQUIRE_FALSE(d2.events.empty());
+  REQUIRE_FALSE(d2.consistency.empty());
+  // Each change, one at a time, made to the JSON text.
+  auto changed = [&](const std::string& from, const std::string& to) {
+    const size_t at = p2.find(from);
+    REQUIRE(at != std::string::npos);
+    std::string t = p2;
+    t.replace(at, from.size(), to);
+    return t;
+  };
+  auto flip = [](std::string hex) {
+    hex.back() = hex.back() == '0' ? '1' : '0';
+    return hex;
+  };
+  const std::string event_hex = signing::Hex(d2.events.front().second);
+  const std::string root_hex = merkle::Hex(d2.root);
+  const std::string sig_hex = signing::Hex(d2.signature);
+  const std::string cons_hex = merkle::Hex(d2.consistency.front());
+  struct Case {
+    const char* what;
+    std::string text;
+    const char* fails;
+  };
+  const Case cases[] = {
+      {"an event's bytes", changed(event_hex, flip(event_hex)), "events"},
+      {"the root", changed(root_hex, flip(root_hex)), "signature"},
+      {"the signature", changed(sig_hex, flip(sig_hex)), "signature"},
+      {"a consistency hash", changed(cons_hex, flip(cons_hex)), "consistency"},
+      {"the size", changed("\"size\": " + std::to_string(d2.size), "\"size\": " + std::to_string(d2.size + 1)),
+       "signature"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    CliRun r = Cli(db, {"verify-report", Write(g.dir.path() + "/bad.json", c.text), "--previous", f1});
+    CHECK(r.code == 3);
+    CHECK(r.err.find(std::string(c.fails) + " does not hold") != std::string::npos);
+  }
+  // Another player's previous proof is not this player's previous head... but
+  // the same head: it passes; a previous from another game's key fails.
+  const signing::SigningKey other = KeyOf(63);
+  PlayOptions o2;
+  o2.signer = &other;
+  PlayedGame g2(kind, o2);
+  REQUIRE(g2.status.ok());
+  const std::string foreign = Cli(*g2, {"proof", "g", "--player", person, "--turn", first.turn.ToString()}).out;
+  CliRun mixed = Cli(db, {"verify-report", g.dir.path() + "/p2.json", "--previous",
+                          Write(g.dir.path() + "/foreign.json", foreign)});
+  CHECK(mixed.code == 3);
+  CHECK(mixed.err.find("previous does not hold") != std::string::npos);
+  // Not a proof at all: exit 2, naming the file.
+  CliRun junk = Cli(db, {"verify-report", Write(g.dir.path() + "/junk.json", "{\"format\": 3}")});
+  CHECK(junk.code == 2);
+  CliRun wrong_format =
+      Cli(db, {"verify-report", Write(g.dir.path() + "/v0.json", changed("adjutant-report-proof-v1", "v0"))});
+  CHECK(wrong_format.code == 2);
+  CHECK(wrong_format.err.find("format") != std::string::npos);
+}
+
+TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, every proof verifies chained; a "
+          "rewritten history fails every player's next proof",
+          "[proofs][e2e]") {
+  TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  ledger::Ledger& db = **l;
+  const signing::SigningKey key = KeyOf(64);
+  const std::string key_file = dir.path() + "/ga.key";
+  REQUIRE(key.Save(key_file).ok());
+  const std::string fx = ADJUTANT_FIXTURES;
+  CliRun made = Cli(db, {"new", "g", "--scenario", fx + "/scenarios/nwol-1805.json", "--map", fx + "/maps/nwol-waters.json",
+                         "--seed", "1805", "--signing-key", key_file});
+  INFO(made.err);
+  REQUIRE(made.code == 0);
+  // Who sends each file (fixtures/orders/nwol-1805/PLAY.md).
+  const std::vector<std::pair<std::string, std::string>> senders = {
+      {"-BR.orders.json", "pitt"},       {"-BR-naval.orders.json", "barham"}, {"-BR-war.orders.json", "castlereagh"},
+      {"-FR.orders.json", "gaudin"},     {"-FR-war.orders.json", "berthier"}, {"-SP.orders.json", "soler"},
+      {"-BR1FL.orders.json", "nelson"}};
+  const std::vector<std::string> players = {"pitt", "gaudin", "nelson"};
+  for (const auto& [suffix, person] : senders) {
+    const std::string pw = Write(dir.path() + "/" + person + ".pw", person + "-1805\n");
+    REQUIRE(Cli(db, {"password", "g", "--person", person, "--password-file", pw}).code == 0);
+  }
+  const std::string orders = fx + "/orders/nwol-1805";
+  std::vector<std::string> files;
+  for (const auto& f : std::filesystem::directory_iterator(orders)) files.push_back(f.path().string());
+  std::sort(files.begin(), files.end());
+  std::map<std::string, std::string> held;  // player -> the file of his last proof
+  std::vector<Turn> turns;
+  for (int t = 1; t <= 10; ++t) {
+    const std::string prefix = orders + "/t" + std::to_string(t) + "-";
+    for (const std::string& f : files) {
+      if (f.rfind(prefix, 0) != 0) continue;
+      if (f.find(".directive.json") != std::string::npos) {
+        REQUIRE(Cli(db, {"directive", "g", f}).code == 0);
+        continue;
+      }
+      for (const auto& [suffix, person] : senders) {
+        if (f.size() >= suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0) {
+          CliRun r = Cli(db, {"order", "g", f, "--as", person, "--password-file", dir.path() + "/" + person + ".pw"});
+          INFO(f << ": " << r.err);
+          REQUIRE(r.code == 0);
+        }
+      }
+    }
+    auto r = replay::Adjudicate(db, "g", "main", replay::AdjudicateMode::kTurn, 1, std::nullopt, nullptr, nullptr, {},
+                                nullptr, &key);
+    INFO(r.status().message());
+    REQUIRE(r.ok());
+    const Turn turn = r->front().at.turn;
+    turns.push_back(turn);
+    const Owners owners = OwnersOf(db, "main");
+    for (const std::string& person : players) {
+      INFO(person << ", turn " << turn.ToString());
+      CliRun proof = Cli(db, {"proof", "g", "--player", person, "--turn", turn.ToString()});
+      INFO(proof.err);
+      REQUIRE(proof.code == 0);
+      const ReportProofData p = Parse(proof.out);
+      CheckNoLeak(p, owners, person);
+      if (t <= 2) CHECK_FALSE(p.events.empty());  // each of the three gave orders in turns 1 and 2
+      // A few kilobytes of proof: hashes only (his events are his report's).
+      CHECK(32 * (p.proof.size() + p.consistency.size()) < 4096);
+      const std::string file = Write(dir.path() + "/" + person + "-" + std::to_string(t) + ".json", proof.out);
+      std::vector<std::string> args = {"verify-report", file};
+      if (held.count(person)) args.insert(args.end(), {"--previous", held[person]});
+      CliRun checked = Cli(db, args);
+      INFO(checked.out << checked.err);
+      CHECK(checked.code == 0);
+      held[person] = file;
+    }
+  }
+  REQUIRE(turns.size() == 10);
+  // The GA rewrites turn 2 (a ruling inserted before it, the later turns
+  // played again on a corrected branch) and presents that branch as the game.
+  const std::string ruling =
+      Write(dir.path() + "/ruling.json", R"({"reason": "a quiet rewrite", "body_type": "Ruling", "body": {"text": "as it was"}})");
+  CliRun corrected = Cli(db, {"correct", "g", "--at", turns.at(1).ToString(), "--directive", ruling, "--name", "main2",
+                              "--signing-key", key_file});
+  INFO(corrected.out << corrected.err);
+  REQUIRE(corrected.code == 0);
+  auto r = replay::Adjudicate(db, "g", "main2", replay::AdjudicateMode::kTurn, 1, std::nullopt, nullptr, nullptr, {},
+                              nullptr, &key);
+  REQUIRE(r.ok());
+  const Turn next = r->front().at.turn;
+  for (const std::string& person : players) {
+    INFO(person);
+    // The current branch (main2): its own previous head is not his.
+    CliRun proof = Cli(db, {"proof", "g", "--player", person, "--turn", next.ToString()});
+    REQUIRE(proof.code == 0);
+    const std::string file = Write(dir.path() + "/" + person + "-rewritten.json", proof.out);
+    // Alone it is a well-signed proof of a history ...
+    CHECK(Cli(db, {"verify-report", file}).code == 0);
+    // ... that does not extend the one he was shown: it names another
+    // previous head, and made from his head's size it fails consistency.
+    CliRun named = Cli(db, {"verify-report", file, "--previous", held[person]});
+    CHECK(named.code == 3);
+    CHECK(named.out.find("previous: FAILED") != std::string::npos);
+    const ReportProofData mine = Parse(Slurp(held[person]));
+    CliRun since = Cli(db, {"proof", "g", "--player", person, "--turn", next.ToString(), "--since", std::to_string(mine.size)});
+    REQUIRE(since.code == 0);
+    const std::string from_mine = Write(dir.path() + "/" + person + "-rewritten-since.json", since.out);
+    CliRun checked = Cli(db, {"verify-report", from_mine, "--previous", held[person]});
+    INFO(checked.out << checked.err);
+    CHECK(checked.code == 3);
+    CHECK(checked.out.find("previous: ok") != std::string::npos);
+    CHECK(checked.out.find("consistency: FAILED") != std::string::npos);
+    // The honest game, asked the same way, passes.
+    CliRun honest = Cli(db, {"proof", "g", "--branch", "main", "--player", person, "--turn", turns.back().ToString(),
+                             "--since", std::to_string(mine.size)});
+    REQUIRE(honest.code == 0);
+    CHECK(Cli(db, {"verify-report", Write(dir.path() + "/" + person + "-same.json", honest.out), "--previous",
+                   held[person]}).code == 0);
+  }
+}
