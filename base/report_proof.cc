@@ -41,7 +41,7 @@ std::vector<ReportCheck> CheckReportProof(const ReportProofData& p, const Report
       out.push_back({"events", ok,
                      std::to_string(leaves.size()) + " event" + (leaves.size() == 1 ? "" : "s") + " (seqs " +
                          std::to_string(p.events.front().first) + "-" + std::to_string(p.events.back().first) + ") " +
-                         (ok ? "are in" : "are NOT proven in") + " the signed tree of " + std::to_string(p.size) +
+                         (leaves.size() == 1 ? (ok ? "is in" : "is NOT proven in") : (ok ? "are in" : "are NOT proven in")) + " the signed tree of " + std::to_string(p.size) +
                          " events, by " + std::to_string(p.proof.size()) + " hashes"});
     }
   }

@@ -148,6 +148,11 @@ void Desk::Impl::Handle(Request rq, std::function<void(Response)> reply) {
         return Digest(game, turn);
       });
     }
+    if (what == "proof" && get && parts.size() == 4) {
+      // Issue 23: a player's report proof (his own; the GA's for ?player=),
+      // checked offline with `adjutant verify-report`.
+      return on_pool([this, s = *s, game, q] { return Proof(s, game, q); });
+    }
     if (what == "reports" && get && !s->ga) return on_pool([this, s = *s, q] { return Report(s, q); });
     if (!s->ga) return reply(Error(http::status::forbidden, "the GA's only"));
     if (what == "status" && get && parts.size() == 4) return on_pool([this, game, q] { return GameStatus(game, q); });

@@ -252,6 +252,9 @@ struct Desk::Impl {
   Response OwnOrders(const Session& s, const std::map<std::string, std::string>& q);
   Response Report(const Session& s, const std::map<std::string, std::string>& q);
   Response Digest(const std::string& game, const std::string& turn);
+  // Issue 23: a player's report proof of a turn (replay/proofs.h): his own;
+  // the GA names the player (?player=).
+  Response Proof(const Session& s, const std::string& game, const std::map<std::string, std::string>& q);
 
   // ---- ga_api.cc ----
   Response RunResult(int code, std::string out, const std::string& err);

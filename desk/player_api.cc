@@ -1,6 +1,7 @@
 // The order desk's player requests (desk.h): orders submitted and read back,
 // and a player's own reports (the reports library, with his viewer).
 #include "desk/internal.h"
+#include "replay/proofs.h"
 #include "reports/reports.h"
 #include "rules/order_text.h"
 #include "ledger/ledger.h"
@@ -311,6 +312,46 @@ Response Desk::Impl::Digest(const std::string& game, const std::string& turn_tex
   fb::Turn ft(turn->major, turn->minor, turn->step);
   f.Finish(fb::CreateTurnDigestResultDirect(f, game.c_str(), branch.c_str(), &ft, d->last_seq, d->events, d->hex.c_str()));
   return Json(JsonOf("TurnDigestResult", f));
+}
+
+// GET /api/games/G/proof?turn=T[&since=N][&player=P]: the report proof of a
+// finished turn (`adjutant proof`, ReportProof JSON). A player's own — naming
+// another is refused; the GA's for the player he names.
+Response Desk::Impl::Proof(const Session& s, const std::string& game, const std::map<std::string, std::string>& q) {
+  std::string person = s.person;
+  if (q.count("player")) {
+    if (!SafeWord(q.at("player"))) return Error(http::status::bad_request, "player: not a name");
+    if (!s.ga && q.at("player") != s.person) return Error(http::status::forbidden, "player: your own proof only");
+    person = q.at("player");
+  }
+  if (s.ga && person.empty()) return Error(http::status::bad_request, "player: whose proof, e.g. ?player=nelson");
+  if (!q.count("turn") || !SafeWord(q.at("turn"))) return Error(http::status::bad_request, "turn: e.g. ?turn=1805.1.2");
+  auto turn = Turn::Parse(q.at("turn"));
+  if (!turn) return Error(http::status::bad_request, "turn: '" + q.at("turn") + "' is not a turn (e.g. 1805.1.3)");
+  std::optional<uint64_t> since;
+  if (q.count("since")) {
+    const std::string& n = q.at("since");
+    if (n.empty() || n.size() > 19 || n.find_first_not_of("0123456789") != std::string::npos) {
+      return Error(http::status::bad_request, "since: a tree size, e.g. ?since=1492");
+    }
+    since = std::stoull(n);
+  }
+  auto current = db.Current(game);
+  if (!current.ok()) return Error(StatusOf(current.status()), current.status().message());
+  auto world = replay::Fold(db, game, *current, UINT64_MAX, {"roster"});
+  if (!world.ok()) return Error(StatusOf(world.status()), world.status().message());
+  if (!world->roster().Find(person)) return Error(http::status::bad_request, "player: no such person in " + game);
+  auto proof = replay::BuildReportProof(db, game, *current, person, *turn, since);
+  if (!proof.ok()) {
+    return Error(proof.status().code() == Status::Code::kCorruption ? http::status::internal_server_error
+                 : proof.status().code() == Status::Code::kNotFound ? http::status::not_found
+                                                                    : http::status::bad_request,
+                 proof.status().message());
+  }
+  auto json = schema::ToJson("ReportProof", proof->data());
+  if (!json.ok()) return Error(http::status::internal_server_error, json.status().message());
+  if (json->size() > settings.max_answer_bytes) return TooBig(json->size());
+  return Json(*json);
 }
 
 }  // namespace adjutant::desk

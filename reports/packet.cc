@@ -3,7 +3,10 @@
 #include <algorithm>
 
 #include "projections/battle.h"
+#include "projections/summary.h"
 #include "replay/driver.h"
+#include "replay/proofs.h"
+#include "schema/codec.h"
 #include "reports/common.h"
 #include "reports/reports.h"
 #include "rules/kind.h"
@@ -78,6 +81,20 @@ Result<Packet> TurnPacket(ledger::Ledger& db, const std::string& game, const std
     auto j = Build(db, *viewer, rq);
     if (!j.ok()) return j.status();
     out.json.emplace_back(std::string(NameOf(k)) + ".json", j->body);
+  }
+  // Issue 23: in a game that signs its tree heads, his report proof of the
+  // turn (`adjutant verify-report proof.json --previous LAST`): his events
+  // under the turn's signed head, and the history's consistency with the
+  // head before. A turn without a head (its key adopted later) has none.
+  if (!replay::SummaryOf(*world).signing_key.empty()) {
+    auto proof = replay::BuildReportProof(db, game, branch, person, turn);
+    if (proof.ok()) {
+      auto json = schema::ToJson("ReportProof", proof->data());
+      if (!json.ok()) return json.status();
+      out.json.emplace_back("proof.json", *json);
+    } else if (proof.status().code() != Status::Code::kNotFound) {
+      return proof.status();
+    }
   }
   return out;
 }

@@ -22,7 +22,8 @@ struct Packet {
   };
   std::vector<Part> parts;
   // (file name, bytes): the drawings ("positions.svg") and each report as
-  // JSON ("orders.json").
+  // JSON ("orders.json"); in a game that signs its tree heads, his report
+  // proof of the turn too ("proof.json", replay/proofs.h).
   std::vector<std::pair<std::string, std::string>> drawings, json;
   std::string Text() const;  // the parts, one after another
 };

@@ -73,6 +73,10 @@ echo; echo "== verify"; adj verify "$GAME" --all
 echo; echo "== audit: every turn adjudicated again from its orders and dice"; adj audit "$GAME" --all
 echo; echo "== the signed tree heads of turn 3 (adjutant heads: each checked from the events)"
 adj heads "$GAME" | sed -n '1p;/turn 1805.1.3/p'
+echo; echo "== Pitt's proof of turn 3, checked offline against his proof of turn 2 (adjutant proof, verify-report)"
+adj proof "$GAME" --player pitt --turn 1805.1.2 > ./pitt-1805.1.2.proof.json
+adj proof "$GAME" --player pitt --turn 1805.1.3 > ./pitt-1805.1.3.proof.json
+adj verify-report ./pitt-1805.1.3.proof.json --previous ./pitt-1805.1.2.proof.json
 echo; echo "== Britain's Treasury Ministry report"; adj report treasury "$GAME" --state BR
 echo; echo "== Nelson's position report (PATE 3.11)"; adj report positions "$GAME" --player nelson
 

@@ -9,6 +9,7 @@
 // consistency with the one he holds.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -19,12 +20,15 @@
 #include "base/merkle.h"
 #include "base/report_proof.h"
 #include "base/signing.h"
+#include "desk/desk.h"
 #include "ledger/ledger.h"
 #include "replay/driver.h"
 #include "replay/proofs.h"
+#include "reports/packet.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
+#include "support/desk_client.h"
 #include "support/kinds.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
@@ -232,7 +236,7 @@ TEST_CASE("report proofs: a changed event, root, signature, proof hash or previo
   CHECK(wrong_format.err.find("format") != std::string::npos);
 }
 
-TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, every proof verifies chained; a "
+TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, every proof verifies chained, and a "
           "rewritten history fails every player's next proof",
           "[proofs][e2e]") {
   TempDir dir;
@@ -346,5 +350,95 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
     REQUIRE(honest.code == 0);
     CHECK(Cli(db, {"verify-report", Write(dir.path() + "/" + person + "-same.json", honest.out), "--previous",
                    held[person]}).code == 0);
+  }
+}
+
+TEST_CASE("report proofs at the order desk: a player gets his own, never another's, and the GA gets any player's",
+          "[proofs][desk]") {
+  const signing::SigningKey key = KeyOf(65);
+  const GameKind& kind = GameKinds().front();
+  PlayOptions o;
+  o.signer = &key;
+  PlayedGame g(kind, o);
+  REQUIRE(g.status.ok());
+  ledger::Ledger& db = *g;
+  std::vector<std::string> persons;
+  for (const TurnPlan& t : kind.turns) {
+    for (const auto& [person, file] : t.orders) {
+      if (std::find(persons.begin(), persons.end(), person) == persons.end()) persons.push_back(person);
+    }
+  }
+  REQUIRE(persons.size() >= 2);
+  for (const std::string& p : persons) {
+    REQUIRE(replay::SetPassword(db, "g", "main", p, CheapPasswordHash(p + "-pw")).ok());
+  }
+  desk::Settings s;
+  s.ga_pwhash = CheapPasswordHash("the-ga-secret");
+  auto d = StartDesk(db, s);
+  REQUIRE(d.ok());
+  auto token = [&](const std::string& path, const std::string& body) {
+    HttpReply r = HttpCall((*d)->port(), "POST", path, body);
+    REQUIRE(r.status == 200);
+    return r.body.substr(r.body.find("\"token\": \"") + 10, 64);
+  };
+  const std::string a = persons[0], b = persons[1];
+  const std::string ta = token("/api/login", R"({"game": "g", "person": ")" + a + R"(", "password": ")" + a + R"(-pw"})");
+  const std::string ga = token("/api/ga/login", R"({"password": "the-ga-secret"})");
+  const std::string turn = kind.turns.front().turn.ToString();
+  const std::string path = "/api/games/g/proof?turn=" + turn;
+  HttpReply own = HttpCall((*d)->port(), "GET", path, "", ta);
+  INFO(own.body);
+  REQUIRE(own.status == 200);
+  const ReportProofData p = Parse(own.body);
+  CHECK(p.person == a);
+  const std::vector<ReportCheck> checks = CheckReportProof(p, nullptr);
+  CHECK(std::all_of(checks.begin(), checks.end(), [](const ReportCheck& c) { return c.ok; }));
+  // The same as `adjutant proof` gives.
+  CHECK(own.body == Cli(db, {"proof", "g", "--player", a, "--turn", turn}).out.substr(0, own.body.size()));
+  // Another's: refused; the GA's for a player he names: given.
+  CHECK(HttpCall((*d)->port(), "GET", path + "&player=" + b, "", ta).status == 403);
+  CHECK(HttpCall((*d)->port(), "GET", path + "&player=" + a, "", ta).status == 200);
+  HttpReply by_ga = HttpCall((*d)->port(), "GET", path + "&player=" + b, "", ga);
+  CHECK(by_ga.status == 200);
+  CHECK(Parse(by_ga.body).person == b);
+  CHECK(HttpCall((*d)->port(), "GET", path, "", ga).status == 400);  // the GA names the player
+  CHECK(HttpCall((*d)->port(), "GET", path, "", "").status == 401);
+  CHECK(HttpCall((*d)->port(), "GET", "/api/games/g/proof?turn=banana", "", ta).status == 400);
+  CHECK(HttpCall((*d)->port(), "GET", path + "&since=12x", "", ta).status == 400);
+  CHECK(HttpCall((*d)->port(), "GET", "/api/games/g/proof?turn=" + kind.coming.ToString(), "", ta).status == 404);
+  (*d)->Stop();
+  (*d)->Wait();
+}
+
+TEST_CASE("report proofs travel with a player's mailed reports (proof.json) in a game that signs its heads, on every "
+          "kind",
+          "[proofs][matrix]") {
+  const signing::SigningKey key = KeyOf(66);
+  for (const GameKind& kind : GameKinds()) {
+    DYNAMIC_SECTION(kind.name) {
+      PlayOptions o;
+      o.signer = &key;
+      PlayedGame g(kind, o);
+      REQUIRE(g.status.ok());
+      const TurnPlan& t = kind.turns.back();
+      const std::string person = t.orders.front().first;
+      auto packet = reports::TurnPacket(*g, "g", "main", person, t.turn);
+      INFO(packet.status().message());
+      REQUIRE(packet.ok());
+      auto it = std::find_if(packet->json.begin(), packet->json.end(), [](const auto& j) { return j.first == "proof.json"; });
+      REQUIRE(it != packet->json.end());
+      const ReportProofData p = Parse(it->second);
+      CHECK(p.person == person);
+      CHECK_FALSE(p.events.empty());
+      const std::vector<ReportCheck> checks = CheckReportProof(p, nullptr);
+      CHECK(std::all_of(checks.begin(), checks.end(), [](const ReportCheck& c) { return c.ok; }));
+      // A game that signs nothing mails none.
+      PlayedGame plain(kind);
+      REQUIRE(plain.status.ok());
+      auto unsigned_packet = reports::TurnPacket(*plain, "g", "main", person, t.turn);
+      REQUIRE(unsigned_packet.ok());
+      CHECK(std::none_of(unsigned_packet->json.begin(), unsigned_packet->json.end(),
+                         [](const auto& j) { return j.first == "proof.json"; }));
+    }
   }
 }
