@@ -463,7 +463,9 @@ Response Desk::Impl::GaRun(const Request& rq) {
   if (call->op == "report") return GaReport(*call);
   auto fn = GaCalls().find(call->op);
   if (fn == GaCalls().end()) return Error(http::status::internal_server_error, call->op + ": listed but not callable");
-  return Answered(fn->second(ops::On(db), *call));
+  ops::Env env = ops::On(db);
+  env.signer = settings.signer;  // issue 23: adjudicate of a game that signs its tree heads
+  return Answered(fn->second(env, *call));
 }
 
 // The report operation: the reports library, for the GA (who reads every

@@ -406,8 +406,44 @@ TEST_CASE("report proofs at the order desk: a player gets his own, never another
   CHECK(HttpCall((*d)->port(), "GET", "/api/games/g/proof?turn=banana", "", ta).status == 400);
   CHECK(HttpCall((*d)->port(), "GET", path + "&since=12x", "", ta).status == 400);
   CHECK(HttpCall((*d)->port(), "GET", "/api/games/g/proof?turn=" + kind.coming.ToString(), "", ta).status == 404);
+  // A desk without the GA's key adjudicates no turn of a signing game, by
+  // its button or by its command line (nothing recorded) ...
+  auto head = [&] { return db.HeadOf("g", "main")->seq; };
+  const uint64_t before = head();
+  HttpReply button = HttpCall((*d)->port(), "POST", "/api/games/g/adjudicate", R"({"mode": "phase"})", ga);
+  CHECK(button.status == 400);
+  CHECK(button.body.find("signs its tree heads") != std::string::npos);
+  HttpReply run = HttpCall((*d)->port(), "POST", "/api/ga/run", R"({"args": ["adjudicate", "g", "--phase"]})", ga);
+  CHECK(run.status == 400);
+  CHECK(head() == before);
   (*d)->Stop();
   (*d)->Wait();
+  // ... one started with it (`serve --signing-key`) does, both ways, signed.
+  s.signer = std::make_shared<const signing::SigningKey>(key);
+  auto signing_desk = StartDesk(db, s);
+  REQUIRE(signing_desk.ok());
+  const std::string ga2 = [&] {
+    HttpReply r = HttpCall((*signing_desk)->port(), "POST", "/api/ga/login", R"({"password": "the-ga-secret"})");
+    REQUIRE(r.status == 200);
+    return r.body.substr(r.body.find("\"token\": \"") + 10, 64);
+  }();
+  HttpReply signed_button = HttpCall((*signing_desk)->port(), "POST", "/api/games/g/adjudicate", R"({"mode": "phase"})", ga2);
+  INFO(signed_button.body);
+  CHECK(signed_button.status == 200);
+  HttpReply signed_run =
+      HttpCall((*signing_desk)->port(), "POST", "/api/ga/run", R"({"args": ["adjudicate", "g", "--phase"]})", ga2);
+  INFO(signed_run.body);
+  CHECK(signed_run.status == 200);
+  CHECK(head() > before);
+  CHECK(Cli(db, {"heads", "g"}).code == 0);
+  size_t heads_after = 0;
+  REQUIRE(db.Read("g", "main", before + 1, UINT64_MAX, [&](const ledger::EventView& e) {
+              heads_after += e.event()->payload_type() == fb::Payload_TreeHead;
+              return Status::Ok();
+            }).ok());
+  CHECK(heads_after == 2);
+  (*signing_desk)->Stop();
+  (*signing_desk)->Wait();
 }
 
 TEST_CASE("report proofs travel with a player's mailed reports (proof.json) in a game that signs its heads, on every "
