@@ -32,26 +32,41 @@ std::string Hex(std::span<const uint8_t> bytes) {
   return out;
 }
 
-template <size_t N>
-std::optional<std::array<uint8_t, N>> FromHex(std::string_view hex) {
-  if (hex.size() != 2 * N) return std::nullopt;
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::array<uint8_t, N> out{};
-  for (size_t i = 0; i < N; ++i) {
-    const int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
+namespace {
+
+int Nibble(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Decodes 2 * n hex digits into out[0..n); false on a digit that is not hex.
+bool Decode(std::string_view hex, uint8_t* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const int hi = Nibble(hex[2 * i]), lo = Nibble(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
     out[i] = static_cast<uint8_t>(hi << 4 | lo);
   }
+  return true;
+}
+
+}  // namespace
+
+template <size_t N>
+std::optional<std::array<uint8_t, N>> FromHex(std::string_view hex) {
+  std::array<uint8_t, N> out{};
+  if (hex.size() != 2 * N || !Decode(hex, out.data(), N)) return std::nullopt;
   return out;
 }
 template std::optional<std::array<uint8_t, 32>> FromHex<32>(std::string_view);
 template std::optional<std::array<uint8_t, 64>> FromHex<64>(std::string_view);
-template std::optional<std::array<uint8_t, 1>> FromHex<1>(std::string_view);
+
+std::optional<std::vector<uint8_t>> BytesFromHex(std::string_view hex) {
+  std::vector<uint8_t> out(hex.size() / 2);
+  if (hex.size() % 2 != 0 || !Decode(hex, out.data(), out.size())) return std::nullopt;
+  return out;
+}
 
 SigningKey SigningKey::FromSeed(std::span<const uint8_t, 32> seed) {
   (void)Init();
@@ -78,7 +93,7 @@ Status SigningKey::CheckFileMode(const std::string& path) {
   if (st.st_mode & 077) {
     std::ostringstream mode;
     mode << std::oct << (st.st_mode & 0777);
-    return Status::InvalidArgument("signing key " + path + ": others may read it (mode " + mode.str() +
+    return Status::InvalidArgument("signing key " + path + ": others than its owner may read or write it (mode " + mode.str() +
                                    "); the secret must be its owner's alone: chmod 600 " + path);
   }
   return Status::Ok();

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 
@@ -58,11 +59,12 @@ class SigningKey {
 bool Verify(const PublicKey& pk, std::span<const uint8_t> message, const Signature& sig);
 
 std::string Hex(std::span<const uint8_t> bytes);
+// Any even number of hex digits as bytes; nullopt on anything else.
+std::optional<std::vector<uint8_t>> BytesFromHex(std::string_view hex);
 // Exactly N bytes of hex (upper or lower case); nullopt on anything else.
 template <size_t N>
 std::optional<std::array<uint8_t, N>> FromHex(std::string_view hex);
 extern template std::optional<std::array<uint8_t, 32>> FromHex<32>(std::string_view);
 extern template std::optional<std::array<uint8_t, 64>> FromHex<64>(std::string_view);
-extern template std::optional<std::array<uint8_t, 1>> FromHex<1>(std::string_view);
 
 }  // namespace adjutant::signing

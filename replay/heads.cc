@@ -4,6 +4,7 @@
 
 #include "ledger/tree.h"
 #include "projections/summary.h"
+#include "rules/kind.h"
 #include "replay/driver.h"
 #include "schema/event_generated.h"
 
@@ -82,8 +83,18 @@ Result<std::vector<HeadCheck>> CheckHeads(ledger::Ledger& db, std::string_view g
   merkle::Frontier frontier;  // from_events: the tree of every event before this one
   // The event before the first head (its PhaseCompleted?), or every event.
   const uint64_t read_from = from_events ? 1 : from > 1 ? from - 1 : 1;
+  // The key in force: the summary view folded once to where the read
+  // starts, then given each event read (GameCreated, SigningKey).
+  projections::Summary summary;
+  if (read_from > 1) {
+    auto then = Fold(db, game, branch, read_from - 1, {"summary"});
+    if (!then.ok()) return then.status();
+    summary = rules::Get<projections::Summary>(then->projections);
+  }
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, read_from, to, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
+    const std::optional<signing::PublicKey> in_force = SigningKeyOf(summary.state());  // after the event before
+    summary.Apply(projections::Input{e.seq, &ev, e.bytes});
     if (ev.payload_type() == fb::Payload_PhaseCompleted) last_completed = e.seq;
     const auto* th = ev.payload_as_TreeHead();
     const uint64_t before = prev_seq;
@@ -109,9 +120,6 @@ Result<std::vector<HeadCheck>> CheckHeads(ledger::Ledger& db, std::string_view g
       if (before != e.seq - 1 || last_completed != e.seq - 1 || th->size() != e.seq - 1) {
         return "not right after its phase's PhaseCompleted (size " + std::to_string(th->size()) + ")";
       }
-      auto then = Fold(db, game, branch, e.seq - 1, {"summary"});
-      if (!then.ok()) return "the key in force could not be read: " + then.status().message();
-      const std::optional<signing::PublicKey> in_force = SigningKeyOf(SummaryOf(*then));
       if (!in_force) return "the game had no signing key there";
       if (*in_force != *pk) return "signed by key " + signing::Hex(*pk) + ", not the key in force " + signing::Hex(*in_force);
       auto made = from_events ? Result<merkle::Hash>(events_root) : ledger::TreeRoot(db, game, branch, th->size());

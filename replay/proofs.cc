@@ -72,23 +72,23 @@ Result<std::optional<Head>> HeadBefore(ledger::Ledger& db, const std::string& ga
 
 }  // namespace
 
-Result<std::vector<uint64_t>> PersonsEventsOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
-                                              const std::string& person, const Turn& turn) {
+Result<std::vector<PersonEvent>> PersonsEventsOf(ledger::Ledger& db, const std::string& game,
+                                                 const std::string& branch, const std::string& person,
+                                                 const Turn& turn) {
   auto range = TurnRange(db, game, branch, turn);
   if (!range.ok()) return range.status();
-  std::vector<uint64_t> out;
+  std::vector<PersonEvent> out;
   if (!range->has_value()) return out;
   std::set<uint64_t> his;
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, (*range)->first, (*range)->second, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
     if (TurnOf(ev.turn()) != turn) return Status::Ok();
-    if (const auto* o = ev.payload_as_OrderSubmitted(); o && o->person()->str() == person) {
-      his.insert(e.seq);
-      out.push_back(e.seq);
-    } else if (const auto* r = ev.payload_as_OrderRejected(); r && his.count(r->order_seq())) {
-      out.push_back(e.seq);
-    } else if (const auto* s = ev.payload_as_OrderSuperseded(); s && his.count(s->order_seq())) {
-      out.push_back(e.seq);
+    const auto* o = ev.payload_as_OrderSubmitted();
+    const auto* r = ev.payload_as_OrderRejected();
+    const auto* sp = ev.payload_as_OrderSuperseded();
+    if (o && o->person()->str() == person) his.insert(e.seq);
+    if ((o && his.count(e.seq)) || (r && his.count(r->order_seq())) || (sp && his.count(sp->order_seq()))) {
+      out.push_back({e.seq, std::vector<uint8_t>(e.bytes.begin(), e.bytes.end())});
     }
     return Status::Ok();
   }));
@@ -125,12 +125,14 @@ Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::str
     (*before)->size = *since;
     (*before)->root = merkle::Hex(*root);
   }
-  auto seqs = PersonsEventsOf(db, game, branch, person, turn);
-  if (!seqs.ok()) return seqs.status();
-  std::erase_if(*seqs, [&](uint64_t s) { return s > head->size; });
+  auto his = PersonsEventsOf(db, game, branch, person, turn);
+  if (!his.ok()) return his.status();
+  std::erase_if(*his, [&](const PersonEvent& e) { return e.seq > head->size; });
+  std::vector<uint64_t> seqs;
+  for (const PersonEvent& e : *his) seqs.push_back(e.seq);
   std::vector<merkle::Hash> proof;
-  if (!seqs->empty()) {
-    auto p = ledger::TreeMultiProof(db, game, branch, *seqs, head->size);
+  if (!seqs.empty()) {
+    auto p = ledger::TreeMultiProof(db, game, branch, seqs, head->size);
     if (!p.ok()) return p.status();
     proof = std::move(*p);
   }
@@ -143,14 +145,7 @@ Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::str
   // The events themselves, as stored.
   flatbuffers::FlatBufferBuilder f;
   std::vector<flatbuffers::Offset<fb::ProvenEvent>> events;
-  for (uint64_t s : *seqs) {
-    std::string bytes;
-    ADJ_RETURN_IF_ERROR(db.Read(game, branch, s, s, [&](const ledger::EventView& e) {
-      bytes = signing::Hex(e.bytes);
-      return Status::Ok();
-    }));
-    events.push_back(fb::CreateProvenEventDirect(f, s, bytes.c_str()));
-  }
+  for (const PersonEvent& e : *his) events.push_back(fb::CreateProvenEventDirect(f, e.seq, signing::Hex(e.bytes).c_str()));
   auto hexes = [&](const std::vector<merkle::Hash>& hs) {
     std::vector<flatbuffers::Offset<flatbuffers::String>> v;
     for (const auto& h : hs) v.push_back(f.CreateString(merkle::Hex(h)));
@@ -232,16 +227,9 @@ Result<ReportProofData> ReportProofFrom(const fb::ReportProof& p) {
   if (p.events()) {
     for (flatbuffers::uoffset_t i = 0; i < p.events()->size(); ++i) {
       const fb::ProvenEvent* e = p.events()->Get(i);
-      const std::string_view hex = e->event() ? e->event()->string_view() : std::string_view();
-      std::vector<uint8_t> bytes;
-      bool ok = hex.size() % 2 == 0 && !hex.empty();
-      for (size_t j = 0; ok && j < hex.size(); j += 2) {
-        auto b = signing::FromHex<1>(hex.substr(j, 2));
-        ok = b.has_value();
-        if (ok) bytes.push_back((*b)[0]);
-      }
-      if (!ok) return Status::InvalidArgument("events[" + std::to_string(i) + "].event: not hex bytes");
-      d.events.emplace_back(e->seq(), std::move(bytes));
+      auto bytes = signing::BytesFromHex(e->event() ? e->event()->string_view() : std::string_view());
+      if (!bytes || bytes->empty()) return Status::InvalidArgument("events[" + std::to_string(i) + "].event: not hex bytes");
+      d.events.emplace_back(e->seq(), std::move(*bytes));
     }
   }
   ADJ_RETURN_IF_ERROR(HashList(p.proof(), "proof", &d.proof));

@@ -23,9 +23,15 @@ namespace adjutant::replay {
 
 // The events of turn `turn` of `branch` that are `person`'s: the orders he
 // gave for it (OrderSubmitted with his name) and what became of them
-// (OrderRejected, OrderSuperseded naming one of them), seqs rising.
-Result<std::vector<uint64_t>> PersonsEventsOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
-                                              const std::string& person, const Turn& turn);
+// (OrderRejected, OrderSuperseded naming one of them), seqs rising, each
+// with its bytes as stored.
+struct PersonEvent {
+  uint64_t seq = 0;
+  std::vector<uint8_t> bytes;
+};
+Result<std::vector<PersonEvent>> PersonsEventsOf(ledger::Ledger& db, const std::string& game,
+                                                 const std::string& branch, const std::string& person,
+                                                 const Turn& turn);
 
 // `person`'s proof of turn `turn` (a ReportProof flatbuffer). NotFound when
 // the turn has no signed head (a game that signs none, a turn not over).

@@ -40,12 +40,6 @@ using merkle::Hash;
 
 namespace {
 
-signing::SigningKey KeyOf(uint8_t b) {
-  std::array<uint8_t, 32> seed;
-  seed.fill(b);
-  return signing::SigningKey::FromSeed(seed);
-}
-
 struct Ev {
   uint64_t seq = 0;
   std::vector<uint8_t> bytes;
@@ -119,16 +113,6 @@ size_t CheckFromEvents(ledger::Ledger& db, const std::string& branch, const sign
   return heads;
 }
 
-// A game of `kind` created with `key` and played to its plan's end with it.
-struct SignedGame : PlayedGame {
-  SignedGame(const GameKind& kind, const signing::SigningKey& key) : PlayedGame(kind, With(key)) {}
-  static PlayOptions With(const signing::SigningKey& key) {
-    PlayOptions o;
-    o.signer = &key;
-    return o;
-  }
-};
-
 size_t PhasesOf(ledger::Ledger& db, const std::string& branch, uint64_t from = 1) {
   size_t n = 0;
   for (const Ev& e : EventsOf(db, branch)) {
@@ -169,7 +153,7 @@ void AppendForgedPhase(ledger::Ledger& db, const signing::SigningKey& key, Forge
   REQUIRE(replay::RunPhaseInto(w, *next, *dice).ok());
   std::vector<Draft> drafts = w.TakeDrafts();
   if (how == Forgery::kOtherKey) {
-    auto th = replay::TreeHeadDraft(db, "g", "main", head, drafts, {}, KeyOf(99));
+    auto th = replay::TreeHeadDraft(db, "g", "main", head, drafts, {}, TestKey(99));
     REQUIRE(th.ok());
     drafts.push_back(std::move(th->draft));
   } else if (how == Forgery::kWrongRoot || how == Forgery::kBadSignature) {
@@ -208,12 +192,11 @@ void AppendForgedPhase(ledger::Ledger& db, const signing::SigningKey& key, Forge
 
 TEST_CASE("signed tree heads: every phase of every kind of game ends with a head that verifies from the events",
           "[heads][matrix]") {
-  const signing::SigningKey key = KeyOf(7);
+  const signing::SigningKey key = TestKey(7);
   for (const GameKind& kind : GameKinds()) {
     for (bool by_phase : {false, true}) {
       DYNAMIC_SECTION(kind.name << (by_phase ? " by phase" : " by turn")) {
-        PlayOptions o;
-        o.signer = &key;
+        PlayOptions o = SignedWith(key);
         o.by_phase = by_phase;
         o.keyed = by_phase;  // idempotency keys ride on every event of the batch, the head's leaves among them
         PlayedGame g(kind, o);
@@ -245,7 +228,7 @@ TEST_CASE("signed tree heads: every phase of every kind of game ends with a head
         REQUIRE_FALSE(none.ok());
         CHECK(none.status().code() == Status::Code::kInvalidArgument);
         CHECK(none.status().message().find(signing::Hex(key.public_key())) != std::string::npos);
-        const signing::SigningKey other = KeyOf(8);
+        const signing::SigningKey other = TestKey(8);
         auto wrong = replay::Adjudicate(db, "g", "main", replay::AdjudicateMode::kPhase, 1, std::nullopt, nullptr,
                                         nullptr, {}, nullptr, &other);
         REQUIRE_FALSE(wrong.ok());
@@ -270,10 +253,10 @@ TEST_CASE("signed tree heads: every phase of every kind of game ends with a head
 
 TEST_CASE("signed tree heads: forks and corrections of every kind sign their own phases, and a correction needs the key",
           "[heads][matrix]") {
-  const signing::SigningKey key = KeyOf(11);
+  const signing::SigningKey key = TestKey(11);
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      SignedGame g(kind, key);
+      PlayedGame g(kind, SignedWith(key));
       INFO(g.status.message());
       REQUIRE(g.status.ok());
       ledger::Ledger& db = *g;
@@ -324,7 +307,7 @@ TEST_CASE("signed tree heads: forks and corrections of every kind sign their own
 
 TEST_CASE("signed tree heads: a key adopted mid-game signs every phase after it, and audits stay identical",
           "[heads][matrix]") {
-  const signing::SigningKey key = KeyOf(21);
+  const signing::SigningKey key = TestKey(21);
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
       PlayedGame g(kind);  // no key: no heads
@@ -367,7 +350,7 @@ TEST_CASE("signed tree heads: a key adopted mid-game signs every phase after it,
 TEST_CASE("signed tree heads: a head signed by another key, over another root, with a bad signature, or missing "
           "is caught by heads and audit",
           "[heads][matrix]") {
-  const signing::SigningKey key = KeyOf(31);
+  const signing::SigningKey key = TestKey(31);
   struct Case {
     Forgery how;
     const char* name;
@@ -380,7 +363,7 @@ TEST_CASE("signed tree heads: a head signed by another key, over another root, w
   for (const GameKind& kind : GameKinds()) {
     for (const Case& c : cases) {
       DYNAMIC_SECTION(kind.name << ": " << c.name) {
-        SignedGame g(kind, key);
+        PlayedGame g(kind, SignedWith(key));
         INFO(g.status.message());
         REQUIRE(g.status.ok());
         ledger::Ledger& db = *g;
@@ -473,10 +456,10 @@ TEST_CASE("signing keys: the key file is its owner's alone, never overwritten, a
 TEST_CASE("signed tree heads: a poisoned kept Merkle node makes a wrong head, and `adjutant heads` finds it from the "
           "events",
           "[heads][matrix]") {
-  const signing::SigningKey key = KeyOf(41);
+  const signing::SigningKey key = TestKey(41);
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      SignedGame g(kind, key);
+      PlayedGame g(kind, SignedWith(key));
       INFO(g.status.message());
       REQUIRE(g.status.ok());
       // A game long enough to have kept nodes (levels 4 and up: 16 events).
@@ -522,10 +505,10 @@ TEST_CASE("signed tree heads: a poisoned kept Merkle node makes a wrong head, an
 }
 
 TEST_CASE("signed tree heads: the scheduler fires a signing game's deadline only with its key", "[heads][matrix]") {
-  const signing::SigningKey key = KeyOf(51);
+  const signing::SigningKey key = TestKey(51);
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      SignedGame g(kind, key);
+      PlayedGame g(kind, SignedWith(key));
       INFO(g.status.message());
       REQUIRE(g.status.ok());
       ledger::Ledger& db = *g;

@@ -38,12 +38,6 @@ using namespace adjutant::testing;
 
 namespace {
 
-signing::SigningKey KeyOf(uint8_t b) {
-  std::array<uint8_t, 32> seed;
-  seed.fill(b);
-  return signing::SigningKey::FromSeed(seed);
-}
-
 ReportProofData Parse(const std::string& json) {
   auto buf = schema::ParseJson("ReportProof", json, "proof");
   REQUIRE(buf.ok());
@@ -108,12 +102,10 @@ void CheckNoLeak(const ReportProofData& p, const Owners& owners, const std::stri
 TEST_CASE("report proofs on every kind of game: each player's proof of each turn verifies offline, chained to his "
           "previous, holding his events alone",
           "[proofs][matrix]") {
-  const signing::SigningKey key = KeyOf(61);
+  const signing::SigningKey key = TestKey(61);
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      PlayOptions o;
-      o.signer = &key;
-      PlayedGame g(kind, o);
+      PlayedGame g(kind, SignedWith(key));
       INFO(g.status.message());
       REQUIRE(g.status.ok());
       ledger::Ledger& db = *g;
@@ -161,11 +153,9 @@ TEST_CASE("report proofs on every kind of game: each player's proof of each turn
 
 TEST_CASE("report proofs: a changed event, root, signature, proof hash or previous head fails verify-report",
           "[proofs]") {
-  const signing::SigningKey key = KeyOf(62);
+  const signing::SigningKey key = TestKey(62);
   const GameKind& kind = GameKinds().front();
-  PlayOptions o;
-  o.signer = &key;
-  PlayedGame g(kind, o);
+  PlayedGame g(kind, SignedWith(key));
   REQUIRE(g.status.ok());
   ledger::Ledger& db = *g;
   const TurnPlan& first = kind.turns.front();
@@ -217,10 +207,8 @@ TEST_CASE("report proofs: a changed event, root, signature, proof hash or previo
   }
   // Another player's previous proof is not this player's previous head... but
   // the same head: it passes; a previous from another game's key fails.
-  const signing::SigningKey other = KeyOf(63);
-  PlayOptions o2;
-  o2.signer = &other;
-  PlayedGame g2(kind, o2);
+  const signing::SigningKey other = TestKey(63);
+  PlayedGame g2(kind, SignedWith(other));
   REQUIRE(g2.status.ok());
   const std::string foreign = Cli(*g2, {"proof", "g", "--player", person, "--turn", first.turn.ToString()}).out;
   CliRun mixed = Cli(db, {"verify-report", g.dir.path() + "/p2.json", "--previous",
@@ -243,7 +231,7 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
   auto l = ledger::Ledger::Open(dir.Sub("db"));
   REQUIRE(l.ok());
   ledger::Ledger& db = **l;
-  const signing::SigningKey key = KeyOf(64);
+  const signing::SigningKey key = TestKey(64);
   const std::string key_file = dir.path() + "/ga.key";
   REQUIRE(key.Save(key_file).ok());
   const std::string fx = ADJUTANT_FIXTURES;
@@ -355,11 +343,9 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
 
 TEST_CASE("report proofs at the order desk: a player gets his own, never another's, and the GA gets any player's",
           "[proofs][desk]") {
-  const signing::SigningKey key = KeyOf(65);
+  const signing::SigningKey key = TestKey(65);
   const GameKind& kind = GameKinds().front();
-  PlayOptions o;
-  o.signer = &key;
-  PlayedGame g(kind, o);
+  PlayedGame g(kind, SignedWith(key));
   REQUIRE(g.status.ok());
   ledger::Ledger& db = *g;
   std::vector<std::string> persons;
@@ -449,12 +435,10 @@ TEST_CASE("report proofs at the order desk: a player gets his own, never another
 TEST_CASE("report proofs travel with a player's mailed reports (proof.json) in a game that signs its heads, on every "
           "kind",
           "[proofs][matrix]") {
-  const signing::SigningKey key = KeyOf(66);
+  const signing::SigningKey key = TestKey(66);
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
-      PlayOptions o;
-      o.signer = &key;
-      PlayedGame g(kind, o);
+      PlayedGame g(kind, SignedWith(key));
       REQUIRE(g.status.ok());
       const TurnPlan& t = kind.turns.back();
       const std::string person = t.orders.front().first;

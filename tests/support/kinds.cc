@@ -190,6 +190,18 @@ Result<Turn> TurnAfterComing(const GameKind& kind) {
   return at->turn;
 }
 
+signing::SigningKey TestKey(uint8_t b) {
+  std::array<uint8_t, 32> seed;
+  seed.fill(b);
+  return signing::SigningKey::FromSeed(seed);
+}
+
+PlayOptions SignedWith(const signing::SigningKey& key) {
+  PlayOptions o;
+  o.signer = &key;
+  return o;
+}
+
 Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& kind, const PlayOptions& o) {
   const std::string scenario = dir + "/" + kind.name + ".scenario.json";
   std::ofstream(scenario) << kind.scenario_json;

@@ -76,6 +76,11 @@ struct PlayOptions {
   const signing::SigningKey* signer = nullptr;
 };
 
+// Issue 23: a signing key made from a fixed seed (32 bytes of `b`), and
+// the options that create and adjudicate a game with it.
+signing::SigningKey TestKey(uint8_t b);
+PlayOptions SignedWith(const signing::SigningKey& key);
+
 struct Played {
   uint64_t later_directive_seq = 0;  // the last turn's directive
   uint64_t head = 0;
