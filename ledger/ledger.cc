@@ -8,6 +8,8 @@
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -66,6 +68,39 @@ TurnPhase AtOf(const fb::Event& e) {
   if (const fb::Turn* t = e.turn()) tp.turn = {t->major(), t->minor(), t->step()};
   tp.phase = e.phase();
   return tp;
+}
+
+// Whether another process holds the database's LOCK (a writer: RocksDB
+// takes it with fcntl). Read from /proc/locks, never by opening the file: a
+// process that closes any descriptor of a file loses its own POSIX locks on
+// it, and this one may hold the database open for writing itself.
+constexpr int kReadOnlyOpenAttempts = 12;
+
+bool AnotherProcessWrites(const std::string& dir) {
+  struct stat st {};
+  if (::stat((dir + "/LOCK").c_str(), &st) != 0) return false;
+  std::ifstream in("/proc/locks");
+  if (!in) return false;
+  char want[64];
+  std::snprintf(want, sizeof want, "%02x:%02x:%llu", major(st.st_dev), minor(st.st_dev),
+                static_cast<unsigned long long>(st.st_ino));
+  const std::string self = std::to_string(::getpid());
+  std::string line;
+  while (std::getline(in, line)) {
+    // "N: POSIX ADVISORY WRITE PID MAJ:MIN:INODE START END" ("N: -> ..." for a waiter)
+    std::vector<std::string> f;
+    size_t i = 0;
+    while (i < line.size()) {
+      const size_t j = line.find(' ', i);
+      if (j != i) f.push_back(line.substr(i, j == std::string::npos ? std::string::npos : j - i));
+      if (j == std::string::npos) break;
+      i = j + 1;
+    }
+    for (size_t k = 1; k < f.size(); ++k) {
+      if (f[k] == want && f[k - 1] != self && line.find("->") == std::string::npos) return true;
+    }
+  }
+  return false;
 }
 
 Status FromRocks(const rocksdb::Status& s, std::string_view context) {
@@ -734,8 +769,7 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
   // The acknowledged heads are read before RocksDB opens: a read-only open
   // beside a writer then sees at least everything they acknowledge.
   bool heads_exist = false;
-  auto heads = AckedHeads::Load(dir, &heads_exist);
-  if (!heads.ok()) return heads.status();
+  Result<std::map<uint64_t, Acked>> heads = std::map<uint64_t, Acked>();
   // A read-write open may drop a torn tail of the write-ahead log and then
   // delete the log: the log files as they are now are kept (hard links) until
   // the open is proved complete, and kept for good if it is not.
@@ -751,7 +785,26 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
       }
     }
   }
-  rocksdb::Status s = impl->OpenDb(opts.read_only);
+  // A read-only open beside a live writer may catch it between two steps of
+  // its own work on its files (a log or manifest listed, then deleted by a
+  // flush; an older moment than the heads just read): that open is tried
+  // again, each with the heads read afresh, for up to ~2 s while another
+  // process holds the database for writing, and once more in any case (the
+  // writer may have just exited). What still fails is damage, said as before.
+  std::map<uint64_t, std::string> shortfalls;
+  rocksdb::Status s;
+  for (int attempt = 1;; ++attempt) {
+    heads = AckedHeads::Load(dir, &heads_exist);
+    if (!heads.ok()) return heads.status();
+    s = impl->OpenDb(opts.read_only);
+    shortfalls.clear();
+    if (s.ok()) shortfalls = impl->Shortfalls(*heads);
+    if (!opts.read_only || (s.ok() && shortfalls.empty())) break;
+    if (attempt >= kReadOnlyOpenAttempts || (attempt > 1 && !AnotherProcessWrites(dir))) break;
+    if (s.ok()) impl->CloseDb();
+    impl->handles.clear();
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(5 << (attempt - 1), 200)));
+  }
   if (!s.ok()) {
     std::error_code ec;
     fs::remove_all(kept, ec);  // a failed open deletes nothing: the originals are there
@@ -788,7 +841,6 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
     return Status::IOError("cannot open database " + dir + ": " + m);
   }
   // Every acknowledged head must be there, with its hash.
-  auto shortfalls = impl->Shortfalls(*heads);
   if (!shortfalls.empty() && !opts.read_only) {
     impl->CloseDb();
     std::error_code ec;
@@ -1611,6 +1663,12 @@ Result<std::optional<Snapshot>> Ledger::FindSnapshot(std::string_view game, std:
     const Hash128 bound = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data() + head - Hash128::kBytes));
     std::string ev;
     auto gs = impl_->db->Get(rocksdb::ReadOptions(), impl_->events, fmt::EventKey(sg.id, seq), &ev);
+    // A read that fails for a reason other than damage (an I/O error; a
+    // file a writer beside this read-only ledger deleted) says nothing of
+    // the history: an error, not remembered as damage.
+    if (!gs.ok() && !gs.IsNotFound() && !gs.IsCorruption()) {
+      return FromRocks(gs, "reading the event a snapshot follows");
+    }
     if (!gs.ok() || ev.size() <= fmt::kRecordHeaderBytes ||
         !(Hash128::FromBytes(reinterpret_cast<const uint8_t*>(ev.data())) == bound)) {
       Status damaged = Status::Corruption(

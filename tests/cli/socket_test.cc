@@ -54,6 +54,7 @@ struct Talavera {
   // Lines of the game's log that contain `what`.
   size_t Count(const std::string& what) {
     Run r = adj({"log", "talavera"});
+    INFO(r.err);
     REQUIRE(r.code == 0);
     size_t n = 0;
     for (const auto& line : testing::Lines(r.out)) n += line.find(what) != std::string::npos;
