@@ -1,6 +1,9 @@
 #include "base/report_proof.h"
 
+#include "base/counter_dice.h"
 #include "base/tree_head.h"
+
+#include <optional>
 
 namespace adjutant {
 
@@ -9,6 +12,71 @@ namespace {
 TreeHeadFields HeadOf(const ReportProofData& p) { return {p.game, p.branch, p.head_at, p.size, p.root}; }
 
 std::string Short(const merkle::Hash& h) { return merkle::Hex(h).substr(0, 16); }
+
+std::string Plural(size_t n, const std::string& one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
+
+// The dice of `p` and `previous` (docs/PROOFS.md "Dice").
+ReportCheck CheckDice(const ReportProofData& p, const ReportProofData* previous) {
+  std::map<Turn, std::pair<uint64_t, std::string>> commitments, reveals;
+  struct Held {
+    const ReportProofData* proof;
+    const ProvenRoll* roll;
+  };
+  std::vector<Held> rolls;
+  for (const ReportProofData* q : {previous, &p}) {
+    if (q == nullptr) continue;
+    commitments.insert(q->commitments.begin(), q->commitments.end());
+    reveals.insert(q->reveals.begin(), q->reveals.end());
+    for (const ProvenRoll& r : q->rolls) rolls.push_back({q, &r});
+  }
+  if (rolls.empty()) return {"dice", true, "no roll to check", false};
+  size_t checked = 0;
+  std::map<Turn, size_t> waiting;
+  for (const Held& h : rolls) {
+    const ProvenRoll& r = *h.roll;
+    const std::string what = "the " + r.purpose + " roll" + (r.subject.empty() ? "" : " of " + r.subject) + " (seq " +
+                             std::to_string(r.seq) + ", turn " + r.at.turn.ToString() + ")";
+    if (r.branch != h.proof->branch) {
+      return {"dice", false, what + " was written by branch " + r.branch + ", not " + h.proof->branch +
+                                 " whose dice salt the proof gives", false};
+    }
+    uint64_t salt = h.proof->dice_salt;
+    if (auto c = commitments.find(r.at.turn); c != commitments.end()) {
+      if (c->second.first >= r.seq) {
+        return {"dice", false, what + ": its turn's dice were committed at seq " + std::to_string(c->second.first) +
+                                   ", after it", false};
+      }
+      auto revealed = reveals.find(r.at.turn);
+      if (revealed == reveals.end()) {
+        ++waiting[r.at.turn];
+        continue;
+      }
+      if (SaltCommitment(revealed->second.second) != c->second.second) {
+        return {"dice", false, "turn " + r.at.turn.ToString() + "'s salt revealed at seq " +
+                                   std::to_string(revealed->second.first) + " does not match its commitment " +
+                                   c->second.second, false};
+      }
+      salt = CommittedTurnSalt(salt, revealed->second.second);
+    }
+    for (size_t i = 0; i < r.results.size(); ++i) {
+      const uint32_t want = CounterDie(h.proof->dice_seed, salt, r.at, r.subject, r.purpose,
+                                       r.index + static_cast<uint32_t>(i), r.sides);
+      if (want != r.results[i]) {
+        return {"dice", false, what + " is " + std::to_string(r.results[i]) + "; the seed and salts give " +
+                                   std::to_string(want), false};
+      }
+    }
+    ++checked;
+  }
+  std::string detail = Plural(checked, "roll") + " recomputed from the seed and salts: each as recorded";
+  size_t pending = 0;
+  for (const auto& [turn, n] : waiting) {
+    pending += n;
+    detail += "; " + Plural(n, "roll") + " of turn " + turn.ToString() + " await its salt (committed " +
+              commitments.at(turn).second.substr(0, 16) + "): check again with a later proof that carries its reveal";
+  }
+  return {"dice", true, detail, pending > 0};
+}
 
 }  // namespace
 
@@ -52,19 +120,32 @@ std::vector<ReportCheck> CheckReportProof(const ReportProofData& p, const Report
   if (previous) {
     const bool signed_ok = VerifyTreeHead(HeadOf(*previous), previous->public_key, previous->signature);
     const bool same_game = previous->game == p.game;
-    const bool same_key = previous->public_key == p.public_key;
+    // A key adopted since the previous head: the SigningKey directive that
+    // adopted it must be among this proof's events, after that head.
+    std::optional<uint64_t> adopted;
+    for (const auto& [seq, key] : p.key_changes) {
+      if (key == p.public_key && seq > previous->size && seq <= p.size) adopted = seq;
+    }
+    const bool same_key = previous->public_key == p.public_key || adopted.has_value();
     const bool sized = p.previous_size == previous->size;
     std::string detail = "turn " + previous->turn.ToString() + "'s head (" + std::to_string(previous->size) +
                          " events, root " + Short(previous->root) + ")";
     if (!signed_ok) detail += ": its signature does not verify";
     else if (!same_game) detail += ": of game " + previous->game + ", not " + p.game;
-    else if (!same_key) detail += ": signed by another key (" + signing::Hex(previous->public_key) + ")";
+    else if (!same_key) {
+      detail += ": signed by another key (" + signing::Hex(previous->public_key) +
+                ") and this proof proves no SigningKey directive adopting " + signing::Hex(p.public_key) + " since";
+    }
     else if (!sized) {
       detail += ": this proof extends a tree of " + std::to_string(p.previous_size) +
                 " events instead (ask for one from yours: `adjutant proof ... --since " + std::to_string(previous->size) +
                 "`)";
     } else {
       detail += ": signed, and the one this proof extends";
+      if (previous->public_key != p.public_key) {
+        detail += "; the key changed to " + signing::Hex(p.public_key) + " by the SigningKey directive at seq " +
+                  std::to_string(*adopted) + ", proven here";
+      }
     }
     out.push_back({"previous", signed_ok && same_game && same_key && sized, detail});
     from_size = previous->size;
@@ -81,6 +162,7 @@ std::vector<ReportCheck> CheckReportProof(const ReportProofData& p, const Report
                        " the tree of " + std::to_string(from_size) + " (root " + Short(from_root) + ")" +
                        (ok ? ": nothing before it was changed" : ": the history was rewritten, or the proof is wrong")});
   }
+  out.push_back(CheckDice(p, previous));
   return out;
 }
 

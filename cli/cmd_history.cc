@@ -154,19 +154,25 @@ std::vector<Command> HistoryCommands() {
        CmdHeads},
       {{"proof", "GAME --player P --turn T [--since N] [--branch B]",
         "Print P's report proof of turn T (one JSON line, the schema's ReportProof; docs/PROOFS.md).\n"
-        "What P needs to check offline, with `adjutant verify-report`, that his events of the turn - the orders he\n"
-        "gave for it and what became of each - are in the history the GA signed at the turn's end, and that this\n"
-        "history extends the one signed at the end of the turn before (nothing was rewritten). It carries his\n"
-        "events, the signed head, one multi-leaf proof and one consistency proof: hashes of other events, never\n"
-        "the events. Needs a game that signs its tree heads (`adjutant keygen`). --since N: the consistency proof\n"
-        "starts from the tree of N events (the size of the head of the last proof P holds, if he skipped turns).",
+        "What P needs to check offline, with `adjutant verify-report`, that the events his reports of the turn\n"
+        "were built from - his orders and what became of each, his ships' sightings, moves and weather, his\n"
+        "state's treasury, his nation, his side's battle, the rolls among them (docs/PROOFS.md) - are in the\n"
+        "history the GA signed at the turn's end, that this history extends the one signed at the end of the turn\n"
+        "before (nothing was rewritten), and that the rolls are the dice's. It carries those events, the signed\n"
+        "head, one multi-leaf proof, one consistency proof and the dice's public inputs: hashes of other events,\n"
+        "never the events. Needs a game that signs its tree heads (`adjutant keygen`). --since N: the consistency\n"
+        "proof starts from the tree of N events (the size of the head of the last proof P holds, if he skipped\n"
+        "turns).",
         {kBranch, {"player", "P", "the person whose proof it is"}, {"turn", "T", "the turn (it must be over)"},
          {"since", "N", "prove consistency from the tree of N events (default: the head before the turn's)"}}, 1, 1},
        CmdProof},
       {{"verify-report", "FILE [--previous FILE] [--json]",
         "Check a report proof (`adjutant proof`) with nothing but the file: the head's Ed25519 signature, every\n"
-        "event's inclusion under the signed root, and - with --previous, the proof of the player's previous\n"
-        "report - that the tree of its head is a prefix of this one: the history only grew. Opens no database.\n"
+        "event's inclusion under the signed root, every roll recomputed from the dice's inputs, and - with\n"
+        "--previous, the proof of the player's previous report - that the tree of its head is a prefix of this\n"
+        "one: the history only grew (a head signed by a newer key holds if the proof proves the SigningKey\n"
+        "directive that adopted it). A committed turn's rolls wait for its salt: the check says \"pending\" until\n"
+        "a proof carries the RevealDice (the next turn's, checked with --previous this one). Opens no database.\n"
         "Exit 3 naming the first check that fails, 2 if a file is not a report proof.",
         {{"previous", "FILE", "the proof of the previous report, whose head this one must extend"}, kJson}, 1, 1},
        CmdVerifyReport},

@@ -2,6 +2,7 @@
 // and a player's own reports (the reports library, with his viewer).
 #include "desk/internal.h"
 #include "replay/proofs.h"
+#include "reports/sources.h"
 #include "reports/reports.h"
 #include "rules/order_text.h"
 #include "ledger/ledger.h"
@@ -341,7 +342,7 @@ Response Desk::Impl::Proof(const Session& s, const std::string& game, const std:
   auto world = replay::Fold(db, game, *current, UINT64_MAX, {"roster"});
   if (!world.ok()) return Error(StatusOf(world.status()), world.status().message());
   if (!world->roster().Find(person)) return Error(http::status::bad_request, "player: no such person in " + game);
-  auto proof = replay::BuildReportProof(db, game, *current, person, *turn, since);
+  auto proof = reports::ReportProofOf(db, game, *current, person, *turn, since);
   if (!proof.ok()) {
     return Error(proof.status().code() == Status::Code::kCorruption ? http::status::internal_server_error
                  : proof.status().code() == Status::Code::kNotFound ? http::status::not_found

@@ -19,6 +19,7 @@
 #include "replay/driver.h"
 #include "replay/heads.h"
 #include "replay/proofs.h"
+#include "reports/sources.h"
 #include "replay/rebuild.h"
 #include "replay/views.h"
 #include "rules/kind.h"
@@ -210,7 +211,7 @@ Status DoProof(const Env& env, const ProofRequest& rq, Printer& p) {
     if (!n.ok()) return n.status();
     since = *n;
   }
-  auto proof = replay::BuildReportProof(**db, game, branch, *rq.person, *turn, since);
+  auto proof = reports::ReportProofOf(**db, game, branch, *rq.person, *turn, since);
   if (!proof.ok()) return proof.status();
   auto json = schema::ToJson("ReportProof", proof->data());
   if (!json.ok()) return json.status();
@@ -242,13 +243,19 @@ Status DoVerifyReport(const Env&, const VerifyReportRequest& rq, Printer& p) {
   if (rq.json) {
     flatbuffers::FlatBufferBuilder f;
     std::vector<flatbuffers::Offset<fb::ReportCheck>> rows;
-    for (const auto& c : checks) rows.push_back(fb::CreateReportCheckDirect(f, c.check.c_str(), c.ok, c.detail.c_str()));
+    for (const auto& c : checks) {
+      rows.push_back(fb::CreateReportCheckDirect(f, c.check.c_str(), c.ok, c.detail.c_str(), c.pending));
+    }
     f.Finish(fb::CreateVerifyReportResultDirect(f, rq.file.c_str(), ok, &rows));
     ADJ_RETURN_IF_ERROR(p.Json("VerifyReportResult", f));
   } else {
+    const bool pending = std::any_of(checks.begin(), checks.end(), [](const ReportCheck& c) { return c.pending; });
     p.Line(rq.file + ": " + proof->person + "'s proof of turn " + proof->turn.ToString() + " of " + proof->game +
-           (ok ? ": every check holds" : ": a check FAILS"));
-    for (const auto& c : checks) p.Line("  " + c.check + ": " + (c.ok ? "ok" : "FAILED") + " - " + c.detail);
+           (!ok ? ": a check FAILS" : pending ? ": every check holds so far (some dice await their salt)"
+                                              : ": every check holds"));
+    for (const auto& c : checks) {
+      p.Line("  " + c.check + ": " + (!c.ok ? "FAILED" : c.pending ? "pending" : "ok") + " - " + c.detail);
+    }
   }
   if (!ok) {
     const auto bad = std::find_if(checks.begin(), checks.end(), [](const ReportCheck& c) { return !c.ok; });

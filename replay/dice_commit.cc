@@ -12,22 +12,6 @@
 
 namespace adjutant::replay {
 
-namespace {
-
-Result<std::vector<unsigned char>> Bytes(std::string_view hex) {
-  std::vector<unsigned char> out(hex.size() / 2 + 1);
-  size_t len = 0;
-  if (hex.size() % 2 != 0 ||
-      sodium_hex2bin(out.data(), out.size(), hex.data(), hex.size(), nullptr, &len, nullptr) != 0 ||
-      len < 16 || len > 64) {
-    return Status::InvalidArgument("a dice salt is 32 to 128 hex digits");
-  }
-  out.resize(len);
-  return out;
-}
-
-}  // namespace
-
 std::string NewSalt() {
   if (sodium_init() < 0) return "";
   std::array<unsigned char, 32> salt{};
@@ -38,10 +22,9 @@ std::string NewSalt() {
 }
 
 Result<std::string> CommitmentOf(std::string_view salt_hex) {
-  if (sodium_init() < 0) return Status::IOError("libsodium failed to initialise");
-  auto bytes = Bytes(salt_hex);
-  if (!bytes.ok()) return bytes.status();
-  return Blake2bHex(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+  auto c = SaltCommitment(salt_hex);
+  if (!c) return Status::InvalidArgument("a dice salt is 32 to 128 hex digits");
+  return *c;
 }
 
 Result<rules::CounterDice> TurnDice(ledger::Ledger& db, std::string_view game, std::string_view branch,
@@ -68,7 +51,7 @@ Result<rules::CounterDice> TurnDice(ledger::Ledger& db, std::string_view game, s
     return Status::InvalidArgument("that salt does not match turn " + t.ToString() + "'s dice commitment " +
                                    committed->second);
   }
-  return rules::CounterDice(info->seed, b->dice_salt ^ Hash64(*salt));
+  return rules::CounterDice(info->seed, CommittedTurnSalt(b->dice_salt, *salt));
 }
 
 Result<std::optional<std::string>> RevealedSalt(ledger::Ledger& db, std::string_view game,
@@ -159,7 +142,6 @@ Result<DiceCheck> VerifyTurnDice(ledger::Ledger& db, std::string_view game, std:
   auto next = db.SeekTurn(game, branch, TurnPhase{Turn{t.major, t.minor, t.step + 1}, 0});
   if (!next.ok()) return next.status();
   const uint64_t last = next->has_value() ? **next - 1 : UINT64_MAX;
-  const uint64_t turn_salt = Hash64(salt);
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, **first, last, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
     const auto* d = ev.payload_as_DieRolled();
@@ -171,7 +153,7 @@ Result<DiceCheck> VerifyTurnDice(ledger::Ledger& db, std::string_view game, std:
     TurnPhase at{t, ev.phase()};
     std::string subject = d->subject() ? d->subject()->str() : "";
     for (uint32_t i = 0; d->results() && i < d->results()->size(); ++i) {
-      uint32_t want = rules::CounterDie(info->seed, b->dice_salt ^ turn_salt, at, subject, d->purpose()->str(),
+      uint32_t want = rules::CounterDie(info->seed, CommittedTurnSalt(b->dice_salt, salt), at, subject, d->purpose()->str(),
                                         d->index() + i, d->sides());
       if (want != d->results()->Get(i)) {
         check.ok = false;

@@ -6,6 +6,7 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "ledger/tree.h"
+#include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
 
@@ -17,9 +18,9 @@ Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step
 
 std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
 
-// The seqs [first, last] of `turn` on the branch (its orders, its phases and
-// their heads); nullopt when it has none.
-Result<std::optional<std::pair<uint64_t, uint64_t>>> TurnRange(ledger::Ledger& db, const std::string& game,
+}  // namespace
+
+Result<std::optional<std::pair<uint64_t, uint64_t>>> TurnSeqs(ledger::Ledger& db, const std::string& game,
                                                                const std::string& branch, const Turn& turn) {
   auto first = db.SeekTurn(game, branch, TurnPhase{turn, 0});
   if (!first.ok()) return first.status();
@@ -31,6 +32,8 @@ Result<std::optional<std::pair<uint64_t, uint64_t>>> TurnRange(ledger::Ledger& d
   const uint64_t last = next->has_value() ? **next - 1 : head->seq;
   return std::optional<std::pair<uint64_t, uint64_t>>(std::make_pair(**first, last));
 }
+
+namespace {
 
 struct Head {
   uint64_t seq = 0;
@@ -72,33 +75,10 @@ Result<std::optional<Head>> HeadBefore(ledger::Ledger& db, const std::string& ga
 
 }  // namespace
 
-Result<std::vector<PersonEvent>> PersonsEventsOf(ledger::Ledger& db, const std::string& game,
-                                                 const std::string& branch, const std::string& person,
-                                                 const Turn& turn) {
-  auto range = TurnRange(db, game, branch, turn);
-  if (!range.ok()) return range.status();
-  std::vector<PersonEvent> out;
-  if (!range->has_value()) return out;
-  std::set<uint64_t> his;
-  ADJ_RETURN_IF_ERROR(db.Read(game, branch, (*range)->first, (*range)->second, [&](const ledger::EventView& e) {
-    const fb::Event& ev = *e.event();
-    if (TurnOf(ev.turn()) != turn) return Status::Ok();
-    const auto* o = ev.payload_as_OrderSubmitted();
-    const auto* r = ev.payload_as_OrderRejected();
-    const auto* sp = ev.payload_as_OrderSuperseded();
-    if (o && o->person()->str() == person) his.insert(e.seq);
-    if ((o && his.count(e.seq)) || (r && his.count(r->order_seq())) || (sp && his.count(sp->order_seq()))) {
-      out.push_back({e.seq, std::vector<uint8_t>(e.bytes.begin(), e.bytes.end())});
-    }
-    return Status::Ok();
-  }));
-  return out;
-}
-
 Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                               const std::string& person, const Turn& turn,
-                                              std::optional<uint64_t> since) {
-  auto range = TurnRange(db, game, branch, turn);
+                                              const std::vector<uint64_t>& seqs_asked, std::optional<uint64_t> since) {
+  auto range = TurnSeqs(db, game, branch, turn);
   if (!range.ok()) return range.status();
   const std::string where = "turn " + turn.ToString() + " of " + game + "/" + branch;
   if (!range->has_value()) return Status::NotFound(where + " has not begun");
@@ -125,11 +105,20 @@ Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::str
     (*before)->size = *since;
     (*before)->root = merkle::Hex(*root);
   }
-  auto his = PersonsEventsOf(db, game, branch, person, turn);
-  if (!his.ok()) return his.status();
-  std::erase_if(*his, [&](const PersonEvent& e) { return e.seq > head->size; });
-  std::vector<uint64_t> seqs;
-  for (const PersonEvent& e : *his) seqs.push_back(e.seq);
+  // The events, as stored (those the head covers).
+  std::set<uint64_t> wanted;
+  for (uint64_t s : seqs_asked) {
+    if (s >= 1 && s <= head->size) wanted.insert(s);
+  }
+  std::vector<uint64_t> seqs(wanted.begin(), wanted.end());
+  std::vector<std::vector<uint8_t>> bytes;
+  if (!seqs.empty()) {
+    ADJ_RETURN_IF_ERROR(db.Read(game, branch, seqs.front(), seqs.back(), [&](const ledger::EventView& e) {
+      if (wanted.count(e.seq)) bytes.emplace_back(e.bytes.begin(), e.bytes.end());
+      return Status::Ok();
+    }));
+  }
+  if (bytes.size() != seqs.size()) return Status::Corruption(where + ": an event to prove was not read");
   std::vector<merkle::Hash> proof;
   if (!seqs.empty()) {
     auto p = ledger::TreeMultiProof(db, game, branch, seqs, head->size);
@@ -142,10 +131,17 @@ Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::str
     if (!c.ok()) return c.status();
     consistency = std::move(*c);
   }
-  // The events themselves, as stored.
+  // The dice's public inputs: the game's seed, the salt of the branch that
+  // wrote the head (and the turn's rolls).
+  auto info = db.Game(game);
+  if (!info.ok()) return info.status();
+  auto writer = db.Branch(game, head->branch);
+  if (!writer.ok()) return writer.status();
   flatbuffers::FlatBufferBuilder f;
   std::vector<flatbuffers::Offset<fb::ProvenEvent>> events;
-  for (const PersonEvent& e : *his) events.push_back(fb::CreateProvenEventDirect(f, e.seq, signing::Hex(e.bytes).c_str()));
+  for (size_t i = 0; i < seqs.size(); ++i) {
+    events.push_back(fb::CreateProvenEventDirect(f, seqs[i], signing::Hex(bytes[i]).c_str()));
+  }
   auto hexes = [&](const std::vector<merkle::Hash>& hs) {
     std::vector<flatbuffers::Offset<flatbuffers::String>> v;
     for (const auto& h : hs) v.push_back(f.CreateString(merkle::Hex(h)));
@@ -182,6 +178,8 @@ Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::str
   rb.add_previous_size(*before ? (*before)->size : 0);
   rb.add_previous_root(prev_root);
   rb.add_consistency(consistency_v);
+  rb.add_dice_seed(info->seed);
+  rb.add_dice_salt(writer->dice_salt);
   f.Finish(rb.Finish());
   return std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
 }
@@ -203,6 +201,43 @@ Status HashList(const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::Strin
     merkle::Hash h;
     ADJ_RETURN_IF_ERROR(HexField(v->Get(i), field + "[" + std::to_string(i) + "]", &h));
     out->push_back(h);
+  }
+  return Status::Ok();
+}
+
+// What a proven event says that the checks use: a counter-based roll the
+// adjudicator made, a dice commitment or reveal, a key adopted.
+Status ReadProvenEvent(uint64_t seq, const std::vector<uint8_t>& bytes, const std::string& field, ReportProofData* d) {
+  if (!schema::VerifyEventBuffer(bytes.data(), bytes.size())) {
+    return Status::InvalidArgument(field + ".event: not an Event (it fails the FlatBuffers verifier)");
+  }
+  const fb::Event& ev = *flatbuffers::GetRoot<fb::Event>(bytes.data());
+  if (const fb::DieRolled* r = ev.payload_as_DieRolled()) {
+    const bool adjudicator = !ev.actor() || ev.actor()->kind() == fb::ActorKind_Adjudicator;
+    if (!r->scripted() && adjudicator) {
+      ProvenRoll roll;
+      roll.seq = seq;
+      roll.branch = Str(ev.branch());
+      roll.at = TurnPhase{TurnOf(ev.turn()), ev.phase()};
+      roll.subject = Str(r->subject());
+      roll.purpose = Str(r->purpose());
+      roll.index = r->index();
+      roll.sides = r->sides();
+      if (r->results()) roll.results.assign(r->results()->begin(), r->results()->end());
+      d->rolls.push_back(std::move(roll));
+    }
+  } else if (const fb::Directive* dir = ev.payload_as_Directive()) {
+    if (const fb::CommitDice* c = dir->body_as_CommitDice()) {
+      d->commitments[TurnOf(c->turn())] = {seq, Str(c->commitment())};
+    } else if (const fb::RevealDice* rv = dir->body_as_RevealDice()) {
+      d->reveals[TurnOf(rv->turn())] = {seq, Str(rv->salt())};
+    } else if (const fb::SigningKey* k = dir->body_as_SigningKey()) {
+      signing::PublicKey key{};
+      if (k->public_key()->size() == key.size()) {
+        std::copy(k->public_key()->begin(), k->public_key()->end(), key.begin());
+        d->key_changes.emplace_back(seq, key);
+      }
+    }
   }
   return Status::Ok();
 }
@@ -229,6 +264,7 @@ Result<ReportProofData> ReportProofFrom(const fb::ReportProof& p) {
       const fb::ProvenEvent* e = p.events()->Get(i);
       auto bytes = signing::BytesFromHex(e->event() ? e->event()->string_view() : std::string_view());
       if (!bytes || bytes->empty()) return Status::InvalidArgument("events[" + std::to_string(i) + "].event: not hex bytes");
+      ADJ_RETURN_IF_ERROR(ReadProvenEvent(e->seq(), *bytes, "events[" + std::to_string(i) + "]", &d));
       d.events.emplace_back(e->seq(), std::move(*bytes));
     }
   }
@@ -236,6 +272,8 @@ Result<ReportProofData> ReportProofFrom(const fb::ReportProof& p) {
   d.previous_size = p.previous_size();
   if (d.previous_size > 0) ADJ_RETURN_IF_ERROR(HexField(p.previous_root(), "previous_root", &d.previous_root));
   ADJ_RETURN_IF_ERROR(HashList(p.consistency(), "consistency", &d.consistency));
+  d.dice_seed = p.dice_seed();
+  d.dice_salt = p.dice_salt();
   return d;
 }
 

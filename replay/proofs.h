@@ -21,29 +21,27 @@ namespace adjutant::fb { struct ReportProof; }
 
 namespace adjutant::replay {
 
-// The events of turn `turn` of `branch` that are `person`'s: the orders he
-// gave for it (OrderSubmitted with his name) and what became of them
-// (OrderRejected, OrderSuperseded naming one of them), seqs rising, each
-// with its bytes as stored.
-struct PersonEvent {
-  uint64_t seq = 0;
-  std::vector<uint8_t> bytes;
-};
-Result<std::vector<PersonEvent>> PersonsEventsOf(ledger::Ledger& db, const std::string& game,
-                                                 const std::string& branch, const std::string& person,
-                                                 const Turn& turn);
+// The seqs [first, last] of `turn` on the branch (its orders, its phases
+// and their heads); nullopt when it has none.
+Result<std::optional<std::pair<uint64_t, uint64_t>>> TurnSeqs(ledger::Ledger& db, const std::string& game,
+                                                              const std::string& branch, const Turn& turn);
 
-// `person`'s proof of turn `turn` (a ReportProof flatbuffer). NotFound when
-// the turn has no signed head (a game that signs none, a turn not over).
-// Its consistency proof starts from the signed head before the turn's, or
-// from the tree of `since` events when given (the head of the player's last
-// proof, if he skipped some: 0 < since <= the head's size).
+// `person`'s proof of turn `turn` (a ReportProof flatbuffer): the events
+// `seqs` (what his reports of the turn were built from: reports/sources.h)
+// under the turn's signed head, those after the head left out. NotFound
+// when the turn has no signed head (a game that signs none, a turn not
+// over). Its consistency proof starts from the signed head before the
+// turn's, or from the tree of `since` events when given (the head of the
+// player's last proof, if he skipped some: 0 < since <= the head's size).
 Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                               const std::string& person, const Turn& turn,
+                                              const std::vector<uint64_t>& seqs,
                                               std::optional<uint64_t> since = std::nullopt);
 
-// A ReportProof (verified flatbuffer) as data; InvalidArgument naming the
-// field whose hex is malformed or of the wrong length.
+// A ReportProof (verified flatbuffer) as data, with what its events say
+// (rolls, dice commitments and reveals, keys adopted); InvalidArgument
+// naming the field whose hex is malformed or of the wrong length, or the
+// event that is not an Event.
 Result<ReportProofData> ReportProofFrom(const fb::ReportProof& p);
 
 }  // namespace adjutant::replay

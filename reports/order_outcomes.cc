@@ -13,6 +13,7 @@
 #include <set>
 
 #include "base/money.h"
+#include "reports/reflect.h"
 #include "ledger/ledger.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -83,36 +84,6 @@ const Link kLinks[] = {
 // Events that say an order could not be carried out (besides those with a
 // `failed` text).
 const std::set<std::string_view> kFailures = {"MoveFailed", "DogIntentRefused", "StandingOrderCancelled"};
-
-constexpr std::string_view kNs = "adjutant.fb.";
-
-const reflection::Schema& Schema() { return *reflection::GetSchema(schema::BinarySchema().data()); }
-
-std::string_view ShortName(const reflection::Object& o) {
-  std::string_view n = o.name()->string_view();
-  if (n.substr(0, kNs.size()) == kNs) n.remove_prefix(kNs.size());
-  return n;
-}
-
-const reflection::Field* FieldOf(const reflection::Object& o, std::string_view name) {
-  return o.fields()->LookupByKey(std::string(name).c_str());
-}
-
-// The table a union field of `t` holds, and its type.
-const reflection::Object* UnionMember(const flatbuffers::Table& t, const reflection::Object& o, std::string_view field,
-                                      const flatbuffers::Table** value) {
-  const reflection::Field* u = FieldOf(o, field);
-  const reflection::Field* ut = FieldOf(o, std::string(field) + "_type");
-  if (u == nullptr || ut == nullptr || u->type()->base_type() != reflection::Union) return nullptr;
-  const int64_t type = flatbuffers::GetAnyFieldI(t, *ut);
-  if (type == 0) return nullptr;
-  const auto* e = Schema().enums()->Get(static_cast<uint32_t>(u->type()->index()));
-  const auto* v = e->values()->LookupByKey(type);
-  if (v == nullptr || v->union_type()->index() < 0) return nullptr;
-  *value = flatbuffers::GetFieldT(t, *u);
-  if (*value == nullptr) return nullptr;
-  return Schema().objects()->Get(static_cast<uint32_t>(v->union_type()->index()));
-}
 
 // A field's value in words (enums by name), "" when absent.
 std::string ValueOf(const flatbuffers::Table& t, const reflection::Field& f) {

@@ -6,6 +6,7 @@
 #include "projections/summary.h"
 #include "replay/driver.h"
 #include "replay/proofs.h"
+#include "reports/sources.h"
 #include "schema/codec.h"
 #include "reports/common.h"
 #include "reports/reports.h"
@@ -87,7 +88,7 @@ Result<Packet> TurnPacket(ledger::Ledger& db, const std::string& game, const std
   // under the turn's signed head, and the history's consistency with the
   // head before. A turn without a head (its key adopted later) has none.
   if (!replay::SummaryOf(*world).signing_key.empty()) {
-    auto proof = replay::BuildReportProof(db, game, branch, person, turn);
+    auto proof = ReportProofOf(db, game, branch, person, turn);
     if (proof.ok()) {
       auto json = schema::ToJson("ReportProof", proof->data());
       if (!json.ok()) return json.status();

@@ -14,34 +14,6 @@ uint32_t Roll::total() const {
   return t;
 }
 
-uint32_t CounterDie(uint64_t seed, uint64_t salt, const TurnPhase& at, std::string_view subject,
-                    std::string_view purpose, uint32_t index, uint32_t sides) {
-  std::string key;
-  auto put = [&](uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) { key.push_back(static_cast<char>(v & 0xff)); v >>= 8; }
-  };
-  put(salt, 8);
-  put(static_cast<uint32_t>(at.turn.major), 4);
-  put(static_cast<uint32_t>(at.turn.minor), 4);
-  put(static_cast<uint32_t>(at.turn.step), 4);
-  put(at.phase, 2);
-  key.append(subject);
-  key.push_back('\0');
-  key.append(purpose);
-  key.push_back('\0');
-  put(index, 4);
-  size_t attempt_at = key.size();
-  // Reject the top sliver of the 64-bit range that would bias `% sides`.
-  const uint64_t excess = (0 - static_cast<uint64_t>(sides)) % sides;  // 2^64 mod sides
-  const uint64_t last_ok = UINT64_MAX - excess;
-  for (uint32_t attempt = 0;; ++attempt) {
-    key.resize(attempt_at);
-    put(attempt, 4);
-    uint64_t x = Hash64(key, seed);
-    if (x <= last_ok) return static_cast<uint32_t>(x % sides) + 1;
-  }
-}
-
 Status CheckRollRequest(const RollRequest& req) {
   if (req.sides < 2 || req.sides > limits::kDiceSidesMax) {
     return Status::InvalidArgument("sides must be 2.." + std::to_string(limits::kDiceSidesMax) + ", not " +

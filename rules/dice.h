@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "base/counter_dice.h"
 #include "base/status.h"
 #include "base/turn.h"
 #include "schema/draft.h"
@@ -42,10 +43,8 @@ class DiceSource {
   virtual Result<Roll> Next(const RollRequest& req) = 0;
 };
 
-// The value of die `index` of a stream: uniform in 1..sides (rejection
-// sampling, so unbiased for any number of sides).
-uint32_t CounterDie(uint64_t seed, uint64_t salt, const TurnPhase& at, std::string_view subject,
-                    std::string_view purpose, uint32_t index, uint32_t sides);
+// The value of die `index` of a stream (base/counter_dice.h).
+using adjutant::CounterDie;
 
 class CounterDice final : public DiceSource {
  public:

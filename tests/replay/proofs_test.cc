@@ -24,7 +24,9 @@
 #include "ledger/ledger.h"
 #include "replay/driver.h"
 #include "replay/proofs.h"
+#include "projections/visibility.h"
 #include "reports/packet.h"
+#include "reports/reports.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
@@ -51,15 +53,38 @@ std::string Write(const std::string& path, const std::string& text) {
   return path;
 }
 
-// The game's events by seq, and whose each order event is (OrderSubmitted:
-// its person; its outcomes: the person of the order they name).
+// Who may see each event of the game: an oracle written from the books'
+// rules apart from reports/sources.cc (generated accessors and the event's
+// JSON, not its reflection). An order and its outcomes: its person's. The
+// dice and key directives: everyone's. A ship's event (a pate event whose
+// `ship` or `observer` is she) and a roll about her: her commander's, her
+// deputy's and her state's Naval Minister's (PATE 2.3). A state's event (a
+// sow event's `state`): its Finance and Prime Ministers'. A nation's (a
+// y1820 event's `nation`): its ruler's. A roll about X: whoever holds a role
+// "X.what". The weather of a sea area (WindSet, its wind and storm rolls):
+// those of the ships that have been there. A battle's (a dog event, a roll in a battle): every general's,
+// but a refused intention only its unit's side's.
 struct Owners {
   std::map<uint64_t, std::vector<uint8_t>> bytes;
-  std::map<uint64_t, std::string> person;  // "" for events that are no one's order
+  std::map<uint64_t, std::string> person;       // orders and their outcomes: whose ("" for other events)
+  std::map<uint64_t, std::set<std::string>> of;  // other events: "public", "ship:ID", "state:S", "nation:N", "battle",
+                                                 // "side:D", "role:X", "area:A"
+  std::map<std::string, std::set<std::string>> been;  // ship -> the sea areas she was in at some time of the game
 };
+
+// The string value of `"field": "..."` in an event's JSON, "" if none.
+std::string JsonField(const std::string& json, const std::string& field) {
+  const std::string key = "\"" + field + "\":";
+  size_t at = json.find(key);
+  if (at == std::string::npos) return "";
+  at = json.find('"', at + key.size());
+  const size_t end = at == std::string::npos ? at : json.find('"', at + 1);
+  return end == std::string::npos ? "" : json.substr(at + 1, end - at - 1);
+}
 
 Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
   Owners o;
+  std::map<std::string, std::string> side_of_unit;  // dog: from the scenario
   REQUIRE(db.Read("g", branch, 1, UINT64_MAX, [&](const ledger::EventView& e) {
               o.bytes[e.seq].assign(e.bytes.begin(), e.bytes.end());
               const fb::Event& ev = *e.event();
@@ -68,32 +93,150 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
               if (const auto* r = ev.payload_as_OrderRejected()) who = o.person[r->order_seq()];
               if (const auto* s = ev.payload_as_OrderSuperseded()) who = o.person[s->order_seq()];
               o.person[e.seq] = who;
+              if (!who.empty()) return Status::Ok();
+              auto json = schema::ToJson("Event", e.bytes.data());
+              REQUIRE(json.ok());
+              std::set<std::string>& of = o.of[e.seq];
+              if (const auto* g = ev.payload_as_GameCreated(); g && g->scenario() && g->scenario()->dog() && g->scenario()->dog()->units()) {
+                for (const auto* u : *g->scenario()->dog()->units()) side_of_unit[u->id()->str()] = u->side()->str();
+              }
+              if (const auto* d = ev.payload_as_Directive()) {
+                if (d->body_as_CommitDice() || d->body_as_RevealDice() || d->body_as_SigningKey()) of.insert("public");
+              } else if (const auto* r = ev.payload_as_DieRolled()) {
+                const std::string subject = r->subject() ? r->subject()->str() : "";
+                of.insert("ship:" + subject);
+                of.insert("role:" + subject);
+                of.insert("area:" + subject);
+                if (!side_of_unit.empty()) of.insert("battle");
+              } else if (const auto* pe = ev.payload_as_PateEvent()) {
+                const std::string ship = pe->body_type() == fb::PateEventBody_Observed ? JsonField(*json, "observer")
+                                                                                        : JsonField(*json, "ship");
+                if (!ship.empty()) of.insert("ship:" + ship);
+                if (pe->body_type() == fb::PateEventBody_ShipMoved) o.been[ship].insert(JsonField(*json, "location"));
+                if (pe->body_type() == fb::PateEventBody_WindSet) of.insert("area:" + JsonField(*json, "area"));
+              } else if (ev.payload_as_SowEvent()) {
+                if (std::string st = JsonField(*json, "state"); !st.empty()) of.insert("state:" + st);
+              } else if (ev.payload_as_Y1820Event()) {
+                if (std::string n = JsonField(*json, "nation"); !n.empty()) of.insert("nation:" + n);
+              } else if (const auto* de = ev.payload_as_DogEvent()) {
+                if (const auto* r = de->body_as_DogIntentRefused()) {
+                  of.insert("side:" + side_of_unit[r->unit()->str()]);
+                } else {
+                  of.insert("battle");
+                }
+              }
               return Status::Ok();
             }).ok());
+  // Where each ship began and ended the game.
+  for (uint64_t upto : {uint64_t{2}, uint64_t{UINT64_MAX}}) {
+    auto w = replay::Fold(db, "g", branch, upto);
+    REQUIRE(w.ok());
+    for (const auto& [id, ship] : w->fleet().state().ships) o.been[id].insert(ship.location);
+  }
   return o;
 }
 
-// A proof holds only `person`'s events, byte for byte as stored; and of the
-// other players' order events no leaf hash appears in it unless as the
-// sibling of one of his (all a multi-leaf proof may reveal of a neighbour).
-void CheckNoLeak(const ReportProofData& p, const Owners& owners, const std::string& person) {
+// What `person` holds, from his roles as the game's roster stands.
+std::set<std::string> HeldBy(ledger::Ledger& db, const std::string& person, const Owners& o) {
+  auto v = reports::PersonNow(db, "g", "main", person);
+  REQUIRE(v.ok());
+  std::set<std::string> out = {"public"};
+  for (const std::string& role : v->roles) {
+    const size_t dot = role.rfind('.');
+    const std::string x = role.substr(0, dot), what = role.substr(dot + 1);
+    out.insert("role:" + x);
+    if (what == "commander" || what == "deputy") out.insert("ship:" + x);
+    if (what == "treasury" || what == "prime") out.insert("state:" + x);
+    if (what == "ruler") out.insert("nation:" + x);
+    if (what == "general") out.insert({"side:" + x, "battle"});
+    if (what == "naval") {
+      for (const auto& [seq, of] : o.of) {
+        for (const std::string& p : of) {
+          if (p.rfind("ship:", 0) == 0 && projections::StateOfShipId(p.substr(5)) == x) out.insert(p);
+        }
+      }
+    }
+  }
+  // The weather where his ships have been (PATE 1.4, 8).
+  for (const std::string& h : std::set<std::string>(out)) {
+    if (h.rfind("ship:", 0) != 0) continue;
+    if (auto b = o.been.find(h.substr(5)); b != o.been.end()) {
+      for (const std::string& area : b->second) out.insert("area:" + area);
+    }
+  }
+  return out;
+}
+
+uint64_t SplitOf(uint64_t n) {  // the largest power of two smaller than n (n > 1)
+  uint64_t k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+// The subtrees [begin, begin + count) whose roots a multi-leaf proof of
+// the leaves `in` holds (docs/PROOFS.md "Multi-leaf proof").
+void MultiProofSubtrees(uint64_t b, uint64_t c, const std::set<uint64_t>& in, std::set<std::pair<uint64_t, uint64_t>>* out) {
+  if (in.lower_bound(b) == in.end() || *in.lower_bound(b) >= b + c) {
+    out->insert({b, c});
+    return;
+  }
+  if (c == 1) return;
+  const uint64_t k = SplitOf(c);
+  MultiProofSubtrees(b, k, in, out);
+  MultiProofSubtrees(b + k, c - k, in, out);
+}
+
+// Those a consistency proof from m to the tree D[b : b + c] holds (RFC 9162
+// 2.1.4.1, SUBPROOF).
+void ConsistencySubtrees(uint64_t m, uint64_t b, uint64_t c, bool start, std::set<std::pair<uint64_t, uint64_t>>* out) {
+  if (m == c) {
+    if (!start) out->insert({b, c});
+    return;
+  }
+  const uint64_t k = SplitOf(c);
+  if (m <= k) {
+    ConsistencySubtrees(m, b, k, start, out);
+    out->insert({b + k, c - k});
+  } else {
+    ConsistencySubtrees(m - k, b + k, c - k, false, out);
+    out->insert({b, k});
+  }
+}
+
+// A proof holds only events `person` may see, byte for byte as stored; and
+// of the events he may not see no leaf hash appears in it unless as the
+// root of a subtree the proofs' shape reveals (a sibling on the path of one
+// of his, or on the edge of the previous tree): never anything more of it.
+void CheckNoLeak(ledger::Ledger& db, const ReportProofData& p, const Owners& owners, const std::string& person) {
+  const std::set<std::string> held = HeldBy(db, person, owners);
+  auto may_see = [&](uint64_t seq) {
+    const std::string& who = owners.person.at(seq);
+    if (!who.empty()) return who == person;
+    auto of = owners.of.find(seq);
+    if (of == owners.of.end()) return false;
+    return std::any_of(of->second.begin(), of->second.end(), [&](const std::string& x) { return held.count(x) > 0; });
+  };
   std::set<uint64_t> his;
   for (const auto& [seq, bytes] : p.events) {
     INFO("seq " << seq);
     REQUIRE(owners.bytes.count(seq));
     CHECK(owners.bytes.at(seq) == bytes);
-    CHECK(owners.person.at(seq) == person);
+    CHECK(may_see(seq));
     his.insert(seq);
   }
+  std::set<uint64_t> indices;
+  for (uint64_t seq : his) indices.insert(seq - 1);
+  std::set<std::pair<uint64_t, uint64_t>> revealed;
+  if (!indices.empty()) MultiProofSubtrees(0, p.size, indices, &revealed);
+  if (p.previous_size > 0 && p.previous_size < p.size) ConsistencySubtrees(p.previous_size, 0, p.size, true, &revealed);
+  CHECK(revealed.size() >= p.proof.size());
   std::set<merkle::Hash> in_proof(p.proof.begin(), p.proof.end());
   in_proof.insert(p.consistency.begin(), p.consistency.end());
-  for (const auto& [seq, who] : owners.person) {
-    if (who.empty() || who == person || seq > p.size) continue;
-    if (!in_proof.count(merkle::LeafHash(owners.bytes.at(seq)))) continue;
-    // index ^ 1 is the sibling leaf: seq ^ 1 in 0-based indices.
-    const uint64_t sibling = ((seq - 1) ^ 1) + 1;
-    INFO(who << "'s event " << seq << " has its leaf hash in " << person << "'s proof");
-    CHECK(his.count(sibling));
+  for (const auto& [seq, bytes] : owners.bytes) {
+    if (seq > p.size || may_see(seq)) continue;
+    if (!in_proof.count(merkle::LeafHash(bytes))) continue;
+    INFO("event " << seq << ", not " << person << "'s to see, has its leaf hash in his proof");
+    CHECK(revealed.count({seq - 1, 1}));
   }
 }
 
@@ -126,7 +269,7 @@ TEST_CASE("report proofs on every kind of game: each player's proof of each turn
           const ReportProofData p = Parse(proof.out);
           CHECK(p.person == person);
           CHECK(p.public_key == key.public_key());
-          CheckNoLeak(p, owners, person);
+          CheckNoLeak(db, p, owners, person);
           proven += p.events.size();
           const std::string file = Write(g.dir.path() + "/" + person + "-" + t.turn.ToString() + ".json", proof.out);
           std::vector<std::string> args = {"verify-report", file};
@@ -224,6 +367,116 @@ TEST_CASE("report proofs: a changed event, root, signature, proof hash or previo
   CHECK(wrong_format.err.find("format") != std::string::npos);
 }
 
+TEST_CASE("report proofs check the dice on every kind of game: a committed turn's rolls wait for its salt, the next "
+          "proof carries its reveal and checks them, and a seed or salt not the game's fails",
+          "[proofs][dice][matrix]") {
+  const signing::SigningKey key = TestKey(65);
+  std::string salt;
+  for (int i = 0; i < 32; ++i) salt += "5a";
+  for (const GameKind& kind : GameKinds()) {
+    DYNAMIC_SECTION(kind.name) {
+      PlayOptions o = SignedWith(key);
+      o.first_turn_salt = salt;
+      o.reveal_first_turn = true;
+      PlayedGame g(kind, o);
+      INFO(g.status.message());
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
+      const Turn first = kind.turns.at(0).turn, second = kind.turns.at(1).turn;
+      std::set<std::string> persons;
+      for (const TurnPlan& t : kind.turns) {
+        for (const auto& [person, file] : t.orders) persons.insert(person);
+      }
+      size_t rolls = 0;
+      for (const std::string& person : persons) {
+        INFO(person);
+        const std::string p1 = Cli(db, {"proof", "g", "--player", person, "--turn", first.ToString()}).out;
+        const std::string p2 = Cli(db, {"proof", "g", "--player", person, "--turn", second.ToString()}).out;
+        REQUIRE_FALSE(p1.empty());
+        REQUIRE_FALSE(p2.empty());
+        const ReportProofData d1 = Parse(p1), d2 = Parse(p2);
+        CHECK(d1.commitments.count(first));  // the turn's commitment, proven with its rolls
+        CHECK(d2.reveals.count(first));      // revealed once it was over
+        const std::string f1 = Write(g.dir.path() + "/" + person + "-1.json", p1);
+        const std::string f2 = Write(g.dir.path() + "/" + person + "-2.json", p2);
+        CliRun alone = Cli(db, {"verify-report", f1});
+        INFO(alone.out << alone.err);
+        CHECK(alone.code == 0);
+        CliRun later = Cli(db, {"verify-report", f2, "--previous", f1});
+        INFO(later.out << later.err);
+        CHECK(later.code == 0);
+        if (d1.rolls.empty()) continue;
+        rolls += d1.rolls.size();
+        // Alone, turn 1's rolls await the salt; with the proof that reveals it, each is recomputed.
+        CHECK(alone.out.find("every check holds so far") != std::string::npos);
+        CHECK(alone.out.find("dice: pending") != std::string::npos);
+        CHECK(later.out.find("dice: ok") != std::string::npos);
+        // The seed and the branch's salt are the dice's public inputs, not
+        // signed: given wrong, the rolls do not come out of them.
+        for (const std::string field : {"dice_seed", "dice_salt"}) {
+          INFO(field);
+          const uint64_t was = field == "dice_seed" ? d1.dice_seed : d1.dice_salt;
+          const std::string from = "\"" + field + "\": " + std::to_string(was);
+          const size_t at = p1.find(from);
+          REQUIRE(at != std::string::npos);
+          std::string bad = p1;
+          bad.replace(at, from.size(), "\"" + field + "\": " + std::to_string(was + 1));
+          CliRun r = Cli(db, {"verify-report", f2, "--previous", Write(g.dir.path() + "/bad.json", bad)});
+          CHECK(r.code == 3);
+          CHECK(r.err.find("dice does not hold") != std::string::npos);
+        }
+      }
+      // Every kind whose first turn rolls dice proves them to someone.
+      size_t logged = 0;
+      REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                    const fb::Turn* t = e.event()->turn();
+                    const auto* d = e.event()->payload_as_DieRolled();
+                    logged += d && !d->scripted() && t && Turn{t->major(), t->minor(), t->step()} == first;
+                    return Status::Ok();
+                  }).ok());
+      UNSCOPED_INFO(kind.name << ": " << rolls << " of " << logged << " rolls of turn " << first.ToString() << " proven");
+      CHECK((logged == 0) == (rolls == 0));
+    }
+  }
+}
+
+TEST_CASE("report proofs across a change of key on every kind of game: the next proof, signed by the new key, "
+          "holds the SigningKey directive that adopted it and chains to the last one the old key signed",
+          "[proofs][matrix]") {
+  const signing::SigningKey old_key = TestKey(66), new_key = TestKey(67);
+  for (const GameKind& kind : GameKinds()) {
+    DYNAMIC_SECTION(kind.name) {
+      PlayedGame g(kind, SignedWith(old_key));
+      INFO(g.status.message());
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
+      const std::string person = kind.turns.back().orders.front().first;
+      const std::string last = kind.turns.back().turn.ToString();
+      const std::string before = Write(g.dir.path() + "/before.json",
+                                       Cli(db, {"proof", "g", "--player", person, "--turn", last}).out);
+      const std::string key_file = g.dir.path() + "/new.key";
+      REQUIRE(new_key.Save(key_file).ok());
+      CliRun adopted = Cli(db, {"adopt-key", "g", "--signing-key", key_file});
+      INFO(adopted.err);
+      REQUIRE(adopted.code == 0);
+      CliRun ran = Cli(db, {"adjudicate", "g", "--signing-key", key_file});
+      INFO(ran.err);
+      REQUIRE(ran.code == 0);
+      CliRun after = Cli(db, {"proof", "g", "--player", person, "--turn", kind.coming.ToString()});
+      INFO(after.err);
+      REQUIRE(after.code == 0);
+      const ReportProofData d = Parse(after.out);
+      CHECK(d.public_key == new_key.public_key());
+      REQUIRE(d.key_changes.size() == 1);
+      CHECK(d.key_changes.front().second == new_key.public_key());
+      CliRun checked = Cli(db, {"verify-report", Write(g.dir.path() + "/after.json", after.out), "--previous", before});
+      INFO(checked.out << checked.err);
+      CHECK(checked.code == 0);
+      CHECK(checked.out.find("the key changed to " + signing::Hex(new_key.public_key())) != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, every proof verifies chained, and a "
           "rewritten history fails every player's next proof",
           "[proofs][e2e]") {
@@ -254,6 +507,8 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
   for (const auto& f : std::filesystem::directory_iterator(orders)) files.push_back(f.path().string());
   std::sort(files.begin(), files.end());
   std::map<std::string, std::string> held;  // player -> the file of his last proof
+  std::map<std::string, std::set<std::string>> kinds_proven;  // player -> the kinds of event his proofs held
+  std::map<std::string, size_t> rolls_proven;
   std::vector<Turn> turns;
   for (int t = 1; t <= 10; ++t) {
     const std::string prefix = orders + "/t" + std::to_string(t) + "-";
@@ -284,8 +539,15 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
       INFO(proof.err);
       REQUIRE(proof.code == 0);
       const ReportProofData p = Parse(proof.out);
-      CheckNoLeak(p, owners, person);
+      CheckNoLeak(db, p, owners, person);
       if (t <= 2) CHECK_FALSE(p.events.empty());  // each of the three gave orders in turns 1 and 2
+      for (const auto& [seq, bytes] : p.events) {
+        const fb::Event& ev = *flatbuffers::GetRoot<fb::Event>(bytes.data());
+        const auto* pe = ev.payload_as_PateEvent();
+        kinds_proven[person].insert(pe ? std::string("pate:") + fb::EnumNamePateEventBody(pe->body_type())
+                                       : std::string(fb::EnumNamePayload(ev.payload_type())));
+      }
+      rolls_proven[person] += p.rolls.size();
       // A few kilobytes of proof: hashes only (his events are his report's).
       CHECK(32 * (p.proof.size() + p.consistency.size()) < 4096);
       const std::string file = Write(dir.path() + "/" + person + "-" + std::to_string(t) + ".json", proof.out);
@@ -298,6 +560,20 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
     }
   }
   REQUIRE(turns.size() == 10);
+  // What each proved beyond his orders (reports/sources.h): Nelson, BR1FL's
+  // commander, what she saw and did and the rolls about her; Pitt, Prime
+  // Minister of Britain, Britain's treasury.
+  for (const auto& [person, kinds] : kinds_proven) {
+    std::string all;
+    for (const auto& k : kinds) all += k + " ";
+    UNSCOPED_INFO(person << " proved: " << all << "and " << rolls_proven[person] << " rolls");
+  }
+  CHECK(kinds_proven["nelson"].count("pate:Observed"));
+  CHECK(kinds_proven["nelson"].count("pate:ShipMoved"));
+  CHECK(kinds_proven["pitt"].count("SowEvent"));
+  CHECK(kinds_proven["gaudin"].count("SowEvent"));
+  CHECK_FALSE(kinds_proven["nelson"].count("SowEvent"));
+  CHECK_FALSE(kinds_proven["pitt"].count("pate:Observed"));
   // The GA rewrites turn 2 (a ruling inserted before it, the later turns
   // played again on a corrected branch) and presents that branch as the game.
   const std::string ruling =

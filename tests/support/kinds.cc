@@ -202,6 +202,23 @@ PlayOptions SignedWith(const signing::SigningKey& key) {
   return o;
 }
 
+namespace {
+
+// A CommitDice or RevealDice directive for turn `t`, recorded on main.
+Status RecordDice(ledger::Ledger& db, const GameKind& kind, const Turn& t, const std::string& body,
+                  const std::string& field, const std::string& value) {
+  auto buf = Parsed("DirectiveFile", R"({"reason": "dice", "body_type": ")" + body + R"(", "body": {"turn": {"major": )" +
+                                         std::to_string(t.major) + ", \"minor\": " + std::to_string(t.minor) +
+                                         ", \"step\": " + std::to_string(t.step) + "}, \"" + field + "\": \"" + value +
+                                         "\"}}");
+  if (!buf.ok()) return buf.status();
+  auto r = replay::RecordDirective(db, "g", "main", *buf);
+  if (!r.ok()) return Status::InvalidArgument(kind.name + ": " + body + ": " + r.status().message());
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& kind, const PlayOptions& o) {
   const std::string scenario = dir + "/" + kind.name + ".scenario.json";
   std::ofstream(scenario) << kind.scenario_json;
@@ -240,14 +257,7 @@ Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& 
       salt = o.first_turn_salt;
       auto c = replay::CommitmentOf(*salt);
       if (!c.ok()) return c.status();
-      const Turn& t = plan.turn;
-      auto buf = Parsed("DirectiveFile", R"({"reason": "dice", "body_type": "CommitDice", "body": {"turn": {"major": )" +
-                                             std::to_string(t.major) + ", \"minor\": " + std::to_string(t.minor) +
-                                             ", \"step\": " + std::to_string(t.step) + R"(}, "commitment": ")" + *c +
-                                             "\"}}");
-      if (!buf.ok()) return buf.status();
-      auto r = replay::RecordDirective(db, "g", "main", *buf);
-      if (!r.ok()) return Status::InvalidArgument(kind.name + ": the commitment: " + r.status().message());
+      ADJ_RETURN_IF_ERROR(RecordDice(db, kind, plan.turn, "CommitDice", "commitment", *c));
     }
     rules::DiceSource* dice = last ? o.last_turn_dice : nullptr;
     const rules::RulesVersions* versions = o.versions;
@@ -264,6 +274,9 @@ Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& 
         }
       }
       over = !o.by_phase || r->back().last_of_turn;
+    }
+    if (first && o.first_turn_salt && o.reveal_first_turn) {
+      ADJ_RETURN_IF_ERROR(RecordDice(db, kind, plan.turn, "RevealDice", "salt", *salt));
     }
   }
   auto h = db.HeadOf("g", "main");

@@ -69,7 +69,8 @@ struct PlayOptions {
   bool by_phase = false;  // `adjudicate --phase` until each turn is over, else `adjudicate` (a turn)
   bool keyed = false;     // every adjudication with its own idempotency key (`--key`)
   const rules::RulesVersions* versions = nullptr;  // adopted from the first phase on
-  std::optional<std::string> first_turn_salt;      // the first turn's dice committed to this salt (revealed: no)
+  std::optional<std::string> first_turn_salt;      // the first turn's dice committed to this salt
+  bool reveal_first_turn = false;                  // ... and revealed once that turn is over (RevealDice)
   rules::DiceSource* last_turn_dice = nullptr;     // the last turn rolled with these dice, not the branch's
   // Issue 23: the game is created with this key (`new --signing-key`, its
   // file written under the test's directory) and adjudicated with it.

@@ -1,0 +1,205 @@
+#include "reports/sources.h"
+
+#include <algorithm>
+#include <set>
+
+#include "projections/battle.h"
+#include "projections/summary.h"
+#include "projections/visibility.h"
+#include "replay/driver.h"
+#include "replay/proofs.h"
+#include "reports/reflect.h"
+#include "reports/reports.h"
+#include "schema/event_generated.h"
+
+namespace adjutant::reports {
+
+namespace {
+
+namespace P = projections;
+
+Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step()} : Turn{}; }
+
+std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+
+// The parties his roles name (roles "X.what").
+std::set<std::string> PartiesOf(const Viewer& v, std::initializer_list<std::string_view> whats) {
+  std::set<std::string> out;
+  for (const std::string& role : v.roles) {
+    const size_t dot = role.rfind('.');
+    if (dot == std::string::npos) continue;
+    const std::string_view what = std::string_view(role).substr(dot + 1);
+    if (std::find(whats.begin(), whats.end(), what) != whats.end()) out.insert(role.substr(0, dot));
+  }
+  return out;
+}
+
+// The commitment to turn `turn`'s dice: the last CommitDice for it before
+// seq `before` (read backwards in widening windows); 0 for none.
+Result<uint64_t> CommitmentBefore(ledger::Ledger& db, const std::string& game, const std::string& branch,
+                                  const Turn& turn, uint64_t before) {
+  uint64_t width = 256;
+  for (uint64_t to = before - 1; to >= 1;) {
+    const uint64_t from = to > width ? to - width + 1 : 1;
+    uint64_t found = 0;
+    ADJ_RETURN_IF_ERROR(db.Read(game, branch, from, to, [&](const ledger::EventView& e) {
+      const fb::Directive* d = e.event()->payload_as_Directive();
+      const fb::CommitDice* c = d ? d->body_as_CommitDice() : nullptr;
+      if (c && TurnOf(c->turn()) == turn) found = e.seq;
+      return Status::Ok();
+    }));
+    if (found != 0 || from == 1) return found;
+    to = from - 1;
+    width *= 2;
+  }
+  return uint64_t{0};
+}
+
+}  // namespace
+
+Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
+                                        const std::string& person, const Turn& turn) {
+  auto range = replay::TurnSeqs(db, game, branch, turn);
+  if (!range.ok()) return range.status();
+  std::vector<uint64_t> out;
+  if (!range->has_value()) return out;
+  const auto [first, last] = **range;
+  auto viewer = PersonNow(db, game, branch, person);
+  if (!viewer.ok()) return viewer.status();
+  const std::set<std::string> states = PartiesOf(*viewer, {"treasury", "prime"});
+  const std::set<std::string> nations = PartiesOf(*viewer, {"ruler"});
+  const std::set<std::string> sides = PartiesOf(*viewer, {"general"});
+  // Whatever he holds a role of (the X of his roles "X.what": a ship he
+  // commands, the nation he rules, a kind's own pieces): a roll about it is his.
+  std::set<std::string> held;
+  for (const std::string& role : viewer->roles) held.insert(role.substr(0, role.rfind('.')));
+  // The game at the turn's end, as his reports of it are rendered.
+  auto world = replay::Fold(db, game, branch, last);
+  if (!world.ok()) return world.status();
+  // pate: the ships that report to him and what they observed (PATE 2.3).
+  std::set<std::string> ships;
+  std::set<uint64_t> observed;
+  for (const auto& p : world->projections) {
+    const auto* vis = dynamic_cast<const P::Visibility*>(p.get());
+    if (vis == nullptr) continue;
+    const P::PlayerView view = P::ViewOf(world->roster().state(), world->fleet().state().ships, vis->state(), person, turn);
+    ships.insert(view.ships.begin(), view.ships.end());
+    for (const auto& [ship, obs] : view.observations) {
+      for (const P::Observation& o : obs) observed.insert(o.seq);
+    }
+  }
+  // pate: the sea areas his ships were in during the turn (where it began,
+  // where it ended, and where each move took them, below): the wind and the
+  // storms there (PATE 1.4, 8) were theirs.
+  std::set<std::string> areas;
+  if (!ships.empty()) {
+    auto before = replay::Fold(db, game, branch, first - 1, {"fleet"});
+    if (!before.ok()) return before.status();
+    for (const replay::World* w : {&*world, &*before}) {
+      for (const std::string& id : ships) {
+        if (auto it = w->fleet().state().ships.find(id); it != w->fleet().state().ships.end()) {
+          areas.insert(it->second.location);
+        }
+      }
+    }
+  }
+  std::vector<std::pair<uint64_t, std::string>> weather;  // (seq, area): wind and storm rolls, WindSet
+  // dog: whether he commands a side of the battle.
+  const P::BattleState& battle = world->battle();
+  const bool general = std::any_of(battle.sides.begin(), battle.sides.end(),
+                                   [&](const std::string& s) { return sides.count(s) > 0; });
+  std::set<uint64_t> orders;
+  std::set<uint64_t> picked;
+  bool committed = false;
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, first, last, [&](const ledger::EventView& e) {
+    const fb::Event& ev = *e.event();
+    auto take = [&] { picked.insert(e.seq); };
+    switch (ev.payload_type()) {
+      case fb::Payload_OrderSubmitted:
+        if (TurnOf(ev.turn()) == turn && Str(ev.payload_as_OrderSubmitted()->person()) == person) {
+          orders.insert(e.seq);
+          take();
+        }
+        return Status::Ok();
+      case fb::Payload_OrderRejected:
+        if (orders.count(ev.payload_as_OrderRejected()->order_seq())) take();
+        return Status::Ok();
+      case fb::Payload_OrderSuperseded:
+        if (orders.count(ev.payload_as_OrderSuperseded()->order_seq())) take();
+        return Status::Ok();
+      case fb::Payload_Directive: {
+        const fb::Directive* d = ev.payload_as_Directive();
+        if (const fb::CommitDice* c = d->body_as_CommitDice()) {
+          committed = committed || TurnOf(c->turn()) == turn;
+          take();
+        } else if (d->body_as_RevealDice() || d->body_as_SigningKey()) {
+          take();
+        }
+        return Status::Ok();
+      }
+      case fb::Payload_DieRolled: {
+        if (TurnOf(ev.turn()) != turn) return Status::Ok();
+        const std::string subject = Str(ev.payload_as_DieRolled()->subject());
+        if (ships.count(subject) || held.count(subject) || general) take();
+        else weather.emplace_back(e.seq, subject);
+        return Status::Ok();
+      }
+      default:
+        break;
+    }
+    if (TurnOf(ev.turn()) != turn) return Status::Ok();
+    const flatbuffers::Table* body = nullptr;
+    const reflection::Object* o = EventBody(ev, &body);
+    if (o == nullptr) return Status::Ok();
+    switch (ev.payload_type()) {
+      case fb::Payload_PateEvent:
+        if (ShortName(*o) == "Observed") {
+          if (observed.count(e.seq)) take();
+        } else if (auto ship = StringField(*body, *o, "ship"); ship && ships.count(*ship)) {
+          take();
+          if (auto to = StringField(*body, *o, "location"); to && ShortName(*o) == "ShipMoved") areas.insert(*to);
+        } else if (ShortName(*o) == "WindSet") {
+          if (auto area = StringField(*body, *o, "area")) weather.emplace_back(e.seq, *area);
+        }
+        break;
+      case fb::Payload_SowEvent:
+        if (auto state = StringField(*body, *o, "state"); state && states.count(*state)) take();
+        break;
+      case fb::Payload_Y1820Event:
+        if (auto nation = StringField(*body, *o, "nation"); nation && nations.count(*nation)) take();
+        break;
+      case fb::Payload_DogEvent: {
+        if (!general) break;
+        if (const auto* r = ev.payload_as_DogEvent()->body_as_DogIntentRefused()) {
+          const P::DogUnitState* u = battle.Unit(Str(r->unit()));
+          if (u && !sides.count(u->side)) break;  // the other side's own
+        }
+        take();
+        break;
+      }
+      default:
+        break;
+    }
+    return Status::Ok();
+  }));
+  for (const auto& [seq, area] : weather) {
+    if (areas.count(area)) picked.insert(seq);
+  }
+  // The commitment to this turn's dice, recorded before it began.
+  if (!committed && replay::SummaryOf(*world).dice_commitments.count(turn)) {
+    auto c = CommitmentBefore(db, game, branch, turn, first);
+    if (!c.ok()) return c.status();
+    if (*c != 0) picked.insert(*c);
+  }
+  out.assign(picked.begin(), picked.end());
+  return out;
+}
+
+Result<std::vector<uint8_t>> ReportProofOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
+                                           const std::string& person, const Turn& turn, std::optional<uint64_t> since) {
+  auto seqs = SourcesOf(db, game, branch, person, turn);
+  if (!seqs.ok()) return seqs.status();
+  return replay::BuildReportProof(db, game, branch, person, turn, *seqs, since);
+}
+
+}  // namespace adjutant::reports

@@ -1,0 +1,51 @@
+// What a player's reports of a turn were built from (issue 23): the events
+// his report proof proves under the turn's signed head (replay/proofs.h),
+// and nothing of anyone else's (docs/PROOFS.md "What a proof holds"):
+//  - every kind: the orders he gave for the turn and what became of each
+//    (OrderSubmitted naming him; OrderRejected, OrderSuperseded naming one);
+//    the dice and key directives recorded in the turn (CommitDice,
+//    RevealDice, SigningKey: public), and the commitment to the turn's own
+//    dice wherever it was recorded;
+//  - pate: the Observed events his events report shows (PATE 2.3, 3.11: the
+//    observations of the ships that report to him, projections::ViewOf),
+//    the events of those ships (their `ship` field names one: moved, failed,
+//    rated, sunk, taken, ...), the rolls about them (a DieRolled whose
+//    subject is one), and the weather of the sea areas they were in during
+//    the turn (where it began and ended, where each move took them): the
+//    WindSet events and the wind and storm rolls there (PATE 1.4, 8);
+//  - sow: the events of a state whose treasury he reads (X.treasury,
+//    X.prime: their `state` field names it);
+//  - y1820: the events of the nation he rules (X.ruler: their `nation`
+//    field names it);
+//  - dog: for a side he commands (X.general), the move's events his battle
+//    report tells (every DogEvent but the other sides' refused intentions)
+//    and the move's rolls.
+//  - any kind: the rolls about whatever he holds a role of (a DieRolled
+//    whose subject is the X of one of his roles "X.what": a kind added later
+//    gets that much without a rule of its own).
+// His roles are taken as they stand now, as reports::MayRead takes them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "base/turn.h"
+
+namespace adjutant::ledger { class Ledger; }
+
+namespace adjutant::reports {
+
+// The seqs, rising.
+Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
+                                        const std::string& person, const Turn& turn);
+
+// His report proof of `turn` (a ReportProof flatbuffer): SourcesOf under the
+// turn's signed head, as replay::BuildReportProof makes it.
+Result<std::vector<uint8_t>> ReportProofOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
+                                           const std::string& person, const Turn& turn,
+                                           std::optional<uint64_t> since = std::nullopt);
+
+}  // namespace adjutant::reports
