@@ -35,13 +35,7 @@ Result<std::optional<std::pair<uint64_t, uint64_t>>> TurnSeqs(ledger::Ledger& db
 
 namespace {
 
-struct Head {
-  uint64_t seq = 0;
-  std::string branch;  // as signed: the branch that wrote it
-  TurnPhase at;
-  uint64_t size = 0;
-  std::string root, public_key, signature;  // hex
-};
+using Head = SignedHead;
 
 Head HeadFrom(const ledger::EventView& e) {
   const fb::Event& ev = *e.event();
@@ -74,6 +68,25 @@ Result<std::optional<Head>> HeadBefore(ledger::Ledger& db, const std::string& ga
 }
 
 }  // namespace
+
+Result<std::optional<SignedHead>> HeadCovering(ledger::Ledger& db, const std::string& game, const std::string& branch,
+                                               const std::optional<Turn>& turn) {
+  uint64_t end = 0;
+  if (turn) {
+    auto range = TurnSeqs(db, game, branch, *turn);
+    if (!range.ok()) return range.status();
+    if (!range->has_value()) return std::optional<SignedHead>();
+    end = (*range)->second;
+  } else {
+    auto head = db.HeadOf(game, branch);
+    if (!head.ok()) return head.status();
+    end = head->seq;
+  }
+  auto h = HeadBefore(db, game, branch, end + 1);
+  if (!h.ok()) return h.status();
+  if (turn && h->has_value() && (*h)->at.turn != *turn) return std::optional<SignedHead>();  // none of its own
+  return *h;
+}
 
 Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                               const std::string& person, const Turn& turn,

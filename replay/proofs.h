@@ -26,6 +26,21 @@ namespace adjutant::replay {
 Result<std::optional<std::pair<uint64_t, uint64_t>>> TurnSeqs(ledger::Ledger& db, const std::string& game,
                                                               const std::string& branch, const Turn& turn);
 
+// A signed tree head as its TreeHead event holds it.
+struct SignedHead {
+  uint64_t seq = 0;    // the TreeHead event's own
+  std::string branch;  // as signed: the branch that wrote it
+  TurnPhase at;
+  uint64_t size = 0;
+  std::string root, public_key, signature;  // hex
+};
+
+// The signed head that covers a report of turn `turn` (its last phase's),
+// or with no turn the branch's latest; nullopt when there is none (a game
+// that signs nothing, a turn not over).
+Result<std::optional<SignedHead>> HeadCovering(ledger::Ledger& db, const std::string& game, const std::string& branch,
+                                               const std::optional<Turn>& turn);
+
 // `person`'s proof of turn `turn` (a ReportProof flatbuffer): the events
 // `seqs` (what his reports of the turn were built from: reports/sources.h)
 // under the turn's signed head, those after the head left out. NotFound

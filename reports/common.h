@@ -3,12 +3,14 @@
 // nation; reports/dog.cc: battle). Private to reports/.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "base/status.h"
 #include "base/turn.h"
 #include "replay/driver.h"
+#include "replay/proofs.h"
 #include "reports/reports.h"
 
 namespace flatbuffers { class FlatBufferBuilder; }
@@ -25,6 +27,11 @@ struct Ctx {
   std::string branch;
   std::string out;  // Report::body
   std::string svg;  // Report::svg (drawing_too)
+  // Issue 23: the signed head that covers the report, in a game that signs
+  // its heads, and the person whose proof of it he may ask for.
+  std::optional<replay::SignedHead> head;
+  std::string proof_person;
+  std::string proof_turn;
 
   bool json() const { return rq.format == Format::kJson; }
   // Draws the picture: the answer itself (kSvg: true, the rest is skipped)
@@ -41,6 +48,10 @@ struct Ctx {
   void Line(const std::string& s) { out += s + "\n"; }
   // A finished buffer of `table` as one JSON line.
   Status PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb);
+  // The report's `head` field (an Offset<fb::ReportHead>'s value; 0 without one).
+  uint32_t HeadJson(flatbuffers::FlatBufferBuilder& fbb) const;
+  // Where his proof of the report is, in words.
+  std::string ProofHint() const;
 };
 
 // The world folded to the end of rq.turn (or the head): the projections named

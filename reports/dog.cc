@@ -342,7 +342,7 @@ Status BattleReport(Ctx& c, const std::string& game) {
     for (const auto& l : *happened) lines.push_back(f.CreateString(l));
     f.Finish(fb::CreateDogBattleReportDirect(f, game.c_str(), branch.c_str(), s.moves_done,
                                             upto == UINT64_MAX ? world->head.seq : upto, side.c_str(), ended.c_str(),
-                                            &rows, &lines));
+                                            &rows, &lines, flatbuffers::Offset<fb::ReportHead>(c.HeadJson(f))));
     return c.PrintJson("DogBattleReport", f);
   }
   c.Line("Battle " + game + "/" + branch + ", " + when + " of " + std::to_string(s.max_moves) +

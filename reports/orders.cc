@@ -230,7 +230,8 @@ Status OrdersOfTurn(Ctx& c, const std::string& game, const rules::GameKind* kind
     std::vector<flatbuffers::Offset<flatbuffers::String>> held;
     for (const auto& r : roles) held.push_back(f.CreateString(r));
     f.Finish(fb::CreateOrdersReportDirect(f, game.c_str(), branch.c_str(), person.c_str(), turn.ToString().c_str(),
-                                          turn_name.c_str(), &out, &none, &held));
+                                          turn_name.c_str(), &out, &none, &held,
+                                          flatbuffers::Offset<fb::ReportHead>(c.HeadJson(f))));
     return c.PrintJson("OrdersReport", f);
   }
   c.Line("Orders of " + person + " for " + turn_name + " (" + turn.ToString() + "), " + game + "/" + branch +

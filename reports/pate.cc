@@ -252,7 +252,8 @@ Status EventsReport(Ctx& c, const std::string& game) {
     auto ships = f.CreateVectorOfStrings(v.ships);
     fb::Turn t(v.turn.major, v.turn.minor, v.turn.step);
     f.Finish(fb::CreateEventsReport(f, f.CreateString(game), f.CreateString(branch), f.CreateString(v.person), &t,
-                                    r->as_of(), ships, f.CreateVector(groups)));
+                                    r->as_of(), ships, f.CreateVector(groups),
+                                    flatbuffers::Offset<fb::ReportHead>(c.HeadJson(f))));
     return c.PrintJson("EventsReport", f);
   }
   for (const auto& l : EventsLines(*r, game, branch)) c.Line(l);
@@ -643,7 +644,8 @@ Status PositionsReport(Ctx& c, const std::string& game) {
           commander.c_str(), deputy.c_str(), &contacts));
     }
     fb::Turn t(v.turn.major, v.turn.minor, v.turn.step);
-    f.Finish(fb::CreatePositionReportDirect(f, game.c_str(), branch.c_str(), v.person.c_str(), &t, r->as_of(), &rows));
+    f.Finish(fb::CreatePositionReportDirect(f, game.c_str(), branch.c_str(), v.person.c_str(), &t, r->as_of(), &rows,
+                                            flatbuffers::Offset<fb::ReportHead>(c.HeadJson(f))));
     return c.PrintJson("PositionReport", f);
   }
   for (const auto& l : PositionsLines(*r, game, branch)) c.Line(l);

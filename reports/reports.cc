@@ -7,11 +7,14 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "ledger/ledger.h"
+#include "projections/battle.h"
 #include "projections/roster.h"
+#include "projections/summary.h"
 #include "replay/rebuild.h"
 #include "maps/draw.h"
 #include "reports/common.h"
 #include "schema/codec.h"
+#include "schema/reports_generated.h"
 
 namespace adjutant::reports {
 
@@ -156,6 +159,32 @@ Status MayRead(const Viewer& v, const Request& rq) {
   return Status::InvalidArgument(what + "not yours");
 }
 
+namespace {
+
+// Issue 23: in a game that signs its tree heads, the head that covers the
+// report (its turn's or move's last, else the latest) and whose proof it is.
+Status FindHead(Ctx& c, const Request& rq, const Viewer& v) {
+  if (rq.format == Format::kSvg) return Status::Ok();
+  auto summary = replay::Fold(c.db, rq.game, c.branch, UINT64_MAX, {"summary"});
+  if (!summary.ok() || !summary->kind() || replay::SummaryOf(*summary).signing_key.empty()) return Status::Ok();
+  std::optional<Turn> turn;
+  if (rq.move) {
+    if (auto n = ParseU64(*rq.move); n && *n <= 100000) turn = projections::DogMove(static_cast<int32_t>(*n));
+  } else if (rq.turn) {
+    turn = Turn::Parse(*rq.turn);
+  }
+  auto head = replay::HeadCovering(c.db, rq.game, c.branch, turn);
+  if (!head.ok()) return head.status();
+  c.head = *head;
+  if (c.head) {
+    c.proof_turn = c.head->at.turn.ToString();
+    c.proof_person = !rq.player.empty() ? rq.player : v.ga ? std::string() : v.person;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& asked, bool* not_yours) {
   if (not_yours) *not_yours = false;
   ADJ_RETURN_IF_ERROR(Applies(asked));
@@ -175,6 +204,7 @@ Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& asked, 
     branch = current.ok() ? *current : "main";
   }
   Ctx c{db, rq, v.ga, branch, "", ""};
+  ADJ_RETURN_IF_ERROR(FindHead(c, rq, v));
   Status st;
   switch (rq.kind) {
     case Kind::kTreasury: st = TreasuryReport(c, rq.game); break;
@@ -188,10 +218,32 @@ Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& asked, 
     case Kind::kChoices: st = ChoicesReport(c, rq.game); break;
   }
   if (!st.ok()) return st;
+  if (c.head && rq.format == Format::kText) {
+    const replay::SignedHead& h = *c.head;
+    c.Line("");
+    c.Line("Signed: the history of " + rq.game + "/" + h.branch + " to turn " + h.at.turn.ToString() + " phase " +
+           std::to_string(h.at.phase) + " (" + std::to_string(h.size) + " events, root " + h.root + "), head at seq " +
+           std::to_string(h.seq) + ", key " + h.public_key + ".");
+    c.Line("Proof of this report: " + c.ProofHint() + "; check it with `adjutant verify-report` (docs/PROOFS.md).");
+  }
   Report r;
   r.body = std::move(c.out);
   r.svg = std::move(c.svg);
   return r;
+}
+
+uint32_t Ctx::HeadJson(flatbuffers::FlatBufferBuilder& f) const {
+  if (!head) return 0;
+  const fb::Turn t(head->at.turn.major, head->at.turn.minor, head->at.turn.step);
+  return fb::CreateReportHeadDirect(f, head->branch.c_str(), &t, head->at.phase, head->seq, head->size, head->root.c_str(),
+                                    head->public_key.c_str(), head->signature.c_str(), ProofHint().c_str())
+      .o;
+}
+
+std::string Ctx::ProofHint() const {
+  const std::string who = proof_person.empty() ? "P" : proof_person;
+  return "`adjutant proof " + rq.game + " --player " + who + " --turn " + proof_turn + "` (the order desk: GET /api/games/" +
+         rq.game + "/proof?turn=" + proof_turn + ")";
 }
 
 Status Ctx::PrintJson(std::string_view table, flatbuffers::FlatBufferBuilder& fbb) {

@@ -261,7 +261,8 @@ Status TreasuryReport(Ctx& c, const std::string& game) {
     f.Finish(fb::CreateTreasuryReportDirect(f, game.c_str(), branch.c_str(), a->id.c_str(), a->name.c_str(),
                                             a->nation.c_str(), &t, turn_name.c_str(), as_of, a->treasury_cc,
                                             a->opening_cc, a->credits_cc, a->debits_cc, net, &st, a->manpower, in_units,
-                                            in_ships, &mp, &pools, &builds, &rets, &so, &refused));
+                                            in_ships, &mp, &pools, &builds, &rets, &so, &refused,
+                                            flatbuffers::Offset<fb::ReportHead>(c.HeadJson(f))));
     return c.PrintJson("TreasuryReport", f);
   }
 

@@ -226,7 +226,7 @@ Status MapReport(Ctx& c, const std::string& game) {
     }
     fbb.Finish(fb::CreateY1820MapReport(fbb, fbb.CreateString(game), fbb.CreateString(branch), fbb.CreateString(turn),
                                         f->upto == UINT64_MAX ? f->world.head.seq : f->upto, fbb.CreateVector(rows),
-                                        fbb.CreateVector(seas)));
+                                        fbb.CreateVector(seas), flatbuffers::Offset<fb::ReportHead>(c.HeadJson(fbb))));
     return c.PrintJson("Y1820MapReport", fbb);
   }
   c.Line("Map of " + game + "/" + branch + " (" + s.map_name + "), after " + turn +
@@ -334,7 +334,9 @@ Status NationReport(Ctx& c, const std::string& game) {
       reform_o = fbb.CreateString(n->reform);
       orders_o = fbb.CreateVectorOfStrings(orders);
     }
+    const auto head_o = flatbuffers::Offset<fb::ReportHead>(c.HeadJson(fbb));
     fb::Y1820NationReportBuilder b(fbb);
+    b.add_head(head_o);
     b.add_game(game_o);
     b.add_branch(branch_o);
     b.add_turn(turn_o);

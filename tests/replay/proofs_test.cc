@@ -709,7 +709,7 @@ TEST_CASE("report proofs at the order desk: a player gets his own, never another
 }
 
 TEST_CASE("report proofs travel with a player's mailed reports (proof.json) in a game that signs its heads, on every "
-          "kind",
+          "kind, and every report names the signed head its proof is checked against",
           "[proofs][matrix]") {
   const signing::SigningKey key = TestKey(66);
   for (const GameKind& kind : GameKinds()) {
@@ -728,6 +728,24 @@ TEST_CASE("report proofs travel with a player's mailed reports (proof.json) in a
       CHECK_FALSE(p.events.empty());
       const std::vector<ReportCheck> checks = CheckReportProof(p, nullptr);
       CHECK(std::all_of(checks.begin(), checks.end(), [](const ReportCheck& c) { return c.ok; }));
+      // Each report of the packet ends with the head its proof is checked
+      // against (its root and key: those of proof.json) and where the proof
+      // is; its JSON carries the head.
+      const std::string root = merkle::Hex(p.root), public_key = signing::Hex(p.public_key);
+      REQUIRE_FALSE(packet->parts.empty());
+      for (const auto& part : packet->parts) {
+        INFO(part.name << ":\n" << part.text);
+        CHECK(part.text.find("Signed: the history of g/main to turn " + t.turn.ToString()) != std::string::npos);
+        CHECK(part.text.find("root " + root + "), head at seq " + std::to_string(p.head_seq) + ", key " + public_key) !=
+              std::string::npos);
+        CHECK(part.text.find("adjutant proof g --player " + person + " --turn " + t.turn.ToString()) != std::string::npos);
+      }
+      for (const auto& [file, json] : packet->json) {
+        if (file == "proof.json") continue;
+        INFO(file << ": " << json);
+        CHECK(json.find("\"root\": \"" + root + "\"") != std::string::npos);
+        CHECK(json.find("\"public_key\": \"" + public_key + "\"") != std::string::npos);
+      }
       // A game that signs nothing mails none.
       PlayedGame plain(kind);
       REQUIRE(plain.status.ok());
@@ -735,6 +753,8 @@ TEST_CASE("report proofs travel with a player's mailed reports (proof.json) in a
       REQUIRE(unsigned_packet.ok());
       CHECK(std::none_of(unsigned_packet->json.begin(), unsigned_packet->json.end(),
                          [](const auto& j) { return j.first == "proof.json"; }));
+      for (const auto& part : unsigned_packet->parts) CHECK(part.text.find("Signed:") == std::string::npos);
+      for (const auto& [file, json] : unsigned_packet->json) CHECK(json.find("\"head\"") == std::string::npos);
     }
   }
 }
