@@ -47,20 +47,21 @@ Head HeadFrom(const ledger::EventView& e) {
               hex(th->public_key()), hex(th->signature())};
 }
 
-// The last TreeHead before seq `before` (read backwards in widening windows).
+// The last TreeHead before seq `before` and at or after seq `floor` (read
+// backwards in widening windows).
 Result<std::optional<Head>> HeadBefore(ledger::Ledger& db, const std::string& game, const std::string& branch,
-                                       uint64_t before) {
+                                       uint64_t before, uint64_t floor = 1) {
   uint64_t width = 64;
   uint64_t to = before - 1;
-  while (to >= 1) {
-    const uint64_t from = to > width ? to - width + 1 : 1;
+  while (to >= floor && to >= 1) {
+    const uint64_t from = to >= floor + width ? to - width + 1 : floor;
     std::optional<Head> found;
     ADJ_RETURN_IF_ERROR(db.Read(game, branch, from, to, [&](const ledger::EventView& e) {
       if (e.event()->payload_type() == fb::Payload_TreeHead) found = HeadFrom(e);
       return Status::Ok();
     }));
     if (found) return found;
-    if (from == 1) break;
+    if (from <= floor) break;
     to = from - 1;
     width *= 2;
   }
@@ -71,18 +72,21 @@ Result<std::optional<Head>> HeadBefore(ledger::Ledger& db, const std::string& ga
 
 Result<std::optional<SignedHead>> HeadCovering(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                                const std::optional<Turn>& turn) {
-  uint64_t end = 0;
+  uint64_t end = 0, floor = 1;
   if (turn) {
+    // Only the turn's own events: a turn signed by no head (before the game
+    // adopted a key) is not searched back to the game's start.
     auto range = TurnSeqs(db, game, branch, *turn);
     if (!range.ok()) return range.status();
     if (!range->has_value()) return std::optional<SignedHead>();
+    floor = (*range)->first;
     end = (*range)->second;
   } else {
     auto head = db.HeadOf(game, branch);
     if (!head.ok()) return head.status();
     end = head->seq;
   }
-  auto h = HeadBefore(db, game, branch, end + 1);
+  auto h = HeadBefore(db, game, branch, end + 1, floor);
   if (!h.ok()) return h.status();
   if (turn && h->has_value() && (*h)->at.turn != *turn) return std::optional<SignedHead>();  // none of its own
   return *h;

@@ -755,6 +755,21 @@ TEST_CASE("report proofs travel with a player's mailed reports (proof.json) in a
                          [](const auto& j) { return j.first == "proof.json"; }));
       for (const auto& part : unsigned_packet->parts) CHECK(part.text.find("Signed:") == std::string::npos);
       for (const auto& [file, json] : unsigned_packet->json) CHECK(json.find("\"head\"") == std::string::npos);
+      // It adopts a key: the turn after is signed and its reports say so;
+      // the turns before stay without a head of their own.
+      const std::string key_file = plain.dir.path() + "/late.key";
+      REQUIRE(key.Save(key_file).ok());
+      REQUIRE(Cli(*plain, {"adopt-key", "g", "--signing-key", key_file}).code == 0);
+      CliRun ran = Cli(*plain, {"adjudicate", "g", "--signing-key", key_file});
+      INFO(ran.err);
+      REQUIRE(ran.code == 0);
+      auto late = reports::TurnPacket(*plain, "g", "main", person, kind.coming);
+      REQUIRE(late.ok());
+      REQUIRE_FALSE(late->parts.empty());
+      for (const auto& part : late->parts) CHECK(part.text.find("Signed: the history of g/main to turn " + kind.coming.ToString()) != std::string::npos);
+      auto early = reports::TurnPacket(*plain, "g", "main", person, t.turn);
+      REQUIRE(early.ok());
+      for (const auto& part : early->parts) CHECK(part.text.find("Signed:") == std::string::npos);
     }
   }
 }
