@@ -30,6 +30,7 @@ struct ProvenRoll {
 
 struct ReportProofData {
   std::string game, branch, person;
+  std::string report;  // the one report it proves ("": the whole turn)
   Turn turn;
   TurnPhase head_at;
   uint64_t head_seq = 0, size = 0;

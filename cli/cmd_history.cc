@@ -2,6 +2,7 @@
 #include "base/limits.h"
 #include "cli/common.h"
 #include "ops/ops.h"
+#include "reports/footer.h"
 
 namespace adjutant::cli {
 namespace {
@@ -72,11 +73,18 @@ Status CmdProof(Context& c) {
 Status CmdVerifyReport(Context& c) {
   ops::VerifyReportRequest rq;
   rq.file = c.args.positional[0];
-  auto doc = ReadDocument(rq.file, "ReportProof", limits::kOrderFileBytesMax);
+  // A proof file, a report's JSON or a text report (reports/footer.h).
+  auto read = [](const std::string& path) -> Result<std::vector<std::vector<uint8_t>>> {
+    constexpr size_t kReportFileBytesMax = 16 << 20;  // a report, a whole packet or a proof
+    auto text = ReadFile(path, kReportFileBytesMax);
+    if (!text.ok()) return text.status();
+    return reports::ProofsInDocument(*text, path == "-" ? "stdin" : path);
+  };
+  auto doc = read(rq.file);
   if (!doc.ok()) return doc.status();
-  rq.doc = std::move(doc).value();
+  rq.docs = std::move(doc).value();
   if (auto prev = c.args.Value("previous")) {
-    auto pd = ReadDocument(*prev, "ReportProof", limits::kOrderFileBytesMax);
+    auto pd = read(*prev);
     if (!pd.ok()) return pd.status();
     rq.previous = std::move(pd).value();
     rq.previous_file = *prev;
@@ -167,14 +175,16 @@ std::vector<Command> HistoryCommands() {
          {"since", "N", "prove consistency from the tree of N events (default: the head before the turn's)"}}, 1, 1},
        CmdProof},
       {{"verify-report", "FILE [--previous FILE] [--json]",
-        "Check a report proof (`adjutant proof`) with nothing but the file: the head's Ed25519 signature, every\n"
+        "Check a report proof with nothing but the file: FILE is a proof (`adjutant proof`), a report's JSON (its\n"
+        "head.report_proof) or a text report as mailed or printed (the block at its foot). Checked: the head's\n"
+        "Ed25519 signature, every\n"
         "event's inclusion under the signed root, every roll recomputed from the dice's inputs, and - with\n"
         "--previous, the proof of the player's previous report - that the tree of its head is a prefix of this\n"
         "one: the history only grew (a head signed by a newer key holds if the proof proves the SigningKey\n"
         "directive that adopted it). A committed turn's rolls wait for its salt: the check says \"pending\" until\n"
         "a proof carries the RevealDice (the next turn's, checked with --previous this one). Opens no database.\n"
         "Exit 3 naming the first check that fails, 2 if a file is not a report proof.",
-        {{"previous", "FILE", "the proof of the previous report, whose head this one must extend"}, kJson}, 1, 1},
+        {{"previous", "FILE", "the proof (or report) before this one, whose head this one must extend"}, kJson}, 1, 1},
        CmdVerifyReport},
       {{"stats", "GAME [--branch B] [--at SEQ] [--json]",
         "Events per kind and per turn, their sizes, and the dice rolled.\n"

@@ -230,37 +230,59 @@ Result<ReportProofData> ProofData(const std::vector<uint8_t>& doc, const std::st
 }  // namespace
 
 Status DoVerifyReport(const Env&, const VerifyReportRequest& rq, Printer& p) {
-  auto proof = ProofData(rq.doc, rq.file);
-  if (!proof.ok()) return proof.status();
-  std::optional<ReportProofData> previous;
-  if (rq.previous) {
-    auto prev = ProofData(*rq.previous, rq.previous_file);
-    if (!prev.ok()) return prev.status();
-    previous = std::move(prev).value();
+  if (rq.docs.empty()) return Status::InvalidArgument(rq.file + ": holds no report proof");
+  std::vector<ReportProofData> proofs, previous;
+  for (const auto& doc : rq.docs) {
+    auto d = ProofData(doc, rq.file);
+    if (!d.ok()) return d.status();
+    proofs.push_back(std::move(d).value());
   }
-  const std::vector<ReportCheck> checks = CheckReportProof(*proof, previous ? &*previous : nullptr);
-  const bool ok = std::all_of(checks.begin(), checks.end(), [](const ReportCheck& c) { return c.ok; });
-  if (rq.json) {
-    flatbuffers::FlatBufferBuilder f;
-    std::vector<flatbuffers::Offset<fb::ReportCheck>> rows;
-    for (const auto& c : checks) {
-      rows.push_back(fb::CreateReportCheckDirect(f, c.check.c_str(), c.ok, c.detail.c_str(), c.pending));
+  for (const auto& doc : rq.previous) {
+    auto d = ProofData(doc, rq.previous_file);
+    if (!d.ok()) return d.status();
+    previous.push_back(std::move(d).value());
+  }
+  // Each proof against the previous one of the same report, else the
+  // previous whole turn's, else the first.
+  auto previous_of = [&](const ReportProofData& d) -> const ReportProofData* {
+    if (previous.empty()) return nullptr;
+    for (const std::string& want : {d.report, std::string()}) {
+      for (const auto& q : previous) {
+        if (q.report == want) return &q;
+      }
     }
-    f.Finish(fb::CreateVerifyReportResultDirect(f, rq.file.c_str(), ok, &rows));
-    ADJ_RETURN_IF_ERROR(p.Json("VerifyReportResult", f));
-  } else {
-    const bool pending = std::any_of(checks.begin(), checks.end(), [](const ReportCheck& c) { return c.pending; });
-    p.Line(rq.file + ": " + proof->person + "'s proof of turn " + proof->turn.ToString() + " of " + proof->game +
-           (!ok ? ": a check FAILS" : pending ? ": every check holds so far (some dice await their salt)"
-                                              : ": every check holds"));
-    for (const auto& c : checks) {
-      p.Line("  " + c.check + ": " + (!c.ok ? "FAILED" : c.pending ? "pending" : "ok") + " - " + c.detail);
+    return &previous.front();
+  };
+  const bool several = proofs.size() > 1;
+  std::string first_bad;
+  for (const ReportProofData& d : proofs) {
+    const std::vector<ReportCheck> checks = CheckReportProof(d, previous_of(d));
+    const bool ok = std::all_of(checks.begin(), checks.end(), [](const ReportCheck& c) { return c.ok; });
+    const std::string what = d.person + "'s proof of " + (d.report.empty() ? "" : "his " + d.report + " report of ") +
+                             "turn " + d.turn.ToString() + " of " + d.game;
+    if (rq.json) {
+      flatbuffers::FlatBufferBuilder f;
+      std::vector<flatbuffers::Offset<fb::ReportCheck>> rows;
+      for (const auto& c : checks) {
+        rows.push_back(fb::CreateReportCheckDirect(f, c.check.c_str(), c.ok, c.detail.c_str(), c.pending));
+      }
+      f.Finish(fb::CreateVerifyReportResultDirect(f, rq.file.c_str(), ok, &rows, d.report.c_str()));
+      ADJ_RETURN_IF_ERROR(p.Json("VerifyReportResult", f));
+    } else {
+      const bool pending = std::any_of(checks.begin(), checks.end(), [](const ReportCheck& c) { return c.pending; });
+      p.Line(rq.file + ": " + what +
+             (!ok ? ": a check FAILS" : pending ? ": every check holds so far (some dice await their salt)"
+                                                : ": every check holds"));
+      for (const auto& c : checks) {
+        p.Line("  " + c.check + ": " + (!c.ok ? "FAILED" : c.pending ? "pending" : "ok") + " - " + c.detail);
+      }
+    }
+    if (!ok && first_bad.empty()) {
+      const auto bad = std::find_if(checks.begin(), checks.end(), [](const ReportCheck& c) { return !c.ok; });
+      first_bad = (several ? what + ": " : std::string()) + bad->check + " does not hold: " + bad->detail;
     }
   }
-  if (!ok) {
-    const auto bad = std::find_if(checks.begin(), checks.end(), [](const ReportCheck& c) { return !c.ok; });
-    return Status::Corruption(rq.file + ": " + bad->check + " does not hold: " + bad->detail);
-  }
+  if (!first_bad.empty()) return Status::Corruption(rq.file + ": " + first_bad);
   return Status::Ok();
 }
 

@@ -88,12 +88,15 @@ struct TreeRequest {
 struct HeadsRequest { std::string game; Opt branch; bool json = false; };
 // Issue 23: a player's report proof of a turn (one JSON line, a ReportProof).
 struct ProofRequest { std::string game; Opt branch; Opt person; Opt turn; Opt since; };
-// Issue 23: a report proof checked offline: `doc` (and `previous`) verified
-// ReportProof buffers; `file`, `previous_file` name them in messages.
+// Issue 23: report proofs checked offline: `docs` (and `previous`) verified
+// ReportProof buffers, those one file holds (reports/footer.h: a proof, a
+// report, a whole packet); `file`, `previous_file` name them in messages.
+// Each of `docs` is checked against the one of `previous` that proves the
+// same report, else the whole turn's, else its first.
 struct VerifyReportRequest {
-  std::vector<uint8_t> doc;
+  std::vector<std::vector<uint8_t>> docs;
   std::string file = "-";
-  std::optional<std::vector<uint8_t>> previous;
+  std::vector<std::vector<uint8_t>> previous;
   std::string previous_file;
   bool json = false;
 };

@@ -94,7 +94,8 @@ Result<std::optional<SignedHead>> HeadCovering(ledger::Ledger& db, const std::st
 
 Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                               const std::string& person, const Turn& turn,
-                                              const std::vector<uint64_t>& seqs_asked, std::optional<uint64_t> since) {
+                                              const std::vector<uint64_t>& seqs_asked, std::optional<uint64_t> since,
+                                              const std::string& report) {
   auto range = TurnSeqs(db, game, branch, turn);
   if (!range.ok()) return range.status();
   const std::string where = "turn " + turn.ToString() + " of " + game + "/" + branch;
@@ -177,6 +178,7 @@ Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::str
   const auto sig = f.CreateString(head->signature);
   const auto ev = f.CreateVector(events);
   const auto prev_root = f.CreateString(*before ? (*before)->root : std::string());
+  const auto report_o = f.CreateString(report);
   fb::ReportProofBuilder rb(f);
   rb.add_format(format);
   rb.add_game(g);
@@ -197,6 +199,7 @@ Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::str
   rb.add_consistency(consistency_v);
   rb.add_dice_seed(info->seed);
   rb.add_dice_salt(writer->dice_salt);
+  rb.add_report(report_o);
   f.Finish(rb.Finish());
   return std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
 }
@@ -269,6 +272,7 @@ Result<ReportProofData> ReportProofFrom(const fb::ReportProof& p) {
   d.game = Str(p.game());
   d.branch = Str(p.branch());
   d.person = Str(p.person());
+  d.report = Str(p.report());
   d.turn = TurnOf(p.turn());
   d.head_at = TurnPhase{TurnOf(p.head_turn()), p.head_phase()};
   d.head_seq = p.head_seq();

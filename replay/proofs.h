@@ -48,10 +48,12 @@ Result<std::optional<SignedHead>> HeadCovering(ledger::Ledger& db, const std::st
 // over). Its consistency proof starts from the signed head before the
 // turn's, or from the tree of `since` events when given (the head of the
 // player's last proof, if he skipped some: 0 < since <= the head's size).
+// `report` names the one report it proves (empty: the whole turn).
 Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                               const std::string& person, const Turn& turn,
                                               const std::vector<uint64_t>& seqs,
-                                              std::optional<uint64_t> since = std::nullopt);
+                                              std::optional<uint64_t> since = std::nullopt,
+                                              const std::string& report = "");
 
 // A ReportProof (verified flatbuffer) as data, with what its events say
 // (rolls, dice commitments and reveals, keys adopted); InvalidArgument

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 #include "base/turn.h"
@@ -32,6 +33,9 @@ struct Ctx {
   std::optional<replay::SignedHead> head;
   std::string proof_person;
   std::string proof_turn;
+  // The report's own proof (a ReportProof flatbuffer; empty: none):
+  // reports/footer.h.
+  std::vector<uint8_t> proof;
 
   bool json() const { return rq.format == Format::kJson; }
   // Draws the picture: the answer itself (kSvg: true, the rest is skipped)

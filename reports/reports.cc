@@ -13,6 +13,8 @@
 #include "replay/rebuild.h"
 #include "maps/draw.h"
 #include "reports/common.h"
+#include "reports/footer.h"
+#include "reports/sources.h"
 #include "schema/codec.h"
 #include "schema/reports_generated.h"
 
@@ -176,10 +178,30 @@ Status FindHead(Ctx& c, const Request& rq, const Viewer& v) {
   auto head = replay::HeadCovering(c.db, rq.game, c.branch, turn);
   if (!head.ok()) return head.status();
   c.head = *head;
-  if (c.head) {
-    c.proof_turn = c.head->at.turn.ToString();
-    c.proof_person = !rq.player.empty() ? rq.player : v.ga ? std::string() : v.person;
+  if (!c.head) return Status::Ok();
+  c.proof_turn = c.head->at.turn.ToString();
+  c.proof_person = !rq.player.empty() ? rq.player : v.ga ? std::string() : v.person;
+  // The report's own proof: what it was built from, of the person whose
+  // report it is (none for the GA's own reports, nor for the reports that
+  // prove nothing: the public map, the GA's fleet, the choices before him).
+  SourceScope scope;
+  switch (rq.kind) {
+    case Kind::kOrders: scope.parts = kSourceOrders; break;
+    case Kind::kEvents: scope.parts = kSourceObserved; break;
+    case Kind::kPositions: scope.parts = kSourceShips; break;
+    case Kind::kTreasury: scope = {kSourceStates | kSourceHeld, rq.state}; break;
+    case Kind::kNation: scope = {kSourceNations | kSourceHeld, rq.nation}; break;
+    case Kind::kBattle: scope = {kSourceBattle, rq.side}; break;
+    case Kind::kMap:
+    case Kind::kFleet:
+    case Kind::kChoices: return Status::Ok();
   }
+  if (c.proof_person.empty() || rq.public_only) return Status::Ok();
+  scope.parts |= kSourcePublic;  // what checks its dice and keys
+  scope.report = NameOf(rq.kind);
+  auto proof = ReportProofOf(c.db, rq.game, c.branch, c.proof_person, c.head->at.turn, std::nullopt, scope);
+  if (!proof.ok()) return proof.status();
+  c.proof = std::move(proof).value();
   return Status::Ok();
 }
 
@@ -224,7 +246,12 @@ Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& asked, 
     c.Line("Signed: the history of " + rq.game + "/" + h.branch + " to turn " + h.at.turn.ToString() + " phase " +
            std::to_string(h.at.phase) + " (" + std::to_string(h.size) + " events, root " + h.root + "), head at seq " +
            std::to_string(h.seq) + ", key " + h.public_key + ".");
-    c.Line("Proof of this report: " + c.ProofHint() + "; check it with `adjutant verify-report` (docs/PROOFS.md).");
+    if (c.proof.empty()) {
+      c.Line("Proof of this report: " + c.ProofHint() + "; check it with `adjutant verify-report` (docs/PROOFS.md).");
+    } else {
+      c.Line("The proof of " + c.proof_person + "'s whole turn: " + c.ProofHint() + ".");
+      c.out += ProofFooter(c.proof);
+    }
   }
   Report r;
   r.body = std::move(c.out);
@@ -235,8 +262,10 @@ Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& asked, 
 uint32_t Ctx::HeadJson(flatbuffers::FlatBufferBuilder& f) const {
   if (!head) return 0;
   const fb::Turn t(head->at.turn.major, head->at.turn.minor, head->at.turn.step);
+  const flatbuffers::Offset<fb::ReportProof> own(proof.empty() ? 0
+                                                               : schema::CopyRootTable(f, "ReportProof", proof.data()));
   return fb::CreateReportHeadDirect(f, head->branch.c_str(), &t, head->at.phase, head->seq, head->size, head->root.c_str(),
-                                    head->public_key.c_str(), head->signature.c_str(), ProofHint().c_str())
+                                    head->public_key.c_str(), head->signature.c_str(), ProofHint().c_str(), own)
       .o;
 }
 

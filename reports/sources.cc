@@ -58,7 +58,7 @@ Result<uint64_t> CommitmentBefore(ledger::Ledger& db, const std::string& game, c
 }  // namespace
 
 Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
-                                        const std::string& person, const Turn& turn) {
+                                        const std::string& person, const Turn& turn, const SourceScope& scope) {
   auto range = replay::TurnSeqs(db, game, branch, turn);
   if (!range.ok()) return range.status();
   std::vector<uint64_t> out;
@@ -66,13 +66,25 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
   const auto [first, last] = **range;
   auto viewer = PersonNow(db, game, branch, person);
   if (!viewer.ok()) return viewer.status();
-  const std::set<std::string> states = PartiesOf(*viewer, {"treasury", "prime"});
-  const std::set<std::string> nations = PartiesOf(*viewer, {"ruler"});
-  const std::set<std::string> sides = PartiesOf(*viewer, {"general"});
+  const auto wants = [&](unsigned part) { return (scope.parts & part) != 0; };
+  // His parties of a kind, those the scope asks for (one, or all).
+  const auto scoped = [&](unsigned part, std::set<std::string> parties) {
+    if (!wants(part)) return std::set<std::string>();
+    if (!scope.party.empty()) {
+      const bool his = parties.count(scope.party) > 0;
+      parties.clear();
+      if (his) parties.insert(scope.party);
+    }
+    return parties;
+  };
+  const std::set<std::string> states = scoped(kSourceStates, PartiesOf(*viewer, {"treasury", "prime"}));
+  const std::set<std::string> nations = scoped(kSourceNations, PartiesOf(*viewer, {"ruler"}));
+  const std::set<std::string> sides = scoped(kSourceBattle, PartiesOf(*viewer, {"general"}));
   // Whatever he holds a role of (the X of his roles "X.what": a ship he
   // commands, the nation he rules, a kind's own pieces): a roll about it is his.
-  std::set<std::string> held;
-  for (const std::string& role : viewer->roles) held.insert(role.substr(0, role.rfind('.')));
+  std::set<std::string> all_held;
+  for (const std::string& role : viewer->roles) all_held.insert(role.substr(0, role.rfind('.')));
+  const std::set<std::string> held = scoped(kSourceHeld, all_held);
   // The game at the turn's end, as his reports of it are rendered.
   auto world = replay::Fold(db, game, branch, last);
   if (!world.ok()) return world.status();
@@ -81,9 +93,10 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
   std::set<uint64_t> observed;
   for (const auto& p : world->projections) {
     const auto* vis = dynamic_cast<const P::Visibility*>(p.get());
-    if (vis == nullptr) continue;
+    if (vis == nullptr || !(wants(kSourceShips) || wants(kSourceObserved))) continue;
     const P::PlayerView view = P::ViewOf(world->roster().state(), world->fleet().state().ships, vis->state(), person, turn);
-    ships.insert(view.ships.begin(), view.ships.end());
+    if (wants(kSourceShips)) ships.insert(view.ships.begin(), view.ships.end());
+    if (!wants(kSourceObserved)) continue;
     for (const auto& [ship, obs] : view.observations) {
       for (const P::Observation& o : obs) observed.insert(o.seq);
     }
@@ -104,6 +117,10 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
     }
   }
   std::vector<std::pair<uint64_t, std::string>> weather;  // (seq, area): wind and storm rolls, WindSet
+  // pate: the rolls about a battle as a whole (evasion, closing, the line,
+  // battery damage, the captor: PATE 7.4-7.8), and the battles he saw fought.
+  std::vector<std::pair<uint64_t, std::string>> battle_rolls;
+  std::set<std::string> battles;
   // dog: whether he commands a side of the battle.
   const P::BattleState& battle = world->battle();
   const bool general = std::any_of(battle.sides.begin(), battle.sides.end(),
@@ -116,7 +133,8 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
     auto take = [&] { picked.insert(e.seq); };
     switch (ev.payload_type()) {
       case fb::Payload_OrderSubmitted:
-        if (TurnOf(ev.turn()) == turn && Str(ev.payload_as_OrderSubmitted()->person()) == person) {
+        if (wants(kSourceOrders) && TurnOf(ev.turn()) == turn &&
+            Str(ev.payload_as_OrderSubmitted()->person()) == person) {
           orders.insert(e.seq);
           take();
         }
@@ -129,6 +147,7 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
         return Status::Ok();
       case fb::Payload_Directive: {
         const fb::Directive* d = ev.payload_as_Directive();
+        if (!wants(kSourcePublic)) return Status::Ok();
         if (const fb::CommitDice* c = d->body_as_CommitDice()) {
           committed = committed || TurnOf(c->turn()) == turn;
           take();
@@ -141,6 +160,7 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
         if (TurnOf(ev.turn()) != turn) return Status::Ok();
         const std::string subject = Str(ev.payload_as_DieRolled()->subject());
         if (ships.count(subject) || held.count(subject) || general) take();
+        else if (subject.rfind("battle ", 0) == 0) battle_rolls.emplace_back(e.seq, subject);
         else weather.emplace_back(e.seq, subject);
         return Status::Ok();
       }
@@ -154,7 +174,15 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
     switch (ev.payload_type()) {
       case fb::Payload_PateEvent:
         if (ShortName(*o) == "Observed") {
-          if (observed.count(e.seq)) take();
+          if (!observed.count(e.seq)) break;
+          take();
+          // A battle his ship fought in (PATE 7): its observation's text
+          // begins with the battle's id, the subject of its rolls.
+          const fb::Observed* ob = ev.payload_as_PateEvent()->body_as_Observed();
+          if (ob && ob->kind() == fb::ObservationKind_Battle && ob->text()) {
+            const std::string text = ob->text()->str();
+            if (const size_t colon = text.find(": "); colon != std::string::npos) battles.insert(text.substr(0, colon));
+          }
         } else if (auto ship = StringField(*body, *o, "ship"); ship && ships.count(*ship)) {
           take();
           if (auto to = StringField(*body, *o, "location"); to && ShortName(*o) == "ShipMoved") areas.insert(*to);
@@ -185,8 +213,11 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
   for (const auto& [seq, area] : weather) {
     if (areas.count(area)) picked.insert(seq);
   }
+  for (const auto& [seq, battle] : battle_rolls) {
+    if (battles.count(battle)) picked.insert(seq);
+  }
   // The commitment to this turn's dice, recorded before it began.
-  if (!committed && replay::SummaryOf(*world).dice_commitments.count(turn)) {
+  if (wants(kSourcePublic) && !committed && replay::SummaryOf(*world).dice_commitments.count(turn)) {
     auto c = CommitmentBefore(db, game, branch, turn, first);
     if (!c.ok()) return c.status();
     if (*c != 0) picked.insert(*c);
@@ -196,10 +227,11 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
 }
 
 Result<std::vector<uint8_t>> ReportProofOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
-                                           const std::string& person, const Turn& turn, std::optional<uint64_t> since) {
-  auto seqs = SourcesOf(db, game, branch, person, turn);
+                                           const std::string& person, const Turn& turn, std::optional<uint64_t> since,
+                                           const SourceScope& scope) {
+  auto seqs = SourcesOf(db, game, branch, person, turn, scope);
   if (!seqs.ok()) return seqs.status();
-  return replay::BuildReportProof(db, game, branch, person, turn, *seqs, since);
+  return replay::BuildReportProof(db, game, branch, person, turn, *seqs, since, scope.report);
 }
 
 }  // namespace adjutant::reports

@@ -12,7 +12,10 @@
 //    rated, sunk, taken, ...), the rolls about them (a DieRolled whose
 //    subject is one), and the weather of the sea areas they were in during
 //    the turn (where it began and ended, where each move took them): the
-//    WindSet events and the wind and storm rolls there (PATE 1.4, 8);
+//    WindSet events and the wind and storm rolls there (PATE 1.4, 8); and
+//    the rolls about a battle one of them fought (evasion, closing, the
+//    line, battery damage, the captor: PATE 7.4-7.8; with his Observed,
+//    which tells the battle and its rolls);
 //  - sow: the events of a state whose treasury he reads (X.treasury,
 //    X.prime: their `state` field names it);
 //  - y1820: the events of the nation he rules (X.ruler: their `nation`
@@ -38,14 +41,38 @@ namespace adjutant::ledger { class Ledger; }
 
 namespace adjutant::reports {
 
+// Which of those: the parts of a player's turn one report of his was built
+// from (SourcesFor), or all of them (his proof of the turn).
+enum SourcePart : unsigned {
+  kSourceOrders = 1u << 0,    // his orders and their fates
+  kSourcePublic = 1u << 1,    // the dice and key directives, the turn's commitment
+  kSourceObserved = 1u << 2,  // pate: what his ships observed
+  kSourceShips = 1u << 3,     // pate: his ships' events and rolls, their weather
+  kSourceStates = 1u << 4,    // sow: his states' events
+  kSourceNations = 1u << 5,   // y1820: his nation's events
+  kSourceBattle = 1u << 6,    // dog: his side's move
+  kSourceHeld = 1u << 7,      // any kind: rolls about what he holds a role of
+  kSourceAll = 0xffu,
+};
+struct SourceScope {
+  unsigned parts = kSourceAll;
+  // Only this party of his (a state, a nation, a side: the one report's);
+  // empty: every one he holds.
+  std::string party;
+  // The report it proves, as its proof names it (ReportProof.report);
+  // empty: the player's whole turn.
+  std::string report;
+};
+
 // The seqs, rising.
 Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
-                                        const std::string& person, const Turn& turn);
+                                        const std::string& person, const Turn& turn, const SourceScope& scope = {});
 
 // His report proof of `turn` (a ReportProof flatbuffer): SourcesOf under the
 // turn's signed head, as replay::BuildReportProof makes it.
 Result<std::vector<uint8_t>> ReportProofOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                            const std::string& person, const Turn& turn,
-                                           std::optional<uint64_t> since = std::nullopt);
+                                           std::optional<uint64_t> since = std::nullopt,
+                                           const SourceScope& scope = {});
 
 }  // namespace adjutant::reports

@@ -78,7 +78,9 @@ adj proof "$GAME" --player pitt --turn 1805.1.2 > ./pitt-1805.1.2.proof.json
 adj proof "$GAME" --player pitt --turn 1805.1.3 > ./pitt-1805.1.3.proof.json
 adj verify-report ./pitt-1805.1.3.proof.json --previous ./pitt-1805.1.2.proof.json
 echo; echo "== Britain's Treasury Ministry report"; adj report treasury "$GAME" --state BR
-echo; echo "== Nelson's position report (PATE 3.11)"; adj report positions "$GAME" --player nelson
+echo; echo "== Nelson's position report (PATE 3.11), with its own proof at its foot, checked offline"
+adj report positions "$GAME" --player nelson | tee ./nelson-positions.txt
+adj verify-report ./nelson-positions.txt
 
 # ---- The 1820-1840 grand-strategy game (y1820): Europe 1820 ------------------
 # fixtures/y1820/europe-1820.json on the province map europe-1820.map.json,

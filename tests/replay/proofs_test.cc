@@ -25,6 +25,7 @@
 #include "replay/driver.h"
 #include "replay/proofs.h"
 #include "projections/visibility.h"
+#include "reports/footer.h"
 #include "reports/packet.h"
 #include "reports/reports.h"
 #include "schema/codec.h"
@@ -32,6 +33,8 @@
 #include "schema/reports_generated.h"
 #include "support/desk_client.h"
 #include "support/kinds.h"
+#include "support/pate_game.h"
+#include "support/sow_game.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 
@@ -62,7 +65,9 @@ std::string Write(const std::string& path, const std::string& text) {
 // sow event's `state`): its Finance and Prime Ministers'. A nation's (a
 // y1820 event's `nation`): its ruler's. A roll about X: whoever holds a role
 // "X.what". The weather of a sea area (WindSet, its wind and storm rolls):
-// those of the ships that have been there. A battle's (a dog event, a roll in a battle): every general's,
+// those of the ships that have been there. A PATE battle's own rolls (its
+// subject the battle): the ships' that fought it, as their Battle
+// observations name it. A battle's (a dog event, a roll in a battle): every general's,
 // but a refused intention only its unit's side's.
 struct Owners {
   std::map<uint64_t, std::vector<uint8_t>> bytes;
@@ -85,6 +90,8 @@ std::string JsonField(const std::string& json, const std::string& field) {
 Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
   Owners o;
   std::map<std::string, std::string> side_of_unit;  // dog: from the scenario
+  std::map<std::string, std::vector<uint64_t>> rolls_about;    // subject -> the rolls about it
+  std::map<std::string, std::set<std::string>> battle_ships;   // pate: battle id -> the ships that fought it
   REQUIRE(db.Read("g", branch, 1, UINT64_MAX, [&](const ledger::EventView& e) {
               o.bytes[e.seq].assign(e.bytes.begin(), e.bytes.end());
               const fb::Event& ev = *e.event();
@@ -104,6 +111,7 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
                 if (d->body_as_CommitDice() || d->body_as_RevealDice() || d->body_as_SigningKey()) of.insert("public");
               } else if (const auto* r = ev.payload_as_DieRolled()) {
                 const std::string subject = r->subject() ? r->subject()->str() : "";
+                rolls_about[subject].push_back(e.seq);
                 of.insert("ship:" + subject);
                 of.insert("role:" + subject);
                 of.insert("area:" + subject);
@@ -114,6 +122,12 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
                 if (!ship.empty()) of.insert("ship:" + ship);
                 if (pe->body_type() == fb::PateEventBody_ShipMoved) o.been[ship].insert(JsonField(*json, "location"));
                 if (pe->body_type() == fb::PateEventBody_WindSet) of.insert("area:" + JsonField(*json, "area"));
+                // A battle fought: every ship in it observes it, its text
+                // opening with the battle's id (the subject of its rolls).
+                if (const auto* ob = pe->body_as_Observed(); ob && ob->kind() == fb::ObservationKind_Battle && ob->text()) {
+                  const std::string text = ob->text()->str();
+                  battle_ships[text.substr(0, text.find(": "))].insert(ob->observer()->str());
+                }
               } else if (ev.payload_as_SowEvent()) {
                 if (std::string st = JsonField(*json, "state"); !st.empty()) of.insert("state:" + st);
               } else if (ev.payload_as_Y1820Event()) {
@@ -127,6 +141,12 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
               }
               return Status::Ok();
             }).ok());
+  // A battle's own rolls (PATE 7.4-7.8): its ships'.
+  for (const auto& [battle, ships] : battle_ships) {
+    for (uint64_t seq : rolls_about[battle]) {
+      for (const std::string& ship : ships) o.of[seq].insert("ship:" + ship);
+    }
+  }
   // Where each ship began and ended the game.
   for (uint64_t upto : {uint64_t{2}, uint64_t{UINT64_MAX}}) {
     auto w = replay::Fold(db, "g", branch, upto);
@@ -240,6 +260,15 @@ void CheckNoLeak(ledger::Ledger& db, const ReportProofData& p, const Owners& own
   }
 }
 
+// Who gives orders in the kind's plan.
+std::set<std::string> PersonsOf(const GameKind& kind) {
+  std::set<std::string> persons;
+  for (const TurnPlan& t : kind.turns) {
+    for (const auto& [person, file] : t.orders) persons.insert(person);
+  }
+  return persons;
+}
+
 }  // namespace
 
 TEST_CASE("report proofs on every kind of game: each player's proof of each turn verifies offline, chained to his "
@@ -253,10 +282,7 @@ TEST_CASE("report proofs on every kind of game: each player's proof of each turn
       REQUIRE(g.status.ok());
       ledger::Ledger& db = *g;
       const Owners owners = OwnersOf(db, "main");
-      std::set<std::string> persons;
-      for (const TurnPlan& t : kind.turns) {
-        for (const auto& [person, file] : t.orders) persons.insert(person);
-      }
+      const std::set<std::string> persons = PersonsOf(kind);
       REQUIRE_FALSE(persons.empty());
       for (const std::string& person : persons) {
         std::string previous;
@@ -383,10 +409,7 @@ TEST_CASE("report proofs check the dice on every kind of game: a committed turn'
       REQUIRE(g.status.ok());
       ledger::Ledger& db = *g;
       const Turn first = kind.turns.at(0).turn, second = kind.turns.at(1).turn;
-      std::set<std::string> persons;
-      for (const TurnPlan& t : kind.turns) {
-        for (const auto& [person, file] : t.orders) persons.insert(person);
-      }
+      const std::set<std::string> persons = PersonsOf(kind);
       size_t rolls = 0;
       for (const std::string& person : persons) {
         INFO(person);
@@ -509,6 +532,10 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
   std::map<std::string, std::string> held;  // player -> the file of his last proof
   std::map<std::string, std::set<std::string>> kinds_proven;  // player -> the kinds of event his proofs held
   std::map<std::string, size_t> rolls_proven;
+  std::map<std::string, std::string> held_packet;  // player -> his last mailed packet (text)
+  std::map<std::string, std::set<std::string>> reports_proven;  // player -> his reports whose proofs held events
+  size_t largest_block = 0;
+  size_t battle_rolls_proven = 0;  // rolls about a PATE battle as a whole (7.4-7.8)
   std::vector<Turn> turns;
   for (int t = 1; t <= 10; ++t) {
     const std::string prefix = orders + "/t" + std::to_string(t) + "-";
@@ -548,6 +575,7 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
                                        : std::string(fb::EnumNamePayload(ev.payload_type())));
       }
       rolls_proven[person] += p.rolls.size();
+      for (const ProvenRoll& roll : p.rolls) battle_rolls_proven += roll.subject.rfind("battle ", 0) == 0;
       // A few kilobytes of proof: hashes only (his events are his report's).
       CHECK(32 * (p.proof.size() + p.consistency.size()) < 4096);
       const std::string file = Write(dir.path() + "/" + person + "-" + std::to_string(t) + ".json", proof.out);
@@ -557,9 +585,39 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
       INFO(checked.out << checked.err);
       CHECK(checked.code == 0);
       held[person] = file;
+      // His mailed packet: each report carries its own proof, and the whole
+      // packet verifies, each report chained to the same one of the turn before.
+      auto packet = reports::TurnPacket(db, "g", "main", person, turn);
+      REQUIRE(packet.ok());
+      const std::string mailed = Write(dir.path() + "/" + person + "-" + std::to_string(t) + ".txt", packet->Text());
+      std::vector<std::string> whole = {"verify-report", mailed};
+      if (held_packet.count(person)) whole.insert(whole.end(), {"--previous", held_packet[person]});
+      CliRun each = Cli(db, whole);
+      INFO(each.out << each.err);
+      CHECK(each.code == 0);
+      held_packet[person] = mailed;
+      for (const auto& part : packet->parts) {
+        auto found = reports::ProofsInDocument(part.text, part.name);
+        if (!found.ok()) continue;  // a report that proves nothing
+        auto d = replay::ReportProofFrom(*flatbuffers::GetRoot<fb::ReportProof>(found->front().data()));
+        REQUIRE(d.ok());
+        CheckNoLeak(db, *d, owners, person);
+        if (!d->events.empty()) reports_proven[person].insert(part.name);
+        largest_block = std::max(largest_block, part.text.size() - part.text.find(reports::kProofBegin));
+      }
     }
   }
   REQUIRE(turns.size() == 10);
+  // Each report proved what it tells: Pitt's and Gaudin's treasuries,
+  // Nelson's sightings and his ship's moves.
+  CHECK(reports_proven["pitt"].count("treasury"));
+  CHECK(reports_proven["gaudin"].count("treasury"));
+  CHECK(reports_proven["nelson"].count("events"));
+  CHECK(reports_proven["nelson"].count("positions"));
+  for (const std::string& person : players) CHECK(reports_proven[person].count("orders"));
+  UNSCOPED_INFO("the largest report proof block: " << largest_block << " bytes");
+  UNSCOPED_INFO("battle rolls proven: " << battle_rolls_proven);
+  CHECK(largest_block > 0);
   // What each proved beyond his orders (reports/sources.h): Nelson, BR1FL's
   // commander, what she saw and did and the rolls about her; Pitt, Prime
   // Minister of Britain, Britain's treasury.
@@ -614,6 +672,15 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
     REQUIRE(honest.code == 0);
     CHECK(Cli(db, {"verify-report", Write(dir.path() + "/" + person + "-same.json", honest.out), "--previous",
                    held[person]}).code == 0);
+    // His next mailed packet, from the rewritten history: every report in
+    // it fails against the packet he holds.
+    auto packet = reports::TurnPacket(db, "g", "main2", person, next);
+    REQUIRE(packet.ok());
+    CliRun mailed = Cli(db, {"verify-report", Write(dir.path() + "/" + person + "-rewritten.txt", packet->Text()),
+                             "--previous", held_packet[person]});
+    INFO(mailed.out << mailed.err);
+    CHECK(mailed.code == 3);
+    CHECK(mailed.out.find("every check holds") == std::string::npos);
   }
 }
 
@@ -771,5 +838,239 @@ TEST_CASE("report proofs travel with a player's mailed reports (proof.json) in a
       REQUIRE(early.ok());
       for (const auto& part : early->parts) CHECK(part.text.find("Signed:") == std::string::npos);
     }
+  }
+}
+
+TEST_CASE("every report of a signing game carries its own proof on every kind: text, JSON and a whole packet verify "
+          "offline, chained to the turn before, holding only events of his whole turn's proof",
+          "[proofs][matrix]") {
+  const signing::SigningKey key = TestKey(67);
+  for (const GameKind& kind : GameKinds()) {
+    DYNAMIC_SECTION(kind.name) {
+      PlayedGame g(kind, SignedWith(key));
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
+      const Owners owners = OwnersOf(db, "main");
+      const std::set<std::string> persons = PersonsOf(kind);
+      size_t proven = 0, carried = 0;
+      std::set<std::string> reports_proven;
+      for (const std::string& person : persons) {
+        std::map<std::string, std::string> before;  // report -> its text file of the turn before
+        for (const TurnPlan& t : kind.turns) {
+          INFO(person << ", turn " << t.turn.ToString());
+          auto packet = reports::TurnPacket(db, "g", "main", person, t.turn);
+          INFO(packet.status().message());
+          REQUIRE(packet.ok());
+          auto whole = std::find_if(packet->json.begin(), packet->json.end(),
+                                    [](const auto& j) { return j.first == "proof.json"; });
+          REQUIRE(whole != packet->json.end());
+          const ReportProofData turn_proof = Parse(whole->second);
+          std::set<uint64_t> his_turn;
+          for (const auto& [seq, bytes] : turn_proof.events) his_turn.insert(seq);
+          std::map<std::string, std::string> now;
+          for (const auto& part : packet->parts) {
+            INFO(part.name << ":\n" << part.text);
+            const bool proves = part.name != "map" && part.name != "choices" && part.name != "fleet";
+            CHECK((part.text.find(reports::kProofBegin) != std::string::npos) == proves);
+            if (!proves) continue;
+            ++carried;
+            auto found = reports::ProofsInDocument(part.text, part.name);
+            REQUIRE(found.ok());
+            REQUIRE(found->size() == 1);
+            auto d = replay::ReportProofFrom(*flatbuffers::GetRoot<fb::ReportProof>(found->front().data()));
+            REQUIRE(d.ok());
+            CHECK(d->report == part.name);
+            CHECK(d->person == person);
+            CHECK(d->root == turn_proof.root);
+            CheckNoLeak(db, *d, owners, person);
+            for (const auto& [seq, bytes] : d->events) {
+              CHECK(his_turn.count(seq));
+              // The footer lists it, with its leaf hash.
+              CHECK(part.text.find("  seq " + std::to_string(seq) + "  ") != std::string::npos);
+              CHECK(part.text.find("leaf " + merkle::Hex(merkle::LeafHash(bytes))) != std::string::npos);
+            }
+            proven += d->events.size();
+            if (!d->events.empty()) reports_proven.insert(part.name);
+            // The same proof in the report's JSON.
+            auto json = std::find_if(packet->json.begin(), packet->json.end(),
+                                     [&](const auto& j) { return j.first == part.name + ".json"; });
+            REQUIRE(json != packet->json.end());
+            auto in_json = reports::ProofsInDocument(json->second, json->first);
+            REQUIRE(in_json.ok());
+            REQUIRE(in_json->size() == 1);
+            CHECK(schema::ToJson("ReportProof", in_json->front().data()).value() ==
+                  schema::ToJson("ReportProof", found->front().data()).value());
+            // Both verify offline; the text chained to the same report of the turn before.
+            const std::string stem = g.dir.path() + "/" + person + "-" + t.turn.ToString() + "-" + part.name;
+            const std::string text_file = Write(stem + ".txt", part.text);
+            std::vector<std::string> args = {"verify-report", text_file};
+            if (before.count(part.name)) args.insert(args.end(), {"--previous", before[part.name]});
+            CliRun checked = Cli(db, args);
+            INFO(checked.out << checked.err);
+            CHECK(checked.code == 0);
+            CHECK(checked.out.find("his " + part.name + " report of turn " + t.turn.ToString()) != std::string::npos);
+            CHECK(Cli(db, {"verify-report", Write(stem + ".json", json->second)}).code == 0);
+            now[part.name] = text_file;
+          }
+          // The whole packet, as mailed: one proof per report, each checked.
+          const std::string all = Write(g.dir.path() + "/" + person + "-" + t.turn.ToString() + ".txt", packet->Text());
+          CliRun whole_run = Cli(db, {"verify-report", all, "--json"});
+          INFO(whole_run.out << whole_run.err);
+          CHECK(whole_run.code == 0);
+          CHECK(static_cast<size_t>(std::count(whole_run.out.begin(), whole_run.out.end(), '\n')) == now.size());
+          before = now;
+        }
+      }
+      CHECK(carried > 0);
+      CHECK(proven > 0);  // some report of the kind proves events
+      INFO(kind.name << ": reports with events proven: " << Catch::Detail::stringify(reports_proven));
+      CHECK(reports_proven.count("orders"));
+    }
+  }
+}
+
+TEST_CASE("a report's own proof: a changed event or proof hash fails, a cut or damaged block is named, a report "
+          "without a proof says so",
+          "[proofs]") {
+  const signing::SigningKey key = TestKey(68);
+  const GameKind& kind = GameKinds().front();
+  PlayedGame g(kind, SignedWith(key));
+  REQUIRE(g.status.ok());
+  ledger::Ledger& db = *g;
+  const TurnPlan& t = kind.turns.back();
+  const std::string person = t.orders.front().first;
+  auto packet = reports::TurnPacket(db, "g", "main", person, t.turn);
+  REQUIRE(packet.ok());
+  auto orders = std::find_if(packet->parts.begin(), packet->parts.end(), [](const auto& p) { return p.name == "orders"; });
+  REQUIRE(orders != packet->parts.end());
+  const std::string text = orders->text;
+  REQUIRE(Cli(db, {"verify-report", Write(g.dir.path() + "/ok.txt", text)}).code == 0);
+  auto json = std::find_if(packet->json.begin(), packet->json.end(), [](const auto& j) { return j.first == "orders.json"; });
+  REQUIRE(json != packet->json.end());
+  // A changed hex digit of an event, then of a proof hash, in the JSON.
+  for (const std::string& field : {std::string("\"event\": \""), std::string("\"proof\": [\"")}) {
+    INFO(field);
+    std::string bad = json->second;
+    const size_t at = bad.find(field, bad.find("\"report_proof\""));
+    REQUIRE(at != std::string::npos);
+    // A digit of the event's last bytes (its strings: it stays an Event), a proof hash's tenth.
+    const size_t digit_at = field[1] == 'e' ? bad.find('"', at + field.size()) - 3 : at + field.size() + 10;
+    char& digit = bad[digit_at];
+    digit = digit == '0' ? '1' : '0';
+    CliRun r = Cli(db, {"verify-report", Write(g.dir.path() + "/bad.json", bad)});
+    CHECK(r.code == 3);
+    CHECK(r.out.find("FAILED") != std::string::npos);
+  }
+  // A block cut short, damaged base64, two blocks (each checked).
+  const size_t end = text.find(reports::kProofEnd);
+  REQUIRE(end != std::string::npos);
+  CliRun cut = Cli(db, {"verify-report", Write(g.dir.path() + "/cut.txt", text.substr(0, end))});
+  CHECK(cut.code == 2);
+  CHECK(cut.err.find("cut short") != std::string::npos);
+  std::string damaged = text;
+  damaged[text.find(reports::kProofBegin) + reports::kProofBegin.size() + 5] = '*';
+  CliRun dam = Cli(db, {"verify-report", Write(g.dir.path() + "/damaged.txt", damaged)});
+  CHECK(dam.code == 2);
+  CHECK(dam.err.find("not base64") != std::string::npos);
+  CHECK(dam.err.find("damaged.txt:") != std::string::npos);
+  CliRun twice = Cli(db, {"verify-report", Write(g.dir.path() + "/twice.txt", text + text)});
+  CHECK(twice.code == 0);
+  CHECK(std::count(twice.out.begin(), twice.out.end(), '\n') > 2);
+  // The listing above the block changed (a leaf hash, a seq): the text no
+  // longer says what the block proves.
+  for (const std::string& what : {std::string("  leaf "), std::string("  seq ")}) {
+    std::string changed = text;
+    const size_t at = changed.find(what, changed.find("This report was built from"));
+    REQUIRE(at != std::string::npos);
+    char& d = changed[at + what.size()];
+    d = d == '1' ? '2' : '1';
+    CliRun r = Cli(db, {"verify-report", Write(g.dir.path() + "/listing.txt", changed)});
+    CHECK(r.code == 3);
+    CHECK(r.err.find("are not those its proof block proves") != std::string::npos);
+  }
+  // Another report's block under this listing.
+  auto events_part = std::find_if(packet->parts.begin(), packet->parts.end(), [](const auto& p) { return p.name == "positions"; });
+  REQUIRE(events_part != packet->parts.end());
+  const std::string other = events_part->text.substr(events_part->text.find(reports::kProofBegin));
+  CliRun swapped = Cli(db, {"verify-report", Write(g.dir.path() + "/swapped.txt", text.substr(0, text.find(reports::kProofBegin)) + other)});
+  CHECK(swapped.code == 3);
+  // A report with no proof (the public map, a game that signs nothing).
+  PlayedGame plain(kind);
+  REQUIRE(plain.status.ok());
+  auto unsigned_packet = reports::TurnPacket(*plain, "g", "main", person, t.turn);
+  REQUIRE(unsigned_packet.ok());
+  auto plain_json = std::find_if(unsigned_packet->json.begin(), unsigned_packet->json.end(),
+                                 [](const auto& j) { return j.first == "orders.json"; });
+  REQUIRE(plain_json != unsigned_packet->json.end());
+  CliRun none = Cli(db, {"verify-report", Write(g.dir.path() + "/none.json", plain_json->second)});
+  CHECK(none.code == 2);
+  CHECK(none.err.find("carries no proof") != std::string::npos);
+  CliRun prose = Cli(db, {"verify-report", Write(g.dir.path() + "/prose.txt", unsigned_packet->parts.front().text)});
+  CHECK(prose.code == 2);
+  CHECK(prose.err.find("neither a proof") != std::string::npos);
+}
+
+TEST_CASE("report proofs hold a PATE battle's own rolls (7.4-7.8) for the ships that fought it, and no one else's",
+          "[proofs]") {
+  const signing::SigningKey key = TestKey(69);
+  const GameKind& kind = GameKinds().front();
+  REQUIRE(kind.name == "nwol");
+  PlayedGame g(kind, SignedWith(key));
+  REQUIRE(g.status.ok());
+  ledger::Ledger& db = *g;
+  // Nelson's BR5SL goes into Brest's harbour to fight the French there (PATE 7.1).
+  auto o = Order(db, "g", "nelson",
+                 OrderFile({PateItem("ShipOrders", R"({"ship": "BR5SL", "port": "Brest", "harbour": true, "engage": "Close"})")}));
+  INFO(o.status().message());
+  REQUIRE(o.ok());
+  CliRun ran = Cli(db, {"adjudicate", "g", "--signing-key", g.dir.path() + "/nwol.key"});
+  INFO(ran.err);
+  REQUIRE(ran.code == 0);
+  // The battle's own rolls in the log.
+  std::set<uint64_t> battle_rolls;
+  auto range = replay::TurnSeqs(db, "g", "main", kind.coming);
+  REQUIRE(range.ok());
+  REQUIRE(range->has_value());
+  REQUIRE(db.Read("g", "main", (*range)->first, (*range)->second, [&](const ledger::EventView& e) {
+              if (const auto* r = e.event()->payload_as_DieRolled(); r && r->subject()->str().rfind("battle ", 0) == 0) {
+                battle_rolls.insert(e.seq);
+              }
+              return Status::Ok();
+            }).ok());
+  REQUIRE_FALSE(battle_rolls.empty());
+  const Owners owners = OwnersOf(db, "main");
+  // Nelson's BR5SL and Villeneuve's FR1SL and FR2SL fought; their Naval
+  // Ministers see all their ships (PATE 2.3); Troubridge's transport,
+  // Gravina's Spaniard and Pitt were not there.
+  const std::set<std::string> there = {"nelson", "villeneuve", "barham", "decres"};
+  for (const std::string& person : {"nelson", "villeneuve", "barham", "decres", "troubridge", "gravina", "pitt"}) {
+    INFO(person);
+    CliRun proof = Cli(db, {"proof", "g", "--player", person, "--turn", kind.coming.ToString()});
+    REQUIRE(proof.code == 0);
+    const ReportProofData p = Parse(proof.out);
+    CheckNoLeak(db, p, owners, person);
+    size_t held = 0;
+    for (const auto& [seq, bytes] : p.events) held += battle_rolls.count(seq);
+    if (!there.count(person)) {
+      CHECK(held == 0);
+    } else if (person != "nelson") {
+      CHECK(held == battle_rolls.size());
+    } else {
+      CHECK(held == battle_rolls.size());
+      // His events report, which tells the battle, proves them too.
+      auto packet = reports::TurnPacket(db, "g", "main", person, kind.coming);
+      REQUIRE(packet.ok());
+      auto events = std::find_if(packet->parts.begin(), packet->parts.end(), [](const auto& x) { return x.name == "events"; });
+      REQUIRE(events != packet->parts.end());
+      auto found = reports::ProofsInDocument(events->text, "events");
+      REQUIRE(found.ok());
+      auto d = replay::ReportProofFrom(*flatbuffers::GetRoot<fb::ReportProof>(found->front().data()));
+      REQUIRE(d.ok());
+      size_t in_report = 0;
+      for (const auto& [seq, bytes] : d->events) in_report += battle_rolls.count(seq);
+      CHECK(in_report == battle_rolls.size());
+      CHECK(Cli(db, {"verify-report", Write(g.dir.path() + "/events.txt", events->text)}).code == 0);
+    }
+    CHECK(Cli(db, {"verify-report", Write(g.dir.path() + "/" + person + ".json", proof.out)}).code == 0);
   }
 }
