@@ -1,10 +1,12 @@
 #include "reports/sources.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "projections/battle.h"
 #include "projections/summary.h"
+#include "projections/treasury.h"
 #include "projections/visibility.h"
 #include "replay/driver.h"
 #include "replay/proofs.h"
@@ -21,6 +23,12 @@ namespace P = projections;
 Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step()} : Turn{}; }
 
 std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+
+// y1820: the fields of its events that name a nation party to them (the
+// schema's y1820.fbs; a field of another type under the same name, an
+// army's `from` province, names none).
+constexpr std::string_view kY1820Parties[] = {"nation", "attacker", "defender", "from", "to",    "a",
+                                              "b",      "by",       "other",    "target", "winner"};
 
 // The parties his roles name (roles "X.what").
 std::set<std::string> PartiesOf(const Viewer& v, std::initializer_list<std::string_view> whats) {
@@ -116,6 +124,22 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
       }
     }
   }
+  // sow: whose are the builds, units, ships and repairs the turn's events
+  // name without a state (SOW 4, 5.2, 6.3, 7.1): as they stood before the
+  // turn or after it (a build started or a unit disbanded in it).
+  std::map<std::string, std::string> build_of, unit_of, ship_of;
+  std::multimap<std::string, std::string> repairs_of;  // city -> the states repairing there
+  if (!states.empty()) {
+    auto before = replay::Fold(db, game, branch, first - 1, {"treasury", "fleet"});
+    if (!before.ok()) return before.status();
+    for (const replay::World* w : {&*before, &*world}) {
+      const P::TreasuryState& t = w->treasury().state();
+      for (const auto& [id, b] : t.builds) build_of.emplace(id, b.state);
+      for (const auto& [id, u] : t.units) unit_of.emplace(id, u.state);
+      for (const P::Repair& r : t.repairs) repairs_of.emplace(r.city, r.state);
+      for (const auto& [id, sh] : w->fleet().state().ships) ship_of.emplace(id, sh.state);
+    }
+  }
   std::vector<std::pair<uint64_t, std::string>> weather;  // (seq, area): wind and storm rolls, WindSet
   // pate: the rolls about a battle as a whole (evasion, closing, the line,
   // battery damage, the captor: PATE 7.4-7.8), and the battles he saw fought.
@@ -128,9 +152,14 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
   std::set<uint64_t> orders;
   std::set<uint64_t> picked;
   bool committed = false;
+  // y1820: the rolls since the last other event (a combat round's two dice
+  // come just before it, Y9.4).
+  std::vector<uint64_t> rolls_before;
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, first, last, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
     auto take = [&] { picked.insert(e.seq); };
+    std::vector<uint64_t> just_rolled;
+    if (ev.payload_type() != fb::Payload_DieRolled) just_rolled.swap(rolls_before);
     switch (ev.payload_type()) {
       case fb::Payload_OrderSubmitted:
         if (wants(kSourceOrders) && TurnOf(ev.turn()) == turn &&
@@ -162,6 +191,7 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
         if (ships.count(subject) || held.count(subject) || general) take();
         else if (subject.rfind("battle ", 0) == 0) battle_rolls.emplace_back(e.seq, subject);
         else weather.emplace_back(e.seq, subject);
+        rolls_before.push_back(e.seq);
         return Status::Ok();
       }
       default:
@@ -190,12 +220,44 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
           if (auto area = StringField(*body, *o, "area")) weather.emplace_back(e.seq, *area);
         }
         break;
-      case fb::Payload_SowEvent:
-        if (auto state = StringField(*body, *o, "state"); state && states.count(*state)) take();
+      case fb::Payload_SowEvent: {
+        if (states.empty()) break;
+        if (auto state = StringField(*body, *o, "state")) {
+          if (states.count(*state)) take();
+          if (auto id = StringField(*body, *o, "build_id")) build_of.emplace(*id, *state);  // BuildStarted
+          break;
+        }
+        // An event that names no state: its build's, unit's, ship's or
+        // repair's; the seasons (SOW 2) are every state's.
+        const std::string_view what = ShortName(*o);
+        auto owned = [&](const char* field, const std::map<std::string, std::string>& of) {
+          auto id = StringField(*body, *o, field);
+          auto it = id ? of.find(*id) : of.end();
+          return it != of.end() && states.count(it->second) > 0;
+        };
+        bool his = what == "SeasonStarted" || what == "SeasonEnded" || owned("build_id", build_of) ||
+                   owned("unit", unit_of) || owned("ship", ship_of);
+        if (auto city = StringField(*body, *o, "city"); city && !his) {
+          auto [lo, hi] = repairs_of.equal_range(*city);
+          his = std::any_of(lo, hi, [&](const auto& r) { return states.count(r.second) > 0; });
+        }
+        if (his) take();
         break;
-      case fb::Payload_Y1820Event:
-        if (auto nation = StringField(*body, *o, "nation"); nation && nations.count(*nation)) take();
+      }
+      case fb::Payload_Y1820Event: {
+        // Any party it names (its nation, attacker or defender, the nations a
+        // province passed from and to, a treaty's or a trade's two sides, the
+        // target of a war, the victor): his, if one is his nation.
+        const bool his = std::any_of(std::begin(kY1820Parties), std::end(kY1820Parties), [&](std::string_view field) {
+          auto party = StringField(*body, *o, field);
+          return party && nations.count(*party) > 0;
+        });
+        if (!his) break;
+        take();
+        // A combat round he fought: its two dice, rolled just before it.
+        if (ShortName(*o) == "Y1820CombatRound") picked.insert(just_rolled.begin(), just_rolled.end());
         break;
+      }
       case fb::Payload_DogEvent: {
         if (!general) break;
         if (const auto* r = ev.payload_as_DogEvent()->body_as_DogIntentRefused()) {

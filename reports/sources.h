@@ -17,9 +17,13 @@
 //    line, battery damage, the captor: PATE 7.4-7.8; with his Observed,
 //    which tells the battle and its rolls);
 //  - sow: the events of a state whose treasury he reads (X.treasury,
-//    X.prime: their `state` field names it);
-//  - y1820: the events of the nation he rules (X.ruler: their `nation`
-//    field names it);
+//    X.prime: their `state` field names it, or they name its build, unit,
+//    ship or a repair it pays for), and the seasons' start and end;
+//  - y1820: the events of the nation he rules (X.ruler) — those that name it
+//    as a party (its `nation`, a combat's attacker or defender, the nations a
+//    province passed from and to, a treaty's or a trade's sides, a war's
+//    target, the victor) — and the two dice of each combat round he fought
+//    (Y9.4: rolled just before it);
 //  - dog: for a side he commands (X.general), the move's events his battle
 //    report tells (every DogEvent but the other sides' refused intentions)
 //    and the move's rolls.

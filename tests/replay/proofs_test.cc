@@ -25,6 +25,7 @@
 #include "replay/driver.h"
 #include "replay/proofs.h"
 #include "projections/visibility.h"
+#include "projections/y1820.h"
 #include "reports/footer.h"
 #include "reports/packet.h"
 #include "reports/reports.h"
@@ -62,8 +63,10 @@ std::string Write(const std::string& path, const std::string& text) {
 // dice and key directives: everyone's. A ship's event (a pate event whose
 // `ship` or `observer` is she) and a roll about her: her commander's, her
 // deputy's and her state's Naval Minister's (PATE 2.3). A state's event (a
-// sow event's `state`): its Finance and Prime Ministers'. A nation's (a
-// y1820 event's `nation`): its ruler's. A roll about X: whoever holds a role
+// sow event's `state`, or the state of the build, unit, ship or repair it
+// names; the seasons are everyone's): its Finance and Prime Ministers'. A
+// nation's (any nation the 1820 event names as a party; a combat round's
+// two dice, its sides'): its ruler's. A roll about X: whoever holds a role
 // "X.what". The weather of a sea area (WindSet, its wind and storm rolls):
 // those of the ships that have been there. A PATE battle's own rolls (its
 // subject the battle): the ships' that fought it, as their Battle
@@ -92,9 +95,19 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
   std::map<std::string, std::string> side_of_unit;  // dog: from the scenario
   std::map<std::string, std::vector<uint64_t>> rolls_about;    // subject -> the rolls about it
   std::map<std::string, std::set<std::string>> battle_ships;   // pate: battle id -> the ships that fought it
+  std::vector<uint64_t> rolls_since, last_rolls;
+  std::map<std::string, std::string> state_of;                 // sow: a unit's or a build's state
+  std::map<std::string, std::set<std::string>> repairing;      // sow: city -> the states that began repairs there
   REQUIRE(db.Read("g", branch, 1, UINT64_MAX, [&](const ledger::EventView& e) {
               o.bytes[e.seq].assign(e.bytes.begin(), e.bytes.end());
               const fb::Event& ev = *e.event();
+              // The dice rolled since the last other event (a 1820 combat round's two).
+              if (ev.payload_type() == fb::Payload_DieRolled) {
+                rolls_since.push_back(e.seq);
+              } else {
+                last_rolls.swap(rolls_since);
+                rolls_since.clear();
+              }
               std::string who;
               if (const auto* s = ev.payload_as_OrderSubmitted()) who = s->person()->str();
               if (const auto* r = ev.payload_as_OrderRejected()) who = o.person[r->order_seq()];
@@ -104,6 +117,9 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
               auto json = schema::ToJson("Event", e.bytes.data());
               REQUIRE(json.ok());
               std::set<std::string>& of = o.of[e.seq];
+              if (const auto* g = ev.payload_as_GameCreated(); g && g->scenario() && g->scenario()->sow() && g->scenario()->sow()->units()) {
+                for (const auto* u : *g->scenario()->sow()->units()) state_of[u->id()->str()] = u->state()->str();
+              }
               if (const auto* g = ev.payload_as_GameCreated(); g && g->scenario() && g->scenario()->dog() && g->scenario()->dog()->units()) {
                 for (const auto* u : *g->scenario()->dog()->units()) side_of_unit[u->id()->str()] = u->side()->str();
               }
@@ -128,10 +144,42 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
                   const std::string text = ob->text()->str();
                   battle_ships[text.substr(0, text.find(": "))].insert(ob->observer()->str());
                 }
-              } else if (ev.payload_as_SowEvent()) {
+              } else if (const auto* se = ev.payload_as_SowEvent()) {
                 if (std::string st = JsonField(*json, "state"); !st.empty()) of.insert("state:" + st);
-              } else if (ev.payload_as_Y1820Event()) {
+                // Those that name no state: their build's, unit's, ship's, repair's; the seasons, everyone's.
+                if (const auto* b = se->body_as_BuildStarted()) state_of[b->build_id()->str()] = b->state()->str();
+                if (const auto* r = se->body_as_RepairStarted()) repairing[r->city()->str()].insert(r->state()->str());
+                if (const auto* b = se->body_as_BuildProgressed()) of.insert("state:" + state_of[b->build_id()->str()]);
+                if (const auto* b = se->body_as_BuildCompleted()) of.insert("state:" + state_of[b->build_id()->str()]);
+                if (const auto* u = se->body_as_UnitReinforced()) of.insert("state:" + state_of[u->unit()->str()]);
+                if (const auto* u = se->body_as_UnitDisbanded()) of.insert("state:" + state_of[u->unit()->str()]);
+                if (const auto* sh = se->body_as_ShipCrewed()) of.insert("state:" + projections::StateOfShipId(sh->ship()->str()));
+                if (const auto* sh = se->body_as_ShipRemoved()) of.insert("state:" + projections::StateOfShipId(sh->ship()->str()));
+                if (const auto* r = se->body_as_RepairCompleted()) {
+                  for (const std::string& st : repairing[r->city()->str()]) of.insert("state:" + st);
+                }
+                if (se->body_as_SeasonStarted() || se->body_as_SeasonEnded()) of.insert("public");
+              } else if (const auto* ye = ev.payload_as_Y1820Event()) {
                 if (std::string n = JsonField(*json, "nation"); !n.empty()) of.insert("nation:" + n);
+                // The other nations an event is about, table by table (Y9, Y10, Y11, Y16).
+                auto both = [&](const flatbuffers::String* x, const flatbuffers::String* y) {
+                  for (const auto* n : {x, y}) {
+                    if (n && n->size()) of.insert("nation:" + n->str());
+                  }
+                };
+                if (const auto* c = ye->body_as_Y1820CombatRound()) {
+                  both(c->attacker(), c->defender());
+                  for (uint64_t roll : last_rolls) o.of[roll].insert({"nation:" + c->attacker()->str(), "nation:" + c->defender()->str()});
+                }
+                if (const auto* c = ye->body_as_Y1820ProvinceCaptured()) both(c->from(), c->to());
+                if (const auto* c = ye->body_as_Y1820ProvinceSurrendered()) both(c->from(), c->to());
+                if (const auto* c = ye->body_as_Y1820ProvinceTransferred()) both(c->from(), c->to());
+                if (const auto* c = ye->body_as_Y1820TradePending()) both(c->from(), c->to());
+                if (const auto* c = ye->body_as_Y1820TreatyInForce()) both(c->a(), c->b());
+                if (const auto* c = ye->body_as_Y1820TreatyAnnounced()) both(c->other(), nullptr);
+                if (const auto* c = ye->body_as_Y1820WarDeclared()) both(c->target(), nullptr);
+                if (const auto* c = ye->body_as_Y1820NationEliminated()) both(c->by(), nullptr);
+                if (const auto* c = ye->body_as_Y1820GameEnded()) both(c->winner(), nullptr);
               } else if (const auto* de = ev.payload_as_DogEvent()) {
                 if (const auto* r = de->body_as_DogIntentRefused()) {
                   of.insert("side:" + side_of_unit[r->unit()->str()]);
@@ -571,8 +619,10 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
       for (const auto& [seq, bytes] : p.events) {
         const fb::Event& ev = *flatbuffers::GetRoot<fb::Event>(bytes.data());
         const auto* pe = ev.payload_as_PateEvent();
-        kinds_proven[person].insert(pe ? std::string("pate:") + fb::EnumNamePateEventBody(pe->body_type())
-                                       : std::string(fb::EnumNamePayload(ev.payload_type())));
+        const auto* se = ev.payload_as_SowEvent();
+        kinds_proven[person].insert(pe   ? std::string("pate:") + fb::EnumNamePateEventBody(pe->body_type())
+                                    : se ? std::string("sow:") + fb::EnumNameSowEventBody(se->body_type())
+                                         : std::string(fb::EnumNamePayload(ev.payload_type())));
       }
       rolls_proven[person] += p.rolls.size();
       for (const ProvenRoll& roll : p.rolls) battle_rolls_proven += roll.subject.rfind("battle ", 0) == 0;
@@ -628,9 +678,14 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
   }
   CHECK(kinds_proven["nelson"].count("pate:Observed"));
   CHECK(kinds_proven["nelson"].count("pate:ShipMoved"));
-  CHECK(kinds_proven["pitt"].count("SowEvent"));
-  CHECK(kinds_proven["gaudin"].count("SowEvent"));
-  CHECK_FALSE(kinds_proven["nelson"].count("SowEvent"));
+  CHECK(kinds_proven["pitt"].count("sow:TreasuryLine"));
+  CHECK(kinds_proven["gaudin"].count("sow:TreasuryLine"));
+  CHECK_FALSE(kinds_proven["nelson"].count("sow:TreasuryLine"));
+  // ... and the events of their builds and units, which name no state (SOW 4, 6.3).
+  for (const char* what : {"sow:BuildProgressed", "sow:BuildCompleted", "sow:UnitReinforced", "sow:UnitDisbanded"}) {
+    INFO(what);
+    CHECK(kinds_proven["pitt"].count(what) + kinds_proven["gaudin"].count(what) > 0);
+  }
   CHECK_FALSE(kinds_proven["pitt"].count("pate:Observed"));
   // The GA rewrites turn 2 (a ruling inserted before it, the later turns
   // played again on a corrected branch) and presents that branch as the game.
@@ -1073,4 +1128,97 @@ TEST_CASE("report proofs hold a PATE battle's own rolls (7.4-7.8) for the ships 
     }
     CHECK(Cli(db, {"verify-report", Write(g.dir.path() + "/" + person + ".json", proof.out)}).code == 0);
   }
+}
+
+TEST_CASE("report proofs on the Europe 1820 game: each ruler's hold the combats, captures and treaties his nation "
+          "was party to, each combat round with its two dice, and nothing of anyone else's",
+          "[proofs][e2e]") {
+  TempDir dir;
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  ledger::Ledger& db = **l;
+  const signing::SigningKey key = TestKey(70);
+  const std::string key_file = dir.path() + "/ga.key";
+  REQUIRE(key.Save(key_file).ok());
+  const std::string fx = ADJUTANT_FIXTURES;
+  CliRun made = Cli(db, {"new", "g", "--scenario", fx + "/y1820/europe-1820.json", "--map",
+                         fx + "/y1820/europe-1820.map.json", "--seed", "1820", "--signing-key", key_file});
+  INFO(made.err);
+  REQUIRE(made.code == 0);
+  // Who rules each nation (fixtures/orders/europe-1820/PLAY.md).
+  const std::map<std::string, std::string> ruler = {
+      {"GBR", "castlereagh"}, {"FRA", "richelieu"}, {"NED", "schimmelpenninck"}, {"PRU", "hardenberg"},
+      {"AUS", "metternich"},  {"SPA", "ferdinand"}, {"RUS", "nesselrode"},       {"OTT", "mahmud"}};
+  const std::string orders = fx + "/orders/europe-1820";
+  std::vector<std::string> files;
+  for (const auto& f : std::filesystem::directory_iterator(orders)) files.push_back(f.path().filename().string());
+  std::sort(files.begin(), files.end());
+  std::vector<Turn> turns;
+  for (int t = 0; t <= 3; ++t) {
+    for (const std::string& f : files) {
+      const std::string prefix = "t" + std::to_string(t) + "-";
+      if (f.rfind(prefix, 0) != 0 || f.find(".orders.json") == std::string::npos) continue;
+      const std::string nation = f.substr(prefix.size(), f.find('.') - prefix.size());
+      REQUIRE(ruler.count(nation));
+      auto r = Order(db, "g", ruler.at(nation), Slurp(orders + "/" + f));
+      INFO(f << ": " << r.status().message());
+      REQUIRE(r.ok());
+    }
+    CliRun ran = Cli(db, {"adjudicate", "g", "--signing-key", key_file});
+    INFO(ran.err);
+    REQUIRE(ran.code == 0);
+    turns.push_back(projections::Y1820Turn(t));
+  }
+  const Owners owners = OwnersOf(db, "main");
+  // Every combat round of the game, with the nations that fought it and the dice before it.
+  struct Round { uint64_t seq; Turn turn; std::set<std::string> sides; std::vector<uint64_t> dice; };
+  std::vector<Round> rounds;
+  std::vector<uint64_t> rolled;
+  REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+              const fb::Event& ev = *e.event();
+              if (ev.payload_type() == fb::Payload_DieRolled) {
+                rolled.push_back(e.seq);
+                return Status::Ok();
+              }
+              const auto* ye = ev.payload_as_Y1820Event();
+              if (const auto* c = ye ? ye->body_as_Y1820CombatRound() : nullptr) {
+                const fb::Turn* t = ev.turn();
+                rounds.push_back({e.seq, Turn{t->major(), t->minor(), t->step()},
+                                  {c->attacker()->str(), c->defender()->str()}, rolled});
+              }
+              rolled.clear();
+              return Status::Ok();
+            }).ok());
+  REQUIRE(rounds.size() >= 10);
+  size_t rounds_proven = 0;
+  for (const auto& [nation, person] : ruler) {
+    std::string previous;
+    for (const Turn& turn : turns) {
+      INFO(person << ", turn " << turn.ToString());
+      CliRun proof = Cli(db, {"proof", "g", "--player", person, "--turn", turn.ToString()});
+      INFO(proof.err);
+      REQUIRE(proof.code == 0);
+      const ReportProofData p = Parse(proof.out);
+      CheckNoLeak(db, p, owners, person);
+      std::set<uint64_t> in;
+      for (const auto& [seq, bytes] : p.events) in.insert(seq);
+      for (const Round& r : rounds) {
+        if (r.turn != turn) continue;
+        INFO("combat round at seq " << r.seq);
+        const bool his = r.sides.count(nation) > 0;
+        CHECK(in.count(r.seq) == (his ? 1u : 0u));
+        REQUIRE(r.dice.size() == 2);
+        for (uint64_t die : r.dice) CHECK(in.count(die) == (his ? 1u : 0u));
+        rounds_proven += his;
+      }
+      const std::string file = Write(dir.path() + "/" + person + "-" + turn.ToString() + ".json", proof.out);
+      std::vector<std::string> args = {"verify-report", file};
+      if (!previous.empty()) args.insert(args.end(), {"--previous", previous});
+      CliRun checked = Cli(db, args);
+      INFO(checked.out << checked.err);
+      CHECK(checked.code == 0);
+      previous = file;
+    }
+  }
+  CHECK(rounds_proven >= rounds.size());  // each round to both sides (a neutral province's defender is nobody's)
 }
