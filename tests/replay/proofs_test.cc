@@ -790,6 +790,21 @@ TEST_CASE("report proofs at the order desk: a player gets his own, never another
   CHECK(HttpCall((*d)->port(), "GET", "/api/games/g/proof?turn=banana", "", ta).status == 400);
   CHECK(HttpCall((*d)->port(), "GET", path + "&since=12x", "", ta).status == 400);
   CHECK(HttpCall((*d)->port(), "GET", "/api/games/g/proof?turn=" + kind.coming.ToString(), "", ta).status == 404);
+  // Each report the desk gives him carries its own proof, text and JSON;
+  // saved as it came, each verifies offline.
+  for (const std::string& kind_name : {"orders", "events", "positions"}) {
+    for (const std::string& format : {"", "&format=json"}) {
+      INFO(kind_name << format);
+      HttpReply rep = HttpCall((*d)->port(), "GET", "/api/games/g/reports?kind=" + kind_name + "&turn=" + turn + format, "", ta);
+      INFO(rep.body);
+      REQUIRE(rep.status == 200);
+      CHECK(rep.body.find(format.empty() ? std::string(reports::kProofBegin) : "\"report_proof\"") != std::string::npos);
+      CliRun checked = Cli(db, {"verify-report", Write(g.dir.path() + "/desk-" + kind_name + (format.empty() ? ".txt" : ".json"), rep.body)});
+      INFO(checked.out << checked.err);
+      CHECK(checked.code == 0);
+      CHECK(checked.out.find(a + "'s proof of his " + kind_name + " report of turn " + turn) != std::string::npos);
+    }
+  }
   // A desk without the GA's key adjudicates no turn of a signing game, by
   // its button or by its command line (nothing recorded) ...
   auto head = [&] { return db.HeadOf("g", "main")->seq; };
