@@ -48,6 +48,7 @@ Status CmdTree(Context& c) {
   rq.size = Opt(c.args, "size");
   rq.prove = Opt(c.args, "prove");
   rq.since = Opt(c.args, "since");
+  rq.mend = c.args.Flag("mend");
   rq.json = c.args.Flag("json");
   return RunOp(c, ops::Tree, rq);
 }
@@ -142,14 +143,17 @@ std::vector<Command> HistoryCommands() {
         "anyone who keeps it can check later that the history is unchanged with `adjutant verify --digest`.",
         {kBranch, {"turn", "T", "the turn (it must be over)"}, kJson}, 1, 1},
        CmdDigest},
-      {{"tree", "GAME [--branch B] [--size N] [--prove SEQ[,SEQ...]] [--since M] [--json]",
+      {{"tree", "GAME [--branch B] [--size N] [--prove SEQ[,SEQ...]] [--since M] [--mend] [--json]",
         "Print the root of the Merkle tree over a branch's first N events (default: all), with proofs.\n"
         "RFC 9162's tree (SHA-256); leaf i is event seq i+1 as stored. --prove: one proof that\n"
         "those events are in it, revealing only hashes of the others; --since M: the proof that it extends\n"
-        "the tree of the first M events (nothing before M was changed). docs/PROOFS.md gives the format.",
+        "the tree of the first M events (nothing before M was changed). docs/PROOFS.md gives the format.\n"
+        "The tree's upper nodes are kept as a cache; `adjutant verify` checks every kept node against the\n"
+        "events, and --mend makes those that differ again from the events (nothing else is written).",
         {kBranch, {"size", "N", "the tree of the first N events"},
          {"prove", "SEQ[,SEQ...]", "the events to prove in it"},
-         {"since", "M", "prove that it extends the tree of the first M events"}, kJson},
+         {"since", "M", "prove that it extends the tree of the first M events"},
+         {"mend", "", "make again every kept node that differs from the events"}, kJson},
         1, 1},
        CmdTree},
       {{"heads", "GAME [--branch B] [--json]",

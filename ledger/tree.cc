@@ -196,4 +196,44 @@ Result<std::vector<merkle::Hash>> TreeConsistency(Ledger& db, std::string_view g
       db, game, branch, size2, [&](const BranchTree& t) { return merkle::ConsistencyProof(t, size1, size2); });
 }
 
+Result<KeptNodesCheck> CheckKeptNodes(Ledger& db, std::string_view game, std::string_view branch) {
+  auto head = db.HeadOf(game, branch);
+  if (!head.ok()) return head.status();
+  KeptNodesCheck out;
+  // The roots of the kStoredLevel subtrees, each of 2^kStoredLevel leaves, from the events.
+  constexpr uint64_t kBlock = uint64_t{1} << kStoredLevel;
+  std::vector<merkle::Hash> level, block;
+  block.reserve(kBlock);
+  ADJ_RETURN_IF_ERROR(db.Read(game, branch, 1, head->seq, [&](const EventView& e) {
+    ++out.events;
+    block.push_back(EventLeaf(e));
+    if (block.size() == kBlock) {
+      for (size_t width = kBlock; width > 1; width /= 2) {
+        for (size_t i = 0; i < width / 2; ++i) block[i] = merkle::NodeHash(block[2 * i], block[2 * i + 1]);
+      }
+      level.push_back(block.front());
+      block.clear();
+    }
+    return Status::Ok();
+  }));
+  if (out.events != head->seq) {
+    return Status::Corruption(std::string(game) + "/" + std::string(branch) + ": " + std::to_string(out.events) +
+                              " events read of " + std::to_string(head->seq));
+  }
+  // Level by level, each kept node against the one the events give.
+  for (unsigned l = kStoredLevel; !level.empty(); ++l) {
+    for (uint64_t i = 0; i < level.size(); ++i) {
+      auto kept = db.GetTreeNode(game, branch, l, i);
+      if (!kept.ok()) return kept.status();
+      if (!kept->has_value()) continue;
+      ++out.checked;
+      if (**kept != level[i]) out.wrong.push_back(Ledger::TreeNode{l, i, level[i]});
+    }
+    std::vector<merkle::Hash> up;
+    for (size_t i = 0; i + 1 < level.size(); i += 2) up.push_back(merkle::NodeHash(level[i], level[i + 1]));
+    level.swap(up);
+  }
+  return out;
+}
+
 }  // namespace adjutant::ledger

@@ -72,6 +72,18 @@ Result<merkle::Hash> TreeRoot(Ledger& db, std::string_view game, std::string_vie
 // `nodes`: the kept levels' nodes made over the pending leaves, for the
 // caller to keep (Ledger::PutTreeNodes) once they are appended, so that the
 // next root reads no event of the batch again.
+// Every kept node of `branch`'s tree (those of whole subtrees of its
+// events up to its head) made again from the events and compared: the
+// nodes are a cache, and a damaged one would make wrong roots — and so
+// wrongly signed heads and proofs that fail. `wrong` holds the nodes that
+// differ, each with the hash the events give (what PutTreeNodes mends).
+struct KeptNodesCheck {
+  uint64_t events = 0;   // hashed
+  uint64_t checked = 0;  // kept nodes compared
+  std::vector<Ledger::TreeNode> wrong;
+};
+Result<KeptNodesCheck> CheckKeptNodes(Ledger& db, std::string_view game, std::string_view branch);
+
 struct PendingRoot {
   merkle::Hash root{};
   std::vector<Ledger::TreeNode> nodes;

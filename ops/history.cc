@@ -137,21 +137,38 @@ Status DoVerify(const Env& env, const VerifyRequest& rq, Printer& p) {
   for (const auto& branch : branches) {
     auto rep = (*db)->Verify(game, branch);
     if (!rep.ok()) return rep.status();
+    // The Merkle tree's kept nodes (a cache that signed heads and proofs are
+    // made from), each made again from the events.
+    ledger::KeptNodesCheck nodes;
+    if (rep->ok) {
+      auto checked = ledger::CheckKeptNodes(**db, game, branch);
+      if (!checked.ok()) return checked.status();
+      nodes = std::move(checked).value();
+      if (!nodes.wrong.empty()) {
+        const ledger::Ledger::TreeNode& w = nodes.wrong.front();
+        rep->ok = false;
+        rep->reason = std::to_string(nodes.wrong.size()) + " of the " + std::to_string(nodes.checked) +
+                      " kept Merkle tree nodes differ from the events (first: level " + std::to_string(w.level) +
+                      ", index " + std::to_string(w.index) + "); they are a cache the signed heads are made from: " +
+                      "`adjutant tree " + game + " --branch " + branch + " --mend` makes them again";
+      }
+    }
     if (rq.json) {
       flatbuffers::FlatBufferBuilder fbb;
       fbb.Finish(fb::CreateVerifyResultDirect(fbb, game.c_str(), branch.c_str(), rep->ok, rep->events,
                                               rep->head.seq, rep->head.hash.Hex().c_str(), rep->bad_seq,
-                                              rep->reason.c_str()));
+                                              rep->reason.c_str(), nodes.checked, nodes.wrong.size()));
       ADJ_RETURN_IF_ERROR(p.Json("VerifyResult", fbb));
     } else if (rep->ok) {
       p.Line("verify " + game + "/" + branch + ": ok, " + std::to_string(rep->events) + " events, head " +
-           std::to_string(rep->head.seq) + " " + rep->head.hash.Hex());
+           std::to_string(rep->head.seq) + " " + rep->head.hash.Hex() + ", " + std::to_string(nodes.checked) +
+           " kept tree nodes match them");
     }
     if (!rep->ok) {
       all_ok = false;
       if (first_failure.empty()) {
-        first_failure = "verify " + game + "/" + branch + ": FAILED at seq " + std::to_string(rep->bad_seq) + ": " +
-                        rep->reason;
+        first_failure = "verify " + game + "/" + branch + ": FAILED" +
+                        (rep->bad_seq ? " at seq " + std::to_string(rep->bad_seq) : std::string()) + ": " + rep->reason;
       }
     }
   }
@@ -333,6 +350,24 @@ Status DoHeads(const Env& env, const HeadsRequest& rq, Printer& p) {
 Status DoTree(const Env& env, const TreeRequest& rq, Printer& p) {
   const std::string& game = rq.game;
   std::string branch = BranchOf(env, rq.branch, game);
+  if (rq.mend) {
+    if (rq.size || rq.prove || rq.since) return Status::InvalidArgument("--mend: goes with no --size, --prove or --since");
+    auto db = env.open(true);
+    if (!db.ok()) return db.status();
+    auto checked = ledger::CheckKeptNodes(**db, game, branch);
+    if (!checked.ok()) return checked.status();
+    ADJ_RETURN_IF_ERROR((*db)->PutTreeNodes(game, branch, checked->wrong));
+    if (rq.json) {
+      flatbuffers::FlatBufferBuilder fbb;
+      fbb.Finish(fb::CreateTreeMendResultDirect(fbb, game.c_str(), branch.c_str(), checked->events, checked->checked,
+                                                checked->wrong.size()));
+      ADJ_RETURN_IF_ERROR(p.Json("TreeMendResult", fbb));
+    } else {
+      p.Line("tree " + game + "/" + branch + ": " + std::to_string(checked->checked) + " kept nodes checked against " +
+             std::to_string(checked->events) + " events; " + std::to_string(checked->wrong.size()) + " made again");
+    }
+    return Status::Ok();
+  }
   std::vector<uint64_t> seqs;
   if (rq.prove) {
     std::string_view rest = *rq.prove;

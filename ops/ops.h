@@ -82,6 +82,7 @@ struct TreeRequest {
   Opt size;   // the tree of the first SIZE events (default: all)
   Opt prove;  // SEQ[,SEQ...]: one proof that these events are in it
   Opt since;  // N: the proof that it extends the tree of the first N
+  bool mend = false;  // make the kept nodes that differ from the events again
   bool json = false;
 };
 // Issue 23: every signed tree head of a branch, each checked.
