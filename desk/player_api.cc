@@ -342,7 +342,9 @@ Response Desk::Impl::Proof(const Session& s, const std::string& game, const std:
   auto world = replay::Fold(db, game, *current, UINT64_MAX, {"roster"});
   if (!world.ok()) return Error(StatusOf(world.status()), world.status().message());
   if (!world->roster().Find(person)) return Error(http::status::bad_request, "player: no such person in " + game);
-  auto proof = reports::ReportProofOf(db, game, *current, person, *turn, since);
+  replay::ProofShape shape;
+  shape.since = since;
+  auto proof = reports::ReportProofOf(db, game, *current, person, *turn, {}, shape);
   if (!proof.ok()) {
     return Error(proof.status().code() == Status::Code::kCorruption ? http::status::internal_server_error
                  : proof.status().code() == Status::Code::kNotFound ? http::status::not_found

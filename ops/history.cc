@@ -132,15 +132,31 @@ Status DoVerify(const Env& env, const VerifyRequest& rq, Printer& p) {
   } else {
     branches.push_back(BranchOf(env, rq.branch, game));
   }
-  bool all_ok = true;
-  std::string first_failure;
+  // Each branch's events, then (once every branch holds, with --all, the
+  // damage recorded earlier cleared) the Merkle tree's kept nodes (a cache
+  // that signed heads and proofs are made from), each made again from the
+  // events — not while damage stops the game's reads.
+  std::vector<ledger::VerifyReport> reps;
+  bool events_ok = true;
   for (const auto& branch : branches) {
     auto rep = (*db)->Verify(game, branch);
     if (!rep.ok()) return rep.status();
-    // The Merkle tree's kept nodes (a cache that signed heads and proofs are
-    // made from), each made again from the events.
+    events_ok = events_ok && rep->ok;
+    reps.push_back(std::move(rep).value());
+  }
+  bool cleared = false;
+  if (events_ok && rq.all && (*db)->DamageOf(game)) {
+    (*db)->ClearDamage(game);  // every branch is whole again (say, the GA put a table file back from a copy)
+    cleared = true;
+  }
+  const bool damaged = (*db)->DamageOf(game).has_value();
+  bool all_ok = true;
+  std::string first_failure;
+  for (size_t b = 0; b < branches.size(); ++b) {
+    const std::string& branch = branches[b];
+    ledger::VerifyReport* rep = &reps[b];
     ledger::KeptNodesCheck nodes;
-    if (rep->ok) {
+    if (rep->ok && !damaged) {
       auto checked = ledger::CheckKeptNodes(**db, game, branch);
       if (!checked.ok()) return checked.status();
       nodes = std::move(checked).value();
@@ -161,8 +177,9 @@ Status DoVerify(const Env& env, const VerifyRequest& rq, Printer& p) {
       ADJ_RETURN_IF_ERROR(p.Json("VerifyResult", fbb));
     } else if (rep->ok) {
       p.Line("verify " + game + "/" + branch + ": ok, " + std::to_string(rep->events) + " events, head " +
-           std::to_string(rep->head.seq) + " " + rep->head.hash.Hex() + ", " + std::to_string(nodes.checked) +
-           " kept tree nodes match them");
+             std::to_string(rep->head.seq) + " " + rep->head.hash.Hex() +
+             (damaged ? std::string(" (its kept tree nodes unchecked while damage is recorded: verify --all)")
+                      : ", " + std::to_string(nodes.checked) + " kept tree nodes match them"));
     }
     if (!rep->ok) {
       all_ok = false;
@@ -173,12 +190,7 @@ Status DoVerify(const Env& env, const VerifyRequest& rq, Printer& p) {
     }
   }
   if (!all_ok) return Status::Corruption(first_failure);
-  // Every branch is whole again (say, the GA put a table file back from a
-  // copy): the damage once found no longer stops the game's reads.
-  if (rq.all && (*db)->DamageOf(game)) {
-    (*db)->ClearDamage(game);
-    if (!rq.json) p.Line("verify " + game + ": every branch verifies; the damage recorded earlier is cleared");
-  }
+  if (cleared && !rq.json) p.Line("verify " + game + ": every branch verifies; the damage recorded earlier is cleared");
   return Status::Ok();
 }
 
@@ -228,7 +240,9 @@ Status DoProof(const Env& env, const ProofRequest& rq, Printer& p) {
     if (!n.ok()) return n.status();
     since = *n;
   }
-  auto proof = reports::ReportProofOf(**db, game, branch, *rq.person, *turn, since);
+  replay::ProofShape shape;
+  shape.since = since;
+  auto proof = reports::ReportProofOf(**db, game, branch, *rq.person, *turn, {}, shape);
   if (!proof.ok()) return proof.status();
   auto json = schema::ToJson("ReportProof", proof->data());
   if (!json.ok()) return json.status();

@@ -94,8 +94,8 @@ Result<std::optional<SignedHead>> HeadCovering(ledger::Ledger& db, const std::st
 
 Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                               const std::string& person, const Turn& turn,
-                                              const std::vector<uint64_t>& seqs_asked, std::optional<uint64_t> since,
-                                              const std::string& report) {
+                                              const std::vector<uint64_t>& seqs_asked, const ProofShape& shape) {
+  const std::optional<uint64_t>& since = shape.since;
   auto range = TurnSeqs(db, game, branch, turn);
   if (!range.ok()) return range.status();
   const std::string where = "turn " + turn.ToString() + " of " + game + "/" + branch;
@@ -158,7 +158,8 @@ Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::str
   flatbuffers::FlatBufferBuilder f;
   std::vector<flatbuffers::Offset<fb::ProvenEvent>> events;
   for (size_t i = 0; i < seqs.size(); ++i) {
-    events.push_back(fb::CreateProvenEventDirect(f, seqs[i], signing::Hex(bytes[i]).c_str()));
+    events.push_back(shape.raw_events ? fb::CreateProvenEventDirect(f, seqs[i], nullptr, &bytes[i])
+                                      : fb::CreateProvenEventDirect(f, seqs[i], signing::Hex(bytes[i]).c_str()));
   }
   auto hexes = [&](const std::vector<merkle::Hash>& hs) {
     std::vector<flatbuffers::Offset<flatbuffers::String>> v;
@@ -178,7 +179,7 @@ Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::str
   const auto sig = f.CreateString(head->signature);
   const auto ev = f.CreateVector(events);
   const auto prev_root = f.CreateString(*before ? (*before)->root : std::string());
-  const auto report_o = f.CreateString(report);
+  const auto report_o = f.CreateString(shape.report);
   fb::ReportProofBuilder rb(f);
   rb.add_format(format);
   rb.add_game(g);
@@ -264,6 +265,14 @@ Status ReadProvenEvent(uint64_t seq, const std::vector<uint8_t>& bytes, const st
 
 }  // namespace
 
+std::optional<std::vector<uint8_t>> ProvenEventBytes(const fb::ProvenEvent& e) {
+  if (e.bytes() && e.bytes()->size() > 0) {
+    if (e.event() && e.event()->size() > 0) return std::nullopt;  // one of the two, not both
+    return std::vector<uint8_t>(e.bytes()->begin(), e.bytes()->end());
+  }
+  return signing::BytesFromHex(e.event() ? e.event()->string_view() : std::string_view());
+}
+
 Result<ReportProofData> ReportProofFrom(const fb::ReportProof& p) {
   if (Str(p.format()) != "adjutant-report-proof-v1") {
     return Status::InvalidArgument("format: '" + Str(p.format()) + "' is not adjutant-report-proof-v1");
@@ -283,8 +292,10 @@ Result<ReportProofData> ReportProofFrom(const fb::ReportProof& p) {
   if (p.events()) {
     for (flatbuffers::uoffset_t i = 0; i < p.events()->size(); ++i) {
       const fb::ProvenEvent* e = p.events()->Get(i);
-      auto bytes = signing::BytesFromHex(e->event() ? e->event()->string_view() : std::string_view());
-      if (!bytes || bytes->empty()) return Status::InvalidArgument("events[" + std::to_string(i) + "].event: not hex bytes");
+      auto bytes = ProvenEventBytes(*e);
+      if (!bytes || bytes->empty()) {
+        return Status::InvalidArgument("events[" + std::to_string(i) + "]: neither `event` (hex) nor `bytes` holds one");
+      }
       ADJ_RETURN_IF_ERROR(ReadProvenEvent(e->seq(), *bytes, "events[" + std::to_string(i) + "]", &d));
       d.events.emplace_back(e->seq(), std::move(*bytes));
     }

@@ -17,7 +17,7 @@
 #include "base/turn.h"
 #include "ledger/ledger.h"
 
-namespace adjutant::fb { struct ReportProof; }
+namespace adjutant::fb { struct ReportProof; struct ProvenEvent; }
 
 namespace adjutant::replay {
 
@@ -41,19 +41,29 @@ struct SignedHead {
 Result<std::optional<SignedHead>> HeadCovering(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                                const std::optional<Turn>& turn);
 
+// How a proof is made: the tree its consistency proof starts from, the one
+// report it proves, and how its events are held.
+struct ProofShape {
+  // Its consistency proof starts from the tree of `since` events (the head
+  // of the player's last proof, if he skipped some: 0 < since <= the
+  // head's size), else from the signed head before the turn's.
+  std::optional<uint64_t> since;
+  std::string report;       // the one report it proves (empty: the whole turn)
+  bool raw_events = false;  // ProvenEvent.bytes (a text block's), else .event in hex (JSON)
+};
+
 // `person`'s proof of turn `turn` (a ReportProof flatbuffer): the events
 // `seqs` (what his reports of the turn were built from: reports/sources.h)
 // under the turn's signed head, those after the head left out. NotFound
 // when the turn has no signed head (a game that signs none, a turn not
-// over). Its consistency proof starts from the signed head before the
-// turn's, or from the tree of `since` events when given (the head of the
-// player's last proof, if he skipped some: 0 < since <= the head's size).
-// `report` names the one report it proves (empty: the whole turn).
+// over); made as `shape` says.
 Result<std::vector<uint8_t>> BuildReportProof(ledger::Ledger& db, const std::string& game, const std::string& branch,
                                               const std::string& person, const Turn& turn,
-                                              const std::vector<uint64_t>& seqs,
-                                              std::optional<uint64_t> since = std::nullopt,
-                                              const std::string& report = "");
+                                              const std::vector<uint64_t>& seqs, const ProofShape& shape = {});
+
+// A proven event's bytes, from whichever of its fields holds them; nullopt
+// when neither does (or `event` is not hex).
+std::optional<std::vector<uint8_t>> ProvenEventBytes(const fb::ProvenEvent& e);
 
 // A ReportProof (verified flatbuffer) as data, with what its events say
 // (rolls, dice commitments and reveals, keys adopted); InvalidArgument

@@ -9,6 +9,7 @@
 
 #include "base/merkle.h"
 #include "base/signing.h"
+#include "replay/proofs.h"
 #include "reports/reflect.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -94,7 +95,7 @@ Status ListingMatches(std::string_view listing, const std::vector<uint8_t>& proo
   const fb::ReportProof& p = *flatbuffers::GetRoot<fb::ReportProof>(proof.data());
   if (p.events()) {
     for (const fb::ProvenEvent* e : *p.events()) {
-      auto bytes = signing::BytesFromHex(e->event() ? e->event()->string_view() : std::string_view());
+      auto bytes = replay::ProvenEventBytes(*e);
       proven.push_back(std::to_string(e->seq()) + " " + (bytes ? merkle::Hex(merkle::LeafHash(*bytes)) : std::string("?")));
     }
   }
@@ -118,7 +119,7 @@ std::string ProofFooter(const std::vector<uint8_t>& proof) {
                     (hashes == 1 ? "" : "es") + "):\n";
   if (p.events()) {
     for (const fb::ProvenEvent* e : *p.events()) {
-      auto bytes = signing::BytesFromHex(e->event() ? e->event()->string_view() : std::string_view());
+      auto bytes = replay::ProvenEventBytes(*e);
       if (!bytes) continue;
       out += "  seq " + std::to_string(e->seq()) + "  " + WhatOf(*bytes) + "  leaf " +
              merkle::Hex(merkle::LeafHash(*bytes)) + "\n";

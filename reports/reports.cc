@@ -198,8 +198,10 @@ Status FindHead(Ctx& c, const Request& rq, const Viewer& v) {
   }
   if (c.proof_person.empty() || rq.public_only) return Status::Ok();
   scope.parts |= kSourcePublic;  // what checks its dice and keys
-  scope.report = NameOf(rq.kind);
-  auto proof = ReportProofOf(c.db, rq.game, c.branch, c.proof_person, c.head->at.turn, std::nullopt, scope);
+  replay::ProofShape shape;
+  shape.report = NameOf(rq.kind);
+  shape.raw_events = rq.format == Format::kText;  // base64 in its block: the bytes, not their hex
+  auto proof = ReportProofOf(c.db, rq.game, c.branch, c.proof_person, c.head->at.turn, scope, shape);
   if (!proof.ok()) return proof.status();
   c.proof = std::move(proof).value();
   return Status::Ok();

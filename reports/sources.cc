@@ -289,11 +289,11 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
 }
 
 Result<std::vector<uint8_t>> ReportProofOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
-                                           const std::string& person, const Turn& turn, std::optional<uint64_t> since,
-                                           const SourceScope& scope) {
+                                           const std::string& person, const Turn& turn, const SourceScope& scope,
+                                           const replay::ProofShape& shape) {
   auto seqs = SourcesOf(db, game, branch, person, turn, scope);
   if (!seqs.ok()) return seqs.status();
-  return replay::BuildReportProof(db, game, branch, person, turn, *seqs, since, scope.report);
+  return replay::BuildReportProof(db, game, branch, person, turn, *seqs, shape);
 }
 
 }  // namespace adjutant::reports

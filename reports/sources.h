@@ -40,6 +40,7 @@
 
 #include "base/status.h"
 #include "base/turn.h"
+#include "replay/proofs.h"
 
 namespace adjutant::ledger { class Ledger; }
 
@@ -63,9 +64,6 @@ struct SourceScope {
   // Only this party of his (a state, a nation, a side: the one report's);
   // empty: every one he holds.
   std::string party;
-  // The report it proves, as its proof names it (ReportProof.report);
-  // empty: the player's whole turn.
-  std::string report;
 };
 
 // The seqs, rising.
@@ -75,8 +73,7 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
 // His report proof of `turn` (a ReportProof flatbuffer): SourcesOf under the
 // turn's signed head, as replay::BuildReportProof makes it.
 Result<std::vector<uint8_t>> ReportProofOf(ledger::Ledger& db, const std::string& game, const std::string& branch,
-                                           const std::string& person, const Turn& turn,
-                                           std::optional<uint64_t> since = std::nullopt,
-                                           const SourceScope& scope = {});
+                                           const std::string& person, const Turn& turn, const SourceScope& scope = {},
+                                           const replay::ProofShape& shape = {});
 
 }  // namespace adjutant::reports
