@@ -179,7 +179,8 @@ Status DoVerify(const Env& env, const VerifyRequest& rq, Printer& p) {
       p.Line("verify " + game + "/" + branch + ": ok, " + std::to_string(rep->events) + " events, head " +
              std::to_string(rep->head.seq) + " " + rep->head.hash.Hex() +
              (damaged ? std::string(" (its kept tree nodes unchecked while damage is recorded: verify --all)")
-                      : ", " + std::to_string(nodes.checked) + " kept tree nodes match them"));
+                      : nodes.checked == 0 ? std::string(", no Merkle tree nodes kept yet")
+                                           : ", " + std::to_string(nodes.checked) + " kept tree nodes match them"));
     }
     if (!rep->ok) {
       all_ok = false;
