@@ -166,12 +166,16 @@ Result<std::vector<std::vector<uint8_t>>> ProofsInDocument(std::string_view text
       return Status::InvalidArgument(name + ":" + line_of(begin) + ": the report proof block does not hold a "
                                      "ReportProof (it fails the FlatBuffers verifier)");
     }
-    // The listing above the block (if it is there) must be what it proves.
+    // The listing above the block must be there, and be what it proves: a
+    // report whose listing was cut away could show any events beside a
+    // block that proves others.
     const size_t prior = out.empty() ? 0 : text.rfind(kProofEnd, begin);
     const size_t listed_at = text.rfind(kListing, begin);
-    if (listed_at != std::string_view::npos && (out.empty() || listed_at > prior)) {
-      ADJ_RETURN_IF_ERROR(ListingMatches(text.substr(listed_at, begin - listed_at), bytes, name, line_of(listed_at)));
+    if (listed_at == std::string_view::npos || (!out.empty() && listed_at < prior)) {
+      return Status::Corruption(name + ":" + line_of(begin) + ": the report proof block begun here has no listing of its "
+                                "events above it (\"" + std::string(kListing) + "...\"): the text was changed");
     }
+    ADJ_RETURN_IF_ERROR(ListingMatches(text.substr(listed_at, begin - listed_at), bytes, name, line_of(listed_at)));
     out.push_back(std::move(bytes));
   }
   if (!out.empty()) return out;

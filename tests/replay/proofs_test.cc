@@ -1064,6 +1064,15 @@ TEST_CASE("a report's own proof: a changed event or proof hash fails, a cut or d
     CHECK(r.code == 3);
     CHECK(r.err.find("are not those its proof block proves") != std::string::npos);
   }
+  // The listing's first line cut away (the events above could then be any).
+  {
+    std::string headless = text;
+    const size_t at = headless.find("This report was built from");
+    headless.erase(at, headless.find('\n', at) + 1 - at);
+    CliRun r = Cli(db, {"verify-report", Write(g.dir.path() + "/headless.txt", headless)});
+    CHECK(r.code == 3);
+    CHECK(r.err.find("has no listing of its events above it") != std::string::npos);
+  }
   // Another report's block under this listing.
   auto events_part = std::find_if(packet->parts.begin(), packet->parts.end(), [](const auto& p) { return p.name == "positions"; });
   REQUIRE(events_part != packet->parts.end());
