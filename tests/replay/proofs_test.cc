@@ -308,6 +308,17 @@ void CheckNoLeak(ledger::Ledger& db, const ReportProofData& p, const Owners& own
   }
 }
 
+// The one report proof a report (text or JSON) carries, read as verify-report reads it.
+ReportProofData OnlyProofIn(const std::string& text, const std::string& name) {
+  auto found = reports::ProofsInDocument(text, name);
+  INFO(name << ": " << found.status().message());
+  REQUIRE(found.ok());
+  REQUIRE(found->size() == 1);
+  auto d = replay::ReportProofFrom(*flatbuffers::GetRoot<fb::ReportProof>(found->front().data()));
+  REQUIRE(d.ok());
+  return *d;
+}
+
 // Who gives orders in the kind's plan.
 std::set<std::string> PersonsOf(const GameKind& kind) {
   std::set<std::string> persons;
@@ -647,12 +658,10 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
       CHECK(each.code == 0);
       held_packet[person] = mailed;
       for (const auto& part : packet->parts) {
-        auto found = reports::ProofsInDocument(part.text, part.name);
-        if (!found.ok()) continue;  // a report that proves nothing
-        auto d = replay::ReportProofFrom(*flatbuffers::GetRoot<fb::ReportProof>(found->front().data()));
-        REQUIRE(d.ok());
-        CheckNoLeak(db, *d, owners, person);
-        if (!d->events.empty()) reports_proven[person].insert(part.name);
+        if (part.text.find(reports::kProofBegin) == std::string::npos) continue;  // a report that proves nothing
+        const ReportProofData d = OnlyProofIn(part.text, part.name);
+        CheckNoLeak(db, d, owners, person);
+        if (!d.events.empty()) reports_proven[person].insert(part.name);
         largest_block = std::max(largest_block, part.text.size() - part.text.find(reports::kProofBegin));
       }
     }
@@ -944,11 +953,8 @@ TEST_CASE("every report of a signing game carries its own proof on every kind: t
             CHECK((part.text.find(reports::kProofBegin) != std::string::npos) == proves);
             if (!proves) continue;
             ++carried;
-            auto found = reports::ProofsInDocument(part.text, part.name);
-            REQUIRE(found.ok());
-            REQUIRE(found->size() == 1);
-            auto d = replay::ReportProofFrom(*flatbuffers::GetRoot<fb::ReportProof>(found->front().data()));
-            REQUIRE(d.ok());
+            const ReportProofData proof = OnlyProofIn(part.text, part.name);
+            const ReportProofData* d = &proof;
             CHECK(d->report == part.name);
             CHECK(d->person == person);
             CHECK(d->root == turn_proof.root);
@@ -965,12 +971,9 @@ TEST_CASE("every report of a signing game carries its own proof on every kind: t
             auto json = std::find_if(packet->json.begin(), packet->json.end(),
                                      [&](const auto& j) { return j.first == part.name + ".json"; });
             REQUIRE(json != packet->json.end());
-            auto in_json = reports::ProofsInDocument(json->second, json->first);
-            REQUIRE(in_json.ok());
-            REQUIRE(in_json->size() == 1);
             // (the text's block holds the events' bytes, the JSON their hex: the same events)
-            auto j = replay::ReportProofFrom(*flatbuffers::GetRoot<fb::ReportProof>(in_json->front().data()));
-            REQUIRE(j.ok());
+            const ReportProofData in_json = OnlyProofIn(json->second, json->first);
+            const ReportProofData* j = &in_json;
             CHECK(j->events == d->events);
             CHECK(j->proof == d->proof);
             CHECK(j->consistency == d->consistency);
@@ -1147,12 +1150,9 @@ TEST_CASE("report proofs hold a PATE battle's own rolls (7.4-7.8) for the ships 
       REQUIRE(packet.ok());
       auto events = std::find_if(packet->parts.begin(), packet->parts.end(), [](const auto& x) { return x.name == "events"; });
       REQUIRE(events != packet->parts.end());
-      auto found = reports::ProofsInDocument(events->text, "events");
-      REQUIRE(found.ok());
-      auto d = replay::ReportProofFrom(*flatbuffers::GetRoot<fb::ReportProof>(found->front().data()));
-      REQUIRE(d.ok());
+      const ReportProofData d = OnlyProofIn(events->text, "events");
       size_t in_report = 0;
-      for (const auto& [seq, bytes] : d->events) in_report += battle_rolls.count(seq);
+      for (const auto& [seq, bytes] : d.events) in_report += battle_rolls.count(seq);
       CHECK(in_report == battle_rolls.size());
       CHECK(Cli(db, {"verify-report", Write(g.dir.path() + "/events.txt", events->text)}).code == 0);
     }
