@@ -319,6 +319,22 @@ ReportProofData OnlyProofIn(const std::string& text, const std::string& name) {
   return *d;
 }
 
+// A database under `dir` with game "g" made from a bundled scenario and map
+// (paths under the fixtures), signed with `key` (its file: `*key_file`).
+std::unique_ptr<ledger::Ledger> SignedFixtureGame(TempDir& dir, const signing::SigningKey& key, const std::string& scenario,
+                                                  const std::string& map, const std::string& seed, std::string* key_file) {
+  auto l = ledger::Ledger::Open(dir.Sub("db"));
+  REQUIRE(l.ok());
+  *key_file = dir.path() + "/ga.key";
+  REQUIRE(key.Save(*key_file).ok());
+  const std::string fx = ADJUTANT_FIXTURES;
+  CliRun made = Cli(**l, {"new", "g", "--scenario", fx + "/" + scenario, "--map", fx + "/" + map, "--seed", seed,
+                          "--signing-key", *key_file});
+  INFO(made.err);
+  REQUIRE(made.code == 0);
+  return std::move(l).value();
+}
+
 // Who gives orders in the kind's plan.
 std::set<std::string> PersonsOf(const GameKind& kind) {
   std::set<std::string> persons;
@@ -563,17 +579,11 @@ TEST_CASE("report proofs end to end: three players, ten turns of the 1805 game, 
           "rewritten history fails every player's next proof",
           "[proofs][e2e]") {
   TempDir dir;
-  auto l = ledger::Ledger::Open(dir.Sub("db"));
-  REQUIRE(l.ok());
-  ledger::Ledger& db = **l;
   const signing::SigningKey key = TestKey(64);
-  const std::string key_file = dir.path() + "/ga.key";
-  REQUIRE(key.Save(key_file).ok());
+  std::string key_file;
+  auto l = SignedFixtureGame(dir, key, "scenarios/nwol-1805.json", "maps/nwol-waters.json", "1805", &key_file);
+  ledger::Ledger& db = *l;
   const std::string fx = ADJUTANT_FIXTURES;
-  CliRun made = Cli(db, {"new", "g", "--scenario", fx + "/scenarios/nwol-1805.json", "--map", fx + "/maps/nwol-waters.json",
-                         "--seed", "1805", "--signing-key", key_file});
-  INFO(made.err);
-  REQUIRE(made.code == 0);
   // Who sends each file (fixtures/orders/nwol-1805/PLAY.md).
   const std::vector<std::pair<std::string, std::string>> senders = {
       {"-BR.orders.json", "pitt"},       {"-BR-naval.orders.json", "barham"}, {"-BR-war.orders.json", "castlereagh"},
@@ -1164,17 +1174,11 @@ TEST_CASE("report proofs on the Europe 1820 game: each ruler's hold the combats,
           "was party to, each combat round with its two dice, and nothing of anyone else's",
           "[proofs][e2e]") {
   TempDir dir;
-  auto l = ledger::Ledger::Open(dir.Sub("db"));
-  REQUIRE(l.ok());
-  ledger::Ledger& db = **l;
   const signing::SigningKey key = TestKey(70);
-  const std::string key_file = dir.path() + "/ga.key";
-  REQUIRE(key.Save(key_file).ok());
+  std::string key_file;
+  auto l = SignedFixtureGame(dir, key, "y1820/europe-1820.json", "y1820/europe-1820.map.json", "1820", &key_file);
+  ledger::Ledger& db = *l;
   const std::string fx = ADJUTANT_FIXTURES;
-  CliRun made = Cli(db, {"new", "g", "--scenario", fx + "/y1820/europe-1820.json", "--map",
-                         fx + "/y1820/europe-1820.map.json", "--seed", "1820", "--signing-key", key_file});
-  INFO(made.err);
-  REQUIRE(made.code == 0);
   // Who rules each nation (fixtures/orders/europe-1820/PLAY.md).
   const std::map<std::string, std::string> ruler = {
       {"GBR", "castlereagh"}, {"FRA", "richelieu"}, {"NED", "schimmelpenninck"}, {"PRU", "hardenberg"},
