@@ -1421,8 +1421,8 @@ Result<std::optional<uint64_t>> Ledger::SeekTurn(std::string_view game, std::str
   return std::optional<uint64_t>();
 }
 
-Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view branch) const {
-  auto rep = VerifyWalk(game, branch);
+Result<VerifyReport> Ledger::Verify(std::string_view game, std::string_view branch, const EachVerified& each) const {
+  auto rep = VerifyWalk(game, branch, each);
   if (rep.ok() && !rep->ok && !rep->acknowledged_missing) {
     impl_->RecordDamage(game, "verify " + std::string(game) + "/" + std::string(branch) + ": FAILED at seq " +
                                   std::to_string(rep->bad_seq) + ": " + rep->reason);
@@ -1437,7 +1437,8 @@ void Ledger::ClearDamage(std::string_view game) {
   std::filesystem::remove(impl_->DamagePath(game), ec);
 }
 
-Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view branch) const {
+Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view branch,
+                                        const EachVerified& each) const {
   auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->Ready());
   auto segs = impl_->Lineage(game, branch);
@@ -1523,6 +1524,7 @@ Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view 
       rep.head = {seq, h, AtOf(*ev)};
       ++rep.events;
       ++expect;
+      if (each) each(bytes);
     }
     if (const rocksdb::Status st = scan.status(); !st.ok()) return fail(expect, "storage error: " + st.ToString());
     if (first_of_segment) return fail(expect, "branch " + sg.name + " has no events of its own");
@@ -1758,6 +1760,51 @@ Status Ledger::PutTreeNodes(std::string_view game, std::string_view branch, std:
   rocksdb::Status st = impl_->db->Write(wo, &batch);
   if (!st.ok()) impl_->write_failed = true;
   return FromRocks(st, "writing Merkle tree nodes");
+}
+
+Result<bool> Ledger::HasTreeNodes(std::string_view game, std::string_view branch) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
+  auto segs = impl_->Lineage(game, branch);
+  if (!segs.ok()) return segs.status();
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->snapshots));
+  for (const Segment& sg : *segs) {
+    const std::string first = fmt::TreeNodeKey(sg.id, 0, 0);
+    const std::string_view prefix(first.data(), 1 + 8);  // the mark and the branch id (format.cc)
+    it->Seek(first);
+    if (it->Valid() && it->key().starts_with(prefix)) return true;
+    ADJ_RETURN_IF_ERROR(FromRocks(it->status(), "seeking Merkle tree nodes"));
+  }
+  return false;
+}
+
+Status Ledger::ForEachTreeNode(std::string_view game, std::string_view branch,
+                               const std::function<void(const TreeNode&)>& each) const {
+  auto use = impl_->Use();
+  ADJ_RETURN_IF_ERROR(impl_->Ready());
+  auto segs = impl_->Lineage(game, branch);
+  if (!segs.ok()) return segs.status();
+  rocksdb::ReadOptions ro;
+  ro.fill_cache = false;
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
+  for (const Segment& sg : *segs) {
+    const std::string first = fmt::TreeNodeKey(sg.id, 0, 0);
+    const std::string_view prefix(first.data(), 1 + 8);  // the mark and the branch id (format.cc)
+    for (it->Seek(first); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      if (it->key().size() != prefix.size() + 1 + 8 || it->value().size() != fmt::kTreeNodeBytes) continue;
+      TreeNode n;
+      n.level = static_cast<uint8_t>(it->key()[prefix.size()]);
+      n.index = fmt::GetU64(it->key().data() + prefix.size() + 1);
+      // Only the nodes this lineage reaches through this segment (a
+      // parent's past the fork point are another branch's).
+      auto owner = TreeNodeOwner(*segs, n.level, n.index, game, branch);
+      if (!owner.ok() || *owner != sg.id) continue;
+      std::memcpy(n.hash.data(), it->value().data(), n.hash.size());
+      each(n);
+    }
+    ADJ_RETURN_IF_ERROR(FromRocks(it->status(), "reading Merkle tree nodes"));
+  }
+  return Status::Ok();
 }
 
 }  // namespace adjutant::ledger

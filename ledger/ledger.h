@@ -196,7 +196,12 @@ class Ledger {
 
   // Walks the branch from seq 1: verifier, chain, gaps, envelopes, fork
   // points. Corruption is reported in the VerifyReport, not as an error.
-  Result<VerifyReport> Verify(std::string_view game, std::string_view branch) const;
+  // `each`, when given, has every event that passed, in seq order from the
+  // lineage's first (its Event flatbuffer as stored, valid for the call):
+  // what else a caller checks over the whole branch rides on this one scan
+  // (ledger/tree.h KeptNodesChecker) instead of reading every event again.
+  using EachVerified = std::function<void(std::span<const uint8_t>)>;
+  Result<VerifyReport> Verify(std::string_view game, std::string_view branch, const EachVerified& each = {}) const;
 
   // Snapshots are a cache: written unsynced, found through the lineage.
   // Each is bound to the chain hash of the event it follows (`hash`, read
@@ -225,6 +230,15 @@ class Ledger {
   Result<std::optional<TreeHash>> GetTreeNode(std::string_view game, std::string_view branch, unsigned level,
                                               uint64_t index) const;
   Status PutTreeNodes(std::string_view game, std::string_view branch, std::span<const TreeNode> nodes);
+  // Whether any node is kept under the segments of `branch`'s lineage (one
+  // seek a segment; a parent's past the fork point counts): a hint that
+  // the tree is kept at all, not a count.
+  Result<bool> HasTreeNodes(std::string_view game, std::string_view branch) const;
+  // Every node kept for `branch` (each under the segment of its lineage
+  // that holds its last event, as GetTreeNode finds it), in one scan a
+  // segment: by segment, then level, then index.
+  Status ForEachTreeNode(std::string_view game, std::string_view branch,
+                         const std::function<void(const TreeNode&)>& each) const;
 
   // Damage found in a game (by Verify, or by a read that failed its
   // checks) is remembered outside RocksDB, in `DIR/adjutant-damage/GAME`,
@@ -238,7 +252,7 @@ class Ledger {
  private:
   struct Impl;
   explicit Ledger(std::unique_ptr<Impl> impl);
-  Result<VerifyReport> VerifyWalk(std::string_view game, std::string_view branch) const;
+  Result<VerifyReport> VerifyWalk(std::string_view game, std::string_view branch, const EachVerified& each) const;
   Status ReadChecked(std::string_view game, std::string_view branch, uint64_t from, uint64_t to,
                      const Visitor& visit) const;
   std::unique_ptr<Impl> impl_;

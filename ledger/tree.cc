@@ -196,44 +196,59 @@ Result<std::vector<merkle::Hash>> TreeConsistency(Ledger& db, std::string_view g
       db, game, branch, size2, [&](const BranchTree& t) { return merkle::ConsistencyProof(t, size1, size2); });
 }
 
+void KeptNodesChecker::Add(std::span<const uint8_t> event) {
+  constexpr size_t kBlock = size_t{1} << kStoredLevel;
+  ++events_;
+  if (block_.capacity() < kBlock) block_.reserve(kBlock);
+  block_.push_back(merkle::LeafHash(event));
+  if (block_.size() == kBlock) {
+    for (size_t width = kBlock; width > 1; width /= 2) {
+      for (size_t i = 0; i < width / 2; ++i) block_[i] = merkle::NodeHash(block_[2 * i], block_[2 * i + 1]);
+    }
+    roots_.push_back(block_.front());
+    block_.clear();
+  }
+}
+
+Result<KeptNodesCheck> KeptNodesChecker::Check(const Ledger& db, std::string_view game,
+                                               std::string_view branch) const {
+  KeptNodesCheck out;
+  out.events = events_;
+  // Every level the events give, from the blocks' roots up.
+  std::vector<std::vector<merkle::Hash>> levels{roots_};
+  while (levels.back().size() > 1) {
+    const std::vector<merkle::Hash>& below = levels.back();
+    std::vector<merkle::Hash> up;
+    up.reserve(below.size() / 2);
+    for (size_t i = 0; i + 1 < below.size(); i += 2) up.push_back(merkle::NodeHash(below[i], below[i + 1]));
+    levels.push_back(std::move(up));
+  }
+  // Each kept node against the one the events give (one scan of the kept
+  // nodes; those over events past the ones added are not checked).
+  ADJ_RETURN_IF_ERROR(db.ForEachTreeNode(game, branch, [&](const Ledger::TreeNode& kept) {
+    if (kept.level < kStoredLevel) return;
+    const size_t l = kept.level - kStoredLevel;
+    if (l >= levels.size() || kept.index >= levels[l].size()) return;
+    ++out.checked;
+    const merkle::Hash& made = levels[l][kept.index];
+    if (kept.hash != made) out.wrong.push_back(Ledger::TreeNode{kept.level, kept.index, made});
+  }));
+  return out;
+}
+
 Result<KeptNodesCheck> CheckKeptNodes(Ledger& db, std::string_view game, std::string_view branch) {
   auto head = db.HeadOf(game, branch);
   if (!head.ok()) return head.status();
-  KeptNodesCheck out;
-  // The roots of the kStoredLevel subtrees, each of 2^kStoredLevel leaves, from the events.
-  constexpr uint64_t kBlock = uint64_t{1} << kStoredLevel;
-  std::vector<merkle::Hash> level, block;
-  block.reserve(kBlock);
+  KeptNodesChecker checker;
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, 1, head->seq, [&](const EventView& e) {
-    ++out.events;
-    block.push_back(EventLeaf(e));
-    if (block.size() == kBlock) {
-      for (size_t width = kBlock; width > 1; width /= 2) {
-        for (size_t i = 0; i < width / 2; ++i) block[i] = merkle::NodeHash(block[2 * i], block[2 * i + 1]);
-      }
-      level.push_back(block.front());
-      block.clear();
-    }
+    checker.Add(e.bytes);
     return Status::Ok();
   }));
-  if (out.events != head->seq) {
-    return Status::Corruption(std::string(game) + "/" + std::string(branch) + ": " + std::to_string(out.events) +
+  if (checker.events() != head->seq) {
+    return Status::Corruption(std::string(game) + "/" + std::string(branch) + ": " + std::to_string(checker.events()) +
                               " events read of " + std::to_string(head->seq));
   }
-  // Level by level, each kept node against the one the events give.
-  for (unsigned l = kStoredLevel; !level.empty(); ++l) {
-    for (uint64_t i = 0; i < level.size(); ++i) {
-      auto kept = db.GetTreeNode(game, branch, l, i);
-      if (!kept.ok()) return kept.status();
-      if (!kept->has_value()) continue;
-      ++out.checked;
-      if (**kept != level[i]) out.wrong.push_back(Ledger::TreeNode{l, i, level[i]});
-    }
-    std::vector<merkle::Hash> up;
-    for (size_t i = 0; i + 1 < level.size(); i += 2) up.push_back(merkle::NodeHash(level[i], level[i + 1]));
-    level.swap(up);
-  }
-  return out;
+  return checker.Check(db, game, branch);
 }
 
 }  // namespace adjutant::ledger

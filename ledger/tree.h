@@ -83,6 +83,21 @@ struct KeptNodesCheck {
   std::vector<Ledger::TreeNode> wrong;
 };
 Result<KeptNodesCheck> CheckKeptNodes(Ledger& db, std::string_view game, std::string_view branch);
+// The same check over events a caller reads anyway (`adjutant verify`
+// hands it Ledger::Verify's scan, so the branch is read once): Add each
+// event of the branch from seq 1 in order, then Check.
+class KeptNodesChecker {
+ public:
+  void Add(std::span<const uint8_t> event);
+  uint64_t events() const { return events_; }
+  // Compares the kept nodes over the events added (whole blocks only).
+  Result<KeptNodesCheck> Check(const Ledger& db, std::string_view game, std::string_view branch) const;
+
+ private:
+  uint64_t events_ = 0;
+  std::vector<merkle::Hash> block_;  // the leaves of the block being added
+  std::vector<merkle::Hash> roots_;  // each whole block's root (level kStoredLevel)
+};
 
 struct PendingRoot {
   merkle::Hash root{};

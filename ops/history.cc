@@ -135,11 +135,21 @@ Status DoVerify(const Env& env, const VerifyRequest& rq, Printer& p) {
   // Each branch's events, then (once every branch holds, with --all, the
   // damage recorded earlier cleared) the Merkle tree's kept nodes (a cache
   // that signed heads and proofs are made from), each made again from the
-  // events — not while damage stops the game's reads.
+  // events — not while damage stops the game's reads. The events are read
+  // once: the leaves are hashed as the verify passes them, when the branch
+  // keeps any node.
   std::vector<ledger::VerifyReport> reps;
+  std::vector<std::optional<ledger::KeptNodesChecker>> trees(branches.size());
   bool events_ok = true;
-  for (const auto& branch : branches) {
-    auto rep = (*db)->Verify(game, branch);
+  for (size_t b = 0; b < branches.size(); ++b) {
+    auto kept = (*db)->HasTreeNodes(game, branches[b]);
+    if (!kept.ok()) return kept.status();
+    ledger::Ledger::EachVerified each;
+    if (*kept) {
+      trees[b].emplace();
+      each = [tree = &*trees[b]](std::span<const uint8_t> event) { tree->Add(event); };
+    }
+    auto rep = (*db)->Verify(game, branches[b], each);
     if (!rep.ok()) return rep.status();
     events_ok = events_ok && rep->ok;
     reps.push_back(std::move(rep).value());
@@ -156,8 +166,8 @@ Status DoVerify(const Env& env, const VerifyRequest& rq, Printer& p) {
     const std::string& branch = branches[b];
     ledger::VerifyReport* rep = &reps[b];
     ledger::KeptNodesCheck nodes;
-    if (rep->ok && !damaged) {
-      auto checked = ledger::CheckKeptNodes(**db, game, branch);
+    if (rep->ok && !damaged && trees[b]) {
+      auto checked = trees[b]->Check(**db, game, branch);
       if (!checked.ok()) return checked.status();
       nodes = std::move(checked).value();
       if (!nodes.wrong.empty()) {

@@ -199,6 +199,43 @@ TEST_CASE("adjutant verify checks every kept Merkle tree node against the events
       CliRun again = Cli(db, {"tree", "g", "--mend", "--json"});
       CHECK(again.out.find("\"mended\": 0") != std::string::npos);
       CHECK(Cli(db, {"tree", "g", "--mend", "--size", "3"}).code == 2);
+      // A fork's nodes below its fork point are its parent's: verify of
+      // the fork checks them too (and fails on the same damage).
+      REQUIRE(Cli(db, {"fork", "g", "--from", "main@head", "--name", "what-if"}).code == 0);
+      CliRun fork_ok = Cli(db, {"verify", "g", "--branch", "what-if"});
+      INFO(fork_ok.out << fork_ok.err);
+      CHECK(fork_ok.code == 0);
+      CHECK(fork_ok.out.find(" kept tree nodes match them") != std::string::npos);
+      REQUIRE(db.PutTreeNodes("g", "main", std::vector<ledger::Ledger::TreeNode>{bad}).ok());
+      CHECK(Cli(db, {"verify", "g", "--branch", "what-if"}).code == 3);
+      CHECK(Cli(db, {"tree", "g", "--mend"}).code == 0);
+    }
+  }
+}
+
+TEST_CASE("adjutant verify of a game that keeps no Merkle tree nodes says so, on every kind of game",
+          "[tree][matrix]") {
+  for (const GameKind& kind : GameKinds()) {
+    DYNAMIC_SECTION(kind.name) {
+      PlayedGame g(kind);
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
+      auto kept = db.HasTreeNodes("g", "main");
+      REQUIRE(kept.ok());
+      CHECK_FALSE(*kept);
+      CliRun ok = Cli(db, {"verify", "g"});
+      INFO(ok.out << ok.err);
+      CHECK(ok.code == 0);
+      CHECK(ok.out.find("no Merkle tree nodes kept yet") != std::string::npos);
+      CliRun json = Cli(db, {"verify", "g", "--json"});
+      CHECK(json.out.find("\"tree_nodes\": 0") != std::string::npos);
+      // Once a root is asked for, its nodes are kept and verify checks them.
+      REQUIRE(Cli(db, {"tree", "g"}).code == 0);
+      CHECK(db.HasTreeNodes("g", "main").value());
+      CliRun after = Cli(db, {"verify", "g"});
+      INFO(after.out << after.err);
+      CHECK(after.code == 0);
+      CHECK(after.out.find(" kept tree nodes match them") != std::string::npos);
     }
   }
 }
