@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cinttypes>
@@ -806,18 +807,55 @@ const TurnFigure& FigureOf(const Game& g, const Turn& t) {
 // One turn's costs, for the flat figures: as played (submission and
 // adjudication), a fold to its end (from the nearest snapshot) and that
 // fold's peak memory in a fresh child.
+// A turn's submission and adjudication measured again, so that neither
+// figure is one sample of a millisecond or two on a shared machine: the
+// turn forked at its start (before its orders) kRounds times with the
+// parent's dice, its orders carried onto each fork as their senders gave
+// them (replay::CarryOrders: the intake a submission goes through, one
+// synced batch a file, after one read of the parent's orders of the turn)
+// and the turn adjudicated there as it was played (AdjudicateTurn); each
+// figure its fastest.
+struct Rerun {
+  double submit_s = 0;
+  size_t files = 0;
+  double adjudicate_s = 0;
+  uint64_t events = 0;
+};
+
+Rerun RerunTurn(ledger::Ledger& db, std::string_view game, const Turn& t) {
+  Rerun best;
+  const uint64_t at = Must(replay::ForkPoint(db, game, kMain, TurnPhase{t, 0}), "the start of turn " + t.ToString());
+  for (int round = 1; round <= kRounds; ++round) {
+    static int forks = 0;  // one name a fork: two points may be the same turn (--quick)
+    const std::string name = "rerun-" + std::to_string(++forks);
+    (void)Must(db.Fork(game, kMain, at, name, std::nullopt, kGa), "forking for a rerun of " + t.ToString());
+    size_t files = 0;
+    Timer st;
+    (void)Must(replay::CarryOrders(db, game, kMain, name, at, t, &files), "carrying the orders of " + t.ToString());
+    const double submit_s = st.wall();
+    TurnFigure f;
+    AdjudicateTurn(db, game, name, &f);
+    if (round == 1 || submit_s < best.submit_s) best.submit_s = submit_s, best.files = files;
+    if (round == 1 || f.adjudicate_s < best.adjudicate_s) best.adjudicate_s = f.adjudicate_s, best.events = f.events;
+  }
+  return best;
+}
+
 struct Point {
   Turn turn;
   const TurnFigure* played = nullptr;
+  Rerun rerun;  // the figures the ratios use
   FoldFigure fold;
   ChildReport memory;
-  double submit_ms_per_file() const {
+  double submit_ms_per_file() const { return rerun.files ? 1000 * rerun.submit_s / rerun.files : 0.0; }
+  double played_submit_ms_per_file() const {
     return played->submissions ? 1000 * played->submit_s / played->submissions : 0.0;
   }
-  double adjudicate_us_per_event() const { return played->events ? 1e6 * played->adjudicate_s / played->events : 0.0; }
+  double adjudicate_us_per_event() const { return rerun.events ? 1e6 * rerun.adjudicate_s / rerun.events : 0.0; }
   long fold_growth_kib() const { return memory.max_rss_kib - memory.baseline_kib; }
 };
 
+// The fold and its memory (read-only work); RerunTurn fills `rerun`.
 Point Measure(ledger::Ledger& db, Spawner& spawner, const WorkDir& wd, std::string_view game, const Game& g,
               const Turn& t) {
   Point p;
@@ -840,7 +878,7 @@ void PrintFlat(std::string_view game, const Point& early, const Point& mid, cons
   // Adjudicating a turn, as issue 22 asks: a phase's cost is mostly fixed
   // (every view's digest, the kind's pass over the game's pieces), so per
   // event a turn of fewer events looks dearer; that ratio is context.
-  const double adjudicate = ratio(late.played->adjudicate_s, early.played->adjudicate_s);
+  const double adjudicate = ratio(late.rerun.adjudicate_s, early.rerun.adjudicate_s);
   const double adjudicate_per_event = ratio(late.adjudicate_us_per_event(), early.adjudicate_us_per_event());
   const double fold = ratio(late.fold.ms, early.fold.ms);
   const double snapshot = ratio(double(late.fold.largest_bytes), double(early.fold.largest_bytes));
@@ -852,8 +890,11 @@ void PrintFlat(std::string_view game, const Point& early, const Point& mid, cons
       .Str("vs_turn", early.turn.ToString());
   for (const auto& [key, p] : {std::pair<const char*, const Point*>{"", &late}, {"mid_", &mid}, {"vs_", &early}}) {
     const std::string k = key;
-    line.Int(k + "seq", p->memory.events).Num(k + "submit_ms_per_file", p->submit_ms_per_file(), 2)
-        .Num(k + "adjudicate_seconds", p->played->adjudicate_s, 5).Int(k + "adjudicate_events", p->played->events)
+    line.Int(k + "seq", p->memory.events).Num(k + "submit_ms_per_file", p->submit_ms_per_file(), 3)
+        .Int(k + "submit_files", p->rerun.files)
+        .Num(k + "played_submit_ms_per_file", p->played_submit_ms_per_file(), 3)
+        .Num(k + "adjudicate_seconds", p->rerun.adjudicate_s, 5).Int(k + "adjudicate_events", p->rerun.events)
+        .Num(k + "played_adjudicate_seconds", p->played->adjudicate_s, 5)
         .Num(k + "adjudicate_us_per_event", p->adjudicate_us_per_event(), 2).Num(k + "fold_ms", p->fold.ms, 2)
         .Str(k + "largest_snapshot", p->fold.largest).Int(k + "largest_snapshot_bytes", p->fold.largest_bytes)
         .Int(k + "fold_growth_kib", p->fold_growth_kib());
@@ -862,7 +903,7 @@ void PrintFlat(std::string_view game, const Point& early, const Point& mid, cons
       .Num("adjudicate_per_event_ratio", adjudicate_per_event, 3).Num("audit_ratio", audit_ratio, 3)
       .Num("fold_ratio", fold, 3).Num("snapshot_ratio", snapshot, 3).Num("fold_memory_ratio", memory, 3)
       .Num("submit_ratio_vs_mid", ratio(late.submit_ms_per_file(), mid.submit_ms_per_file()), 3)
-      .Num("adjudicate_ratio_vs_mid", ratio(late.played->adjudicate_s, mid.played->adjudicate_s), 3)
+      .Num("adjudicate_ratio_vs_mid", ratio(late.rerun.adjudicate_s, mid.rerun.adjudicate_s), 3)
       .Num("adjudicate_per_event_ratio_vs_mid",
            ratio(late.adjudicate_us_per_event(), mid.adjudicate_us_per_event()), 3)
       .Num("fold_ratio_vs_mid", ratio(late.fold.ms, mid.fold.ms), 3)
@@ -1030,6 +1071,11 @@ void BenchKind(ledger::Ledger& db, Spawner& spawner, const WorkDir& wd, const Ki
   Point pm = Measure(db, spawner, wd, k.game, g, mid);
   Point pl = Measure(db, spawner, wd, k.game, g, last);
   double audit_ratio = BenchAudit(db, k.game, second, last);
+  for (Point* p : {&pe, &pm, &pl}) {
+    Progress("%s: turn %s submitted and adjudicated again on %d forks", k.game.c_str(), p->turn.ToString().c_str(),
+             kRounds);
+    p->rerun = RerunTurn(db, k.game, p->turn);
+  }
   PrintFlat(k.game, pe, pm, pl, audit_ratio);
 }
 
@@ -1052,6 +1098,8 @@ int Run(int argc, char** argv) {
   (void)OpenRaw(wd.raw_dir(), false);
   (void)Must(ledger::Ledger::Open(wd.ledger_dir()), "settling the ledger");
   PrintDisk(wd, g.events);
+  std::array<Point, 3> flat;  // turn 2, the middle and the last campaign turn
+  double audit_ratio = 0;
   {
     ledger::OpenOptions ro;
     ro.read_only = true;
@@ -1062,14 +1110,17 @@ int Run(int argc, char** argv) {
     std::vector<Turn> campaign;
     for (const TurnFigure& f : g.turns) if (f.campaign) campaign.push_back(f.turn);
     const Turn mid = campaign[campaign.size() / 2];
-    Point pe = Measure(*db, spawner, wd, kGame, g, second);
-    Point pm = Measure(*db, spawner, wd, kGame, g, mid);
-    Point pl = Measure(*db, spawner, wd, kGame, g, g.last_campaign_turn);
-    double audit_ratio = BenchAudit(*db, kGame, second, g.last_campaign_turn);
-    PrintFlat(kGame, pe, pm, pl, audit_ratio);
+    flat = {Measure(*db, spawner, wd, kGame, g, second), Measure(*db, spawner, wd, kGame, g, mid),
+            Measure(*db, spawner, wd, kGame, g, g.last_campaign_turn)};
+    audit_ratio = BenchAudit(*db, kGame, second, g.last_campaign_turn);
   }
   {
     auto db = Must(ledger::Ledger::Open(wd.ledger_dir()), "opening the ledger");
+    for (Point& p : flat) {
+      Progress("turn %s submitted and adjudicated again on %d forks", p.turn.ToString().c_str(), kRounds);
+      p.rerun = RerunTurn(*db, kGame, p.turn);
+    }
+    PrintFlat(kGame, flat[0], flat[1], flat[2], audit_ratio);
     Progress("fork before %s, adjudicated again with new dice, and diff", g.peace_turn.ToString().c_str());
     BenchFork(*db, cfg, g.peace_turn);
   }

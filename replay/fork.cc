@@ -145,7 +145,7 @@ std::optional<OrderRun> OrderRun::CutAt(const fb::OrderSuperseded& s, bool files
 }
 
 Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::string_view from, std::string_view to,
-                           uint64_t after_seq, const Turn& t) {
+                           uint64_t after_seq, const Turn& t, size_t* files) {
   // The parent's orders of T's window, as recorded (copied out: the
   // submissions below append to the ledger), file by file (OrderRun).
   auto created = Fold(db, game, from, 1, {"summary"});
@@ -191,6 +191,7 @@ Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::strin
                           {.entered_by_ga = s.run.by_ga, .received_at = s.run.received_at});
     if (!r.ok()) return r.status();
   }
+  if (files) *files = sent.size();
   return orders;
 }
 

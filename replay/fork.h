@@ -75,8 +75,9 @@ struct OrderRun {
 // the intake of `to` — so they stand, are superseded or are refused there as
 // that branch's state says; consecutive orders of one sender go in as one
 // file (the same events, one synced batch), each file its own where the
-// kind's files replace (OrderRun). Returns how many were carried.
+// kind's files replace (OrderRun). Returns how many were carried; `files`,
+// when given, has how many files (submissions) carried them.
 Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::string_view from, std::string_view to,
-                           uint64_t after_seq, const Turn& t);
+                           uint64_t after_seq, const Turn& t, size_t* files = nullptr);
 
 }  // namespace adjutant::replay

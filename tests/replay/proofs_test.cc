@@ -811,8 +811,8 @@ TEST_CASE("report proofs at the order desk: a player gets his own, never another
   CHECK(HttpCall((*d)->port(), "GET", "/api/games/g/proof?turn=" + kind.coming.ToString(), "", ta).status == 404);
   // Each report the desk gives him carries its own proof, text and JSON;
   // saved as it came, each verifies offline.
-  for (const std::string& kind_name : {"orders", "events", "positions"}) {
-    for (const std::string& format : {"", "&format=json"}) {
+  for (const std::string kind_name : {"orders", "events", "positions"}) {
+    for (const std::string format : {"", "&format=json"}) {
       INFO(kind_name << format);
       HttpReply rep = HttpCall((*d)->port(), "GET", "/api/games/g/reports?kind=" + kind_name + "&turn=" + turn + format, "", ta);
       INFO(rep.body);
@@ -1141,7 +1141,7 @@ TEST_CASE("report proofs hold a PATE battle's own rolls (7.4-7.8) for the ships 
   // Ministers see all their ships (PATE 2.3); Troubridge's transport,
   // Gravina's Spaniard and Pitt were not there.
   const std::set<std::string> there = {"nelson", "villeneuve", "barham", "decres"};
-  for (const std::string& person : {"nelson", "villeneuve", "barham", "decres", "troubridge", "gravina", "pitt"}) {
+  for (const std::string person : {"nelson", "villeneuve", "barham", "decres", "troubridge", "gravina", "pitt"}) {
     INFO(person);
     CliRun proof = Cli(db, {"proof", "g", "--player", person, "--turn", kind.coming.ToString()});
     REQUIRE(proof.code == 0);
