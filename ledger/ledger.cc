@@ -1560,6 +1560,12 @@ Result<VerifyReport> Ledger::VerifyWalk(std::string_view game, std::string_view 
 
 Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::string_view projection,
                            uint64_t seq, std::string_view bytes, const Hash128* hash) {
+  const SnapshotPut one{projection, bytes};
+  return PutSnapshots(game, branch, seq, std::span<const SnapshotPut>(&one, 1), hash);
+}
+
+Status Ledger::PutSnapshots(std::string_view game, std::string_view branch, uint64_t seq,
+                            std::span<const SnapshotPut> snaps, const Hash128* hash) {
   // No Recover() here: a fold writes snapshots from inside Read (holding
   // use_mu shared), and a snapshot is only a cache.
   auto use = impl_->Use();
@@ -1584,50 +1590,46 @@ Status Ledger::PutSnapshot(std::string_view game, std::string_view branch, std::
     if (v.size() <= fmt::kRecordHeaderBytes) return Status::Corruption("seq " + std::to_string(seq) + ": record too short");
     at = Hash128::FromBytes(reinterpret_cast<const uint8_t*>(v.data()));
   }
-  std::string value(fmt::kSnapshotMagic);
-  value.resize(value.size() + Hash128::kBytes);
-  at.ToBytes(reinterpret_cast<uint8_t*>(value.data() + value.size() - Hash128::kBytes));
-  value.append(bytes);
   rocksdb::WriteBatch batch;
-  (void)batch.Put(impl_->snapshots, fmt::SnapshotKey(id, projection, seq), value);
-  (void)batch.Put(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, seq), rocksdb::Slice());
-  // Thinning (OpenOptions). The snapshot that leaves the newest ones now is
-  // the kept_recent-th below this one (C); it goes, value and index key, if
-  // an older one of this view lies in C's span (found by seeking forward
-  // from the span's start, bounded by C), so the first of every span stays.
-  // Both reads pass only live keys when snapshots come in order: the ones
-  // deleted before lie between a span's first and C, which neither read
-  // crosses (a walk through them would grow with the game's age). A read
-  // that fails thins nothing: not thinning is always safe.
-  if (seq > 0 && impl_->snapshots_kept_recent > 0) {
+  // One iterator for every view's thinning (below), made only when needed.
+  std::unique_ptr<rocksdb::Iterator> it;
+  for (const SnapshotPut& snap : snaps) {
+    const std::string_view projection = snap.projection;
+    std::string value(fmt::kSnapshotMagic);
+    value.resize(value.size() + Hash128::kBytes);
+    at.ToBytes(reinterpret_cast<uint8_t*>(value.data() + value.size() - Hash128::kBytes));
+    value.append(snap.bytes);
+    (void)batch.Put(impl_->snapshots, fmt::SnapshotKey(id, projection, seq), value);
+    (void)batch.Put(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, seq), rocksdb::Slice());
+    // Thinning (OpenOptions). The snapshot that leaves the newest ones now is
+    // the kept_recent-th below this one (C); it goes, value and index key, if
+    // an older one of this view lies in C's span (found by seeking forward
+    // from the span's start, short of C), so the first of every span stays.
+    // Both reads pass only live keys when snapshots come in order: the ones
+    // deleted before lie between a span's first and C, which neither read
+    // crosses (a walk through them would grow with the game's age). A read
+    // that fails thins nothing: not thinning is always safe.
+    if (seq == 0 || impl_->snapshots_kept_recent == 0) continue;
     const uint64_t keep = impl_->snapshots_kept_recent, span = impl_->snapshot_sparse_events;
     const std::string prefix = fmt::SnapshotIndexPrefix(id, projection);
-    const std::string lower = fmt::SnapshotIndexKey(id, projection, 0);
-    rocksdb::Slice lower_slice(lower);
-    rocksdb::ReadOptions ro;
-    ro.iterate_lower_bound = &lower_slice;
-    std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
+    auto index_key = [&](const rocksdb::Slice& k) { return k.starts_with(prefix) && k.size() == prefix.size() + 8; };
+    if (!it) it.reset(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->snapshots));
     std::optional<uint64_t> leaving;
     uint64_t below = 0;
-    for (it->SeekForPrev(fmt::SnapshotIndexKey(id, projection, seq - 1)); it->Valid(); it->Prev()) {
-      if (!it->key().starts_with(prefix) || it->key().size() != prefix.size() + 8) break;
+    for (it->SeekForPrev(fmt::SnapshotIndexKey(id, projection, seq - 1)); it->Valid() && index_key(it->key());
+         it->Prev()) {
       if (++below == keep) {
         leaving = fmt::GetU64(it->key().data() + prefix.size());
         break;
       }
     }
-    if (leaving && it->status().ok()) {
-      const std::string first = fmt::SnapshotIndexKey(id, projection, *leaving / span * span);
-      const std::string upper = fmt::SnapshotIndexKey(id, projection, *leaving);
-      rocksdb::Slice upper_slice(upper);
-      rocksdb::ReadOptions bounded;
-      bounded.iterate_upper_bound = &upper_slice;
-      std::unique_ptr<rocksdb::Iterator> older(impl_->db->NewIterator(bounded, impl_->snapshots));
-      older->Seek(first);
-      if (older->Valid()) {
-        (void)batch.Delete(impl_->snapshots, fmt::SnapshotKey(id, projection, *leaving));
-        (void)batch.Delete(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, *leaving));
-      }
+    if (!leaving || !it->status().ok()) continue;
+    const std::string first = fmt::SnapshotIndexKey(id, projection, *leaving / span * span);
+    const std::string upper = fmt::SnapshotIndexKey(id, projection, *leaving);
+    it->Seek(first);
+    if (it->Valid() && it->status().ok() && it->key().compare(upper) < 0) {
+      (void)batch.Delete(impl_->snapshots, fmt::SnapshotKey(id, projection, *leaving));
+      (void)batch.Delete(impl_->snapshots, fmt::SnapshotIndexKey(id, projection, *leaving));
     }
   }
   rocksdb::WriteOptions wo;  // a cache: no sync

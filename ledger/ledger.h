@@ -211,6 +211,15 @@ class Ledger {
   // that cannot be read is a cache miss; a changed event is corruption.
   Status PutSnapshot(std::string_view game, std::string_view branch, std::string_view projection,
                      uint64_t seq, std::string_view bytes, const Hash128* hash = nullptr);
+  // Several views' snapshots after one event (a turn's end), in one write:
+  // each as PutSnapshot would, with one lookup of the lineage and one
+  // iterator for the thinning.
+  struct SnapshotPut {
+    std::string_view projection;
+    std::string_view bytes;
+  };
+  Status PutSnapshots(std::string_view game, std::string_view branch, uint64_t seq,
+                      std::span<const SnapshotPut> snaps, const Hash128* hash = nullptr);
   Result<std::optional<Snapshot>> FindSnapshot(std::string_view game, std::string_view branch,
                                                std::string_view projection, uint64_t upto) const;
   Status DeleteSnapshots(std::string_view game);

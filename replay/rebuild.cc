@@ -13,12 +13,17 @@ void FoldEvent(std::span<projections::Projection* const> projections, const ledg
 
 size_t PutSnapshots(ledger::Ledger& ledger, std::string_view game, std::string_view branch,
                     std::span<projections::Projection* const> projections, uint64_t seq, const Hash128& hash) {
-  size_t written = 0;
+  // One write for them all (Ledger::PutSnapshots): all or none.
+  std::vector<std::string> names, encoded;
+  names.reserve(projections.size());
+  encoded.reserve(projections.size());
+  std::vector<ledger::Ledger::SnapshotPut> puts;
   for (projections::Projection* p : projections) {
-    if (!ledger.PutSnapshot(game, branch, p->SnapshotName(), seq, p->Encode(), &hash).ok()) break;
-    ++written;
+    names.push_back(p->SnapshotName());
+    encoded.push_back(p->Encode());
   }
-  return written;
+  for (size_t i = 0; i < projections.size(); ++i) puts.push_back({names[i], encoded[i]});
+  return ledger.PutSnapshots(game, branch, seq, puts, &hash).ok() ? projections.size() : 0;
 }
 
 Result<RebuildStats> Rebuild(ledger::Ledger& ledger, std::string_view game, std::string_view branch,

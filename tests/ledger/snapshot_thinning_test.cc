@@ -93,6 +93,52 @@ TEST_CASE("snapshots written in order are thinned to the recent ones and one a s
   }
 }
 
+// A turn's end writes every view's snapshot in one batch (PutSnapshots):
+// each view is thinned as if written alone, and the one iterator they
+// share reads past no deleted snapshot either.
+TEST_CASE("several views' snapshots written in one batch are each thinned as alone", "[ledger][snapshot]") {
+  adjutant::testing::TempDir dir;
+  const std::string path = dir.Sub("db");
+  uint64_t id = 0;
+  uint64_t put_skipped = 0;
+  {
+    auto db = ledger::Ledger::Open(path, {.snapshots_kept_recent = 3, .snapshot_sparse_events = 100});
+    REQUIRE(db.ok());
+    Fill(**db, 1000);
+    id = (*db)->Branch("g", "main")->id;
+    for (uint64_t s = 10; s <= 1000; s += 10) {
+      const std::string bytes = Bytes(s), other = "r" + Bytes(s);
+      std::vector<ledger::Ledger::SnapshotPut> puts{{"p", bytes}, {"r", other}};
+      if (s % 20 == 0) puts.push_back({"q", bytes});  // a view written at every other point
+      if (s == 1000) {
+        rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+        rocksdb::get_perf_context()->Reset();
+      }
+      REQUIRE((*db)->PutSnapshots("g", "main", s, puts).ok());
+    }
+    put_skipped = rocksdb::get_perf_context()->internal_delete_skipped_count;
+    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+  }
+  std::vector<uint64_t> want = {10};
+  for (uint64_t s = 100; s <= 900; s += 100) want.push_back(s);
+  for (uint64_t s : {980, 990, 1000}) want.push_back(s);
+  CHECK(Indexed(path, id, "p") == want);
+  CHECK(Indexed(path, id, "r") == want);
+  std::vector<uint64_t> want_q = {20};
+  for (uint64_t s = 100; s <= 900; s += 100) want_q.push_back(s);
+  for (uint64_t s : {960, 980, 1000}) want_q.push_back(s);
+  CHECK(Indexed(path, id, "q") == want_q);
+  CHECK(adjutant::testing::CountKeys(path, fmt::kCfSnapshots, fmt::SnapshotPrefix(id, "r")) == want.size());
+  CHECK(put_skipped == 0);
+  auto db = ledger::Ledger::Open(path, {.read_only = true});
+  REQUIRE(db.ok());
+  auto r = (*db)->FindSnapshot("g", "main", "r", 995);
+  REQUIRE(r.ok());
+  REQUIRE(r->has_value());
+  CHECK((*r)->seq == 990);
+  CHECK((*r)->bytes == "r" + Bytes(990));
+}
+
 TEST_CASE("with no snapshots kept recent, none is thinned", "[ledger][snapshot]") {
   adjutant::testing::TempDir dir;
   const std::string path = dir.Sub("db");
