@@ -317,6 +317,18 @@ struct Ledger::Impl {
   // its acknowledged head, why: every read of it fails with that.
   AckedHeads acked;
   mutable std::mutex acked_mu;  // acked_heads: written under write_mu, read by Verify
+  // The newest snapshot seqs (at most snapshots_kept_recent, oldest first)
+  // of each view under each branch id, as this process wrote them, keyed by
+  // SnapshotIndexPrefix: so that thinning (PutSnapshots) need not walk back
+  // through them with an iterator each time (a RocksDB Prev costs
+  // microseconds). Only this process writes the database (RocksDB's lock).
+  // Filled by one walk, kept while snapshots come in order and their writes
+  // succeed; dropped by DeleteSnapshots. Two threads writing one view's
+  // snapshots at once can leave it short of one, and that is harmless: a
+  // snapshot thinned early or left (the first of a span is found in the
+  // database, never here).
+  std::mutex recent_mu;
+  std::map<std::string, std::deque<uint64_t>, std::less<>> recent_snapshots;
   std::map<uint64_t, Acked> acked_heads;
   std::map<uint64_t, std::string> short_of;
 
@@ -1593,6 +1605,8 @@ Status Ledger::PutSnapshots(std::string_view game, std::string_view branch, uint
   rocksdb::WriteBatch batch;
   // One iterator for every view's thinning (below), made only when needed.
   std::unique_ptr<rocksdb::Iterator> it;
+  // Each view's newest seqs once this batch is written (Impl::recent_snapshots).
+  std::vector<std::pair<std::string, std::optional<std::deque<uint64_t>>>> recent_after;
   for (const SnapshotPut& snap : snaps) {
     const std::string_view projection = snap.projection;
     std::string value(fmt::kSnapshotMagic);
@@ -1614,16 +1628,32 @@ Status Ledger::PutSnapshots(std::string_view game, std::string_view branch, uint
     const std::string prefix = fmt::SnapshotIndexPrefix(id, projection);
     auto index_key = [&](const rocksdb::Slice& k) { return k.starts_with(prefix) && k.size() == prefix.size() + 8; };
     if (!it) it.reset(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->snapshots));
-    std::optional<uint64_t> leaving;
-    uint64_t below = 0;
-    for (it->SeekForPrev(fmt::SnapshotIndexKey(id, projection, seq - 1)); it->Valid() && index_key(it->key());
-         it->Prev()) {
-      if (++below == keep) {
-        leaving = fmt::GetU64(it->key().data() + prefix.size());
-        break;
-      }
+    // The newest seqs below this one: remembered, or walked back to.
+    std::optional<std::deque<uint64_t>> newest;
+    {
+      std::lock_guard<std::mutex> lock(impl_->recent_mu);
+      auto r = impl_->recent_snapshots.find(prefix);
+      if (r != impl_->recent_snapshots.end() && (r->second.empty() || r->second.back() < seq)) newest = r->second;
     }
-    if (!leaving || !it->status().ok()) continue;
+    bool in_order = true;
+    if (!newest) {
+      newest.emplace();
+      for (it->SeekForPrev(fmt::SnapshotIndexKey(id, projection, seq - 1)); it->Valid() && index_key(it->key());
+           it->Prev()) {
+        newest->push_front(fmt::GetU64(it->key().data() + prefix.size()));
+        if (newest->size() == keep) break;
+      }
+      if (!it->status().ok()) continue;
+      // One above this seq (written out of order) is not remembered past this write.
+      it->Seek(fmt::SnapshotIndexKey(id, projection, seq + 1));
+      in_order = !(it->Valid() && index_key(it->key())) && it->status().ok();
+    }
+    std::optional<uint64_t> leaving;
+    if (newest->size() == keep) leaving = newest->front();
+    newest->push_back(seq);
+    if (newest->size() > keep) newest->pop_front();
+    recent_after.emplace_back(prefix, in_order ? std::move(newest) : std::nullopt);
+    if (!leaving) continue;
     const std::string first = fmt::SnapshotIndexKey(id, projection, *leaving / span * span);
     const std::string upper = fmt::SnapshotIndexKey(id, projection, *leaving);
     it->Seek(first);
@@ -1635,6 +1665,14 @@ Status Ledger::PutSnapshots(std::string_view game, std::string_view branch, uint
   rocksdb::WriteOptions wo;  // a cache: no sync
   rocksdb::Status st = impl_->db->Write(wo, &batch);
   if (!st.ok()) impl_->write_failed = true;  // the next write resumes or reopens the database
+  {
+    std::lock_guard<std::mutex> lock(impl_->recent_mu);
+    if (impl_->recent_snapshots.size() > 65536) impl_->recent_snapshots.clear();  // bounded: a long-lived desk
+    for (auto& [prefix, newest] : recent_after) {
+      if (st.ok() && newest) impl_->recent_snapshots[prefix] = std::move(*newest);
+      else impl_->recent_snapshots.erase(prefix);
+    }
+  }
   return FromRocks(st, "writing snapshot");
 }
 
@@ -1692,6 +1730,10 @@ Status Ledger::DeleteSnapshots(std::string_view game) {
   ADJ_RETURN_IF_ERROR(impl_->Recover());
   auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
+  {
+    std::lock_guard<std::mutex> lock(impl_->recent_mu);
+    impl_->recent_snapshots.clear();
+  }
   auto bs = Branches(game);
   if (!bs.ok()) return bs.status();
   rocksdb::WriteBatch batch;

@@ -229,4 +229,26 @@ TEST_CASE("thinning and a fold of the head read past no deleted snapshot", "[led
   const uint64_t id = (*db)->Branch("g", "main")->id;
   db->reset();
   CHECK(Indexed(dir.Sub("db"), id, "p") == std::vector<uint64_t>{1, 599, 600, 601});
+  // A process remembers the newest it wrote; a fresh one walks back to
+  // them first, and that walk too passes no deleted snapshot.
+  db = ledger::Ledger::Open(dir.Sub("db"), {.snapshots_kept_recent = 3, .snapshot_sparse_events = 1000000});
+  REQUIRE(db.ok());
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+  rocksdb::get_perf_context()->Reset();
+  REQUIRE((*db)->PutSnapshot("g", "main", "p", 602, Bytes(602)).ok());
+  const uint64_t walk_skipped = rocksdb::get_perf_context()->internal_delete_skipped_count;
+  const uint64_t walk_steps = rocksdb::get_perf_context()->internal_key_skipped_count +
+                              rocksdb::get_perf_context()->next_on_memtable_count +
+                              rocksdb::get_perf_context()->prev_on_memtable_count;
+  rocksdb::get_perf_context()->Reset();
+  REQUIRE((*db)->PutSnapshot("g", "main", "p", 603, Bytes(603)).ok());
+  const uint64_t remembered_steps = rocksdb::get_perf_context()->internal_key_skipped_count +
+                                    rocksdb::get_perf_context()->next_on_memtable_count +
+                                    rocksdb::get_perf_context()->prev_on_memtable_count;
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+  CHECK(walk_skipped == 0);
+  // The second put walks back through none of them.
+  CHECK(remembered_steps < walk_steps);
+  db->reset();
+  CHECK(Indexed(dir.Sub("db"), id, "p") == std::vector<uint64_t>{1, 601, 602, 603});
 }
