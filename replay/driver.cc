@@ -245,12 +245,14 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
   auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
                             idempotency_key, fingerprint);
   if (!prior.ok()) return prior.status();
+  WarmWorlds local(1);
+  WarmWorlds& warm = kept ? *kept : local;
   // Issue 23: a game that signs its heads is adjudicated only with its key,
-  // checked before anything is recorded.
+  // checked before anything is recorded (from the world the first phase
+  // then starts from: one fold, not a fold of the summary beside it).
   if (!prior->has_value()) {
-    auto now = Fold(db, game, branch, UINT64_MAX, {"summary"});
-    if (!now.ok()) return now.status();
-    ADJ_RETURN_IF_ERROR(CheckSigner(game, SummaryOf(*now), signer));
+    ADJ_RETURN_IF_ERROR(
+        warm.Read(db, game, branch, [&](const World& now) { return CheckSigner(game, SummaryOf(now), signer); }));
   }
   // Issue 20: role changes due for the turn about to be adjudicated (a fork
   // at its start, or a crash, left them unrecorded) take effect first.
@@ -259,8 +261,6 @@ Result<std::vector<PhaseReport>> Adjudicate(ledger::Ledger& db, std::string_view
     if (!due.ok()) return due.status();
   }
   std::vector<PhaseReport> out;
-  WarmWorlds local(1);
-  WarmWorlds& warm = kept ? *kept : local;
   if (mode == AdjudicateMode::kPhase) {
     auto r = prior->has_value()
                  ? ReplayedPhase(db, game, branch, **prior)

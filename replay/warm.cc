@@ -1,5 +1,7 @@
 #include "replay/warm.h"
 
+#include <optional>
+
 #include <vector>
 
 #include "replay/rebuild.h"
@@ -44,6 +46,16 @@ bool BringForward(ledger::Ledger& db, std::string_view game, std::string_view br
 }  // namespace
 
 Result<World> WarmWorlds::Fold(ledger::Ledger& db, std::string_view game, std::string_view branch) {
+  std::optional<World> out;
+  ADJ_RETURN_IF_ERROR(Read(db, game, branch, [&](const World& w) {
+    out = Copy(w);
+    return Status::Ok();
+  }));
+  return std::move(*out);
+}
+
+Status WarmWorlds::Read(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                        const std::function<Status(const World&)>& read) {
   auto head = db.HeadOf(game, branch);
   if (!head.ok()) return head.status();
   const auto key = std::make_pair(std::string(game), std::string(branch));
@@ -56,7 +68,7 @@ Result<World> WarmWorlds::Fold(ledger::Ledger& db, std::string_view game, std::s
         stats_.warm++;
         stats_.events_applied += applied;
         it->second.used = ++clock_;
-        return Copy(it->second.world);
+        return read(it->second.world);
       }
       stats_.dropped++;
       kept_.erase(it);
@@ -79,9 +91,11 @@ Result<World> WarmWorlds::Fold(ledger::Ledger& db, std::string_view game, std::s
       }
       kept_.erase(oldest);
     }
-    kept_[key] = Entry{Copy(*w), ++clock_};
+    Entry& e = kept_[key];
+    e = Entry{std::move(*w), ++clock_};
+    return read(e.world);
   }
-  return w;
+  return read(*w);
 }
 
 WarmWorlds::Stats WarmWorlds::stats() const {

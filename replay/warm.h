@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -38,6 +39,10 @@ class WarmWorlds {
   // Every projection of (game, branch) at its head: a copy of the kept
   // world brought forward, or a cold fold (then kept). Thread-safe.
   Result<World> Fold(ledger::Ledger& db, std::string_view game, std::string_view branch);
+  // The same world at the head, lent to `read` instead of copied: it runs
+  // under this object's lock, so it must be short (a look at the summary).
+  Status Read(ledger::Ledger& db, std::string_view game, std::string_view branch,
+              const std::function<Status(const World&)>& read);
 
   struct Stats {
     uint64_t warm = 0;            // answered from a kept world
