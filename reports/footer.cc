@@ -74,10 +74,16 @@ constexpr std::string_view kListing = "This report was built from ";
 
 // The events a footer lists ("  seq N  What  leaf H") against those its
 // block proves: the same seqs in the same order, each with its leaf hash.
+// `listing` starts on line `first_line` of the file; an error names the
+// line at fault.
 Status ListingMatches(std::string_view listing, const std::vector<uint8_t>& proof, const std::string& name,
-                      const std::string& line) {
-  std::vector<std::string> listed;
-  size_t at = 0;
+                      size_t first_line) {
+  struct Listed {
+    std::string seq, leaf;
+    size_t line = 0;
+  };
+  std::vector<Listed> listed;
+  size_t at = 0, line = first_line, last_line = first_line;
   while (at < listing.size()) {
     size_t eol = listing.find('\n', at);
     if (eol == std::string_view::npos) eol = listing.size();
@@ -86,23 +92,39 @@ Status ListingMatches(std::string_view listing, const std::vector<uint8_t>& proo
     if (l.rfind("  seq ", 0) == 0) {
       const size_t sp = l.find(' ', 6);
       const size_t leaf = l.rfind("  leaf ");
-      if (sp == std::string_view::npos || leaf == std::string_view::npos) return Status::Corruption(name + ":" + line + ": a listed event is not 'seq N  What  leaf H'");
-      listed.push_back(std::string(l.substr(6, sp - 6)) + " " + std::string(l.substr(leaf + 7)));
+      if (sp == std::string_view::npos || leaf == std::string_view::npos) {
+        return Status::Corruption(name + ":" + std::to_string(line) + ": a listed event is not 'seq N  What  leaf H'");
+      }
+      listed.push_back({std::string(l.substr(6, sp - 6)), std::string(l.substr(leaf + 7)), line});
+      last_line = line;
     }
     at = eol + 1;
+    ++line;
   }
-  std::vector<std::string> proven;
+  std::vector<std::pair<std::string, std::string>> proven;  // seq, leaf
   const fb::ReportProof& p = *flatbuffers::GetRoot<fb::ReportProof>(proof.data());
   if (p.events()) {
     for (const fb::ProvenEvent* e : *p.events()) {
       auto bytes = replay::ProvenEventBytes(*e);
-      proven.push_back(std::to_string(e->seq()) + " " + (bytes ? merkle::Hex(merkle::LeafHash(*bytes)) : std::string("?")));
+      proven.emplace_back(std::to_string(e->seq()), bytes ? merkle::Hex(merkle::LeafHash(*bytes)) : std::string("?"));
     }
   }
-  if (listed != proven) {
-    return Status::Corruption(name + ":" + line + ": the events this report lists (" + std::to_string(listed.size()) +
-                              ") are not those its proof block proves (" + std::to_string(proven.size()) +
-                              "): the text was changed, or the block is another report's");
+  const std::string mismatch = ": the events this report lists (" + std::to_string(listed.size()) +
+                               ") are not those its proof block proves (" + std::to_string(proven.size()) + "): ";
+  const std::string why = "; the text was changed, or the block is another report's";
+  for (size_t i = 0; i < std::max(listed.size(), proven.size()); ++i) {
+    if (i < listed.size() && i < proven.size()) {
+      if (listed[i].seq == proven[i].first && listed[i].leaf == proven[i].second) continue;
+      return Status::Corruption(name + ":" + std::to_string(listed[i].line) + mismatch + "this line lists seq " +
+                                listed[i].seq + " with leaf " + listed[i].leaf + ", the block proves seq " +
+                                proven[i].first + " with leaf " + proven[i].second + why);
+    }
+    if (i < listed.size()) {
+      return Status::Corruption(name + ":" + std::to_string(listed[i].line) + mismatch + "this line lists seq " +
+                                listed[i].seq + ", which the block does not prove" + why);
+    }
+    return Status::Corruption(name + ":" + std::to_string(last_line) + mismatch + "the block proves seq " +
+                              proven[i].first + ", listed nowhere" + why);
   }
   return Status::Ok();
 }
@@ -142,7 +164,8 @@ std::string ProofFooter(const std::vector<uint8_t>& proof) {
 
 Result<std::vector<std::vector<uint8_t>>> ProofsInDocument(std::string_view text, const std::string& name) {
   std::vector<std::vector<uint8_t>> out;
-  auto line_of = [&](size_t at) { return std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')); };
+  auto line_no = [&](size_t at) { return size_t{1} + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')); };
+  auto line_of = [&](size_t at) { return std::to_string(line_no(at)); };
   for (size_t begin = text.find(kProofBegin); begin != std::string_view::npos; begin = text.find(kProofBegin, begin + 1)) {
     const size_t from = begin + kProofBegin.size();
     const size_t end = text.find(kProofEnd, from);
@@ -175,7 +198,7 @@ Result<std::vector<std::vector<uint8_t>>> ProofsInDocument(std::string_view text
       return Status::Corruption(name + ":" + line_of(begin) + ": the report proof block begun here has no listing of its "
                                 "events above it (\"" + std::string(kListing) + "...\"): the text was changed");
     }
-    ADJ_RETURN_IF_ERROR(ListingMatches(text.substr(listed_at, begin - listed_at), bytes, name, line_of(listed_at)));
+    ADJ_RETURN_IF_ERROR(ListingMatches(text.substr(listed_at, begin - listed_at), bytes, name, line_no(listed_at)));
     out.push_back(std::move(bytes));
   }
   if (!out.empty()) return out;

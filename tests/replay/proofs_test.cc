@@ -1076,6 +1076,20 @@ TEST_CASE("a report's own proof: a changed event or proof hash fails, a cut or d
     CliRun r = Cli(db, {"verify-report", Write(g.dir.path() + "/listing.txt", changed)});
     CHECK(r.code == 3);
     CHECK(r.err.find("are not those its proof block proves") != std::string::npos);
+    // It names the line changed, not the listing's first.
+    const size_t line = 1 + static_cast<size_t>(std::count(changed.begin(), changed.begin() + static_cast<long>(at), '\n'));
+    CHECK(r.err.find("listing.txt:" + std::to_string(line) + ": ") != std::string::npos);
+    CHECK(r.err.find("this line lists seq ") != std::string::npos);
+  }
+  // A listed line taken away: the block proves an event listed nowhere.
+  {
+    std::string fewer = text;
+    const size_t at = fewer.find("  seq ", fewer.find("This report was built from"));
+    REQUIRE(at != std::string::npos);
+    fewer.erase(at, fewer.find('\n', at) + 1 - at);
+    CliRun r = Cli(db, {"verify-report", Write(g.dir.path() + "/fewer.txt", fewer)});
+    CHECK(r.code == 3);
+    CHECK(r.err.find("listed nowhere") != std::string::npos);
   }
   // The listing's first line cut away (the events above could then be any).
   {
