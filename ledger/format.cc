@@ -119,9 +119,14 @@ std::string SnapshotIndexKey(uint64_t branch_id, std::string_view projection, ui
   return "\xff" + SnapshotKey(branch_id, projection, seq);
 }
 
-std::string TreeNodeKey(uint64_t branch_id, unsigned level, uint64_t index) {
+std::string TreeNodePrefix(uint64_t branch_id) {
   std::string k("\xfe");
   PutU64(&k, branch_id);
+  return k;
+}
+
+std::string TreeNodeKey(uint64_t branch_id, unsigned level, uint64_t index) {
+  std::string k = TreeNodePrefix(branch_id);
   k.push_back(static_cast<char>(level));
   PutU64(&k, index);
   return k;

@@ -120,6 +120,7 @@ std::string SnapshotPrefix(uint64_t branch_id, std::string_view projection);
 std::string SnapshotIndexKey(uint64_t branch_id, std::string_view projection, uint64_t seq);
 std::string SnapshotIndexPrefix(uint64_t branch_id, std::string_view projection);
 std::string TreeNodeKey(uint64_t branch_id, unsigned level, uint64_t index);
+std::string TreeNodePrefix(uint64_t branch_id);  // every node kept under the branch id
 inline constexpr size_t kTreeNodeBytes = 32;
 
 }  // namespace adjutant::ledger::format

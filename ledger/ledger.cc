@@ -1813,9 +1813,8 @@ Result<bool> Ledger::HasTreeNodes(std::string_view game, std::string_view branch
   if (!segs.ok()) return segs.status();
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->snapshots));
   for (const Segment& sg : *segs) {
-    const std::string first = fmt::TreeNodeKey(sg.id, 0, 0);
-    const std::string_view prefix(first.data(), 1 + 8);  // the mark and the branch id (format.cc)
-    it->Seek(first);
+    const std::string prefix = fmt::TreeNodePrefix(sg.id);
+    it->Seek(prefix);
     if (it->Valid() && it->key().starts_with(prefix)) return true;
     ADJ_RETURN_IF_ERROR(FromRocks(it->status(), "seeking Merkle tree nodes"));
   }
@@ -1832,9 +1831,8 @@ Status Ledger::ForEachTreeNode(std::string_view game, std::string_view branch,
   ro.fill_cache = false;
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro, impl_->snapshots));
   for (const Segment& sg : *segs) {
-    const std::string first = fmt::TreeNodeKey(sg.id, 0, 0);
-    const std::string_view prefix(first.data(), 1 + 8);  // the mark and the branch id (format.cc)
-    for (it->Seek(first); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    const std::string prefix = fmt::TreeNodePrefix(sg.id);  // then the level (a byte) and the index
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
       if (it->key().size() != prefix.size() + 1 + 8 || it->value().size() != fmt::kTreeNodeBytes) continue;
       TreeNode n;
       n.level = static_cast<uint8_t>(it->key()[prefix.size()]);
