@@ -612,18 +612,18 @@ struct Best {
 // the kept Merkle nodes (this game keeps them: its heads are signed) made
 // again from the leaves hashed on the same scan. Returns the events verified.
 uint64_t VerifyAll(ledger::Ledger& db, bool with_tree, uint64_t* nodes_checked) {
-  const bool kept = with_tree && Must(db.HasTreeNodes(kGame, kMain), "looking for kept tree nodes");
-  ledger::KeptNodesChecker tree;
-  ledger::Ledger::EachVerified each;
-  if (kept) each = [&tree](std::span<const uint8_t> event) { tree.Add(event); };
-  auto rep = Must(db.Verify(kGame, kMain, each), "verify");
-  if (!rep.ok) Die("verify", Status::Corruption("seq " + std::to_string(rep.bad_seq) + ": " + rep.reason));
-  if (kept) {
-    const auto nodes = Must(tree.Check(db, kGame, kMain), "checking the kept tree nodes");
-    if (!nodes.wrong.empty()) Die("verify", Status::Corruption("a kept tree node differs from the events"));
-    *nodes_checked = nodes.checked;
+  if (!with_tree) {
+    auto rep = Must(db.Verify(kGame, kMain), "verify");
+    if (!rep.ok) Die("verify", Status::Corruption("seq " + std::to_string(rep.bad_seq) + ": " + rep.reason));
+    return rep.events;
   }
-  return rep.events;
+  auto v = Must(ledger::VerifyWithTree(db, kGame, kMain), "verify");
+  if (!v.report.ok) Die("verify", Status::Corruption("seq " + std::to_string(v.report.bad_seq) + ": " + v.report.reason));
+  if (!v.tree) Die("verify", Status::Corruption("the game keeps no Merkle tree node (its heads are signed)"));
+  const auto nodes = Must(v.tree->Check(db, kGame, kMain), "checking the kept tree nodes");
+  if (!nodes.wrong.empty()) Die("verify", Status::Corruption("a kept tree node differs from the events"));
+  *nodes_checked = nodes.checked;
+  return v.report.events;
 }
 
 template <typename F>

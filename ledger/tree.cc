@@ -197,16 +197,11 @@ Result<std::vector<merkle::Hash>> TreeConsistency(Ledger& db, std::string_view g
 }
 
 void KeptNodesChecker::Add(std::span<const uint8_t> event) {
-  constexpr size_t kBlock = size_t{1} << kStoredLevel;
   ++events_;
-  if (block_.capacity() < kBlock) block_.reserve(kBlock);
-  block_.push_back(merkle::LeafHash(event));
-  if (block_.size() == kBlock) {
-    for (size_t width = kBlock; width > 1; width /= 2) {
-      for (size_t i = 0; i < width / 2; ++i) block_[i] = merkle::NodeHash(block_[2 * i], block_[2 * i + 1]);
-    }
-    roots_.push_back(block_.front());
-    block_.clear();
+  block_.Append(merkle::LeafHash(event));
+  if (block_.size() == uint64_t{1} << kStoredLevel) {
+    kept_.Append(block_.Root());
+    block_ = merkle::Frontier();
   }
 }
 
@@ -214,25 +209,31 @@ Result<KeptNodesCheck> KeptNodesChecker::Check(const Ledger& db, std::string_vie
                                                std::string_view branch) const {
   KeptNodesCheck out;
   out.events = events_;
-  // Every level the events give, from the blocks' roots up.
-  std::vector<std::vector<merkle::Hash>> levels{roots_};
-  while (levels.back().size() > 1) {
-    const std::vector<merkle::Hash>& below = levels.back();
-    std::vector<merkle::Hash> up;
-    up.reserve(below.size() / 2);
-    for (size_t i = 0; i + 1 < below.size(); i += 2) up.push_back(merkle::NodeHash(below[i], below[i + 1]));
-    levels.push_back(std::move(up));
-  }
   // Each kept node against the one the events give (one scan of the kept
   // nodes; those over events past the ones added are not checked).
   ADJ_RETURN_IF_ERROR(db.ForEachTreeNode(game, branch, [&](const Ledger::TreeNode& kept) {
     if (kept.level < kStoredLevel) return;
-    const size_t l = kept.level - kStoredLevel;
-    if (l >= levels.size() || kept.index >= levels[l].size()) return;
+    const unsigned l = kept.level - kStoredLevel;
+    if (l >= 64 || kept.index >= (kept_.size() >> l)) return;
     ++out.checked;
-    const merkle::Hash& made = levels[l][kept.index];
+    const merkle::Hash made = kept_.Perfect(l, kept.index);
     if (kept.hash != made) out.wrong.push_back(Ledger::TreeNode{kept.level, kept.index, made});
   }));
+  return out;
+}
+
+Result<VerifiedBranch> VerifyWithTree(Ledger& db, std::string_view game, std::string_view branch) {
+  auto kept = db.HasTreeNodes(game, branch);
+  if (!kept.ok()) return kept.status();
+  VerifiedBranch out;
+  Ledger::EachVerified each;
+  if (*kept) {
+    out.tree.emplace();
+    each = [tree = &*out.tree](std::span<const uint8_t> event) { tree->Add(event); };
+  }
+  auto rep = db.Verify(game, branch, each);
+  if (!rep.ok()) return rep.status();
+  out.report = std::move(rep).value();
   return out;
 }
 

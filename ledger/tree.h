@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -95,9 +96,18 @@ class KeptNodesChecker {
 
  private:
   uint64_t events_ = 0;
-  std::vector<merkle::Hash> block_;  // the leaves of the block being added
-  std::vector<merkle::Hash> roots_;  // each whole block's root (level kStoredLevel)
+  merkle::Frontier block_;  // the leaves of the block being added
+  merkle::MemoryTree kept_;  // over each whole block's root: the levels from kStoredLevel up
 };
+
+// What `adjutant verify` does for one branch: Ledger::Verify, and, when the
+// branch keeps Merkle nodes (Ledger::HasTreeNodes), their leaves hashed on
+// the same scan, for tree->Check once the events are known good.
+struct VerifiedBranch {
+  VerifyReport report;
+  std::optional<KeptNodesChecker> tree;  // none: no node kept
+};
+Result<VerifiedBranch> VerifyWithTree(Ledger& db, std::string_view game, std::string_view branch);
 
 struct PendingRoot {
   merkle::Hash root{};

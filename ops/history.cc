@@ -138,21 +138,13 @@ Status DoVerify(const Env& env, const VerifyRequest& rq, Printer& p) {
   // events — not while damage stops the game's reads. The events are read
   // once: the leaves are hashed as the verify passes them, when the branch
   // keeps any node.
-  std::vector<ledger::VerifyReport> reps;
-  std::vector<std::optional<ledger::KeptNodesChecker>> trees(branches.size());
+  std::vector<ledger::VerifiedBranch> verified;
   bool events_ok = true;
-  for (size_t b = 0; b < branches.size(); ++b) {
-    auto kept = (*db)->HasTreeNodes(game, branches[b]);
-    if (!kept.ok()) return kept.status();
-    ledger::Ledger::EachVerified each;
-    if (*kept) {
-      trees[b].emplace();
-      each = [tree = &*trees[b]](std::span<const uint8_t> event) { tree->Add(event); };
-    }
-    auto rep = (*db)->Verify(game, branches[b], each);
-    if (!rep.ok()) return rep.status();
-    events_ok = events_ok && rep->ok;
-    reps.push_back(std::move(rep).value());
+  for (const auto& branch : branches) {
+    auto v = ledger::VerifyWithTree(**db, game, branch);
+    if (!v.ok()) return v.status();
+    events_ok = events_ok && v->report.ok;
+    verified.push_back(std::move(v).value());
   }
   bool cleared = false;
   if (events_ok && rq.all && (*db)->DamageOf(game)) {
@@ -164,10 +156,10 @@ Status DoVerify(const Env& env, const VerifyRequest& rq, Printer& p) {
   std::string first_failure;
   for (size_t b = 0; b < branches.size(); ++b) {
     const std::string& branch = branches[b];
-    ledger::VerifyReport* rep = &reps[b];
+    ledger::VerifyReport* rep = &verified[b].report;
     ledger::KeptNodesCheck nodes;
-    if (rep->ok && !damaged && trees[b]) {
-      auto checked = trees[b]->Check(**db, game, branch);
+    if (rep->ok && !damaged && verified[b].tree) {
+      auto checked = verified[b].tree->Check(**db, game, branch);
       if (!checked.ok()) return checked.status();
       nodes = std::move(checked).value();
       if (!nodes.wrong.empty()) {
