@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -27,13 +28,17 @@ namespace {
 
 using namespace adjutant;
 
+// Lives for the whole run (a static in the entry point); at exit the desk
+// stops, the ledger closes and the scratch directory goes.
 struct Served {
+  std::string dir;
   std::unique_ptr<ledger::Ledger> db;
   std::unique_ptr<desk::Desk> desk;
   Served() {
-    auto dir = ScratchDir("adjutant-fuzz-desk-");
-    if (!dir.ok()) FuzzFail("no scratch directory");
-    auto l = ledger::Ledger::Open(*dir + "/db");
+    auto scratch = ScratchDir("adjutant-fuzz-desk-");
+    if (!scratch.ok()) FuzzFail("no scratch directory");
+    dir = *scratch;
+    auto l = ledger::Ledger::Open(dir + "/db");
     if (!l.ok()) FuzzFail("cannot open a ledger");
     db = std::move(l).value();
     std::ifstream in(std::string(ADJUTANT_FIXTURES) + "/dog/talavera-brigade.json");
@@ -56,6 +61,14 @@ struct Served {
     if (!d.ok()) FuzzFail("the desk does not start");
     desk = std::move(d).value();
   }
+  ~Served() {
+    desk.reset();
+    db.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  Served(const Served&) = delete;
+  Served& operator=(const Served&) = delete;
 };
 
 // Sends `bytes`, closes the sending side, reads until the desk closes;
