@@ -169,7 +169,7 @@ TEST_CASE("the scheduler on every kind of game: a deadline fires once, its turn 
   }
 }
 
-TEST_CASE("the scheduler after a crash between the deadline firing and the end of its turn: the turn is finished, never doubled",
+TEST_CASE("the scheduler after a crash: between the deadline firing and the end of its turn, the turn is finished, never doubled",
           "[schedule]") {
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {

@@ -169,8 +169,8 @@ TEST_CASE("adjutant tree: roots, multi-leaf and consistency proofs of every kind
   }
 }
 
-TEST_CASE("adjutant verify checks every kept Merkle tree node against the events on every kind of game: a damaged "
-          "one fails it, naming the node, and `tree --mend` makes it again",
+TEST_CASE("adjutant verify and kept Merkle tree nodes: every one is checked against the events on every kind of game, "
+          "a damaged one fails it, naming the node, and `tree --mend` makes it again",
           "[tree][matrix]") {
   const signing::SigningKey key = TestKey(71);
   for (const GameKind& kind : GameKinds()) {
