@@ -205,36 +205,15 @@ Config ParseArgs(int argc, char** argv) {
   return cfg;
 }
 
-// The working directory: made fresh, and removed at exit unless the user
-// named it (then everything stays for inspection).
-class WorkDir {
+// What a run writes under its working directory (common.h WorkDir).
+class GameDir : public WorkDir {
  public:
-  explicit WorkDir(Config& cfg) : cfg_(cfg) {
-    if (cfg.dir.empty()) {
-      cfg.dir = Must(ScratchDir("adjutant-bench-game-"), "a scratch directory");
-    }
-    std::error_code ec;
-    fs::create_directories(cfg.dir, ec);
-    if (ec) Die("--dir", Status::IOError(cfg.dir + ": " + ec.message()));
-    for (const std::string& d : {ledger_dir(), raw_dir(), scenario_file()}) {
-      if (fs::exists(d)) Die("--dir", Status::AlreadyExists(d + " already exists: give a fresh directory"));
-    }
-  }
-  ~WorkDir() {
-    if (!cfg_.remove_dir) return;
-    std::error_code ec;
-    fs::remove_all(cfg_.dir, ec);
-  }
-  WorkDir(const WorkDir&) = delete;
-  WorkDir& operator=(const WorkDir&) = delete;
-
-  std::string ledger_dir() const { return cfg_.dir + "/ledger"; }
-  std::string raw_dir() const { return cfg_.dir + "/raw"; }
+  explicit GameDir(Config& cfg)
+      : WorkDir(cfg.dir, cfg.remove_dir, "adjutant-bench-game-", {"ledger", "raw", "scenario.json"}) {}
+  std::string ledger_dir() const { return path("ledger"); }
+  std::string raw_dir() const { return path("raw"); }
   // The generated scenario, for `adjutant new --scenario` (and a reader).
-  std::string scenario_file() const { return cfg_.dir + "/scenario.json"; }
-
- private:
-  Config& cfg_;
+  std::string scenario_file() const { return path("scenario.json"); }
 };
 
 std::string ReadText(const std::string& path) {
@@ -385,9 +364,11 @@ struct Game {
   uint64_t events = 0;
 };
 
-Game Play(const Config& cfg, const WorkDir& wd) {
+Game Play(const Config& cfg, const GameDir& wd) {
   Game g;
-  NwolOptions opts{cfg.seed, cfg.scale};
+  NwolOptions opts;
+  opts.seed = cfg.seed;
+  opts.scale = cfg.scale;
   std::string map_json = ReadText(std::string(ADJUTANT_FIXTURES) + "/maps/nwol-waters.json");
   Timer gen;
   NwolScenario sc = Must(GenerateScenario(opts, map_json), "generating the scenario");
@@ -506,7 +487,7 @@ rocksdb::ReadOptions ScanOptions() {  // the ledger's own, for Read and Verify
   return ro;
 }
 
-void CopyToRaw(const WorkDir& wd) {
+void CopyToRaw(const GameDir& wd) {
   ledger::OpenOptions ro;
   ro.read_only = true;
   auto db = Must(ledger::Ledger::Open(wd.ledger_dir(), ro), "opening the ledger read-only");
@@ -560,7 +541,7 @@ std::map<std::string, uint64_t> TableBytes(const std::string& dir) {
 // What the game costs on disk: the ledger's table files by column family
 // against raw RocksDB holding the same event records. Snapshots are a
 // cache, thinned as they are written (ledger.h OpenOptions).
-void PrintDisk(const WorkDir& wd, uint64_t events) {
+void PrintDisk(const GameDir& wd, uint64_t events) {
   const auto ledger = TableBytes(wd.ledger_dir());
   const auto raw = TableBytes(wd.raw_dir());
   uint64_t ledger_total = 0, raw_total = 0;
@@ -634,7 +615,7 @@ void TimeBest(Best* best, F&& f) {
   if (best->events == 0 || s < best->seconds) *best = {events, s, t.cpu()};
 }
 
-void BenchReplay(const WorkDir& wd, ledger::Ledger& db, uint64_t events) {
+void BenchReplay(const GameDir& wd, ledger::Ledger& db, uint64_t events) {
   auto raw = OpenRaw(wd.raw_dir(), true);
   uint64_t value_bytes = 0;
   Best raw_f, rebuild_f, verify_f, tree_f;
@@ -856,7 +837,7 @@ struct Point {
 };
 
 // The fold and its memory (read-only work); RerunTurn fills `rerun`.
-Point Measure(ledger::Ledger& db, Spawner& spawner, const WorkDir& wd, std::string_view game, const Game& g,
+Point Measure(ledger::Ledger& db, Spawner& spawner, const GameDir& wd, std::string_view game, const Game& g,
               const Turn& t) {
   Point p;
   p.turn = t;
@@ -1029,7 +1010,7 @@ std::vector<std::pair<std::string, std::string>> DogOrders(const replay::World&,
           {"wellesley", ReadText(dir + "m" + m + "-British.orders.json")}};
 }
 
-void BenchKind(ledger::Ledger& db, Spawner& spawner, const WorkDir& wd, const KindPlan& k) {
+void BenchKind(ledger::Ledger& db, Spawner& spawner, const GameDir& wd, const KindPlan& k) {
   CreateFromFixtures(db, k);
   Game g;
   for (int i = 0; i < k.max_turns; ++i) {
@@ -1085,7 +1066,7 @@ int Run(int argc, char** argv) {
   Config cfg = ParseArgs(argc, argv);
   Spawner spawner(FoldChild);  // before anything grows this process or starts a thread
   Timer total;
-  WorkDir wd(cfg);
+  GameDir wd(cfg);
   Progress("mode %s, seed %" PRIu64 ", %d campaign turns; databases under %s", cfg.mode.c_str(), cfg.seed, cfg.turns,
            cfg.dir.c_str());
   Game g = Play(cfg, wd);

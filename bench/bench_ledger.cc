@@ -128,36 +128,16 @@ Config ParseArgs(int argc, char** argv) {
   return cfg;
 }
 
-// The working directory: made fresh, and removed at exit unless the user
-// named it (then the databases stay for inspection).
-class WorkDir {
+// What a run writes under its working directory (common.h WorkDir).
+class LedgerDir : public WorkDir {
  public:
-  explicit WorkDir(Config& cfg) : cfg_(cfg) {
-    if (cfg.dir.empty()) {
-      cfg.dir = Must(ScratchDir("adjutant-bench-"), "a scratch directory");
-    }
-    std::error_code ec;
-    fs::create_directories(cfg.dir, ec);
-    for (const std::string& d : {ledger_dir(), raw_dir(), short_ledger_dir()}) {
-      if (fs::exists(d)) Die("--dir", Status::AlreadyExists(d + " already exists: give a fresh directory"));
-    }
-  }
-  ~WorkDir() {
-    if (!cfg_.remove_dir) return;
-    std::error_code ec;
-    fs::remove_all(cfg_.dir, ec);
-  }
-  WorkDir(const WorkDir&) = delete;
-  WorkDir& operator=(const WorkDir&) = delete;
-
-  std::string ledger_dir() const { return cfg_.dir + "/ledger"; }
-  std::string raw_dir() const { return cfg_.dir + "/raw"; }
+  explicit LedgerDir(Config& cfg)
+      : WorkDir(cfg.dir, cfg.remove_dir, "adjutant-bench-", {"ledger", "raw", "ledger-tenth"}) {}
+  std::string ledger_dir() const { return path("ledger"); }
+  std::string raw_dir() const { return path("raw"); }
   // A second ledger holding a log a tenth as long: only the memory figure
   // reads it, since a store's own memory depends on its size.
-  std::string short_ledger_dir() const { return cfg_.dir + "/ledger-tenth"; }
-
- private:
-  Config& cfg_;
+  std::string short_ledger_dir() const { return path("ledger-tenth"); }
 };
 
 // ---- the raw RocksDB baseline --------------------------------------------------
@@ -441,7 +421,7 @@ void PrintRead(std::string_view bench, std::string_view impl, const ReadFigure& 
 // Both stores settled, then opened read-only: no compaction left over from
 // the fill competes with the scans. Rounds interleave the three scans so
 // that load on the machine falls on all of them alike.
-void BenchReads(const WorkDir& wd, uint64_t events) {
+void BenchReads(const LedgerDir& wd, uint64_t events) {
   SettleRaw(wd.raw_dir());
   SettleLedger(wd.ledger_dir());
   auto raw = OpenRaw(wd.raw_dir(), /*read_only=*/true);
@@ -486,7 +466,7 @@ double ForkOnce(ledger::Ledger& db, std::string_view game, uint64_t at_seq, cons
 // growth of the branch table fall on both alike. Which of a pair goes
 // first is drawn at random: a fork is one fsync, and a disk shared with
 // other work can make every other fsync slow.
-void BenchForks(const WorkDir& wd) {
+void BenchForks(const LedgerDir& wd) {
   auto db = Must(ledger::Ledger::Open(wd.ledger_dir()), "opening the ledger");
   uint64_t big_head = Must(db->HeadOf(kBigGame, ledger::kMainBranch), "head").seq;
   uint64_t small_head = Must(db->HeadOf(kSmallGame, ledger::kMainBranch), "head").seq;
@@ -553,7 +533,7 @@ void PrintMemory(const ChildReport& r, uint64_t log_events, const ChildReport* s
 // number of events from the long log, and the whole long log. The first
 // against the last is the figure; the middle one tells whether growth comes
 // from the fold or from the store.
-void BenchMemory(Spawner& spawner, const WorkDir& wd, uint64_t events) {
+void BenchMemory(Spawner& spawner, const LedgerDir& wd, uint64_t events) {
   SettleLedger(wd.short_ledger_dir());
   SettleLedger(wd.ledger_dir());  // again: the forks wrote to its WAL
   uint64_t tenth = events / 10;
@@ -578,7 +558,7 @@ void CreateGame(ledger::Ledger& db, std::string_view game) {
 
 // Builds the big game and its raw twin (timed), then the untimed logs that
 // only the fork and memory figures read; returns the append figures.
-AppendFigures BenchAppend(const WorkDir& wd, uint64_t events) {
+AppendFigures BenchAppend(const LedgerDir& wd, uint64_t events) {
   AppendFigures f;
   {
     auto db = Must(ledger::Ledger::Open(wd.ledger_dir()), "opening the ledger");
@@ -600,7 +580,7 @@ int Run(int argc, char** argv) {
   Config cfg = ParseArgs(argc, argv);
   auto t0 = Clock::now();
   Spawner spawner(RebuildChild);  // before anything grows this process or starts a thread
-  WorkDir wd(cfg);
+  LedgerDir wd(cfg);
   Progress("N = %" PRIu64 " events, databases under %s", cfg.events, cfg.dir.c_str());
 
   AppendFigures append = BenchAppend(wd, cfg.events);

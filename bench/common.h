@@ -1,5 +1,6 @@
-// What both benchmark programs share: dying with a message, progress on
-// stderr, wall and CPU clocks, and the one-line JSON figures on stdout.
+// What the benchmark programs share: dying with a message, progress on
+// stderr, wall and CPU clocks, the one-line JSON figures on stdout, and the
+// working directory a run makes.
 // Each program defines kProgram, its name in messages.
 #pragma once
 
@@ -10,9 +11,12 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
+#include "base/scratch.h"
 #include "base/status.h"
 
 namespace adjutant::bench {
@@ -112,6 +116,39 @@ class JsonLine {
     out_ += "\":";
   }
   std::string out_;
+};
+
+// A run's working directory: the user's --dir (`dir`, kept at exit) or a
+// fresh scratch directory named by `prefix` (set into `dir`, removed at exit
+// when `remove` is true). The entries named in `fresh` must not exist yet:
+// a run never writes over another's databases.
+class WorkDir {
+ public:
+  WorkDir(std::string& dir, bool remove, const std::string& prefix, std::initializer_list<std::string_view> fresh)
+      : remove_(remove) {
+    if (dir.empty()) dir = Must(ScratchDir(prefix), "a scratch directory");
+    dir_ = dir;
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec) Die("--dir", Status::IOError(dir_ + ": " + ec.message()));
+    for (std::string_view name : fresh) {
+      const std::string d = path(name);
+      if (std::filesystem::exists(d)) Die("--dir", Status::AlreadyExists(d + " already exists: give a fresh directory"));
+    }
+  }
+  ~WorkDir() {
+    if (!remove_) return;
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  WorkDir(const WorkDir&) = delete;
+  WorkDir& operator=(const WorkDir&) = delete;
+
+  std::string path(std::string_view name) const { return dir_ + "/" + std::string(name); }
+
+ private:
+  std::string dir_;
+  bool remove_;
 };
 
 }  // namespace adjutant::bench
