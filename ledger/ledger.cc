@@ -279,6 +279,69 @@ struct Segment {
   Hash128 fork_hash;  // for segments after the first: the chain hash at lo - 1
 };
 
+// The newest snapshot seqs (at most snapshots_kept_recent, oldest first) of
+// each view under each branch id, as this process wrote them, keyed by
+// SnapshotIndexPrefix: so that thinning (PutSnapshots) need not walk back
+// through them with an iterator each time (a RocksDB Prev costs
+// microseconds). Only this process writes the database (RocksDB's lock).
+// Filled by one walk (NewestSnapshotSeqs), kept while snapshots come in
+// order and their writes succeed; dropped by DeleteSnapshots. Two threads
+// writing one view's snapshots at once can leave it short of one, and that
+// is harmless: a snapshot thinned early or left (the first of a span is
+// found in the database, never here).
+class RecentSnapshots {
+ public:
+  // A view's remembered seqs, when they all lie below `seq` (a snapshot
+  // written in order); nullopt when they must be walked to.
+  std::optional<std::deque<uint64_t>> Below(const std::string& prefix, uint64_t seq) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto r = seqs_.find(prefix);
+    if (r == seqs_.end() || (!r->second.empty() && r->second.back() >= seq)) return std::nullopt;
+    return r->second;
+  }
+  // After a batch's write: each view's newest seqs are remembered if the
+  // write succeeded and they are known (nullopt: out of order), else forgotten.
+  void After(bool written, std::vector<std::pair<std::string, std::optional<std::deque<uint64_t>>>>& views) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (seqs_.size() > 65536) seqs_.clear();  // bounded: a long-lived desk
+    for (auto& [prefix, newest] : views) {
+      if (written && newest) seqs_[prefix] = std::move(*newest);
+      else seqs_.erase(prefix);
+    }
+  }
+  void Clear() {
+    std::lock_guard<std::mutex> lock(mu_);
+    seqs_.clear();
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::deque<uint64_t>, std::less<>> seqs_;
+};
+
+// The newest `keep` snapshot seqs of a view (index keys under `prefix`)
+// below `seq`, oldest first, walked back to with `it`; `in_order` says
+// whether none lies above `seq`. nullopt when a read fails.
+std::optional<std::deque<uint64_t>> NewestSnapshotSeqs(rocksdb::Iterator* it, const std::string& prefix,
+                                                       uint64_t seq, uint64_t keep, bool* in_order) {
+  auto index_key = [&](const rocksdb::Slice& k) { return k.starts_with(prefix) && k.size() == prefix.size() + 8; };
+  auto key_at = [&](uint64_t s) {
+    std::string k = prefix;
+    fmt::PutU64(&k, s);
+    return k;
+  };
+  std::deque<uint64_t> newest;
+  for (it->SeekForPrev(key_at(seq - 1)); it->Valid() && index_key(it->key()); it->Prev()) {
+    newest.push_front(fmt::GetU64(it->key().data() + prefix.size()));
+    if (newest.size() == keep) break;
+  }
+  if (!it->status().ok()) return std::nullopt;
+  // One above this seq (written out of order) is not remembered past this write.
+  it->Seek(key_at(seq + 1));
+  *in_order = !(it->Valid() && index_key(it->key())) && it->status().ok();
+  return newest;
+}
+
 }  // namespace
 
 struct Ledger::Impl {
@@ -317,18 +380,7 @@ struct Ledger::Impl {
   // its acknowledged head, why: every read of it fails with that.
   AckedHeads acked;
   mutable std::mutex acked_mu;  // acked_heads: written under write_mu, read by Verify
-  // The newest snapshot seqs (at most snapshots_kept_recent, oldest first)
-  // of each view under each branch id, as this process wrote them, keyed by
-  // SnapshotIndexPrefix: so that thinning (PutSnapshots) need not walk back
-  // through them with an iterator each time (a RocksDB Prev costs
-  // microseconds). Only this process writes the database (RocksDB's lock).
-  // Filled by one walk, kept while snapshots come in order and their writes
-  // succeed; dropped by DeleteSnapshots. Two threads writing one view's
-  // snapshots at once can leave it short of one, and that is harmless: a
-  // snapshot thinned early or left (the first of a span is found in the
-  // database, never here).
-  std::mutex recent_mu;
-  std::map<std::string, std::deque<uint64_t>, std::less<>> recent_snapshots;
+  RecentSnapshots recent_snapshots;
   std::map<uint64_t, Acked> acked_heads;
   std::map<uint64_t, std::string> short_of;
 
@@ -1605,7 +1657,7 @@ Status Ledger::PutSnapshots(std::string_view game, std::string_view branch, uint
   rocksdb::WriteBatch batch;
   // One iterator for every view's thinning (below), made only when needed.
   std::unique_ptr<rocksdb::Iterator> it;
-  // Each view's newest seqs once this batch is written (Impl::recent_snapshots).
+  // Each view's newest seqs once this batch is written (RecentSnapshots).
   std::vector<std::pair<std::string, std::optional<std::deque<uint64_t>>>> recent_after;
   for (const SnapshotPut& snap : snaps) {
     const std::string_view projection = snap.projection;
@@ -1626,28 +1678,12 @@ Status Ledger::PutSnapshots(std::string_view game, std::string_view branch, uint
     if (seq == 0 || impl_->snapshots_kept_recent == 0) continue;
     const uint64_t keep = impl_->snapshots_kept_recent, span = impl_->snapshot_sparse_events;
     const std::string prefix = fmt::SnapshotIndexPrefix(id, projection);
-    auto index_key = [&](const rocksdb::Slice& k) { return k.starts_with(prefix) && k.size() == prefix.size() + 8; };
     if (!it) it.reset(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->snapshots));
     // The newest seqs below this one: remembered, or walked back to.
-    std::optional<std::deque<uint64_t>> newest;
-    {
-      std::lock_guard<std::mutex> lock(impl_->recent_mu);
-      auto r = impl_->recent_snapshots.find(prefix);
-      if (r != impl_->recent_snapshots.end() && (r->second.empty() || r->second.back() < seq)) newest = r->second;
-    }
     bool in_order = true;
-    if (!newest) {
-      newest.emplace();
-      for (it->SeekForPrev(fmt::SnapshotIndexKey(id, projection, seq - 1)); it->Valid() && index_key(it->key());
-           it->Prev()) {
-        newest->push_front(fmt::GetU64(it->key().data() + prefix.size()));
-        if (newest->size() == keep) break;
-      }
-      if (!it->status().ok()) continue;
-      // One above this seq (written out of order) is not remembered past this write.
-      it->Seek(fmt::SnapshotIndexKey(id, projection, seq + 1));
-      in_order = !(it->Valid() && index_key(it->key())) && it->status().ok();
-    }
+    std::optional<std::deque<uint64_t>> newest = impl_->recent_snapshots.Below(prefix, seq);
+    if (!newest) newest = NewestSnapshotSeqs(it.get(), prefix, seq, keep, &in_order);
+    if (!newest) continue;
     std::optional<uint64_t> leaving;
     if (newest->size() == keep) leaving = newest->front();
     newest->push_back(seq);
@@ -1665,14 +1701,7 @@ Status Ledger::PutSnapshots(std::string_view game, std::string_view branch, uint
   rocksdb::WriteOptions wo;  // a cache: no sync
   rocksdb::Status st = impl_->db->Write(wo, &batch);
   if (!st.ok()) impl_->write_failed = true;  // the next write resumes or reopens the database
-  {
-    std::lock_guard<std::mutex> lock(impl_->recent_mu);
-    if (impl_->recent_snapshots.size() > 65536) impl_->recent_snapshots.clear();  // bounded: a long-lived desk
-    for (auto& [prefix, newest] : recent_after) {
-      if (st.ok() && newest) impl_->recent_snapshots[prefix] = std::move(*newest);
-      else impl_->recent_snapshots.erase(prefix);
-    }
-  }
+  impl_->recent_snapshots.After(st.ok(), recent_after);
   return FromRocks(st, "writing snapshot");
 }
 
@@ -1730,10 +1759,7 @@ Status Ledger::DeleteSnapshots(std::string_view game) {
   ADJ_RETURN_IF_ERROR(impl_->Recover());
   auto use = impl_->Use();
   ADJ_RETURN_IF_ERROR(impl_->CheckWritable());
-  {
-    std::lock_guard<std::mutex> lock(impl_->recent_mu);
-    impl_->recent_snapshots.clear();
-  }
+  impl_->recent_snapshots.Clear();
   auto bs = Branches(game);
   if (!bs.ok()) return bs.status();
   rocksdb::WriteBatch batch;
