@@ -803,12 +803,12 @@ struct Rerun {
   uint64_t events = 0;
 };
 
-Rerun RerunTurn(ledger::Ledger& db, std::string_view game, const Turn& t) {
+// `point` names the forks (two points may be the same turn under --quick).
+Rerun RerunTurn(ledger::Ledger& db, std::string_view game, const Turn& t, std::string_view point) {
   Rerun best;
   const uint64_t at = Must(replay::ForkPoint(db, game, kMain, TurnPhase{t, 0}), "the start of turn " + t.ToString());
   for (int round = 1; round <= kRounds; ++round) {
-    static int forks = 0;  // one name a fork: two points may be the same turn (--quick)
-    const std::string name = "rerun-" + std::to_string(++forks);
+    const std::string name = "rerun-" + std::string(point) + "-" + std::to_string(round);
     (void)Must(db.Fork(game, kMain, at, name, std::nullopt, kGa), "forking for a rerun of " + t.ToString());
     size_t files = 0;
     Timer st;
@@ -1052,10 +1052,10 @@ void BenchKind(ledger::Ledger& db, Spawner& spawner, const GameDir& wd, const Ki
   Point pm = Measure(db, spawner, wd, k.game, g, mid);
   Point pl = Measure(db, spawner, wd, k.game, g, last);
   double audit_ratio = BenchAudit(db, k.game, second, last);
-  for (Point* p : {&pe, &pm, &pl}) {
+  for (auto [p, point] : {std::pair{&pe, "early"}, std::pair{&pm, "middle"}, std::pair{&pl, "last"}}) {
     Progress("%s: turn %s submitted and adjudicated again on %d forks", k.game.c_str(), p->turn.ToString().c_str(),
              kRounds);
-    p->rerun = RerunTurn(db, k.game, p->turn);
+    p->rerun = RerunTurn(db, k.game, p->turn, point);
   }
   PrintFlat(k.game, pe, pm, pl, audit_ratio);
 }
@@ -1097,9 +1097,10 @@ int Run(int argc, char** argv) {
   }
   {
     auto db = Must(ledger::Ledger::Open(wd.ledger_dir()), "opening the ledger");
-    for (Point& p : flat) {
-      Progress("turn %s submitted and adjudicated again on %d forks", p.turn.ToString().c_str(), kRounds);
-      p.rerun = RerunTurn(*db, kGame, p.turn);
+    const char* const points[] = {"early", "middle", "last"};
+    for (size_t i = 0; i < flat.size(); ++i) {
+      Progress("turn %s submitted and adjudicated again on %d forks", flat[i].turn.ToString().c_str(), kRounds);
+      flat[i].rerun = RerunTurn(*db, kGame, flat[i].turn, points[i]);
     }
     PrintFlat(kGame, flat[0], flat[1], flat[2], audit_ratio);
     Progress("fork before %s, adjudicated again with new dice, and diff", g.peace_turn.ToString().c_str());
