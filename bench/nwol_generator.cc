@@ -18,6 +18,7 @@
 #include "schema/inputs_generated.h"
 #include "schema/pate_generated.h"
 #include "schema/scenario_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::bench {
 namespace {
@@ -561,7 +562,7 @@ Result<ledger::Head> CreateGame(ledger::Ledger& db, std::string_view game, const
   ADJ_RETURN_IF_ERROR(CheckAsNew(s));
   const auto* sc = flatbuffers::GetRoot<fb::Scenario>(s.scenario.data());
   TurnPhase at;
-  if (sc->start()) at.turn = {sc->start()->major(), sc->start()->minor(), sc->start()->step()};
+  if (sc->start()) at.turn = schema::TurnOf(sc->start());
   std::vector<Draft> more;
   more.push_back(rules::pate::MapDefinedDraft(at, s.map));
   return db.CreateGame(game, seed, s.scenario, at, Actor{ActorKind::kGameAdministrator, "", ""}, more);

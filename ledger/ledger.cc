@@ -34,6 +34,7 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/records_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::ledger {
 
@@ -65,7 +66,7 @@ Hash128 FromFb(const fb::Hash128* h) { return h ? Hash128{h->hi(), h->lo()} : Ha
 
 TurnPhase AtOf(const fb::Event& e) {
   TurnPhase tp;
-  if (const fb::Turn* t = e.turn()) tp.turn = {t->major(), t->minor(), t->step()};
+  if (const fb::Turn* t = e.turn()) tp.turn = schema::TurnOf(t);
   tp.phase = e.phase();
   return tp;
 }

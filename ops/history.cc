@@ -26,6 +26,7 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::ops {
 namespace {
@@ -61,7 +62,7 @@ Status DoLog(const Env& env, const LogRequest& rq, Printer& p) {
   Status st = (*db)->Read(game, branch, lo, hi, [&](const ledger::EventView& e) {
     const fb::Turn* t = e.event()->turn();
     if (turn) {
-      Turn et = t ? Turn{t->major(), t->minor(), t->step()} : Turn{};
+      Turn et = schema::TurnOf(t);
       if (et != *turn) return Status::NotFound("");  // past the turn: stop
     }
     if (!kind.empty() && KindName(e) != kind && DisplayKind(e) != kind) return Status::Ok();

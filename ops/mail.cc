@@ -28,6 +28,7 @@
 #include "reports/reports.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::ops {
 namespace {
@@ -410,7 +411,7 @@ Status Notices(ledger::Ledger& db, const MailOutRequest& rq, const std::string& 
     const auto* sd = d ? d->body_as_SowDirective() : nullptr;
     if (!sd) return Status::Ok();
     const fb::Turn* t = e.event()->turn();
-    const Turn turn = t ? Turn{t->major(), t->minor(), t->step()} : Turn{};
+    const Turn turn = schema::TurnOf(t);
     auto str = [](const flatbuffers::String* x) { return x ? x->str() : std::string(); };
     if (const auto* b = sd->body_as_DeclareBlockade()) {
       notices.push_back({e.seq, turn, "blockade", str(b->by()), str(b->against()), str(b->notice()), b->lift()});

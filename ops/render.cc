@@ -11,11 +11,12 @@
 #include "projections/schedule.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::ops {
 namespace {
 
-std::string Str(const flatbuffers::String* s) { return s ? s->str() : ""; }
+using schema::Str;
 
 std::string ActorText(const fb::Actor* a) {
   if (a == nullptr) return "adjudicator";
@@ -78,7 +79,7 @@ std::string NestedText(const ledger::EventView& e, std::string_view body_key) {
 }
 
 std::string TurnText(const fb::Turn* t) {
-  return t ? Turn{t->major(), t->minor(), t->step()}.ToString() : "-";
+  return t ? schema::TurnOf(t).ToString() : "-";
 }
 
 std::string ScheduleText(const fb::Schedule& s) {
@@ -326,7 +327,7 @@ std::string DisplayKind(const ledger::EventView& e) { return schema::EventKind(*
 std::string EventLine(const ledger::EventView& e) {
   const fb::Event& ev = *e.event();
   std::string turn = "0.0.0";
-  if (auto* t = ev.turn()) turn = Turn{t->major(), t->minor(), t->step()}.ToString();
+  if (auto* t = ev.turn()) turn = schema::TurnOf(t).ToString();
   char head[64];
   std::snprintf(head, sizeof head, "%7llu  ", static_cast<unsigned long long>(e.seq));
   std::string at = turn + "/" + std::to_string(ev.phase());

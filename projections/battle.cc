@@ -4,6 +4,7 @@
 
 #include "projections/archive.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::projections {
 
@@ -35,7 +36,7 @@ Turn DogMove(int32_t m) { return Turn{1, m, 0}; }
 
 namespace {
 
-std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+using schema::Str;
 
 void Load(BattleState& s, const fb::DogBattle& b) {
   s.active = true;

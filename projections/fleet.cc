@@ -2,6 +2,7 @@
 
 #include "projections/archive.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::projections {
 
@@ -22,11 +23,8 @@ Status Fleet::Decode(std::string_view bytes) { return DecodeState(bytes, &s_, na
 // ---- the fold ----------------------------------------------------------------
 namespace {
 
-std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
-Turn TurnOf(const fb::Event& e) {
-  const fb::Turn* t = e.turn();
-  return t ? Turn{t->major(), t->minor(), t->step()} : Turn{};
-}
+using schema::Str;
+Turn TurnOf(const fb::Event& e) { return schema::TurnOf(e.turn()); }
 
 // No ship follows `id` any more (PATE 4.4: she is gone).
 void Unfollow(FleetState& s, const std::string& id) {

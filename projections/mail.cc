@@ -2,6 +2,7 @@
 
 #include "projections/archive.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::projections {
 
@@ -12,8 +13,8 @@ template <class A> void Visit(A& a, MailBox& b) {
 template <class A> void Visit(A& a, MailState& s) { a(s.last_seq, s.active, s.boxes, s.received, s.refused); }
 
 namespace {
-Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step()} : Turn{}; }
-std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+using schema::TurnOf;
+using schema::Str;
 }  // namespace
 
 void Mail::Apply(const Input& in) {

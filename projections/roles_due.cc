@@ -4,6 +4,7 @@
 
 #include "projections/archive.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::projections {
 
@@ -11,7 +12,7 @@ template <class A> void Visit(A& a, PendingRole& p) { a(p.seq, p.from_turn, p.pe
 template <class A> void Visit(A& a, RolesDueState& s) { a(s.last_seq, s.active, s.pending); }
 
 namespace {
-Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step()} : Turn{}; }
+using schema::TurnOf;
 }  // namespace
 
 bool TakesEffectNow(const fb::Event& e, const fb::AssignRole& a) {

@@ -5,6 +5,7 @@
 #include "base/utc.h"
 #include "projections/archive.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::projections {
 
@@ -14,7 +15,7 @@ template <class A> void Visit(A& a, ScheduleState& s) {
 }
 
 namespace {
-Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step()} : Turn{}; }
+using schema::TurnOf;
 }  // namespace
 
 void Schedule::Apply(const Input& in) {

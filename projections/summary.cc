@@ -3,13 +3,14 @@
 #include "projections/archive.h"
 #include "base/signing.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::projections {
 
 void Summary::Apply(const Input& in) {
   const fb::Event& e = *in.event;
   s_.last_seq = in.seq;
-  if (const fb::Turn* t = e.turn()) s_.last_at.turn = {t->major(), t->minor(), t->step()};
+  if (const fb::Turn* t = e.turn()) s_.last_at.turn = schema::TurnOf(t);
   s_.last_at.phase = e.phase();
   Tally add{1, in.bytes.size()};
   auto bump = [&](Tally& t) { t.events += add.events; t.bytes += add.bytes; };
@@ -39,13 +40,13 @@ void Summary::Apply(const Input& in) {
     case fb::Payload_Directive: {
       const auto* d = e.payload_as_Directive();
       if (const auto* c = d->body_as_CommitDice(); c && c->turn()) {
-        s_.dice_commitments[Turn{c->turn()->major(), c->turn()->minor(), c->turn()->step()}] = c->commitment()->str();
+        s_.dice_commitments[schema::TurnOf(c->turn())] = c->commitment()->str();
       }
       if (const auto* k = d->body_as_SigningKey(); k && k->public_key()->size() == 32) {
         s_.signing_key = signing::Hex({k->public_key()->data(), k->public_key()->size()});
       }
       if (const auto* r = d->body_as_RevealDice(); r && r->turn()) {
-        s_.dice_revealed[Turn{r->turn()->major(), r->turn()->minor(), r->turn()->step()}] = r->salt()->str();
+        s_.dice_revealed[schema::TurnOf(r->turn())] = r->salt()->str();
       }
       break;
     }

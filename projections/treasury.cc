@@ -2,6 +2,7 @@
 
 #include "projections/archive.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::projections {
 
@@ -76,12 +77,9 @@ const StateAcct* TreasuryState::State(const std::string& id) const {
 // ---- the fold ----------------------------------------------------------------
 namespace {
 
-std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+using schema::Str;
 Square Sq(const fb::Square* q) { return q ? Square{q->x(), q->y()} : Square{}; }
-Turn TurnOf(const fb::Event& e) {
-  const fb::Turn* t = e.turn();
-  return t ? Turn{t->major(), t->minor(), t->step()} : Turn{};
-}
+Turn TurnOf(const fb::Event& e) { return schema::TurnOf(e.turn()); }
 
 void LoadScenario(TreasuryState& s, const fb::SowScenario& sc) {
   s.active = true;

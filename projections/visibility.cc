@@ -6,6 +6,7 @@
 
 #include "projections/archive.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::projections {
 
@@ -22,7 +23,7 @@ template <class A> void Visit(A& a, VisibilityState& s) { a(s.last_seq, s.by_shi
 
 namespace {
 
-std::string Str(const flatbuffers::String* s) { return s ? s->str() : ""; }
+using schema::Str;
 
 }  // namespace
 
@@ -33,7 +34,7 @@ void Visibility::Apply(const Input& in) {
   const fb::Observed* x = pe ? pe->body_as_Observed() : nullptr;
   if (x == nullptr) return;
   Observation o;
-  if (e.turn()) o.turn = Turn{e.turn()->major(), e.turn()->minor(), e.turn()->step()};
+  if (e.turn()) o.turn = schema::TurnOf(e.turn());
   o.phase = e.phase();
   o.seq = in.seq;
   o.kind = static_cast<ObservationKind>(x->kind());

@@ -4,6 +4,7 @@
 
 #include "projections/archive.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::projections {
 
@@ -93,7 +94,7 @@ int32_t Y1820State::FleetsOf(const std::string& nation) const {
 
 namespace {
 
-std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+using schema::Str;
 
 // Counts that reach 0 go; a negative one stays, for the properties to find.
 void Add(std::map<std::string, int32_t>& m, const std::string& k, int32_t n) {

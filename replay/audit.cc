@@ -10,6 +10,7 @@
 #include "rules/phase_writer.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 
@@ -21,10 +22,7 @@ struct Recorded {
   std::vector<uint8_t> bytes;
 };
 
-Turn TurnOf(const fb::Event& e) {
-  const fb::Turn* t = e.turn();
-  return t ? Turn{t->major(), t->minor(), t->step()} : Turn{};
-}
+Turn TurnOf(const fb::Event& e) { return schema::TurnOf(e.turn()); }
 
 std::string AsJson(const uint8_t* bytes) {
   auto j = schema::ToJson("Event", bytes);

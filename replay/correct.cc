@@ -16,6 +16,7 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 
@@ -49,7 +50,7 @@ std::vector<uint8_t> DirectiveFileOf(const fb::Directive& d) {
   return std::vector<uint8_t>(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
 }
 
-Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step()} : Turn{}; }
+using schema::TurnOf;
 
 
 // Has the branch reached the position an input was given at: the orders
@@ -111,7 +112,7 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
     const fb::Event& ev = *e.event();
     Input in;
     const fb::Turn* t = ev.turn();
-    in.at = TurnPhase{t ? Turn{t->major(), t->minor(), t->step()} : Turn{}, ev.phase()};
+    in.at = TurnPhase{schema::TurnOf(t), ev.phase()};
     if (ev.payload_type() == fb::Payload_PhaseStarted) readjudicated.insert(in.at.turn);
     if (const auto* sp = ev.payload_as_OrderSuperseded()) {
       // Made again with its order; in a kind whose files replace, it shows

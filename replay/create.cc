@@ -3,6 +3,7 @@
 #include <string>
 
 #include "schema/scenario_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 
@@ -20,7 +21,7 @@ Result<const rules::GameKind*> KindOfScenario(const fb::Scenario& sc) {
 Result<GameStart> PrepareGame(const fb::Scenario& sc, std::optional<std::vector<uint8_t>> map, bool* map_error) {
   GameStart g;
   *map_error = false;
-  if (auto* st = sc.start()) g.at.turn = {st->major(), st->minor(), st->step()};
+  if (auto* st = sc.start()) g.at.turn = schema::TurnOf(st);
   auto kind = KindOfScenario(sc);
   if (!kind.ok()) return kind.status();
   ADJ_RETURN_IF_ERROR((*kind)->Prepare(sc, std::move(map), &g, map_error));

@@ -9,6 +9,7 @@
 #include "replay/digest.h"
 #include "replay/driver.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 
@@ -69,7 +70,7 @@ Result<std::optional<std::string>> RevealedSalt(ledger::Ledger& db, std::string_
       if (found) return Status::Ok();
       const auto* d = e.event()->payload_as_Directive();
       const auto* r = d ? d->body_as_RevealDice() : nullptr;
-      if (!r || !r->turn() || !r->salt() || Turn{r->turn()->major(), r->turn()->minor(), r->turn()->step()} != t) {
+      if (!r || !r->turn() || !r->salt() || schema::TurnOf(r->turn()) != t) {
         return Status::Ok();
       }
       // Only the salt the commitment names: another branch may have
@@ -146,7 +147,7 @@ Result<DiceCheck> VerifyTurnDice(ledger::Ledger& db, std::string_view game, std:
     const fb::Event& ev = *e.event();
     const auto* d = ev.payload_as_DieRolled();
     const fb::Turn* et = ev.turn();
-    if (!d || d->scripted() || !check.ok || !et || Turn{et->major(), et->minor(), et->step()} != t) return Status::Ok();
+    if (!d || d->scripted() || !check.ok || !et || schema::TurnOf(et) != t) return Status::Ok();
     if (ev.actor() && ev.actor()->kind() != fb::ActorKind_Adjudicator) return Status::Ok();  // the GA's own rolls
     auto b = db.Branch(game, ev.branch()->string_view());
     if (!b.ok()) return b.status();

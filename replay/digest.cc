@@ -6,6 +6,7 @@
 
 #include "replay/driver.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 
@@ -27,7 +28,7 @@ Result<TurnDigest> DigestTurn(ledger::Ledger& db, std::string_view game, std::st
   if (first->has_value()) {
     ADJ_RETURN_IF_ERROR(db.Read(game, branch, **first, **first, [&](const ledger::EventView& e) {
       const fb::Turn* et = e.event()->turn();
-      begun = et && Turn{et->major(), et->minor(), et->step()} == t;
+      begun = et && schema::TurnOf(et) == t;
       return Status::Ok();
     }));
   }

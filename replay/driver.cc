@@ -27,6 +27,7 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 
@@ -219,7 +220,7 @@ Result<PhaseReport> ReplayedPhase(ledger::Ledger& db, std::string_view game, std
     const fb::Event* ev = e.event();
     if (const auto* p = ev->payload_as_PhaseStarted()) {
       report.name = p->name()->str();
-      if (ev->turn()) report.at.turn = Turn{ev->turn()->major(), ev->turn()->minor(), ev->turn()->step()};
+      if (ev->turn()) report.at.turn = schema::TurnOf(ev->turn());
       report.at.phase = ev->phase();
       report.turn_name = "turn " + report.at.turn.ToString();
     }
@@ -353,7 +354,7 @@ Status ReadOutcomes(ledger::Ledger& db, std::string_view game, std::string_view 
   std::map<uint64_t, size_t> index;
   return db.Read(game, branch, rep->append.first_seq, rep->append.last_seq, [&](const ledger::EventView& e) {
     const fb::Event& ev = *e.event();
-    if (const fb::Turn* t = ev.turn()) rep->at = TurnPhase{{t->major(), t->minor(), t->step()}, ev.phase()};
+    if (const fb::Turn* t = ev.turn()) rep->at = TurnPhase{schema::TurnOf(t), ev.phase()};
     if (auto* o = ev.payload_as_OrderSubmitted()) {
       index[e.seq] = rep->orders.size();
       const bool withdrawal = o->body_type() == fb::OrderBody_Withdrawal;
@@ -554,7 +555,7 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
     if (!window.ok()) return window.status();
     const fb::Turn* ft = commit ? commit->turn() : reveal->turn();
     if (!ft) return Status::InvalidArgument("turn: which turn's dice?");
-    Turn t{ft->major(), ft->minor(), ft->step()};
+    Turn t = schema::TurnOf(ft);
     ADJ_RETURN_IF_ERROR(CheckDiceDirective(SummaryOf(*world), window->next_turn, window->next_begun, window->current,
                                            window->current_done, t, reveal != nullptr,
                                            commit ? commit->commitment()->str() : reveal->salt()->str()));

@@ -10,6 +10,7 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 
@@ -60,7 +61,7 @@ Result<std::optional<PhaseSpan>> PhaseAround(ledger::Ledger& db, std::string_vie
     if (ev.payload_type() == fb::Payload_PhaseCompleted) {
       const fb::Turn* t = ev.turn();
       span = PhaseSpan{.completed = e.seq,
-                       .at = TurnPhase{t ? Turn{t->major(), t->minor(), t->step()} : Turn{}, ev.phase()}};
+                       .at = TurnPhase{schema::TurnOf(t), ev.phase()}};
     }
     boundary = ev.payload_type() == fb::Payload_PhaseCompleted || ev.payload_type() == fb::Payload_PhaseStarted;
     return boundary ? Status::NotFound("") : Status::Ok();  // the boundary: stop
@@ -173,7 +174,7 @@ Result<size_t> CarryOrders(ledger::Ledger& db, std::string_view game, std::strin
     }
     if (type == fb::Payload_OrderRejected) return Status::Ok();
     const auto* o = ev.payload_as_OrderSubmitted();
-    if (!o || !et || Turn{et->major(), et->minor(), et->step()} != t || ev.phase() != 0) {
+    if (!o || !et || schema::TurnOf(et) != t || ev.phase() != 0) {
       continues = false;
       return Status::Ok();
     }

@@ -7,6 +7,7 @@
 #include "rules/kind.h"
 #include "replay/driver.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 
@@ -106,7 +107,7 @@ Result<std::vector<HeadCheck>> CheckHeads(ledger::Ledger& db, std::string_view g
     c.seq = e.seq;
     c.head.game = std::string(game);
     c.head.branch = ev.branch()->str();  // below a fork point: the parent's
-    if (const fb::Turn* t = ev.turn()) c.head.at.turn = Turn{t->major(), t->minor(), t->step()};
+    if (const fb::Turn* t = ev.turn()) c.head.at.turn = schema::TurnOf(t);
     c.head.at.phase = ev.phase();
     c.head.size = th->size();
     auto root = Exactly<32>(th->root());

@@ -6,6 +6,7 @@
 
 #include "ledger/ledger.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 
@@ -24,7 +25,7 @@ Result<GivenOrders> OrdersGiven(const ledger::Ledger& db, std::string_view game,
     const fb::Event* ev = e.event();
     if (const auto* o = ev->payload_as_OrderSubmitted()) {
       const fb::Turn* t = ev->turn();
-      if (!t || TurnPhase{{t->major(), t->minor(), t->step()}, ev->phase()} != at) return Status::Ok();  // another window's
+      if (!t || TurnPhase{schema::TurnOf(t), ev->phase()} != at) return Status::Ok();  // another window's
       if (q.person && o->person()->str() != *q.person) return Status::Ok();
       if (given.size() >= q.limit) {  // past the page: only whether there is more
         if (out.next_after == 0) out.next_after = given.rbegin()->first;

@@ -9,14 +9,15 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 
 namespace {
 
-Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step()} : Turn{}; }
+using schema::TurnOf;
 
-std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+using schema::Str;
 
 }  // namespace
 

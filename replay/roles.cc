@@ -12,6 +12,7 @@
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
 #include "schema/text.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 namespace {
@@ -104,7 +105,7 @@ Status CheckAssignRole(const ledger::Ledger& db, std::string_view game, std::str
                                    "): a role changes hands from the coming turn");
   }
   if (!a.from_turn()) return Status::InvalidArgument("from_turn: the coming turn, " + at->turn.ToString() + ", or a later one");
-  const Turn from{a.from_turn()->major(), a.from_turn()->minor(), a.from_turn()->step()};
+  const Turn from = schema::TurnOf(a.from_turn());
   if (from < at->turn) {
     return Status::InvalidArgument("from_turn " + from.ToString() + ": a role changes hands from the coming turn, " +
                                    at->turn.ToString() + ", or a later one (what is past stands; a correction changes it)");
@@ -135,7 +136,7 @@ Draft AssignRoleDraft(const World& w, const fb::DirectiveFile& file, const TurnP
   const fb::AssignRole& a = *file.body_as_AssignRole();
   const std::string person = a.person()->str(), role = a.role()->str(), reason = file.reason()->str();
   const bool withdraw = a.withdraw();
-  const Turn from = a.from_turn() ? Turn{a.from_turn()->major(), a.from_turn()->minor(), a.from_turn()->step()} : Turn{};
+  const Turn from = schema::TurnOf(a.from_turn());
   // A change for a later turn takes the role from whoever holds it then: said when it takes effect.
   const bool later = a.from_turn() && from > at.turn;
   const std::vector<std::string> taken =

@@ -8,13 +8,14 @@
 #include "rules/kind.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::replay {
 namespace {
 
 namespace P = projections;
 
-Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step()} : Turn{}; }
+using schema::TurnOf;
 
 constexpr int64_t kMaxInterval = 366LL * 86400;
 

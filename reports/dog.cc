@@ -19,6 +19,7 @@
 #include "schema/dog_generated.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::reports {
 namespace {
@@ -108,7 +109,7 @@ Result<std::vector<std::string>> MoveEvents(ledger::Ledger& db, const std::strin
   const Turn want = P::DogMove(move);
   Status st = db.Read(game, branch, 1, upto, [&](const ledger::EventView& e) {
     const fb::Turn* t = e.event()->turn();
-    if (!t || Turn{t->major(), t->minor(), t->step()} != want) return Status::Ok();
+    if (!t || schema::TurnOf(t) != want) return Status::Ok();
     const auto* de = e.event()->payload_as_DogEvent();
     if (!de) return Status::Ok();
     if (const auto* r = de->body_as_DogIntentRefused(); r && !side.empty()) {

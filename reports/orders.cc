@@ -23,6 +23,7 @@
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::reports {
 
@@ -140,7 +141,7 @@ Status OrdersOfTurn(Ctx& c, const std::string& game, const rules::GameKind* kind
     // the turn has begun only if that event is in it.
     ADJ_RETURN_IF_ERROR(db.Read(game, branch, **begun, **begun, [&](const ledger::EventView& e) {
       const fb::Turn* et = e.event()->turn();
-      open = !(et && Turn{et->major(), et->minor(), et->step()} == turn);
+      open = !(et && schema::TurnOf(et) == turn);
       return Status::Ok();
     }));
     close = **begun - 1;

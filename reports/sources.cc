@@ -13,6 +13,7 @@
 #include "reports/reflect.h"
 #include "reports/reports.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::reports {
 
@@ -20,9 +21,9 @@ namespace {
 
 namespace P = projections;
 
-Turn TurnOf(const fb::Turn* t) { return t ? Turn{t->major(), t->minor(), t->step()} : Turn{}; }
+using schema::TurnOf;
 
-std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+using schema::Str;
 
 // y1820: the fields of its events that name a nation party to them (the
 // schema's y1820.fbs; a field of another type under the same name, an

@@ -20,6 +20,7 @@
 #include "rules/sow/economy.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::reports {
 namespace {
@@ -78,7 +79,7 @@ Result<uint64_t> EndOfTurn(ledger::Ledger& db, const std::string& game, const st
   bool in_turn = false;
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, **first, **first, [&](const ledger::EventView& e) {
     const fb::Turn* et = e.event()->turn();
-    in_turn = et && Turn{et->major(), et->minor(), et->step()} == t;
+    in_turn = et && schema::TurnOf(et) == t;
     return Status::Ok();
   }));
   if (!in_turn) return Status::NotFound("game " + game + "/" + branch + " has no turn " + t.ToString());

@@ -6,6 +6,7 @@
 #include "rules/sow/calendar.h"
 #include "rules/spelling.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::rules::pate {
 
@@ -16,7 +17,7 @@ using projections::FleetState;
 
 namespace {
 
-std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+using schema::Str;
 
 const Ship* FindShip(const FleetState& fleet, const std::string& id) {
   auto it = fleet.ships.find(id);
