@@ -17,6 +17,7 @@
 #include "support/run.h"
 #include "support/serve.h"
 #include "support/temp_dir.h"
+#include "schema/values.h"
 
 using namespace adjutant;
 using adjutant::testing::Adjutant;
@@ -43,7 +44,7 @@ Seen Look(const std::string& db) {
   REQUIRE(l.ok());
   REQUIRE((*l)->Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
                 const fb::Event* ev = e.event();
-                const Turn t = ev->turn() ? Turn{ev->turn()->major(), ev->turn()->minor(), ev->turn()->step()} : Turn{};
+                const Turn t = schema::TurnOf(ev->turn());
                 if (ev->payload_type() == fb::Payload_PhaseStarted && t == kFirst) {
                   s.phases++;
                   s.distinct.insert(ev->phase());

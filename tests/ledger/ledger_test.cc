@@ -9,6 +9,7 @@
 #include "schema/event_generated.h"
 #include "support/random_game.h"
 #include "support/temp_dir.h"
+#include "schema/values.h"
 
 using namespace adjutant;
 using adjutant::testing::EventSpec;
@@ -248,7 +249,7 @@ TEST_CASE("the turn index finds the first event at or after a turn and phase", "
       std::vector<std::pair<uint64_t, TurnPhase>> ats;
       RC_ASSERT(db->Read("g", branch, 1, UINT64_MAX, [&](const ledger::EventView& e) {
                   auto* t = e.event()->turn();
-                  ats.push_back({e.seq, TurnPhase{{t->major(), t->minor(), t->step()}, e.event()->phase()}});
+                  ats.push_back({e.seq, TurnPhase{schema::TurnOf(t), e.event()->phase()}});
                   return Status::Ok();
                 }).ok());
       for (int q = 0; q < 10; ++q) {

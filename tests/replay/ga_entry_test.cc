@@ -20,6 +20,7 @@
 #include "schema/reports_generated.h"
 #include "support/desk_client.h"
 #include "support/kinds.h"
+#include "schema/values.h"
 
 using namespace adjutant;
 using namespace adjutant::testing;
@@ -180,7 +181,7 @@ TEST_CASE("issue 20: on every kind — orders the GA enters for a player (order 
       REQUIRE((*gas).Read("g", "again", 1, UINT64_MAX, [&](const ledger::EventView& v) {
                        const fb::Turn* t = v.event()->turn();
                        if (v.event()->payload_as_OrderSubmitted() && t &&
-                           Turn{t->major(), t->minor(), t->step()} == kind.coming) {
+                           schema::TurnOf(t) == kind.coming) {
                          carried = true;
                          CHECK(v.event()->actor()->kind() == fb::ActorKind_GameAdministrator);
                          // and when they were received, not when the fork gave them again

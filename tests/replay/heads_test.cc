@@ -33,6 +33,7 @@
 #include "support/run.h"
 #include "support/serve.h"
 #include "support/temp_dir.h"
+#include "schema/values.h"
 
 using namespace adjutant;
 using namespace adjutant::testing;
@@ -93,7 +94,7 @@ size_t CheckFromEvents(ledger::Ledger& db, const std::string& branch, const sign
     TreeHeadFields f;
     f.game = "g";
     f.branch = ev->branch()->str();
-    f.at.turn = Turn{ev->turn()->major(), ev->turn()->minor(), ev->turn()->step()};
+    f.at.turn = schema::TurnOf(ev->turn());
     f.at.phase = ev->phase();
     f.size = th->size();
     f.root = root;

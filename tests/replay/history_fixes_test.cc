@@ -22,6 +22,7 @@
 #include "support/run.h"
 #include "support/sow_game.h"
 #include "support/temp_dir.h"
+#include "schema/values.h"
 
 using namespace adjutant;
 using namespace adjutant::testing;
@@ -67,7 +68,7 @@ uint64_t FirstRoll(ledger::Ledger& db, const std::string& branch, const Turn& t)
   REQUIRE(db.Read("g", branch, 1, UINT64_MAX, [&](const ledger::EventView& e) {
                 const fb::Turn* et = e.event()->turn();
                 if (!first && e.event()->payload_type() == fb::Payload_DieRolled && et &&
-                    Turn{et->major(), et->minor(), et->step()} == t) {
+                    schema::TurnOf(et) == t) {
                   first = e.seq;
                 }
                 return Status::Ok();
@@ -192,7 +193,7 @@ TEST_CASE("audit --rules-version dog=1 re-runs a battle under version 1, not the
   }
   REQUIRE(parted != 0);  // version 1 adjudicates this battle otherwise
   REQUIRE((*recorded)->Read("g", "main", parted, parted, [&](const ledger::EventView& e) {
-                        parted_turn = Turn{e.event()->turn()->major(), e.event()->turn()->minor(), e.event()->turn()->step()};
+                        parted_turn = schema::TurnOf(e.event()->turn());
                         return Status::Ok();
                       }).ok());
   // Under the version recorded: identical. Under dog=1: the first difference, exactly.

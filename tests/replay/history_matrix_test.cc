@@ -30,6 +30,7 @@
 #include "rules/kind.h"
 #include "support/race/race.h"
 #include "support/temp_dir.h"
+#include "schema/values.h"
 
 using namespace adjutant;
 using namespace adjutant::testing;
@@ -119,7 +120,7 @@ std::vector<Ev> Events(ledger::Ledger& db, const std::string& branch, uint64_t f
                 Ev ev;
                 ev.seq = e.seq;
                 const fb::Turn* t = e.event()->turn();
-                ev.at = TurnPhase{t ? Turn{t->major(), t->minor(), t->step()} : Turn{}, e.event()->phase()};
+                ev.at = TurnPhase{schema::TurnOf(t), e.event()->phase()};
                 ev.type = e.event()->payload_type();
                 auto j = schema::ToJson("Event", e.bytes.data());
                 REQUIRE(j.ok());

@@ -38,6 +38,7 @@
 #include "support/sow_game.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
+#include "schema/values.h"
 
 using namespace adjutant;
 using namespace adjutant::testing;
@@ -529,7 +530,7 @@ TEST_CASE("report proofs check the dice on every kind of game: a committed turn'
       REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
                     const fb::Turn* t = e.event()->turn();
                     const auto* d = e.event()->payload_as_DieRolled();
-                    logged += d && !d->scripted() && t && Turn{t->major(), t->minor(), t->step()} == first;
+                    logged += d && !d->scripted() && t && schema::TurnOf(t) == first;
                     return Status::Ok();
                   }).ok());
       UNSCOPED_INFO(kind.name << ": " << rolls << " of " << logged << " rolls of turn " << first.ToString() << " proven");
@@ -1238,7 +1239,7 @@ TEST_CASE("report proofs on the Europe 1820 game: each ruler's hold the combats,
               const auto* ye = ev.payload_as_Y1820Event();
               if (const auto* c = ye ? ye->body_as_Y1820CombatRound() : nullptr) {
                 const fb::Turn* t = ev.turn();
-                rounds.push_back({e.seq, Turn{t->major(), t->minor(), t->step()},
+                rounds.push_back({e.seq, schema::TurnOf(t),
                                   {c->attacker()->str(), c->defender()->str()}, rolled});
               }
               rolled.clear();

@@ -15,6 +15,7 @@
 #include "schema/reports_generated.h"
 #include "support/kinds.h"
 #include "support/temp_dir.h"
+#include "schema/values.h"
 
 using namespace adjutant;
 using namespace adjutant::testing;
@@ -33,7 +34,7 @@ Count CountOf(ledger::Ledger& db, const Turn& turn) {
   Count c;
   REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
               const fb::Event* ev = e.event();
-              const Turn t = ev->turn() ? Turn{ev->turn()->major(), ev->turn()->minor(), ev->turn()->step()} : Turn{};
+              const Turn t = schema::TurnOf(ev->turn());
               if (ev->payload_type() == fb::Payload_PhaseStarted && t == turn) c.phases++;
               if (const auto* d = ev->payload_as_Directive(); d && d->body_type() == fb::DirectiveBody_DeadlineFired) c.fired++;
               return Status::Ok();

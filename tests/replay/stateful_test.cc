@@ -54,6 +54,7 @@
 #include "support/pate_game.h"
 #include "support/sow_game.h"
 #include "support/temp_dir.h"
+#include "schema/values.h"
 
 using namespace adjutant;
 using namespace adjutant::testing;
@@ -144,7 +145,7 @@ struct Game {
       // Events are in turn order: the first of another turn ends this one.
       Status read = db->Read(kGame, current, s.first, UINT64_MAX, [&](const ledger::EventView& e) {
         const fb::Turn* et = e.event()->turn();
-        if (!et || Turn{et->major(), et->minor(), et->step()} != t) return Status::NotFound("the next turn");
+        if (!et || schema::TurnOf(et) != t) return Status::NotFound("the next turn");
         s.last = e.seq;
         if (e.event()->payload_type() == fb::Payload_PhaseCompleted &&
             e.event()->phase() == sow::LastPhaseOf(t, true)) {

@@ -44,6 +44,7 @@
 #include "support/sow_game.h"
 #include "support/temp_dir.h"
 #include "support/y1820_game.h"
+#include "schema/values.h"
 
 using namespace adjutant;
 using namespace adjutant::testing;
@@ -142,7 +143,7 @@ std::string Line(const std::string& game, const ledger::EventView& v, bool befor
   const std::string ruleset = e->ruleset() ? e->ruleset()->str() : "";
   const bool newest = before_first_phase && !ruleset.empty() && e->rules_version() == rules::LatestVersion(ruleset);
   std::ostringstream o;
-  o << game << " " << v.seq << " " << (e->turn() ? Turn{e->turn()->major(), e->turn()->minor(), e->turn()->step()}.ToString() : "-")
+  o << game << " " << v.seq << " " << (e->turn() ? schema::TurnOf(e->turn()).ToString() : "-")
     << "." << e->phase() << " " << fb::EnumNamePayload(e->payload_type());
   if (const auto* a = e->actor()) {
     o << " actor=" << static_cast<int>(a->kind()) << ":" << (a->person() ? a->person()->str() : "") << ":"

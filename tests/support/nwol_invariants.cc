@@ -15,6 +15,7 @@
 #include "schema/event_generated.h"
 #include "support/pate_game.h"
 #include "support/sow_game.h"
+#include "schema/values.h"
 
 namespace adjutant::testing {
 
@@ -311,12 +312,12 @@ Result<std::string> ReportLeak(ledger::Ledger& db, const std::string& game, cons
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, 1, *end, [&](const ledger::EventView& e) {
     const fb::Turn* t = e.event()->turn();
     auto* pe = e.event()->payload_as_PateEvent();
-    if (auto* a = pe ? pe->body_as_ShipAttached() : nullptr; a && t && Turn{t->major(), t->minor(), t->step()} == turn) {
+    if (auto* a = pe ? pe->body_as_ShipAttached() : nullptr; a && t && schema::TurnOf(t) == turn) {
       if (a->to() && !a->to()->str().empty()) attached[a->ship()->str()].insert(a->to()->str());
     }
     // The ids a person wrote in his own orders of the turn: told back to
     // him, they are his own words (an outcome "BR1IN is not in Brest").
-    if (auto* o = e.event()->payload_as_OrderSubmitted(); o && t && Turn{t->major(), t->minor(), t->step()} == turn) {
+    if (auto* o = e.event()->payload_as_OrderSubmitted(); o && t && schema::TurnOf(t) == turn) {
       auto j = schema::ToJson("Event", e.bytes.data());
       if (j.ok()) {
         for (std::sregex_iterator it(j->begin(), j->end(), kIdForm), stop; it != stop; ++it) {
@@ -325,11 +326,11 @@ Result<std::string> ReportLeak(ledger::Ledger& db, const std::string& game, cons
       }
     }
     // A land unit a transport of his loads or unloads (PATE 4.9: in the port with her).
-    if (auto* c = pe ? pe->body_as_CargoMoved() : nullptr; c && t && Turn{t->major(), t->minor(), t->step()} == turn) {
+    if (auto* c = pe ? pe->body_as_CargoMoved() : nullptr; c && t && schema::TurnOf(t) == turn) {
       if (c->unit() && !c->unit()->str().empty()) attached[c->ship()->str()].insert(c->unit()->str());
     }
     auto* o = pe ? pe->body_as_Observed() : nullptr;
-    if (!o || !t || Turn{t->major(), t->minor(), t->step()} != turn) return Status::Ok();
+    if (!o || !t || schema::TurnOf(t) != turn) return Status::Ok();
     Seen x{o->observer()->str(), o->state() ? o->state()->str() : "", {}};
     if (o->seen())
       for (const auto* id : *o->seen()) x.ids.push_back(id->str());

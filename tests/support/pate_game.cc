@@ -9,6 +9,7 @@
 #include "schema/codec.h"
 #include "schema/pate_generated.h"
 #include "schema/scenario_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::testing {
 
@@ -84,7 +85,7 @@ Status CreateNwolGame(ledger::Ledger& db, const std::string& game, const std::st
   if (!map.ok()) return map.status();
   ADJ_RETURN_IF_ERROR(rules::pate::CheckScenarioAgainstMap(*sc, *map));
   TurnPhase at;
-  if (sc->start()) at.turn = {sc->start()->major(), sc->start()->minor(), sc->start()->step()};
+  if (sc->start()) at.turn = schema::TurnOf(sc->start());
   std::vector<Draft> more;
   more.push_back(rules::pate::MapDefinedDraft(at, std::move(map_buf).value()));
   auto h = db.CreateGame(game, seed, *buf, at, Actor{ActorKind::kGameAdministrator, "", ""}, more);

@@ -6,6 +6,7 @@
 #include "rules/events.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::testing {
 
@@ -156,7 +157,7 @@ std::vector<Draft> ToDrafts(const std::vector<EventSpec>& specs) {
 
 std::string Mismatch(const EventSpec& s, const fb::Event& e) {
   auto str = [](const flatbuffers::String* x) { return x ? x->str() : std::string(); };
-  TurnPhase at{{e.turn()->major(), e.turn()->minor(), e.turn()->step()}, e.phase()};
+  TurnPhase at{schema::TurnOf(e.turn()), e.phase()};
   if (at != s.at) return "turn/phase differ";
   if (static_cast<ActorKind>(e.actor()->kind()) != s.actor.kind || str(e.actor()->person()) != s.actor.person ||
       str(e.actor()->role()) != s.actor.role) {

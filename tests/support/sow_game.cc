@@ -4,6 +4,7 @@
 
 #include "schema/codec.h"
 #include "schema/event_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::testing {
 
@@ -12,7 +13,7 @@ Status CreateSowGame(ledger::Ledger& db, const std::string& game, const std::str
   if (!buf.ok()) return buf.status();
   auto* sc = flatbuffers::GetRoot<fb::Scenario>(buf->data());
   TurnPhase at;
-  if (sc->start()) at.turn = {sc->start()->major(), sc->start()->minor(), sc->start()->step()};
+  if (sc->start()) at.turn = schema::TurnOf(sc->start());
   auto h = db.CreateGame(game, 1805, *buf, at, Actor{ActorKind::kGameAdministrator, "", ""});
   return h.ok() ? Status::Ok() : h.status();
 }
