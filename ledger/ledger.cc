@@ -292,6 +292,9 @@ struct Segment {
 // found in the database, never here).
 class RecentSnapshots {
  public:
+  // Views (by SnapshotIndexPrefix) and their newest seqs after a write;
+  // nullopt: not to be remembered.
+  using Remembered = std::vector<std::pair<std::string, std::optional<std::deque<uint64_t>>>>;
   // A view's remembered seqs, when they all lie below `seq` (a snapshot
   // written in order); nullopt when they must be walked to.
   std::optional<std::deque<uint64_t>> Below(const std::string& prefix, uint64_t seq) {
@@ -302,7 +305,7 @@ class RecentSnapshots {
   }
   // After a batch's write: each view's newest seqs are remembered if the
   // write succeeded and they are known (nullopt: out of order), else forgotten.
-  void After(bool written, std::vector<std::pair<std::string, std::optional<std::deque<uint64_t>>>>& views) {
+  void After(bool written, Remembered& views) {
     std::lock_guard<std::mutex> lock(mu_);
     if (seqs_.size() > 65536) seqs_.clear();  // bounded: a long-lived desk
     for (auto& [prefix, newest] : views) {
@@ -320,17 +323,14 @@ class RecentSnapshots {
   std::map<std::string, std::deque<uint64_t>, std::less<>> seqs_;
 };
 
-// The newest `keep` snapshot seqs of a view (index keys under `prefix`)
-// below `seq`, oldest first, walked back to with `it`; `in_order` says
-// whether none lies above `seq`. nullopt when a read fails.
-std::optional<std::deque<uint64_t>> NewestSnapshotSeqs(rocksdb::Iterator* it, const std::string& prefix,
+// The newest `keep` snapshot seqs of a view below `seq`, oldest first,
+// walked back to through its index keys with `it`; `in_order` says whether
+// none lies above `seq`. nullopt when a read fails.
+std::optional<std::deque<uint64_t>> NewestSnapshotSeqs(rocksdb::Iterator* it, uint64_t id, std::string_view projection,
                                                        uint64_t seq, uint64_t keep, bool* in_order) {
+  const std::string prefix = fmt::SnapshotIndexPrefix(id, projection);
   auto index_key = [&](const rocksdb::Slice& k) { return k.starts_with(prefix) && k.size() == prefix.size() + 8; };
-  auto key_at = [&](uint64_t s) {
-    std::string k = prefix;
-    fmt::PutU64(&k, s);
-    return k;
-  };
+  auto key_at = [&](uint64_t s) { return fmt::SnapshotIndexKey(id, projection, s); };
   std::deque<uint64_t> newest;
   for (it->SeekForPrev(key_at(seq - 1)); it->Valid() && index_key(it->key()); it->Prev()) {
     newest.push_front(fmt::GetU64(it->key().data() + prefix.size()));
@@ -1659,7 +1659,7 @@ Status Ledger::PutSnapshots(std::string_view game, std::string_view branch, uint
   // One iterator for every view's thinning (below), made only when needed.
   std::unique_ptr<rocksdb::Iterator> it;
   // Each view's newest seqs once this batch is written (RecentSnapshots).
-  std::vector<std::pair<std::string, std::optional<std::deque<uint64_t>>>> recent_after;
+  RecentSnapshots::Remembered recent_after;
   for (const SnapshotPut& snap : snaps) {
     const std::string_view projection = snap.projection;
     std::string value(fmt::kSnapshotMagic);
@@ -1683,7 +1683,7 @@ Status Ledger::PutSnapshots(std::string_view game, std::string_view branch, uint
     // The newest seqs below this one: remembered, or walked back to.
     bool in_order = true;
     std::optional<std::deque<uint64_t>> newest = impl_->recent_snapshots.Below(prefix, seq);
-    if (!newest) newest = NewestSnapshotSeqs(it.get(), prefix, seq, keep, &in_order);
+    if (!newest) newest = NewestSnapshotSeqs(it.get(), id, projection, seq, keep, &in_order);
     if (!newest) continue;
     std::optional<uint64_t> leaving;
     if (newest->size() == keep) leaving = newest->front();

@@ -12,6 +12,7 @@
 
 #include "base/merkle.h"
 #include "ledger/ledger.h"
+#include "ledger/tree.h"
 #include "base/signing.h"
 #include "support/kinds.h"
 
@@ -55,11 +56,11 @@ std::string RootField(const std::string& json) {
 }
 
 // How many Merkle nodes `branch` keeps over whole subtrees of its first
-// `size` events, asked one by one (level 4, the lowest kept, and up): the
+// `size` events, asked one by one (from the lowest level kept up): the
 // number verify must say it checked.
 uint64_t KeptNodes(ledger::Ledger& db, const std::string& branch, uint64_t size) {
   uint64_t n = 0;
-  for (unsigned level = 4; (uint64_t{1} << level) <= size; ++level) {
+  for (unsigned level = ledger::kStoredLevel; (uint64_t{1} << level) <= size; ++level) {
     for (uint64_t i = 0; i < (size >> level); ++i) {
       auto node = db.GetTreeNode("g", branch, level, i);
       REQUIRE(node.ok());
