@@ -41,7 +41,6 @@
 #include <thread>
 #include <vector>
 
-#include "base/scratch.h"
 #include "bench/common.h"
 #include "bench/nwol_generator.h"
 #include "bench/spawner.h"
@@ -81,7 +80,6 @@ const char* const kProgram = "adjutant_bench_game";
 
 namespace {
 
-namespace fs = std::filesystem;
 namespace sow = rules::sow;
 
 constexpr int kCampaignTurnsMax = 15;   // SOW 4.2: a war season
@@ -803,7 +801,10 @@ struct Rerun {
   uint64_t events = 0;
 };
 
-// `point` names the forks (two points may be the same turn under --quick).
+// The three points a game is measured at, in order; they name the forks of
+// RerunTurn (two points may be the same turn under --quick).
+constexpr const char* kPointNames[3] = {"early", "middle", "last"};
+
 Rerun RerunTurn(ledger::Ledger& db, std::string_view game, const Turn& t, std::string_view point) {
   Rerun best;
   const uint64_t at = Must(replay::ForkPoint(db, game, kMain, TurnPhase{t, 0}), "the start of turn " + t.ToString());
@@ -1052,10 +1053,11 @@ void BenchKind(ledger::Ledger& db, Spawner& spawner, const GameDir& wd, const Ki
   Point pm = Measure(db, spawner, wd, k.game, g, mid);
   Point pl = Measure(db, spawner, wd, k.game, g, last);
   double audit_ratio = BenchAudit(db, k.game, second, last);
-  for (auto [p, point] : {std::pair{&pe, "early"}, std::pair{&pm, "middle"}, std::pair{&pl, "last"}}) {
-    Progress("%s: turn %s submitted and adjudicated again on %d forks", k.game.c_str(), p->turn.ToString().c_str(),
-             kRounds);
-    p->rerun = RerunTurn(db, k.game, p->turn, point);
+  Point* const points[] = {&pe, &pm, &pl};
+  for (size_t i = 0; i < 3; ++i) {
+    Progress("%s: turn %s submitted and adjudicated again on %d forks", k.game.c_str(),
+             points[i]->turn.ToString().c_str(), kRounds);
+    points[i]->rerun = RerunTurn(db, k.game, points[i]->turn, kPointNames[i]);
   }
   PrintFlat(k.game, pe, pm, pl, audit_ratio);
 }
@@ -1097,10 +1099,9 @@ int Run(int argc, char** argv) {
   }
   {
     auto db = Must(ledger::Ledger::Open(wd.ledger_dir()), "opening the ledger");
-    const char* const points[] = {"early", "middle", "last"};
     for (size_t i = 0; i < flat.size(); ++i) {
       Progress("turn %s submitted and adjudicated again on %d forks", flat[i].turn.ToString().c_str(), kRounds);
-      flat[i].rerun = RerunTurn(*db, kGame, flat[i].turn, points[i]);
+      flat[i].rerun = RerunTurn(*db, kGame, flat[i].turn, kPointNames[i]);
     }
     PrintFlat(kGame, flat[0], flat[1], flat[2], audit_ratio);
     Progress("fork before %s, adjudicated again with new dice, and diff", g.peace_turn.ToString().c_str());

@@ -36,7 +36,6 @@
 #include <vector>
 
 #include "base/hash.h"
-#include "base/scratch.h"
 #include "base/status.h"
 #include "base/turn.h"
 #include "bench/common.h"
@@ -55,7 +54,6 @@ const char* const kProgram = "adjutant_bench";
 
 namespace {
 
-namespace fs = std::filesystem;
 
 constexpr uint64_t kDefaultEvents = 10'000'000;
 constexpr uint64_t kQuickEvents = 200'000;
