@@ -48,7 +48,7 @@ void Roster::Apply(const Input& in) {
 }
 
 std::optional<Role> Role::Parse(std::string_view role) {
-  const size_t dot = role.find('.');
+  const size_t dot = role.rfind('.');
   if (dot == std::string_view::npos) return std::nullopt;
   return Role{std::string(role.substr(0, dot)), std::string(role.substr(dot + 1))};
 }

@@ -20,7 +20,9 @@ namespace adjutant::projections {
 // side) and which office it is. Role strings are read here, once.
 struct Role {
   std::string holder, title;
-  // Split at the first '.'; nullopt for a string without one.
+  // "HOLDER.office", split at the last '.' (an office is one word: a
+  // holder's id may hold a '.', an office never does); nullopt for a string
+  // without one. Every reader of a role splits it here.
   static std::optional<Role> Parse(std::string_view role);
   std::string Name() const { return holder + "." + title; }
 };

@@ -75,9 +75,9 @@ std::vector<std::string> ShipsSeenThrough(const RosterState& roster, const std::
   if (p == roster.persons.end()) return {};
   std::set<std::string> naval;  // the states whose Naval Minister he is
   for (const auto& role : p->second.roles) {
-    size_t dot = role.rfind('.');
-    if (dot == std::string::npos) continue;
-    std::string who = role.substr(0, dot), post = role.substr(dot + 1);
+    const auto parsed = Role::Parse(role);
+    if (!parsed) continue;
+    const std::string &who = parsed->holder, &post = parsed->title;
     if (post == "commander" || post == "deputy") out.insert(who);  // PATE 2.3
     if (post == "naval") naval.insert(who);                         // PATE 2.3: he assigns them all
   }

@@ -1,6 +1,10 @@
 #include "replay/create.h"
 
+#include <algorithm>
+#include <set>
 #include <string>
+
+#include "projections/roster.h"
 
 #include "schema/scenario_generated.h"
 #include "schema/values.h"
@@ -18,12 +22,63 @@ Result<const rules::GameKind*> KindOfScenario(const fb::Scenario& sc) {
   return Status::InvalidArgument("rulesets: no kind of game plays " + named + " together (known rulesets: " + known + ")");
 }
 
+namespace {
+
+// Every player once, and each of his roles an office of the game held by one
+// of the scenario's holders of it (GameKind::Offices).
+Status CheckPlayers(const fb::Scenario& sc, const rules::GameKind& kind) {
+  if (!sc.players()) return Status::Ok();
+  const std::vector<rules::Office> offices = kind.Offices(sc);
+  std::string names;
+  for (const auto& o : offices) names += (names.empty() ? "" : ", ") + o.name;
+  std::set<std::string> persons;
+  for (flatbuffers::uoffset_t i = 0; i < sc.players()->size(); ++i) {
+    const auto* p = sc.players()->Get(i);
+    const std::string at = "players[" + std::to_string(i) + "]";
+    const std::string who = schema::Str(p->person());
+    if (!persons.insert(who).second) return Status::InvalidArgument(at + ".person: '" + who + "' appears twice");
+    if (!p->roles()) continue;
+    for (flatbuffers::uoffset_t r = 0; r < p->roles()->size(); ++r) {
+      const std::string role = p->roles()->Get(r)->str();
+      const std::string here = at + ".roles[" + std::to_string(r) + "]: '" + role + "'";
+      const auto parsed = projections::Role::Parse(role);
+      const auto office = !parsed ? offices.end() : std::find_if(offices.begin(), offices.end(), [&](const rules::Office& o) {
+        return o.name == parsed->title;
+      });
+      if (office == offices.end()) {
+        return Status::InvalidArgument(here + " is no role of this game (kind " + std::string(kind.name()) +
+                                       "): a role is HOLDER.office, the office one of " + names);
+      }
+      if (office->holders && !office->holders->count(parsed->holder)) {
+        std::string some;
+        size_t n = 0;
+        for (const std::string& h : *office->holders) {
+          if (n++ == 8) {
+            some += ", ...";
+            break;
+          }
+          some += (some.empty() ? "" : ", ") + h;
+        }
+        return Status::InvalidArgument(here + ": the office " + office->name + " (" + office->rule + ") is held by a " +
+                                       office->holder_noun + ", and the scenario has no " + office->holder_noun + " '" +
+                                       parsed->holder + "'" + (some.empty() ? "" : " (its " + office->holder_noun + "s: " + some + ")"));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<GameStart> PrepareGame(const fb::Scenario& sc, std::optional<std::vector<uint8_t>> map, bool* map_error) {
   GameStart g;
   *map_error = false;
   if (auto* st = sc.start()) g.at.turn = schema::TurnOf(st);
   auto kind = KindOfScenario(sc);
   if (!kind.ok()) return kind.status();
+  // The players first: a role the kind does not know is told as such in
+  // every kind, not as whatever the kind's own checks make of it.
+  ADJ_RETURN_IF_ERROR(CheckPlayers(sc, **kind));
   ADJ_RETURN_IF_ERROR((*kind)->Prepare(sc, std::move(map), &g, map_error));
   return g;
 }

@@ -227,7 +227,7 @@ Result<Report> Build(ledger::Ledger& db, const Viewer& v, const Request& asked, 
     auto current = db.Current(rq.game);
     branch = current.ok() ? *current : "main";
   }
-  Ctx c{db, rq, v.ga, branch, "", ""};
+  Ctx c{db, rq, v.ga, branch, "", "", std::nullopt, "", "", {}};
   ADJ_RETURN_IF_ERROR(FindHead(c, rq, v));
   Status st;
   switch (rq.kind) {

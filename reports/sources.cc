@@ -5,6 +5,7 @@
 #include <set>
 
 #include "projections/battle.h"
+#include "projections/roster.h"
 #include "projections/summary.h"
 #include "projections/treasury.h"
 #include "projections/visibility.h"
@@ -35,10 +36,9 @@ constexpr std::string_view kY1820Parties[] = {"nation", "attacker", "defender", 
 std::set<std::string> PartiesOf(const Viewer& v, std::initializer_list<std::string_view> whats) {
   std::set<std::string> out;
   for (const std::string& role : v.roles) {
-    const size_t dot = role.rfind('.');
-    if (dot == std::string::npos) continue;
-    const std::string_view what = std::string_view(role).substr(dot + 1);
-    if (std::find(whats.begin(), whats.end(), what) != whats.end()) out.insert(role.substr(0, dot));
+    const auto parsed = P::Role::Parse(role);
+    if (!parsed) continue;
+    if (std::find(whats.begin(), whats.end(), parsed->title) != whats.end()) out.insert(parsed->holder);
   }
   return out;
 }
@@ -92,7 +92,10 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
   // Whatever he holds a role of (the X of his roles "X.what": a ship he
   // commands, the nation he rules, a kind's own pieces): a roll about it is his.
   std::set<std::string> all_held;
-  for (const std::string& role : viewer->roles) all_held.insert(role.substr(0, role.rfind('.')));
+  for (const std::string& role : viewer->roles) {
+    const auto parsed = P::Role::Parse(role);
+    all_held.insert(parsed ? parsed->holder : role);
+  }
   const std::set<std::string> held = scoped(kSourceHeld, all_held);
   // The game at the turn's end, as his reports of it are rendered.
   auto world = replay::Fold(db, game, branch, last);

@@ -96,6 +96,18 @@ struct MissingOrders {
   std::string text;  // what happened (or happens) in their place
 };
 
+// An office a player may hold in a game of the kind: a role is
+// "HOLDER.office" (projections::Role) — BR.naval, BR1FL.commander,
+// AAA.ruler, British.general.
+struct Office {
+  std::string name;                // "naval"
+  std::string holder_noun;         // what holds it: "state", "ship", "nation", "side"
+  std::string rule;                // the book's rule that makes it, e.g. "SOW 2.1"
+  // The scenario's ids that hold it; nullopt when the scenario lists none
+  // to check against (an NWOL scenario without its `sow` opening position).
+  std::optional<std::set<std::string>> holders;
+};
+
 class GameKind {
  public:
   virtual ~GameKind() = default;
@@ -124,6 +136,11 @@ class GameKind {
   // and gives the game's start; `*map_error` says the map is at fault.
   virtual Status Prepare(const fb::Scenario& sc, std::optional<std::vector<uint8_t>> map, GameStart* start,
                          bool* map_error) const = 0;
+  // The offices of a game of this scenario (a verified buffer, asked before
+  // Prepare checks it: ids may be missing or odd): every role a scenario's players are given must be one of them (`adjutant
+  // new` refuses any other, replay/create.cc), so a mistyped role is not
+  // silently a role that nothing answers to.
+  virtual std::vector<Office> Offices(const fb::Scenario& sc) const = 0;
   // Checks a map document alone (a verified MapTable() buffer, `adjutant
   // map`) and describes it in a line.
   virtual Result<std::string> DescribeMap(const std::vector<uint8_t>&) const {

@@ -9,6 +9,7 @@
 #include "schema/dog_generated.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::rules::dog {
 
@@ -43,6 +44,12 @@ class DogKind final : public GameKind {
     }
     g->at = TurnPhase{P::DogMove(0), 0};
     return CheckScenario(sc);
+  }
+  // D12.2: each side's general gives its units' intentions.
+  std::vector<Office> Offices(const fb::Scenario& sc) const override {
+    Office general{"general", "side", "D12.2", std::set<std::string>{}};
+    if (sc.dog() && sc.dog()->sides()) for (const auto* s : *sc.dog()->sides()) general.holders->insert(schema::Str(s));
+    return {general};
   }
 
   // D12.1: a battle's turns are its moves (turn 1.M), one phase a move.
@@ -123,9 +130,9 @@ class DogKind final : public GameKind {
                                             const std::set<std::string>&) const override {
     std::vector<MissingOrders> out;
     for (const std::string& role : roles) {
-      const size_t dot = role.rfind('.');
-      if (dot == std::string::npos || role.substr(dot + 1) != "general") continue;
-      const std::string side = role.substr(0, dot);
+      const auto parsed = P::Role::Parse(role);
+      if (!parsed || parsed->title != "general") continue;
+      const std::string& side = parsed->holder;
       if (!SideOf(BattleOf(st), {role}, role) || stood.count(side)) continue;
       out.push_back({role, side, "D12.2", "no intentions for the move: its units stood — no formation change and no "
                                           "move of their own; control results and routs still bound them (D12.4)"});

@@ -26,6 +26,7 @@
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
 #include "schema/sow_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::rules::nwol {
 
@@ -70,6 +71,22 @@ class NwolKind final : public GameKind {
       g->more.push_back(pate::MapDefinedDraft(g->at, std::move(*map)));
     }
     return sow::CheckScenario(sc, map_areas);
+  }
+  // A state's monarch and ministers (SOW 2.1; the Foreign Minister's notice,
+  // SOW 2.5) and a ship's commander and deputy (PATE 2.3).
+  std::vector<Office> Offices(const fb::Scenario& sc) const override {
+    std::optional<std::set<std::string>> states, ships;
+    if (const auto* sow = sc.sow()) {
+      states.emplace();
+      ships.emplace();
+      if (sow->states()) for (const auto* s : *sow->states()) states->insert(schema::Str(s->id()));
+      if (sow->ships()) for (const auto* s : *sow->ships()) ships->insert(schema::Str(s->id()));
+    }
+    std::vector<Office> out;
+    for (const char* office : {"monarch", "prime", "treasury", "war", "naval"}) out.push_back({office, "state", "SOW 2.1", states});
+    out.push_back({"foreign", "state", "SOW 2.5", states});
+    for (const char* office : {"commander", "deputy"}) out.push_back({office, "ship", "PATE 2.3", ships});
+    return out;
   }
   Result<std::string> DescribeMap(const std::vector<uint8_t>& doc) const override {
     // PATE 1 and 6: a naval map.
@@ -201,9 +218,9 @@ class NwolKind final : public GameKind {
     if (!ts.active) return out;
     const P::SeasonKind season = sow::Next(ts).season_kind;  // the coming turn's
     for (const std::string& role : roles) {
-      const size_t dot = role.rfind('.');
-      if (dot == std::string::npos) continue;
-      const std::string who = role.substr(0, dot), as = role.substr(dot + 1);
+      const auto parsed = P::Role::Parse(role);
+      if (!parsed) continue;
+      const std::string &who = parsed->holder, &as = parsed->title;
       if (as == "commander" || as == "deputy") {
         auto ship = fleet.ships.find(who);
         // Off the map (inactive, crossing the Atlantic): she takes no orders (PATE 2.6, 6.11).

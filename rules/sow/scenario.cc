@@ -1,7 +1,5 @@
 #include "rules/sow/scenario.h"
 
-#include "projections/roster.h"
-
 #include <map>
 #include <set>
 #include <string>
@@ -22,30 +20,9 @@ Status Bad(const std::string& field, size_t i, const std::string& sub, const std
 Status CheckSow(const fb::SowScenario& sc, const std::set<std::string>& map_sea_areas);
 
 Status CheckScenario(const fb::Scenario& scenario, const std::set<std::string>& map_sea_areas) {
+  // The players and their roles are checked alike for every kind
+  // (GameKind::Offices, replay/create.cc).
   if (scenario.sow()) ADJ_RETURN_IF_ERROR(CheckSow(*scenario.sow(), map_sea_areas));
-  std::set<std::string> ids, persons;
-  if (const auto* sow = scenario.sow()) {
-    if (sow->states()) for (const auto* s : *sow->states()) ids.insert(s->id()->str());
-    if (sow->ships()) for (const auto* s : *sow->ships()) ids.insert(s->id()->str());
-  }
-  if (scenario.players()) {
-    for (size_t i = 0; i < scenario.players()->size(); ++i) {
-      const auto* p = scenario.players()->Get(static_cast<flatbuffers::uoffset_t>(i));
-      std::string who = p->person()->str();
-      if (!persons.insert(who).second) {
-        return Status::InvalidArgument("players[" + std::to_string(i) + "].person: '" + who + "' appears twice");
-      }
-      if (!p->roles() || !scenario.sow()) continue;
-      for (size_t r = 0; r < p->roles()->size(); ++r) {
-        std::string role = p->roles()->Get(static_cast<flatbuffers::uoffset_t>(r))->str();
-        auto parsed = projections::Role::Parse(role);
-        if (!parsed || !ids.count(parsed->holder)) {
-          return Status::InvalidArgument("players[" + std::to_string(i) + "].roles[" + std::to_string(r) + "]: '" +
-                                         role + "' is not STATE.role or SHIP.role of a state or ship in the scenario");
-        }
-      }
-    }
-  }
   return Status::Ok();
 }
 

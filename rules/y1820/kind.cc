@@ -10,6 +10,7 @@
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
 #include "schema/y1820_generated.h"
+#include "schema/values.h"
 
 namespace adjutant::rules::y1820 {
 
@@ -41,6 +42,14 @@ class Y1820Kind final : public GameKind {
     ADJ_RETURN_IF_ERROR(CheckScenario(sc, m));
     g->more.push_back(MapDefinedDraft(g->at, std::move(*map)));
     return Status::Ok();
+  }
+  // Each nation has a ruler, who gives its orders (Y1.3; RULES.md "The game").
+  std::vector<Office> Offices(const fb::Scenario& sc) const override {
+    Office ruler{"ruler", "nation", "Y1.3", std::set<std::string>{}};
+    if (sc.y1820() && sc.y1820()->nations()) {
+      for (const auto* n : *sc.y1820()->nations()) ruler.holders->insert(schema::Str(n->id()));
+    }
+    return {ruler};
   }
   Result<std::string> DescribeMap(const std::vector<uint8_t>& doc) const override {
     // Y0: a y1820 province map.
@@ -158,9 +167,9 @@ class Y1820Kind final : public GameKind {
     const auto& ys = Get<P::Y1820>(st).state();
     std::vector<MissingOrders> out;
     for (const std::string& role : roles) {
-      const size_t dot = role.rfind('.');
-      if (dot == std::string::npos || role.substr(dot + 1) != "ruler") continue;
-      const std::string nation = role.substr(0, dot);
+      const auto parsed = P::Role::Parse(role);
+      if (!parsed || parsed->title != "ruler") continue;
+      const std::string& nation = parsed->holder;
       if (!ys.nations.count(nation) || stood.count(nation)) continue;
       if (ys.turns_done == 0) {
         out.push_back({role, nation, "Y1.1", "no deployment: its armies stood in the capital and its fleets docked at "

@@ -113,9 +113,12 @@ TEST_CASE("D0: a battle scenario that breaks the charts is refused, naming the f
   Run square_cav = broken("\"arm\": \"Cuirassiers\"", "\"arm\": \"FootArtillery\"");
   CHECK(square_cav.code == 2);
   CHECK_THAT(square_cav.err, Catch::Contains("batteries are Limbered or Unlimbered"));
-  Run general = broken("\"French.general\"", "\"French.colonel\"");
+  Run general = broken("[\"French.general\"]", "[]");
   CHECK(general.code == 2);
   CHECK_THAT(general.err, Catch::Contains("no one holds the role French.general"));
+  Run colonel = broken("\"French.general\"", "\"French.colonel\"");
+  CHECK(colonel.code == 2);
+  CHECK_THAT(colonel.err, Catch::Contains("players[1].roles[0]: 'French.colonel' is no role of this game (kind dog)"));
   Run map = Adjutant({"--db", dir.Sub("db"), "new", "b", "--scenario", F + "/dog/squares.json", "--map",
                       F + "/maps/nwol-waters.json"});
   CHECK(map.code == 2);

@@ -144,6 +144,9 @@ class RaceKind final : public rules::GameKind {
     g->at = TurnPhase{RaceTurn(0), 0};
     return Status::Ok();
   }
+  std::vector<rules::Office> Offices(const fb::Scenario&) const override {
+    return {{"runner", "side", "RACE 1", std::set<std::string>{"blue", "red"}}};
+  }
 
   Result<rules::KindPhase> Next(const State& st) const override {
     const auto& s = RaceOf(st);
