@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "projections/archive.h"
+#include "projections/roster.h"
 #include "schema/event_generated.h"
 #include "schema/values.h"
 
@@ -439,8 +440,14 @@ void Y1820::Apply(const Input& in) {
     ApplyEvent(s_, *ye);
   } else if (auto* o = e.payload_as_OrderSubmitted()) {
     if (auto* yo = o->body_as_Y1820Order()) {
-      std::string role = Str(o->role());
-      std::string nation = Str(o->slot()).empty() ? role.substr(0, role.find('.')) : Str(o->slot());
+      // The nation is the order's slot, or its role's holder (Y1.3: a
+      // nation's ruler); a role without a dot names the nation itself.
+      std::string nation = Str(o->slot());
+      if (nation.empty()) {
+        const std::string role = Str(o->role());
+        const auto r = Role::Parse(role);
+        nation = r ? r->holder : role;
+      }
       s_.orders[nation].push_back(Standing(in.seq, *yo));
     }
   } else if (auto* sp = e.payload_as_OrderSuperseded()) {
