@@ -1,6 +1,7 @@
 #include "replay/create.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -32,6 +33,9 @@ Status CheckPlayers(const fb::Scenario& sc, const rules::GameKind& kind) {
   std::string names;
   for (const auto& o : offices) names += (names.empty() ? "" : ", ") + o.name;
   std::set<std::string> persons;
+  // A role is one person's (the roster and `role --give` hold it so): each
+  // role, the player who has it ("players[i] ('person')").
+  std::map<std::string, std::string> held;
   for (flatbuffers::uoffset_t i = 0; i < sc.players()->size(); ++i) {
     const auto* p = sc.players()->Get(i);
     const std::string at = "players[" + std::to_string(i) + "]";
@@ -62,6 +66,12 @@ Status CheckPlayers(const fb::Scenario& sc, const rules::GameKind& kind) {
         return Status::InvalidArgument(here + ": the office " + office->name + " (" + office->rule + ") is held by a " +
                                        office->holder_noun + ", and the scenario has no " + office->holder_noun + " '" +
                                        parsed->holder + "'" + (some.empty() ? "" : " (its " + office->holder_noun + "s: " + some + ")"));
+      }
+      const std::string player = at + " ('" + who + "')";
+      if (auto [it, fresh] = held.emplace(role, player); !fresh) {
+        if (it->second == player) return Status::InvalidArgument(here + " appears twice in " + at + ".roles");
+        return Status::InvalidArgument(here + " is " + it->second + "'s too: a role is one person's (`adjutant role` "
+                                       "moves it once the game has begun)");
       }
     }
   }

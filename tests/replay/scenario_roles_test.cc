@@ -1,6 +1,6 @@
 // A scenario's players, on every kind of game: each role is HOLDER.office,
 // the office one of the kind's (GameKind::Offices) and the holder one of the
-// scenario's; a person is named once. `adjutant new` refuses anything else
+// scenario's; a person is named once, a role held by one person once. `adjutant new` refuses anything else
 // with one message naming the player and role, and creates nothing — a
 // mistyped role would otherwise be a role nothing answers to, its holder
 // never asked for orders. Every reader of a role splits it alike
@@ -86,8 +86,8 @@ TEST_CASE("Role::Parse splits HOLDER.office at the last dot", "[roles][new]") {
   CHECK_FALSE(projections::Role::Parse("naval").has_value());
 }
 
-TEST_CASE("new, on every kind of game: a role of no office, of no holder, or a player twice is refused and nothing "
-          "is created",
+TEST_CASE("new, on every kind of game: a role of no office, of no holder, or held twice, or a player twice is "
+          "refused and nothing is created",
           "[roles][new]") {
   for (const GameKind& kind : GameKinds()) {
     DYNAMIC_SECTION(kind.name) {
@@ -131,6 +131,23 @@ TEST_CASE("new, on every kind of game: a role of no office, of no holder, or a p
       CHECK(r.run.code != 0);
       CHECK(r.games == 0);
       CHECK_THAT(r.run.err, Catch::Contains("'" + m[1].str() + "' appears twice"));
+
+      // A role is one person's: the first role twice in the first player's
+      // list, or held by another player too.
+      const std::string role = first.Name();
+      const NewRun again = New(kind, WithRole(kind.scenario_json, role));
+      INFO(again.run.err);
+      CHECK(again.run.code != 0);
+      CHECK(again.games == 0);
+      CHECK_THAT(again.run.err, Catch::Contains("players[0].roles[1]: '" + role + "' appears twice in players[0].roles"));
+      const std::string shared = kind.scenario_json.substr(0, at) + R"({"person": "newcomer", "roles": [")" + role +
+                                 R"("]}, )" + kind.scenario_json.substr(at);
+      const NewRun two = New(kind, shared);
+      INFO(two.run.err);
+      CHECK(two.run.code != 0);
+      CHECK(two.games == 0);
+      CHECK_THAT(two.run.err, Catch::Contains("players[1].roles[0]: '" + role + "' is players[0] ('newcomer')'s too: a "
+                                              "role is one person's"));
     }
   }
 }
