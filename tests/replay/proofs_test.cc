@@ -1073,6 +1073,23 @@ TEST_CASE("a report's own proof: a changed event or proof hash fails, a cut or d
     if (line.find(": every check holds") != std::string::npos) ++verdicts;
   }
   CHECK(verdicts == 2);
+  // The second block is read as closely as the first: a good block, then
+  // one whose listing was changed — the file fails, naming the changed line
+  // of the second (counted from the top of the file, not of its block).
+  {
+    std::string changed = text;
+    const size_t at = changed.find("  leaf ", changed.find("This report was built from"));
+    REQUIRE(at != std::string::npos);
+    char& d = changed[at + 7];
+    d = d == '1' ? '2' : '1';
+    CliRun r = Cli(db, {"verify-report", Write(g.dir.path() + "/second.txt", text + changed)});
+    CHECK(r.code == 3);
+    const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) +
+                        static_cast<size_t>(std::count(changed.begin(), changed.begin() + static_cast<long>(at), '\n'));
+    INFO(r.out << r.err);
+    CHECK(r.err.find("second.txt:" + std::to_string(line) + ": ") != std::string::npos);
+    CHECK(r.err.find("this line lists seq ") != std::string::npos);
+  }
   // The listing above the block changed (a leaf hash, a seq): the text no
   // longer says what the block proves.
   for (const std::string& what : {std::string("  leaf "), std::string("  seq ")}) {
