@@ -75,17 +75,21 @@ Status CmdVerifyReport(Context& c) {
   ops::VerifyReportRequest rq;
   rq.file = c.args.positional[0];
   // A proof file, a report's JSON or a text report (reports/footer.h).
-  auto read = [](const std::string& path) -> Result<std::vector<std::vector<uint8_t>>> {
+  // The file's blocks are each checked, its listings too (one at fault
+  // fails that block's "listing" check, and the others are still told);
+  // the previous file's listing at fault fails it whole.
+  auto read = [](const std::string& path,
+                 std::vector<std::optional<std::string>>* listings) -> Result<std::vector<std::vector<uint8_t>>> {
     constexpr size_t kReportFileBytesMax = 16 << 20;  // a report, a whole packet or a proof
     auto text = ReadFile(path, kReportFileBytesMax);
     if (!text.ok()) return text.status();
-    return reports::ProofsInDocument(*text, path == "-" ? "stdin" : path);
+    return reports::ProofsInDocument(*text, path == "-" ? "stdin" : path, listings);
   };
-  auto doc = read(rq.file);
+  auto doc = read(rq.file, &rq.listings);
   if (!doc.ok()) return doc.status();
   rq.docs = std::move(doc).value();
   if (auto prev = c.args.Value("previous")) {
-    auto pd = read(*prev);
+    auto pd = read(*prev, nullptr);
     if (!pd.ok()) return pd.status();
     rq.previous = std::move(pd).value();
     rq.previous_file = *prev;

@@ -290,8 +290,18 @@ Status DoVerifyReport(const Env&, const VerifyReportRequest& rq, Printer& p) {
   };
   const bool several = proofs.size() > 1;
   std::string first_bad;
-  for (const ReportProofData& d : proofs) {
-    const std::vector<ReportCheck> checks = CheckReportProof(d, previous_of(d));
+  for (size_t i = 0; i < proofs.size(); ++i) {
+    const ReportProofData& d = proofs[i];
+    std::vector<ReportCheck> checks = CheckReportProof(d, previous_of(d));
+    // A text block's listing of its events, first: the events the reader
+    // was shown beside the block are those it proves.
+    if (i < rq.listings.size() && rq.listings[i]) {
+      const std::string& fault = *rq.listings[i];
+      checks.insert(checks.begin(), ReportCheck{"listing", fault.empty(),
+                                                fault.empty() ? "the events listed above the block are those it proves"
+                                                              : fault,
+                                                false});
+    }
     const bool ok = std::all_of(checks.begin(), checks.end(), [](const ReportCheck& c) { return c.ok; });
     const std::string what = d.person + "'s proof of " + (d.report.empty() ? "" : "his " + d.report + " report of ") +
                              "turn " + d.turn.ToString() + " of " + d.game;

@@ -96,6 +96,10 @@ struct ProofRequest { std::string game; Opt branch; Opt person; Opt turn; Opt si
 // same report, else the whole turn's, else its first.
 struct VerifyReportRequest {
   std::vector<std::vector<uint8_t>> docs;
+  // Per doc (when given): what is wrong with the listing of its events above
+  // a text block ("" nothing; nullopt: a JSON doc, no listing); a fault
+  // fails that block's "listing" check.
+  std::vector<std::optional<std::string>> listings;
   std::string file = "-";
   std::vector<std::vector<uint8_t>> previous;
   std::string previous_file;

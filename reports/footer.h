@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +29,13 @@ std::string ProofFooter(const std::vector<uint8_t>& proof);
 // footer's block, in order: a whole mailed packet has one per report).
 // InvalidArgument naming the file (and line) and what is wrong: no proof in
 // it, a block without its end, bad base64, a buffer that is not a
-// ReportProof.
-Result<std::vector<std::vector<uint8_t>>> ProofsInDocument(std::string_view text, const std::string& name);
+// ReportProof. A text block's listing of its events (above it) must be
+// there and list what the block proves: without `listings`, a listing at
+// fault fails the whole document (Corruption, naming the line); with it,
+// each block is kept and `listings` gets, per proof returned, what is wrong
+// with its listing ("" when nothing is; nullopt for a JSON document, which
+// lists nothing), so that a packet's other reports are still checked.
+Result<std::vector<std::vector<uint8_t>>> ProofsInDocument(std::string_view text, const std::string& name,
+                                                           std::vector<std::optional<std::string>>* listings = nullptr);
 
 }  // namespace adjutant::reports

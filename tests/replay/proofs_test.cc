@@ -1073,9 +1073,10 @@ TEST_CASE("a report's own proof: a changed event or proof hash fails, a cut or d
     if (line.find(": every check holds") != std::string::npos) ++verdicts;
   }
   CHECK(verdicts == 2);
-  // The second block is read as closely as the first: a good block, then
-  // one whose listing was changed — the file fails, naming the changed line
-  // of the second (counted from the top of the file, not of its block).
+  // Each block is told on its own: a good block, then one whose listing was
+  // changed — the file fails (exit 3) naming the changed line of the second
+  // (counted from the top of the file), the first block's checks all hold
+  // and the second's listing check fails; --json says the same per block.
   {
     std::string changed = text;
     const size_t at = changed.find("  leaf ", changed.find("This report was built from"));
@@ -1089,6 +1090,23 @@ TEST_CASE("a report's own proof: a changed event or proof hash fails, a cut or d
     INFO(r.out << r.err);
     CHECK(r.err.find("second.txt:" + std::to_string(line) + ": ") != std::string::npos);
     CHECK(r.err.find("this line lists seq ") != std::string::npos);
+    const size_t holds = r.out.find(": every check holds");
+    const size_t fails = r.out.find(": a check FAILS");
+    CHECK(holds != std::string::npos);
+    CHECK(fails != std::string::npos);
+    CHECK(holds < fails);
+    CHECK(r.out.find("  listing: ok - ") != std::string::npos);
+    CHECK(r.out.find("  listing: FAILED - ") != std::string::npos);
+    CliRun j = Cli(db, {"verify-report", g.dir.path() + "/second.txt", "--json"});
+    CHECK(j.code == 3);
+    CHECK(std::count(j.out.begin(), j.out.end(), '\n') == 2);  // one VerifyReportResult a block
+    INFO(j.out);
+    const size_t first_end = j.out.find('\n');
+    REQUIRE(first_end != std::string::npos);
+    CHECK(j.out.substr(0, first_end).find("\"ok\": true,\"checks\": [{\"check\": \"listing\",\"ok\": true") !=
+          std::string::npos);
+    CHECK(j.out.substr(first_end).find("\"ok\": false,\"checks\": [{\"check\": \"listing\",\"ok\": false") !=
+          std::string::npos);
   }
   // The listing above the block changed (a leaf hash, a seq): the text no
   // longer says what the block proves.
