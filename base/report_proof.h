@@ -53,7 +53,7 @@ struct ReportProofData {
 };
 
 struct ReportCheck {
-  std::string check;  // "signature", "events", "previous", "consistency", "dice"
+  std::string check;  // "signature", "events", "previous", "consistency", "dice" (and verify-report's "listing")
   bool ok = false;
   std::string detail;
   bool pending = false;  // dice: none failed, but some await their turn's salt
