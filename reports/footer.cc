@@ -166,12 +166,6 @@ Result<std::vector<std::vector<uint8_t>>> ProofsInDocument(std::string_view text
                                                            std::vector<std::optional<std::string>>* listings) {
   std::vector<std::vector<uint8_t>> out;
   if (listings) listings->clear();
-  // A listing at fault: the document's error, or this block's.
-  auto listing_fault = [&](Status s) -> Status {
-    if (!listings || s.ok()) return s;
-    listings->push_back(s.message());
-    return Status::Ok();
-  };
   auto line_no = [&](size_t at) { return size_t{1} + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')); };
   auto line_of = [&](size_t at) { return std::to_string(line_no(at)); };
   for (size_t begin = text.find(kProofBegin); begin != std::string_view::npos; begin = text.find(kProofBegin, begin + 1)) {
@@ -202,16 +196,14 @@ Result<std::vector<std::vector<uint8_t>>> ProofsInDocument(std::string_view text
     // block that proves others.
     const size_t prior = out.empty() ? 0 : text.rfind(kProofEnd, begin);
     const size_t listed_at = text.rfind(kListing, begin);
-    const size_t before = listings ? listings->size() : 0;
-    if (listed_at == std::string_view::npos || (!out.empty() && listed_at < prior)) {
-      ADJ_RETURN_IF_ERROR(listing_fault(Status::Corruption(
-          name + ":" + line_of(begin) + ": the report proof block begun here has no listing of its events above it (\"" +
-          std::string(kListing) + "...\"): the text was changed")));
-    } else {
-      ADJ_RETURN_IF_ERROR(
-          listing_fault(ListingMatches(text.substr(listed_at, begin - listed_at), bytes, name, line_no(listed_at))));
-    }
-    if (listings && listings->size() == before) listings->push_back(std::string());
+    const Status listing =
+        listed_at == std::string_view::npos || (!out.empty() && listed_at < prior)
+            ? Status::Corruption(name + ":" + line_of(begin) + ": the report proof block begun here has no listing of "
+                                 "its events above it (\"" + std::string(kListing) + "...\"): the text was changed")
+            : ListingMatches(text.substr(listed_at, begin - listed_at), bytes, name, line_no(listed_at));
+    // The document's error, or this block's.
+    if (!listings && !listing.ok()) return listing;
+    if (listings) listings->push_back(listing.ok() ? std::string() : listing.message());
     out.push_back(std::move(bytes));
   }
   if (!out.empty()) return out;

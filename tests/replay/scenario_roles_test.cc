@@ -1,7 +1,8 @@
 // A scenario's players, on every kind of game: each role is HOLDER.office,
 // the office one of the kind's (GameKind::Offices) and the holder one of the
-// scenario's; a person is named once, a role held by one person once. `adjutant new` refuses anything else
-// with one message naming the player and role, and creates nothing — a
+// scenario's; a person is named once, a role held by one person once.
+// `adjutant new` refuses anything else with one message naming the player
+// and role, and creates nothing — a
 // mistyped role would otherwise be a role nothing answers to, its holder
 // never asked for orders. Every reader of a role splits it alike
 // (projections::Role::Parse, at the last '.').
