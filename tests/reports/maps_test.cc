@@ -254,30 +254,46 @@ TEST_CASE("every bundled map in a real browser: no two texts overlap as chromium
   TempDir dir;
   const std::vector<Drawn> drawn = BundledDrawings(dir);
   const std::string saved = testing::TestOutputDir("maps");
-  testing::Browser b(dir.Sub("profile"));
-  for (const Drawn& d : drawn) {
-    const std::string file = dir.Sub(d.name + ".svg");
-    std::ofstream(file) << d.svg;
-    b.Viewport(1300, 1100, false);
-    b.Open("file://" + file);
-    b.Screenshot(saved + "/" + d.name + ".png");
-    // Every text's box as laid out, then every pair that meets (0.5 px of
-    // antialiasing allowed).
-    std::string found = b.Eval(R"(
-      (() => {
-        const t = [...document.querySelectorAll('text')].map(e => [e.textContent, e.getBoundingClientRect()]);
-        const out = [];
-        for (let i = 0; i < t.length; ++i) for (let j = i + 1; j < t.length; ++j) {
-          const a = t[i][1], b = t[j][1];
-          if (a.width === 0 || b.width === 0) continue;
-          if (a.left + 0.5 < b.right && b.left + 0.5 < a.right && a.top + 0.5 < b.bottom && b.top + 0.5 < a.bottom)
-            out.push(t[i][0] + ' / ' + t[j][0]);
-        }
-        return t.length + ':' + out.join('; ');
-      })())");
-    INFO(d.name << ": " << found);
-    REQUIRE(found.find(':') != std::string::npos);
-    CHECK(std::stoi(found.substr(1)) > 20);             // the texts were there to measure
-    CHECK(found.substr(found.find(':') + 1) == "\"");  // and no pair met
+  // Chromium's singleton socket and shared memory go to $TMPDIR, which the
+  // Browser points into its profile: nothing of it may be left in /tmp.
+  const auto chromium_in_tmp = [] {
+    std::set<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+      if (e.path().filename().string().starts_with("org.chromium.")) names.insert(e.path().filename().string());
+    return names;
+  };
+  const std::set<std::string> before = chromium_in_tmp();
+  {
+    testing::Browser b(dir.Sub("profile"));
+    for (const Drawn& d : drawn) {
+      const std::string file = dir.Sub(d.name + ".svg");
+      std::ofstream(file) << d.svg;
+      b.Viewport(1300, 1100, false);
+      b.Open("file://" + file);
+      b.Screenshot(saved + "/" + d.name + ".png");
+      // Every text's box as laid out, then every pair that meets (0.5 px of
+      // antialiasing allowed).
+      std::string found = b.Eval(R"(
+        (() => {
+          const t = [...document.querySelectorAll('text')].map(e => [e.textContent, e.getBoundingClientRect()]);
+          const out = [];
+          for (let i = 0; i < t.length; ++i) for (let j = i + 1; j < t.length; ++j) {
+            const a = t[i][1], b = t[j][1];
+            if (a.width === 0 || b.width === 0) continue;
+            if (a.left + 0.5 < b.right && b.left + 0.5 < a.right && a.top + 0.5 < b.bottom && b.top + 0.5 < a.bottom)
+              out.push(t[i][0] + ' / ' + t[j][0]);
+          }
+          return t.length + ':' + out.join('; ');
+        })())");
+      INFO(d.name << ": " << found);
+      REQUIRE(found.find(':') != std::string::npos);
+      CHECK(std::stoi(found.substr(1)) > 20);             // the texts were there to measure
+      CHECK(found.substr(found.find(':') + 1) == "\"");  // and no pair met
+    }
   }
+  std::vector<std::string> left;
+  for (const std::string& n : chromium_in_tmp())
+    if (!before.contains(n)) left.push_back(n);
+  INFO("left in " << std::filesystem::temp_directory_path().string() << ": " << (left.empty() ? "" : left.front()));
+  CHECK(left.empty());
 }

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -96,11 +97,23 @@ Browser::Browser(const std::string& profile) : impl_(std::make_unique<Impl>()) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // Chromium keeps its singleton socket and shared-memory files in $TMPDIR
+  // and leaves them there when it is killed: a TMPDIR inside the profile,
+  // which the test removes with its directory, keeps /tmp clean.
+  const std::string tmp = profile + "/tmp";
+  std::filesystem::create_directories(tmp);
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e)
+    if (std::string_view(*e).substr(0, 7) != "TMPDIR=") env.emplace_back(*e);
+  env.push_back("TMPDIR=" + tmp);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  REQUIRE(posix_spawn(&m.pid, bin.c_str(), &fa, nullptr, argv.data(), environ) == 0);
+  REQUIRE(posix_spawn(&m.pid, bin.c_str(), &fa, nullptr, argv.data(), envp.data()) == 0);
   posix_spawn_file_actions_destroy(&fa);
   // Its DevTools port, written once it listens.
   const std::string port_file = profile + "/DevToolsActivePort";
