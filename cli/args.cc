@@ -58,6 +58,18 @@ Result<Args> Parse(const CommandSpec& spec, const std::vector<std::string>& argv
   return a;
 }
 
+std::string Brief(const CommandSpec& spec) {
+  if (!spec.brief.empty()) return spec.brief;
+  // The summary's first sentence: up to the first full stop that ends a line
+  // or has a space after it.
+  for (size_t i = spec.summary.find('.'); i != std::string::npos; i = spec.summary.find('.', i + 1)) {
+    if (i + 1 == spec.summary.size() || spec.summary[i + 1] == ' ' || spec.summary[i + 1] == '\n') {
+      return spec.summary.substr(0, i + 1);
+    }
+  }
+  return spec.summary;
+}
+
 std::string HelpText(const CommandSpec& spec) {
   std::string h = "usage: adjutant [--db DIR] " + spec.name + " " + spec.usage + "\n\n" + spec.summary + "\n";
   if (!spec.options.empty()) {

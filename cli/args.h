@@ -25,6 +25,8 @@ struct CommandSpec {
   std::vector<OptionSpec> options;
   size_t positional_min = 0;
   size_t positional_max = 0;
+  // Its line in `adjutant --help`: one sentence; empty: the summary's first.
+  std::string brief = {};
 };
 
 struct Args {
@@ -42,5 +44,8 @@ struct Args {
 
 Result<Args> Parse(const CommandSpec& spec, const std::vector<std::string>& argv);
 std::string HelpText(const CommandSpec& spec);
+// What `adjutant --help` says of a command: its brief, else its summary's
+// first sentence.
+std::string Brief(const CommandSpec& spec);
 
 }  // namespace adjutant::cli

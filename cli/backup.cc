@@ -64,7 +64,8 @@ std::vector<Command> BackupCommands() {
         {{"to", "DIR", "the backup directory"},
          {"keep", "N", "then keep only the N newest backups in DIR (default: keep all)"},
          {"list", "", "list the backups in DIR instead"}, kJson},
-        0, 0},
+        0, 0,
+        "Back the database up into DIR while it is in use; each backup copies what changed."},
        CmdBackup},
       {{"restore", "--from DIR [--backup ID] --to NEWDIR [--json]",
         "Restore a backup (default: the latest) into NEWDIR, which must not exist or be empty: the files are\n"
@@ -73,7 +74,8 @@ std::vector<Command> BackupCommands() {
         "exits 3 naming the file, or the game, branch and seq. Never overwrites a database.",
         {{"from", "DIR", "the backup directory"}, {"backup", "ID", "the backup to restore (backup --list)"},
          {"to", "NEWDIR", "where the restored database goes"}, kJson},
-        0, 0},
+        0, 0,
+        "Restore a backup into a new database directory, checked and verified first."},
        CmdRestore},
   };
 }

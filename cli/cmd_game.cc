@@ -192,7 +192,8 @@ std::vector<Command> GameCommands() {
         "The game's tree heads are signed from its next phase on by the key in FILE (`adjutant keygen`).\n"
         "Recorded as a SigningKey directive holding the public key alone; a later adopt-key replaces the key.\n"
         "Every phase's end then records a TreeHead (see `adjutant heads`).",
-        {kSigningKey, kBranch, kKey, kJson}, 1, 1},
+        {kSigningKey, kBranch, kKey, kJson}, 1, 1,
+        "Sign the game's tree heads with the key in FILE from its next phase on."},
        CmdAdoptKey},
       {{"rules-versions", "[GAME [--branch B]] [--json]",
         "Every version of every ruleset, what each changed, and the ones GAME runs under.\n"
@@ -211,13 +212,15 @@ std::vector<Command> GameCommands() {
          {"at", "TURN[.PHASE]", "leave the parent (--branch, default main) before this turn or phase"}, kBranch,
          {"with-orders", "", "with --at: carry over the parent's orders of that turn recorded after the point"},
          {"name", "NEW", "the new branch's name"}, {"reseed", "", "give the branch a fresh random dice salt"}, kJson},
-        1, 1},
+        1, 1,
+        "Start a branch that continues a branch's history from an event, a turn or a phase."},
        CmdFork},
       {{"branches", "GAME [--make-current B] [--json]",
         "Show a game's branches as a tree with their fork points and heads, marking the current one\n"
         "(the branch commands use when none is named: main, or a corrected branch). --make-current B makes\n"
         "B the current branch; no branch is changed by it.",
-        {{"make-current", "B", "make B the game's current branch"}, kJson}, 1, 1},
+        {{"make-current", "B", "make B the game's current branch"}, kJson}, 1, 1,
+        "Show a game's branches as a tree with their fork points and heads."},
        CmdBranches},
       {{"games", "[--json]", "List the games in the database.", {kJson}, 0, 0}, CmdGames},
   };

@@ -158,7 +158,8 @@ std::vector<Command> HistoryCommands() {
          {"prove", "SEQ[,SEQ...]", "the events to prove in it"},
          {"since", "M", "prove that it extends the tree of the first M events"},
          {"mend", "", "make again every kept node that differs from the events"}, kJson},
-        1, 1},
+        1, 1,
+        "Print the Merkle root over a branch's first N events (default: all), with proofs."},
        CmdTree},
       {{"heads", "GAME [--branch B] [--json]",
         "List a branch's signed tree heads, each checked against the events as stored.\n"
@@ -180,19 +181,21 @@ std::vector<Command> HistoryCommands() {
         "proof starts from the tree of N events (the size of the head of the last proof P holds, if he skipped\n"
         "turns).",
         {kBranch, {"player", "P", "the person whose proof it is"}, {"turn", "T", "the turn (it must be over)"},
-         {"since", "N", "prove consistency from the tree of N events (default: the head before the turn's)"}}, 1, 1},
+         {"since", "N", "prove consistency from the tree of N events (default: the head before the turn's)"}}, 1, 1,
+        "Print P's report proof of turn T (the schema's ReportProof; docs/PROOFS.md)."},
        CmdProof},
       {{"verify-report", "FILE [--previous FILE] [--json]",
         "Check a report proof with nothing but the file: FILE is a proof (`adjutant proof`), a report's JSON (its\n"
         "head.report_proof) or a text report as mailed or printed (the block at its foot). Checked: the head's\n"
-        "Ed25519 signature, every\n"
-        "event's inclusion under the signed root, every roll recomputed from the dice's inputs, and - with\n"
-        "--previous, the proof of the player's previous report - that the tree of its head is a prefix of this\n"
-        "one: the history only grew (a head signed by a newer key holds if the proof proves the SigningKey\n"
-        "directive that adopted it). A committed turn's rolls wait for its salt: the check says \"pending\" until\n"
-        "a proof carries the RevealDice (the next turn's, checked with --previous this one). Opens no database.\n"
+        "Ed25519 signature, every event's inclusion under the signed root, every roll recomputed from the\n"
+        "dice's inputs, and - with --previous, the proof of the player's previous report - that the tree of its\n"
+        "head is a prefix of this one: the history only grew (a head signed by a newer key holds if the proof\n"
+        "proves the SigningKey directive that adopted it). A committed turn's rolls wait for its salt: the\n"
+        "check says \"pending\" until a proof carries the RevealDice (the next turn's, checked with --previous\n"
+        "this one). Opens no database.\n"
         "Exit 3 naming the first check that fails, 2 if a file is not a report proof.",
-        {{"previous", "FILE", "the proof (or report) before this one, whose head this one must extend"}, kJson}, 1, 1},
+        {{"previous", "FILE", "the proof (or report) before this one, whose head this one must extend"}, kJson}, 1, 1,
+        "Check a report proof, a report's JSON or a text report with nothing but the file."},
        CmdVerifyReport},
       {{"stats", "GAME [--branch B] [--at SEQ] [--json]",
         "Events per kind and per turn, their sizes, and the dice rolled.\n"

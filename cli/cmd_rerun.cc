@@ -116,7 +116,8 @@ std::vector<Command> RerunCommands() {
         "the values it expects. Ends with `N passed, N failed`; exit 3 if any failed (a case that cannot be\n"
         "played, e.g. its dice run out, fails with the reason and the others still run).",
         {{"keep", "DIR", "keep each case's database: DIR itself for one case, else DIR/<case name>; inspect it\n"
-                         "with `adjutant --db DIR log case`"}}, 1, 1000},
+                         "with `adjutant --db DIR log case`"}}, 1, 1000,
+        "Run conformance cases (JSON documents; fixtures/conformance/README.md)."},
        CmdConform},
       {{"audit", "GAME [--branch B] (--turn T | --all) [--rules-version V] [--json]",
         "Re-adjudicate past turns and compare them with the log.\n"
@@ -137,14 +138,16 @@ std::vector<Command> RerunCommands() {
         "(what each ship observed); one line per entity and field.",
         {{"to", "TURN[.PHASE]", "the turn (YEAR.SEASON.TURN) or a phase of it"}, kBranch,
          {"view", "V", "only this view"}, kJson},
-        1, 1},
+        1, 1,
+        "Print every view of a branch as it stood at the end of a turn or of a phase."},
        CmdReplay},
       {{"diff", "GAME A B [--turn T[.PHASE]] [--view V] [--json]",
         "Where two branches differ: the first sequence number at which their logs part, and every field\n"
         "of every view that differs at the end of turn T (default: at their heads), as `A | B`.",
         {{"turn", "T[.PHASE]", "compare the views at the end of this turn or phase"}, {"view", "V", "only this view"},
          kJson},
-        3, 3},
+        3, 3,
+        "Where two branches differ: where their logs part and each view field that differs."},
        CmdDiff},
   };
 }

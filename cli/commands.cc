@@ -50,6 +50,21 @@ std::vector<Command> AllCommands() {
   return all;
 }
 
+std::vector<std::string> Words(std::string_view text) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == ' ' || text[i] == '\n') {
+      ++i;
+      continue;
+    }
+    const size_t end = std::min(text.find_first_of(" \n", i), text.size());
+    out.emplace_back(text.substr(i, end - i));
+    i = end;
+  }
+  return out;
+}
+
 std::string MainHelp(const std::vector<Command>& cmds) {
   std::string h =
       "usage: adjutant [--db DIR] COMMAND [ARGS]\n\n"
@@ -61,10 +76,29 @@ std::string MainHelp(const std::vector<Command>& cmds) {
       "--server-wait S (before COMMAND) waits S seconds at most for the desk's answer (default " +
       std::to_string(kDefaultServerWaitS) + ").\n"
       "\ncommands:\n";
+  // Each command's name in full, its brief (else its summary's first
+  // sentence) beside it, wrapped under itself at kWidth columns.
+  constexpr size_t kWidth = 100;
+  size_t name_width = 0;
+  for (const auto& c : cmds) name_width = std::max(name_width, c.spec.name.size());
+  const size_t indent = 2 + name_width + 2;
   for (const auto& c : cmds) {
-    std::string left = "  " + c.spec.name;
-    left.resize(14, ' ');
-    h += left + c.spec.summary.substr(0, c.spec.summary.find('\n')) + "\n";
+    std::string line = "  " + c.spec.name + std::string(indent - 2 - c.spec.name.size(), ' ');
+    size_t used = indent;
+    for (const std::string& word : Words(Brief(c.spec))) {
+      if (used > indent && used + 1 + word.size() > kWidth) {
+        h += line + "\n";
+        line = std::string(indent, ' ');
+        used = indent;
+      }
+      if (used > indent) {
+        line += ' ';
+        ++used;
+      }
+      line += word;
+      used += word.size();
+    }
+    h += line + "\n";
   }
   h += "\n'adjutant COMMAND --help' describes a command.\n";
   return h;

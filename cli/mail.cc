@@ -144,7 +144,8 @@ std::vector<Command> MailCommands() {
         "Give a person the mail address his reports go to (a recorded GA directive); --clear: none, his mail\n"
         "stops. Turns that end after it are mailed by `adjutant mail-out` (and by `adjutant serve\n"
         "--mail-settings`). Only the GA's views show the address; no player's report does.",
-        {{"person", "P", "the person"}, {"clear", "", "no address: his mail stops"}, kBranch}, 1, 2},
+        {{"person", "P", "the person"}, {"clear", "", "no address: his mail stops"}, kBranch}, 1, 2,
+        "Give a person the mail address his reports go to, or (--clear) none."},
        CmdMailAddress},
       {{"mail-out", "GAME --settings FILE [--dry-run] [--now T] [--branch B] [--json]",
         "Mail each person with an address and a role his reports of every turn (or battle move) over since the\n"
@@ -156,7 +157,8 @@ std::vector<Command> MailCommands() {
         "never dropped. With `remind` in the settings, those who owe orders for the coming turn are reminded\n"
         "at those times before its deadline, once each. Exits 5 if a message was not sent. --dry-run lists\n"
         "what is due and sends nothing.",
-        {kSettings, {"dry-run", "", "list the messages due; send and record nothing"}, kNow, kBranch, kJson}, 1, 1},
+        {kSettings, {"dry-run", "", "list the messages due; send and record nothing"}, kNow, kBranch, kJson}, 1, 1,
+        "Mail each person the reports of every turn over since his server last took one."},
        CmdMailOut},
       {{"mail-in", "--settings FILE [--stdin] [--now T] [--json]",
         "Read the orders players mailed to the game's address: the unseen messages of the IMAP folder of the\n"
@@ -171,7 +173,8 @@ std::vector<Command> MailCommands() {
         "--stdin) if a message could not be finished; it is read again next time. While `adjutant serve\n"
         "--mail-settings` holds the database it reads the IMAP folder itself, and a --stdin message goes\n"
         "through it, answered with its own mail settings.",
-        {kSettings, {"stdin", "", "read one message from the standard input instead of IMAP"}, kNow, kJson}, 0, 0},
+        {kSettings, {"stdin", "", "read one message from the standard input instead of IMAP"}, kNow, kJson}, 0, 0,
+        "Read the orders players mailed: the IMAP folder's, or (--stdin) one piped message."},
        CmdMailIn},
       {{"mail-check", "--settings FILE [--send-to ADDRESS]",
         "Check the GA's mail settings: log in to the IMAP and SMTP servers they name (over TLS, the\n"
@@ -182,7 +185,8 @@ std::vector<Command> MailCommands() {
         "  ca_file (default: the system's CAs), timeout (seconds, 30), remind (24h, 2h: reminders before deadlines)\n"
         "*.tls is starttls (the default) or tls (465, 993); mail never goes in the clear. A password written\n"
         "in the file (*.password) needs the file to be the GA's alone (chmod 600).",
-        {kSettings, {"send-to", "ADDRESS", "send a test message there"}}, 0, 0},
+        {kSettings, {"send-to", "ADDRESS", "send a test message there"}}, 0, 0,
+        "Check the GA's mail settings: log in to the IMAP and SMTP servers, send a test."},
        CmdMailCheck},
   };
 }

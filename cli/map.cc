@@ -38,7 +38,8 @@ std::vector<Command> MapCommands() {
                        "With --y1820, FILE is a province map (Y1820Map, rules/y1820/RULES.md Y0): provinces numbered once, coastal\n"
                        "exactly when touching a sea zone, borders between two provinces of the map (land, mountain or water), sea zones\n"
                        "listing each other back.",
-        {{"kind", "K", "the kind of game whose map FILE is (nwol, y1820)"}, {"y1820", "", "FILE is a y1820 province map (--kind y1820)"}}, 1, 1},
+        {{"kind", "K", "the kind of game whose map FILE is (nwol, y1820)"}, {"y1820", "", "FILE is a y1820 province map (--kind y1820)"}}, 1, 1,
+        "Check a game's map against the rules (by default a naval map: PATE 1 and 6)."},
        CmdMap},
   };
 }

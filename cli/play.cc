@@ -486,7 +486,8 @@ std::vector<Command> PlayCommands() {
          {"by", "D", "extend: how much later"},
          {"reason", "R", "the reason recorded with the directive (default: the action)"},
          kBranch, kKey, kNow, kJson},
-        1, 2},
+        1, 2,
+        "Show or change the game's deadlines, by which `adjutant serve` adjudicates."},
        CmdSchedule},
       {{"dice-commit", "GAME --turn T --salt-file F [--branch B] [--key K]",
         "Commit to the dice of a turn before it is adjudicated (the GA).\n"
@@ -498,7 +499,8 @@ std::vector<Command> PlayCommands() {
       {{"dice-reveal", "GAME --turn T --salt-file F [--branch B] [--key K]",
         "Reveal a turn's dice salt once the turn is over; `verify --turn T --dice` then checks the\n"
         "commitment and recomputes every roll of the turn.",
-        {kBranch, {"turn", "T", "the turn (over)"}, {"salt-file", "F", "the salt committed to (- reads it from standard input)"}, kKey}, 1, 1},
+        {kBranch, {"turn", "T", "the turn (over)"}, {"salt-file", "F", "the salt committed to (- reads it from standard input)"}, kKey}, 1, 1,
+        "Reveal a turn's dice salt once it is over, so that anyone can recompute its rolls."},
        CmdDiceReveal},
       {{"correct", "GAME --at TURN[.PHASE] --directive FILE [--branch B] [--name NEW] [--leave-out SEQ[,SEQ...]] [--signing-key FILE] [--json]",
         "Correct history without rewriting it.\n"
@@ -537,7 +539,8 @@ std::vector<Command> PlayCommands() {
          {"from-turn", "TURN", "the turn the change governs first: the coming turn (the default) or a later one"},
          {"reason", "TEXT", "the directive's reason (default: what changed)"},
          kBranch, kPasswordFile},
-        1, 1},
+        1, 1,
+        "Give a role (a ministry, a nation, a command, a side) to a person, or withdraw it."},
        CmdRole},
   };
 }

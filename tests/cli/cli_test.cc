@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "ledger/ledger.h"
@@ -66,6 +67,46 @@ TEST_CASE("help and usage errors", "[cli]") {
   CHECK_THAT(extra.err, Catch::Contains("unexpected argument 'b'"));
   CHECK(Adjutant({"log", "g", "--from"}).err == "adjutant log: --from needs a value SEQ (see adjutant log --help)\n");
   CHECK(Adjutant({"--version"}).out == "adjutant 0.1.0\n");
+}
+
+// Every command `adjutant --help` lists, read from its own list: its name in
+// full (each one's own --help answers to it), a whole sentence beside it,
+// every line within 100 columns.
+TEST_CASE("adjutant --help names every command in full with a sentence beside it", "[cli]") {
+  const auto r = Adjutant({"--help"});
+  REQUIRE(r.code == 0);
+  const auto at = r.out.find("\ncommands:\n");
+  REQUIRE(at != std::string::npos);
+  std::istringstream in(r.out.substr(at + 11));
+  std::vector<std::pair<std::string, std::string>> listed;  // name, its brief
+  std::set<size_t> columns;                                 // where each brief starts
+  for (std::string line; std::getline(in, line) && !line.empty();) {
+    INFO(line);
+    CHECK(line.size() <= 100);
+    REQUIRE(line.starts_with("  "));
+    if (line[2] == ' ') {  // the brief goes on under itself
+      REQUIRE_FALSE(listed.empty());
+      columns.insert(line.find_first_not_of(' '));
+      listed.back().second += " " + line.substr(line.find_first_not_of(' '));
+      continue;
+    }
+    const auto end = line.find(' ', 2);
+    REQUIRE(end != std::string::npos);
+    const auto text = line.find_first_not_of(' ', end);
+    REQUIRE(text != std::string::npos);
+    listed.emplace_back(line.substr(2, end - 2), line.substr(text));
+    columns.insert(text);
+  }
+  CHECK(listed.size() >= 40);
+  for (const auto& [name, brief] : listed) {
+    INFO(name << ": " << brief);
+    CHECK(brief.ends_with("."));
+    CHECK(r.out.find("  " + name + " ") != std::string::npos);
+    const auto h = Adjutant({name, "--help"});
+    CHECK(h.code == 0);
+    CHECK_THAT(h.out, Catch::StartsWith("usage: adjutant [--db DIR] " + name + " "));
+  }
+  CHECK(columns.size() == 1);  // every brief in one column
 }
 
 TEST_CASE("a game's life through the CLI", "[cli]") {
