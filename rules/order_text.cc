@@ -19,6 +19,7 @@
 #include "rules/spelling.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
+#include "schema/text.h"
 
 namespace adjutant::rules {
 namespace {
@@ -961,6 +962,16 @@ Result<std::vector<uint8_t>> ParseOrderText(std::string_view text, std::string_v
     start = end + 1;
     ++line_no;
     const Ctx cx{filename, line_no};
+    // Text, not bytes: valid UTF-8 with no control character but the tab
+    // (and a carriage return, a separator), so that no refusal below quotes
+    // a stray byte or a terminal's escape back to whoever reads it.
+    std::string plain;
+    if (line.find('\r') != std::string_view::npos) {
+      plain = line;
+      std::replace(plain.begin(), plain.end(), '\r', ' ');
+    }
+    ADJ_RETURN_IF_ERROR(schema::CheckText(std::string(filename) + ":" + std::to_string(line_no),
+                                          plain.empty() ? line : std::string_view(plain), schema::TextRule::kFreeText));
     auto toks = Tokenize(line, filename, line_no);
     if (!toks.ok()) return toks.status();
     if (toks->empty()) {

@@ -370,4 +370,10 @@ TEST_CASE("orders in the text form: read-orders shows them, order records them a
   CHECK(refused.code == 2);
   CHECK_THAT(refused.err, Catch::Contains(bad + ":2:4: 'biuld' is not an order word of this game; did you mean 'build'?"));
   CHECK(twin.Do({"log", "g", "--json"}).out == before);
+  // A terminal's escape in a comment: refused by its line, not echoed to the GA's terminal.
+  const std::string esc = twin.Orders("esc.txt", "BR build IN 2000 at London id BR-IN-3\n# \x1B]0;owned\x07\n");
+  auto escaped = twin.Do({"order", "g", esc, "--as", "rose", "--password-file", twin.dir.Sub("pw")});
+  CHECK(escaped.code == 2);
+  CHECK(escaped.err == "adjutant order: " + esc + ":2: U+001B (a control character) is not allowed (free text may hold line breaks and tabs only)\n");
+  CHECK(twin.Do({"log", "g", "--json"}).out == before);
 }

@@ -341,6 +341,45 @@ TEST_CASE("order text: a mistake names the line, the column and the word, and th
   CHECK_THAT(Refusal("FR1SL orders\nFR1SL orders port \"Br\xE2\x80\xAE" "est\"\n", nwol), Contains("orders.txt:2"));
 }
 
+// A player's file is text: a stray byte, a control character (a terminal's
+// escape among them) or a bidirectional control anywhere, a comment too, is
+// refused naming its line and never quoted back; Windows line ends and a
+// lone carriage return (a separator) still read. Every kind's example.
+TEST_CASE("order text: a stray byte or a control character is refused by its line and never quoted back", "[order-text]") {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {std::string("\0", 1), "U+0000 (a NUL byte) is not allowed"},
+      {"\xFF\xFE", "invalid UTF-8 at byte"},
+      {"\xC0\xAF", "invalid UTF-8 at byte"},  // an overlong '/'
+      {"\x1B[2J", "U+001B (a control character) is not allowed"},
+      {"\x7F", "U+007F (a control character) is not allowed"},
+      {"\xC2\x9B", "U+009B (a control character) is not allowed"},
+      {"\xE2\x80\xAE", "U+202E (a bidirectional control) is not allowed"},
+  };
+  for (const auto& k : AllOrderKinds()) {
+    const auto rs = RulesetsOf(k.ruleset);
+    const std::string example(k.example);
+    const auto good = Must(rules::ParseOrderText(example, "example", rs));
+    CHECK(Must(rules::ParseOrderText("# \xC3\xA9t\xC3\xA9\r\n" + example + "\r\n", "crlf", rs)) == good);
+    const auto space = std::min(example.find(' '), example.size());
+    if (space < example.size()) {
+      CHECK(Must(rules::ParseOrderText(example.substr(0, space) + "\r" + example.substr(space + 1), "cr", rs)) == good);
+    }
+    for (const auto& [bytes, why] : bad) {
+      INFO(k.verb << ": " << example << " with " << why);
+      for (const auto& [text, line] : std::vector<std::pair<std::string, int>>{
+               {"# note " + bytes + "\n" + example, 1},
+               {example + "\n" + bytes, 2},
+               {example.substr(0, space) + bytes + example.substr(space), 1},
+               {example + " # " + bytes, 1}}) {
+        const std::string refusal = Refusal(text, rs);
+        CHECK_THAT(refusal, Catch::StartsWith("orders.txt:" + std::to_string(line) + ": "));
+        CHECK_THAT(refusal, Contains(why));
+        CHECK(refusal.find(bytes) == std::string::npos);
+      }
+    }
+  }
+}
+
 TEST_CASE("order text: players' spellings — any case, the book's abbreviations, commas and a colon after the id", "[order-text]") {
   const std::vector<std::string_view> nwol{"sow", "pate"};
   auto a = Must(rules::ParseOrderText("BR2SL: ORDERS Sail Channel, then Biscay; harbor contact Pursue, line ahead", "a", nwol));
