@@ -22,6 +22,9 @@ Result<int64_t> DeadlineOption(const std::string& text, int64_t now) {
   if (!text.empty() && text[0] == '+') {
     auto d = ParseDuration(text.substr(1));
     if (!d) return Status::InvalidArgument("--deadline: '" + text + "' is not +DURATION (e.g. +3d, +36h, +1w2d)");
+    if (now > kMaxUtc - *d) {
+      return Status::InvalidArgument("--deadline: '" + text + "' from now falls after " + FormatUtc(kMaxUtc));
+    }
     return now + *d;
   }
   auto t = ParseUtc(text);

@@ -247,6 +247,7 @@ TEST_CASE("the schedule's directives: pause holds a deadline, a hand-adjudicated
       {{"schedule", "g", "set", "--deadline", "2026-12-01T20:00Z"}, "not in the future"},
       {{"schedule", "g", "set", "--deadline", "next sunday"}, "--deadline: 'next sunday'"},
       {{"schedule", "g", "set", "--deadline", "+3d", "--weekly", "--after", "2d"}, "exclude each other"},
+      {{"schedule", "g", "set", "--deadline", "+99999999d"}, "--deadline: '+99999999d' from now falls after 9999-12-31"},
       {{"schedule", "g", "set", "--deadline", "+3d", "--after", "30s"}, "interval"},
       {{"schedule", "g", "set", "--deadline", "+3d", "--by", "1d"}, "--by: not taken"},
       {{"schedule", "g", "postpone"}, "'postpone' is not"},
