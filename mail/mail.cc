@@ -1,5 +1,6 @@
 #include "mail/mail.h"
 
+#include "base/text.h"
 #include "base/utc.h"
 
 #include <sys/stat.h>
@@ -430,18 +431,21 @@ Result<Incoming> Parse(std::string_view raw) {
     msg->parse(std::string(raw));
     Incoming in;
     auto hdr = msg->getHeader();
+    // What the headers say is the sender's to choose: it is recorded and
+    // shown only as text (base/text.h), a stray byte or an escape mended.
+    const auto safe = [](std::string_view t) { return SafeText(t, TextRule::kName); };
     for (const auto& f : hdr->getFieldList()) in.headers.emplace_back(f->getName(), f->getValue()->generate());
     if (auto f = hdr->findField(vmime::fields::MESSAGE_ID)) {
-      in.message_id = IdText(*vmime::dynamicCast<const vmime::messageId>(f->getValue()));
+      in.message_id = safe(IdText(*vmime::dynamicCast<const vmime::messageId>(f->getValue())));
     }
     if (auto f = hdr->findField(vmime::fields::IN_REPLY_TO)) {
       auto seq = vmime::dynamicCast<const vmime::messageIdSequence>(f->getValue());
-      if (seq && seq->getMessageIdCount() > 0) in.in_reply_to = IdText(*seq->getMessageIdAt(0));
+      if (seq && seq->getMessageIdCount() > 0) in.in_reply_to = safe(IdText(*seq->getMessageIdAt(0)));
     }
     vmime::messageParser mp(msg);
-    if (!mp.getExpeditor().getEmail().isEmpty()) in.from_address = mp.getExpeditor().getEmail().toString();
-    in.from_name = Utf8(mp.getExpeditor().getName());
-    in.subject = Utf8(mp.getSubject());
+    if (!mp.getExpeditor().getEmail().isEmpty()) in.from_address = safe(mp.getExpeditor().getEmail().toString());
+    in.from_name = safe(Utf8(mp.getExpeditor().getName()));
+    in.subject = safe(Utf8(mp.getSubject()));
     std::shared_ptr<const vmime::textPart> first;
     for (const auto& tp : mp.getTextPartList()) {
       if (!first) first = tp;
@@ -462,8 +466,8 @@ Result<Incoming> Parse(std::string_view raw) {
       }
     }
     for (const auto& a : mp.getAttachmentList()) {
-      in.attachments.push_back({a->getName().getConvertedText(vmime::charsets::UTF_8), a->getType().generate(),
-                                Extract(*a->getData())});
+      in.attachments.push_back({safe(a->getName().getConvertedText(vmime::charsets::UTF_8)),
+                                safe(a->getType().generate()), Extract(*a->getData())});
     }
     return in;
   } catch (const std::exception& x) {

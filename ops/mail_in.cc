@@ -29,6 +29,7 @@
 #include <cctype>
 
 #include "base/limits.h"
+#include "base/text.h"
 #include "base/utc.h"
 #include "mail/mail.h"
 #include "ops/internal.h"
@@ -112,7 +113,10 @@ Letter Read(const mail::Incoming& m) {
       const std::string t = Trim(line);
       const size_t colon = t.find(':');
       const std::string key = colon == std::string::npos ? "" : Lower(Trim(t.substr(0, colon)));
-      const std::string value = colon == std::string::npos ? "" : Trim(t.substr(colon + 1));
+      std::string value = colon == std::string::npos ? "" : Trim(t.substr(colon + 1));
+      // A game, person or branch is recorded and quoted back: as text, a
+      // stray byte or an escape mended (a password is never shown).
+      if (key != "password") value = SafeText(value, TextRule::kName);
       if (t.empty()) {
         keep.clear();
       } else if (key == "game") {

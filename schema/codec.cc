@@ -129,46 +129,16 @@ Status CheckStrings(const reflection::Schema& s, const reflection::Object& obj, 
 }  // namespace
 
 Status CheckText(std::string_view field, std::string_view text, TextRule rule) {
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const size_t n = text.size();
-  for (size_t i = 0; i < n;) {
-    // Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.
-    uint32_t c = p[i];
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = len != 0 && i + len <= n;
-    if (ok && len > 1) {
-      c &= (0x7F >> len);
-      for (size_t k = 1; k < len; ++k) {
-        if ((p[i + k] & 0xC0) != 0x80) ok = false;
-        c = (c << 6) | (p[i + k] & 0x3F);
-      }
-      const uint32_t min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
-      if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) ok = false;
-    }
-    if (!ok) {
-      return Status::InvalidArgument(std::string(field) + ": invalid UTF-8 at byte " + std::to_string(i));
-    }
-    i += len;
-    std::string what;
-    if (c == 0) {
-      what = "a NUL byte";
-    } else if (rule == TextRule::kSecret) {
-      continue;
-    } else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F)) {
-      if (rule == TextRule::kFreeText && (c == '\n' || c == '\t')) continue;
-      what = "a control character";
-    } else if ((c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F ||
-               c == 0x061C) {
-      what = "a bidirectional control";
-    } else {
-      continue;
-    }
-    return Status::InvalidArgument(std::string(field) + ": " + CodePoint(c) + " (" + what + ") is not allowed" +
-                                   (rule == TextRule::kFreeText && what == "a control character"
-                                        ? " (free text may hold line breaks and tabs only)"
-                                        : ""));
+  const auto f = FindTextFault(text, rule);
+  if (!f) return Status::Ok();
+  if (!f->code_point) {
+    return Status::InvalidArgument(std::string(field) + ": invalid UTF-8 at byte " + std::to_string(f->at));
   }
-  return Status::Ok();
+  const std::string what = f->what;
+  return Status::InvalidArgument(std::string(field) + ": " + CodePoint(*f->code_point) + " (" + what + ") is not allowed" +
+                                 (rule == TextRule::kFreeText && what == "a control character"
+                                      ? " (free text may hold line breaks and tabs only)"
+                                      : ""));
 }
 
 std::span<const uint8_t> BinarySchema() {

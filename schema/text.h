@@ -11,15 +11,12 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "base/text.h"
 
 namespace adjutant::schema {
 
-// Always: valid UTF-8 (no overlong forms, no surrogates, nothing above
-// U+10FFFF) and no NUL. kName: no C0 or C1 control character (nor DEL) and
-// no bidirectional control (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F,
-// U+061C). kFreeText: as kName, but line breaks (\n) and tabs are allowed.
-// kSecret (a password, compared and never shown): anything but NUL.
-enum class TextRule { kName, kFreeText, kSecret };
+// The rules are base/text.h's: kName, kFreeText, kSecret.
+using adjutant::TextRule;
 
 // Ok, or InvalidArgument naming the field and the code point, e.g.
 // "orders[0].body.body.unit: U+0000 (a NUL byte) is not allowed".

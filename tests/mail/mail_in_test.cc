@@ -450,3 +450,62 @@ TEST_CASE("issue 20: mail in piped from the MTA while adjutant serve holds the d
   CHECK_THAT(refused.err, Catch::Contains("has no mail settings"));
   CHECK(bare.Stop(SIGTERM) == 0);
 }
+
+// What a mail's headers and its Game/Person lines say is the sender's to
+// choose, and it is recorded (MailReceived) and shown (`log`, the GA's
+// mail-in report): a stray byte, a terminal's escape or a bidirectional
+// control in any of them is recorded mended (U+FFFD), never as sent. On
+// every kind; no server is needed to record it (the answer's SMTP port is
+// closed, so mail-in reports the reply failed, as a piped delivery would).
+TEST_CASE("mail in: escapes and stray bytes in a mail's headers and its Person line are recorded mended on every kind",
+          "[mail]") {
+  for (const GameKind& kind : GameKinds()) {
+    DYNAMIC_SECTION(kind.name) {
+      PlayedGame g(kind);
+      REQUIRE(g.status.ok());
+      ledger::Ledger& db = *g;
+      const std::string raw =
+          "From: =?UTF-8?Q?Admiral_=1B]0;owned=07?= <admiral@example.test>\r\n"
+          "To: ga@example.test\r\n"
+          "Subject: =?UTF-8?Q?orders_=1B[2J_=E2=80=AE_=FF?=\r\n"
+          "Message-ID: <esc." + kind.name + "@example.test>\r\n"
+          "MIME-Version: 1.0\r\n"
+          "Content-Type: text/plain; charset=utf-8\r\n"
+          "\r\n"
+          "Game: g\r\n"
+          "Person: nobody\x1b[31m\r\n"
+          "Password: x\r\n"
+          "\r\n"
+          "# nothing\r\n";
+      mail::Settings ga;
+      ga.from_address = "ga@example.test";
+      ga.smtp.host = "127.0.0.1";
+      ga.smtp.port = 1;
+      ops::MailInRequest rq;
+      rq.settings = &ga;
+      rq.raw = {raw};
+      rq.now = kNow;
+      rq.json = true;
+      ops::Answer a = ops::MailIn(ops::On(db), rq);
+      INFO(a.out << a.status.message());
+      CHECK(a.out.find('\x1b') == std::string::npos);
+      int seen = 0;
+      REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                    const auto* d = e.event()->payload_as_Directive();
+                    const auto* r = d ? d->body_as_MailReceived() : nullptr;
+                    if (!r) return Status::Ok();
+                    ++seen;
+                    CHECK_FALSE(r->accepted());
+                    CHECK(r->person()->str() == "nobody\xEF\xBF\xBD[31m");
+                    CHECK(r->subject()->str() == "orders \xEF\xBF\xBD[2J \xEF\xBF\xBD \xEF\xBF\xBD");
+                    CHECK(r->from()->str() == "admiral@example.test");
+                    CHECK(r->reason()->str() == "wrong person or password for game 'g'");
+                    return Status::Ok();
+                  }).ok());
+      CHECK(seen == 1);
+      const CliRun log = Cli(db, {"log", "g"});
+      CHECK(log.code == 0);
+      CHECK(log.out.find('\x1b') == std::string::npos);
+    }
+  }
+}
