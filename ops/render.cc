@@ -2,6 +2,7 @@
 #include "ops/render.h"
 
 #include "base/signing.h"
+#include "base/text.h"
 
 #include <cstdio>
 #include <vector>
@@ -336,7 +337,9 @@ std::string EventLine(const ledger::EventView& e) {
   if (actor.size() < 12) actor.resize(12, ' ');
   std::string kind = DisplayKind(e);
   if (kind.size() < 15) kind.resize(15, ' ');
-  return head + at + "  " + actor + "  " + kind + "  " + PayloadText(e);
+  // Shown as text whatever an older version recorded: a stray byte, a
+  // terminal's escape or a bidirectional control in a string becomes U+FFFD.
+  return SafeText(head + at + "  " + actor + "  " + kind + "  " + PayloadText(e), TextRule::kFreeText);
 }
 
 bool KnownKind(std::string_view name, std::string* canonical) {

@@ -23,6 +23,7 @@
 #include "ops/ops.h"
 #include "replay/digest.h"
 #include "replay/driver.h"
+#include "replay/mail.h"
 #include "rules/kind.h"
 #include "rules/order_text.h"
 #include "schema/codec.h"
@@ -503,9 +504,18 @@ TEST_CASE("mail in: escapes and stray bytes in a mail's headers and its Person l
                     return Status::Ok();
                   }).ok());
       CHECK(seen == 1);
+      // One an older version recorded as sent: `log` shows it mended all the same.
+      replay::ReceivedRecord old;
+      old.message_id = "old." + kind.name + "@example.test";
+      old.from = "adm\x1b]0;owned\x07\xFF@example.test";
+      old.subject = "\x1b[2J orders";
+      old.reason = "refused";
+      REQUIRE(replay::RecordMailReceived(db, "g", "main", old).ok());
       const CliRun log = Cli(db, {"log", "g"});
       CHECK(log.code == 0);
       CHECK(log.out.find('\x1b') == std::string::npos);
+      CHECK(log.out.find('\xFF') == std::string::npos);
+      CHECK_THAT(log.out, Catch::Contains("\"adm\xEF\xBF\xBD]0;owned\xEF\xBF\xBD\xEF\xBF\xBD@example.test\""));
     }
   }
 }
