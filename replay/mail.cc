@@ -1,5 +1,6 @@
 #include "replay/mail.h"
 
+#include "base/text.h"
 #include "replay/digest.h"
 #include "replay/driver.h"
 #include "rules/kind.h"
@@ -107,10 +108,12 @@ Result<ledger::AppendResult> RecordMailSent(ledger::Ledger& db, std::string_view
 
 Result<ledger::AppendResult> RecordMailFailed(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                               const MailRecord& m) {
-  return AppendMail(db, game, branch, [m](flatbuffers::FlatBufferBuilder& f) {
+  // The server's answer is the server's to word: recorded as text (base/text.h).
+  const std::string error = SafeText(m.error, TextRule::kFreeText);
+  return AppendMail(db, game, branch, [m, error](flatbuffers::FlatBufferBuilder& f) {
     const fb::Turn t = FbTurn(m.turn);
     auto body = fb::CreateMailFailedDirect(f, m.person.c_str(), m.address.c_str(), m.purpose.c_str(), &t,
-                                           m.message_id.c_str(), m.error.c_str(), m.attempt, m.at, m.retry_at);
+                                           m.message_id.c_str(), error.c_str(), m.attempt, m.at, m.retry_at);
     auto x = fb::CreateDirective(f, f.CreateString("mail not sent"), fb::DirectiveBody_MailFailed, body.Union());
     return PayloadRef{fb::Payload_Directive, x.o};
   });
@@ -137,11 +140,15 @@ Result<ledger::AppendResult> RecordMailReceived(ledger::Ledger& db, std::string_
   if (!prior.ok()) return prior.status();
   if (first) *first = !prior->has_value();
   if (prior->has_value()) return **prior;
+  // What the sender chose (and a refusal that quotes it) is recorded as
+  // text: mail::Parse mended the headers; this mends the rest.
+  const auto safe = [](const std::string& t) { return SafeText(t, TextRule::kName); };
   return AppendMail(
       db, game, branch,
-      [r](flatbuffers::FlatBufferBuilder& f) {
-        auto body = fb::CreateMailReceivedDirect(f, r.message_id.c_str(), r.from.c_str(), r.person.c_str(),
-                                                 r.subject.c_str(), r.body_hash.c_str(), r.accepted, r.reason.c_str(),
+      [r, from = safe(r.from), person = safe(r.person), subject = safe(r.subject),
+       reason = SafeText(r.reason, TextRule::kFreeText)](flatbuffers::FlatBufferBuilder& f) {
+        auto body = fb::CreateMailReceivedDirect(f, r.message_id.c_str(), from.c_str(), person.c_str(),
+                                                 subject.c_str(), r.body_hash.c_str(), r.accepted, reason.c_str(),
                                                  r.at);
         auto x = fb::CreateDirective(f, f.CreateString(r.accepted ? "orders received by mail" : "mail received and refused"),
                                      fb::DirectiveBody_MailReceived, body.Union());

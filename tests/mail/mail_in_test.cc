@@ -504,13 +504,36 @@ TEST_CASE("mail in: escapes and stray bytes in a mail's headers and its Person l
                     return Status::Ok();
                   }).ok());
       CHECK(seen == 1);
-      // One an older version recorded as sent: `log` shows it mended all the same.
-      replay::ReceivedRecord old;
-      old.message_id = "old." + kind.name + "@example.test";
-      old.from = "adm\x1b]0;owned\x07\xFF@example.test";
-      old.subject = "\x1b[2J orders";
-      old.reason = "refused";
-      REQUIRE(replay::RecordMailReceived(db, "g", "main", old).ok());
+      // A refusing server's answer is its own to word: recorded mended too.
+      replay::MailRecord failed;
+      failed.person = "p";
+      failed.address = "p@example.test";
+      failed.purpose = "reports";
+      failed.message_id = "failed." + kind.name + "@example.test";
+      failed.error = "550 \x1b[2J no such user\r\n\xFF";
+      REQUIRE(replay::RecordMailFailed(db, "g", "main", failed).ok());
+      std::string recorded_error;
+      REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+                    const auto* d = e.event()->payload_as_Directive();
+                    if (const auto* f = d ? d->body_as_MailFailed() : nullptr) recorded_error = f->error()->str();
+                    return Status::Ok();
+                  }).ok());
+      CHECK(recorded_error == "550 \xEF\xBF\xBD[2J no such user\xEF\xBF\xBD\n\xEF\xBF\xBD");
+      // One an older version recorded as sent (appended here as it did,
+      // past the mending): `log` shows it mended all the same.
+      auto head = db.HeadOf("g", "main");
+      REQUIRE(head.ok());
+      Draft old;
+      old.at = head->at;
+      old.actor.kind = ActorKind::kGameAdministrator;
+      old.payload = [](flatbuffers::FlatBufferBuilder& f) {
+        auto body = fb::CreateMailReceivedDirect(f, "old@example.test", "adm\x1b]0;owned\x07\xFF@example.test", "",
+                                                 "\x1b[2J orders", "", false, "refused", 0);
+        auto x = fb::CreateDirective(f, f.CreateString("mail received and refused"), fb::DirectiveBody_MailReceived,
+                                     body.Union());
+        return PayloadRef{fb::Payload_Directive, x.o};
+      };
+      REQUIRE(db.Append("g", "main", head->seq, std::span<const Draft>(&old, 1)).ok());
       const CliRun log = Cli(db, {"log", "g"});
       CHECK(log.code == 0);
       CHECK(log.out.find('\x1b') == std::string::npos);
