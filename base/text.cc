@@ -1,5 +1,7 @@
 #include "base/text.h"
 
+#include <cstdio>
+
 namespace adjutant {
 namespace {
 
@@ -52,6 +54,16 @@ std::optional<TextFault> FaultFrom(std::string_view text, size_t from, TextRule 
 }  // namespace
 
 std::optional<TextFault> FindTextFault(std::string_view text, TextRule rule) { return FaultFrom(text, 0, rule); }
+
+std::string TextFaultName(std::string_view text, const TextFault& fault) {
+  char buf[16];
+  if (fault.code_point) {
+    std::snprintf(buf, sizeof buf, "U+%04X", *fault.code_point);
+    return std::string(buf) + " (" + fault.what + ")";
+  }
+  std::snprintf(buf, sizeof buf, "0x%02X", fault.at < text.size() ? static_cast<unsigned char>(text[fault.at]) : 0u);
+  return std::string(buf) + " (a byte that is not UTF-8)";
+}
 
 std::string SafeText(std::string_view text, TextRule rule) {
   std::string out;

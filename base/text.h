@@ -31,6 +31,10 @@ struct TextFault {
 };
 std::optional<TextFault> FindTextFault(std::string_view text, TextRule rule);
 
+// The fault in words: "U+001B (a control character)", or "0xFF (a byte that
+// is not UTF-8)".
+std::string TextFaultName(std::string_view text, const TextFault& fault);
+
 // The text with every fault FindTextFault would find replaced by U+FFFD.
 std::string SafeText(std::string_view text, TextRule rule);
 

@@ -113,24 +113,24 @@ Letter Read(const mail::Incoming& m) {
       const std::string t = Trim(line);
       const size_t colon = t.find(':');
       const std::string key = colon == std::string::npos ? "" : Lower(Trim(t.substr(0, colon)));
-      std::string value = colon == std::string::npos ? "" : Trim(t.substr(colon + 1));
+      const std::string value = colon == std::string::npos ? "" : Trim(t.substr(colon + 1));
       // A game, person or branch is recorded and quoted back: as text, a
       // stray byte or an escape mended (a password is never shown).
-      if (key != "password") value = SafeText(value, TextRule::kName);
+      const auto named = [&] { return SafeText(value, TextRule::kName); };
       if (t.empty()) {
         keep.clear();
       } else if (key == "game") {
-        l.game = value;
+        l.game = named();
         keep.clear();
       } else if (key == "person" || key == "player") {
-        l.person = value;
+        l.person = named();
         keep.clear();
       } else if (key == "password") {
         l.password = value;
         keep.clear();
         mask = line.substr(0, line.find(':') + 1) + " ********";
       } else if (key == "branch") {
-        l.branch = value;
+        l.branch = named();
         keep.clear();
       } else {
         in_head = false;

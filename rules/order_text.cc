@@ -16,10 +16,10 @@
 #include <map>
 #include <optional>
 
+#include "base/text.h"
 #include "rules/spelling.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
-#include "schema/text.h"
 
 namespace adjutant::rules {
 namespace {
@@ -963,15 +963,18 @@ Result<std::vector<uint8_t>> ParseOrderText(std::string_view text, std::string_v
     ++line_no;
     const Ctx cx{filename, line_no};
     // Text, not bytes: valid UTF-8 with no control character but the tab
-    // (and a carriage return, a separator), so that no refusal below quotes
+    // and the carriage return (a separator), so that no refusal below quotes
     // a stray byte or a terminal's escape back to whoever reads it.
-    std::string plain;
-    if (line.find('\r') != std::string_view::npos) {
-      plain = line;
-      std::replace(plain.begin(), plain.end(), '\r', ' ');
+    for (size_t from = 0; from < line.size();) {
+      const auto f = FindTextFault(line.substr(from), TextRule::kFreeText);
+      if (!f) break;
+      if (f->code_point == uint32_t{'\r'}) {
+        from += f->at + 1;
+        continue;
+      }
+      return SyntaxError(filename, line_no, from + f->at + 1,
+                         TextFaultName(line.substr(from), *f) + " is not allowed in order text");
     }
-    ADJ_RETURN_IF_ERROR(schema::CheckText(std::string(filename) + ":" + std::to_string(line_no),
-                                          plain.empty() ? line : std::string_view(plain), schema::TextRule::kFreeText));
     auto toks = Tokenize(line, filename, line_no);
     if (!toks.ok()) return toks.status();
     if (toks->empty()) {

@@ -62,12 +62,6 @@ bool FreeTextField(std::string_view name) {
   return name == "text" || name == "reason" || name == "description" || name == "detail" || name == "script";
 }
 
-std::string CodePoint(uint32_t c) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "U+%04X", c);
-  return buf;
-}
-
 Status CheckStringAt(const std::string& path, std::string_view field, const flatbuffers::String* s) {
   if (s == nullptr) return Status::Ok();
   // A login's password is a secret that is compared, never shown: only a NUL is refused in it.
@@ -135,7 +129,7 @@ Status CheckText(std::string_view field, std::string_view text, TextRule rule) {
     return Status::InvalidArgument(std::string(field) + ": invalid UTF-8 at byte " + std::to_string(f->at));
   }
   const std::string what = f->what;
-  return Status::InvalidArgument(std::string(field) + ": " + CodePoint(*f->code_point) + " (" + what + ") is not allowed" +
+  return Status::InvalidArgument(std::string(field) + ": " + TextFaultName(text, *f) + " is not allowed" +
                                  (rule == TextRule::kFreeText && what == "a control character"
                                       ? " (free text may hold line breaks and tabs only)"
                                       : ""));

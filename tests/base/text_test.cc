@@ -46,6 +46,9 @@ TEST_CASE("text: each fault is found where it is, and mended by U+FFFD", "[text]
     CHECK(std::string(f->what) == c.what);
     CHECK(SafeText(c.text, TextRule::kName) == c.mended);
   }
+  // Named in words, as a refusal names them.
+  CHECK(TextFaultName("x\x1b", *FindTextFault("x\x1b", TextRule::kName)) == "U+001B (a control character)");
+  CHECK(TextFaultName("ab\xFF", *FindTextFault("ab\xFF", TextRule::kName)) == "0xFF (a byte that is not UTF-8)");
   // What each rule allows.
   CHECK_FALSE(FindTextFault("Été 1805 — l'escadre\xF0\x9F\x9A\xA2", TextRule::kName));
   CHECK(FindTextFault("two\nlines", TextRule::kName));

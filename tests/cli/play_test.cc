@@ -374,6 +374,6 @@ TEST_CASE("orders in the text form: read-orders shows them, order records them a
   const std::string esc = twin.Orders("esc.txt", "BR build IN 2000 at London id BR-IN-3\n# \x1B]0;owned\x07\n");
   auto escaped = twin.Do({"order", "g", esc, "--as", "rose", "--password-file", twin.dir.Sub("pw")});
   CHECK(escaped.code == 2);
-  CHECK(escaped.err == "adjutant order: " + esc + ":2: U+001B (a control character) is not allowed (free text may hold line breaks and tabs only)\n");
+  CHECK(escaped.err == "adjutant order: " + esc + ":2:3: U+001B (a control character) is not allowed in order text\n");
   CHECK(twin.Do({"log", "g", "--json"}).out == before);
 }

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 #include <map>
 #include <set>
 #include <sstream>
@@ -348,8 +349,8 @@ TEST_CASE("order text: a mistake names the line, the column and the word, and th
 TEST_CASE("order text: a stray byte or a control character is refused by its line and never quoted back", "[order-text]") {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {std::string("\0", 1), "U+0000 (a NUL byte) is not allowed"},
-      {"\xFF\xFE", "invalid UTF-8 at byte"},
-      {"\xC0\xAF", "invalid UTF-8 at byte"},  // an overlong '/'
+      {"\xFF\xFE", "0xFF (a byte that is not UTF-8) is not allowed in order text"},
+      {"\xC0\xAF", "0xC0 (a byte that is not UTF-8) is not allowed in order text"},  // an overlong '/'
       {"\x1B[2J", "U+001B (a control character) is not allowed"},
       {"\x7F", "U+007F (a control character) is not allowed"},
       {"\xC2\x9B", "U+009B (a control character) is not allowed"},
@@ -366,13 +367,14 @@ TEST_CASE("order text: a stray byte or a control character is refused by its lin
     }
     for (const auto& [bytes, why] : bad) {
       INFO(k.verb << ": " << example << " with " << why);
-      for (const auto& [text, line] : std::vector<std::pair<std::string, int>>{
-               {"# note " + bytes + "\n" + example, 1},
-               {example + "\n" + bytes, 2},
-               {example.substr(0, space) + bytes + example.substr(space), 1},
-               {example + " # " + bytes, 1}}) {
+      // Each text, with the line and (byte) column of the fault.
+      for (const auto& [text, line, column] : std::vector<std::tuple<std::string, int, size_t>>{
+               {"# note " + bytes + "\n" + example, 1, 8},
+               {example + "\n" + bytes, 2, 1},
+               {example.substr(0, space) + bytes + example.substr(space), 1, space + 1},
+               {example + " # " + bytes, 1, example.size() + 4}}) {
         const std::string refusal = Refusal(text, rs);
-        CHECK_THAT(refusal, Catch::StartsWith("orders.txt:" + std::to_string(line) + ": "));
+        CHECK_THAT(refusal, Catch::StartsWith("orders.txt:" + std::to_string(line) + ":" + std::to_string(column) + ": "));
         CHECK_THAT(refusal, Contains(why));
         CHECK(refusal.find(bytes) == std::string::npos);
       }
