@@ -119,6 +119,12 @@ Status CmdOrder(Context& c) {
     if (!world.ok()) return world.status();
     std::vector<std::string_view> rulesets;
     if (world->kind() != nullptr) rulesets = world->kind()->Rulesets();
+    // The GA names the person: one he did not mean is told before his file
+    // is read (a player's --as is told nothing of who exists; his password
+    // is checked below, whatever the file holds).
+    if (for_person && !world->roster().Find(person)) {
+      return Status::InvalidArgument("--for: there is no person '" + person + "' in game '" + game + "'");
+    }
     doc = rules::ParseOrderDocument(*text, file == "-" ? "stdin" : file, rulesets);
     if (!doc.ok()) return doc.status();
     if (as) ADJ_RETURN_IF_ERROR(CheckPassword(world->roster(), game, person, pw));
@@ -184,17 +190,22 @@ Status CmdReadOrders(Context& c) {
 }
 
 // ---- password ------------------------------------------------------------------
-// A new password read (ReadPassword) and hashed: only its libsodium hash is recorded.
-Result<std::string> NewPasswordHash(const Args& a, const std::string& prompt) {
-  auto pw = ReadPassword(a, prompt);
-  if (!pw.ok()) return pw.status();
-  if (pw->size() < 8) return Status::InvalidArgument("a password needs at least 8 characters");
+// A new password hashed: only its libsodium hash is recorded.
+Result<std::string> HashNewPassword(const std::string& pw) {
+  if (pw.size() < 8) return Status::InvalidArgument("a password needs at least 8 characters");
   char hash[crypto_pwhash_STRBYTES];
-  if (crypto_pwhash_str(hash, pw->c_str(), pw->size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+  if (crypto_pwhash_str(hash, pw.c_str(), pw.size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
                         crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
     return Status::IOError("out of memory while hashing the password");
   }
   return std::string(hash);
+}
+
+// A new password read (ReadPassword) and hashed.
+Result<std::string> NewPasswordHash(const Args& a, const std::string& prompt) {
+  auto pw = ReadPassword(a, prompt);
+  if (!pw.ok()) return pw.status();
+  return HashNewPassword(*pw);
 }
 
 Status CmdPassword(Context& c) {
@@ -203,10 +214,22 @@ Status CmdPassword(Context& c) {
   auto person = c.args.Value("person");
   if (!person) return Status::InvalidArgument("adjutant password: --person P is required");
   ADJ_RETURN_IF_ERROR(schema::CheckText("--person", *person, schema::TextRule::kName));
-  auto hash = NewPasswordHash(c.args, "new password for " + *person + ": ");
-  if (!hash.ok()) return hash.status();
+  // Read before the database is opened (a client of the desk sends it with
+  // the command), but a person the GA did not mean is told before anything
+  // is said of the password.
+  auto pw = ReadPassword(c.args, "new password for " + *person + ": ");
   auto db = OpenDb(c, true);
   if (!db.ok()) return db.status();
+  {
+    auto world = replay::Fold(**db, game, branch);
+    if (!world.ok()) return world.status();
+    if (!world->roster().Find(*person)) {
+      return Status::InvalidArgument("--person: there is no person '" + *person + "' in game '" + game + "'");
+    }
+  }
+  if (!pw.ok()) return pw.status();
+  auto hash = HashNewPassword(*pw);
+  if (!hash.ok()) return hash.status();
   auto r = replay::SetPassword(**db, game, branch, *person, *hash);
   if (!r.ok()) return r.status();
   Line("password set for " + *person + " in " + game + "/" + branch + " (only its hash is recorded)  [seq " +

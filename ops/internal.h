@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/text.h"
 #include "ledger/ledger.h"
 #include "ops/ops.h"
 
@@ -15,18 +16,25 @@ namespace adjutant::ops {
 inline const Actor kGa{ActorKind::kGameAdministrator, "", ""};
 
 // An operation's output: to Env::print as it is produced, else into the answer.
+// Always text: a stray byte, a terminal's escape or a bidirectional control
+// that reached a line (a refusing mail server's answer, a string an older
+// version recorded) is shown as U+FFFD, never sent to the GA's terminal.
 class Printer {
  public:
   Printer(const Env& env, Answer& answer) : env_(env), answer_(answer) {}
   void Out(const std::string& s) {
-    if (env_.print) env_.print(s);
-    else answer_.out += s;
+    if (FindTextFault(s, TextRule::kFreeText)) return Emit(SafeText(s, TextRule::kFreeText));
+    Emit(s);
   }
   void Line(const std::string& s) { Out(s + "\n"); }
   // A finished buffer of schema table `table`, as one JSON line.
   Status Json(std::string_view table, flatbuffers::FlatBufferBuilder& fbb);
 
  private:
+  void Emit(const std::string& s) {
+    if (env_.print) env_.print(s);
+    else answer_.out += s;
+  }
   const Env& env_;
   Answer& answer_;
 };

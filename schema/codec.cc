@@ -19,15 +19,23 @@ namespace {
 
 constexpr std::string_view kNamespace = "adjutant.fb.";
 
-// One parser per root type, built once from the embedded schema.
-flatbuffers::Parser* ParserFor(std::string_view table) {
+// One parser per root type and use, built once from the embedded schema.
+// kRender's lets a string's bytes that are not UTF-8 through to its output
+// as flatbuffers' "\xHH" escapes (ToJson turns each into "\ufffd"), so that
+// a record an older version made with such bytes still renders; kParse's
+// refuses them in the JSON it reads.
+enum class Use { kParse, kRender };
+
+flatbuffers::Parser* ParserFor(std::string_view table, Use use = Use::kParse) {
   static std::mutex mu;
-  static std::map<std::string, std::unique_ptr<flatbuffers::Parser>, std::less<>> parsers;
+  static std::map<std::pair<std::string, Use>, std::unique_ptr<flatbuffers::Parser>, std::less<>> parsers;
   std::lock_guard<std::mutex> lock(mu);
-  auto it = parsers.find(table);
+  auto key = std::make_pair(std::string(table), use);
+  auto it = parsers.find(key);
   if (it != parsers.end()) return it->second.get();
   auto p = std::make_unique<flatbuffers::Parser>();
   p->opts.strict_json = true;
+  p->opts.allow_non_utf8 = use == Use::kRender;
   p->opts.indent_step = -1;  // one line
   p->opts.output_default_scalars_in_json = true;
   auto bfbs = BinarySchema();
@@ -35,7 +43,7 @@ flatbuffers::Parser* ParserFor(std::string_view table) {
   std::string qualified = std::string(kNamespace) + std::string(table);
   if (!p->SetRootType(qualified.c_str())) return nullptr;
   auto* raw = p.get();
-  parsers.emplace(std::string(table), std::move(p));
+  parsers.emplace(std::move(key), std::move(p));
   return raw;
 }
 
@@ -209,10 +217,31 @@ bool Renderable(const reflection::Schema& s, const reflection::Object& obj, cons
   return true;
 }
 
+// flatbuffers' text generator writes a string's byte that is not UTF-8 as
+// "\xHH", which JSON does not have: each becomes "\ufffd", the replacement
+// character, as base's SafeText mends such a byte. Field names are
+// identifiers, so a backslash is always within a string and begins an escape.
+void MendByteEscapes(std::string& json) {
+  std::string out;
+  out.reserve(json.size());
+  for (size_t i = 0; i < json.size(); ++i) {
+    if (json[i] != '\\' || i + 1 >= json.size()) {
+      out += json[i];
+    } else if (json[i + 1] == 'x' && i + 3 < json.size()) {
+      out += "\\ufffd";
+      i += 3;
+    } else {
+      out += json[i];
+      out += json[++i];
+    }
+  }
+  json = std::move(out);
+}
+
 }  // namespace
 
 Result<std::string> ToJson(std::string_view table, const uint8_t* buffer) {
-  flatbuffers::Parser* p = ParserFor(table);
+  flatbuffers::Parser* p = ParserFor(table, Use::kRender);
   if (p == nullptr) return Status::InvalidArgument("schema has no table " + std::string(table));
   {
     const auto& schema = ReflectionSchema();
@@ -227,6 +256,7 @@ Result<std::string> ToJson(std::string_view table, const uint8_t* buffer) {
   if (!flatbuffers::GenerateText(*p, buffer, &out)) {
     return Status::Corruption("cannot render " + std::string(table) + " as JSON");
   }
+  if (out.find("\\x") != std::string::npos) MendByteEscapes(out);
   return out;
 }
 

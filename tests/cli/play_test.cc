@@ -90,6 +90,28 @@ TEST_CASE("passwords guard orders", "[cli][sow]") {
     CHECK_THAT(g.Do({"password", "g", "--person", "rose", "--password-file", g.dir.Sub("short")}).err,
                Catch::Contains("at least 8 characters"));
   }
+  SECTION("a person the GA did not mean is named first, before his password or his file is asked of") {
+    Write(g.dir.Sub("short"), "abc\n");
+    const std::string ghost = "adjutant password: --person: there is no person 'ghost' in game 'g'\n";
+    auto short_pw = g.Do({"password", "g", "--person", "ghost", "--password-file", g.dir.Sub("short")});
+    CHECK(short_pw.code == 2);
+    CHECK(short_pw.err == ghost);
+    auto no_source = g.Do({"password", "g", "--person", "ghost"});
+    CHECK(no_source.code == 2);
+    CHECK(no_source.err == ghost);
+    const std::string bad = g.Orders("bad.json", "{not json");
+    auto order = g.Do({"order", "g", bad, "--for", "ghost"});
+    CHECK(order.code == 2);
+    CHECK(order.err == "adjutant order: --for: there is no person 'ghost' in game 'g'\n");
+    // One who is there has his file's fault named; a player (--as) is told
+    // nothing of who exists.
+    auto rose = g.Do({"order", "g", bad, "--for", "rose"});
+    CHECK(rose.code == 2);
+    CHECK_THAT(rose.err, Catch::Contains("bad.json"));
+    auto as = g.Do({"order", "g", orders, "--as", "ghost", "--password-file", g.dir.Sub("pw")});
+    CHECK(as.err == "adjutant order: wrong person or password for game 'g'\n");
+    CHECK(g.Do({"log", "g", "--json"}).out == before.out);
+  }
 }
 
 TEST_CASE("a turn played from the command line", "[cli][sow]") {

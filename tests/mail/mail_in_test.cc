@@ -539,6 +539,40 @@ TEST_CASE("mail in: escapes and stray bytes in a mail's headers and its Person l
       CHECK(log.out.find('\x1b') == std::string::npos);
       CHECK(log.out.find('\xFF') == std::string::npos);
       CHECK_THAT(log.out, Catch::Contains("\"adm\xEF\xBF\xBD]0;owned\xEF\xBF\xBD\xEF\xBF\xBD@example.test\""));
+      // Its JSON renders too, the byte that is not UTF-8 as U+FFFD (flatbuffers
+      // alone would write "\xFF", which is not JSON, or refuse the event).
+      const CliRun log_json = Cli(db, {"log", "g", "--json"});
+      CHECK(log_json.code == 0);
+      CHECK(log_json.out.find("\\x") == std::string::npos);
+      CHECK_THAT(log_json.out, Catch::Contains("adm\\u001B]0;owned\\u0007\\ufffd@example.test"));
+      // A refusing server's answer an older version recorded as it came:
+      // `status` shows it mended, as text and as JSON.
+      auto w = replay::Fold(db, "g", "main");
+      REQUIRE(w.ok());
+      std::string person;
+      for (const auto& [p, pr] : w->roster().persons()) {
+        if (!pr.roles.empty()) person = p;
+      }
+      REQUIRE(Cli(db, {"mail-address", "g", "--person", person, "p@example.test"}).code == 0);
+      head = db.HeadOf("g", "main");
+      REQUIRE(head.ok());
+      old.at = head->at;
+      old.payload = [&](flatbuffers::FlatBufferBuilder& f) {
+        fb::Turn turn(1, 1, 0);
+        auto body = fb::CreateMailFailedDirect(f, person.c_str(), "p@example.test", "reports", &turn, "old.failed@x",
+                                               "550 \x1b[2J gone \xFF", 1, kNow, kNow + 600);
+        auto x = fb::CreateDirective(f, f.CreateString("mail failed"), fb::DirectiveBody_MailFailed, body.Union());
+        return PayloadRef{fb::Payload_Directive, x.o};
+      };
+      REQUIRE(db.Append("g", "main", head->seq, std::span<const Draft>(&old, 1)).ok());
+      const CliRun status = Cli(db, {"status", "g"});
+      CHECK(status.code == 0);
+      CHECK(status.out.find('\x1b') == std::string::npos);
+      CHECK(status.out.find('\xFF') == std::string::npos);
+      CHECK_THAT(status.out, Catch::Contains("550 \xEF\xBF\xBD[2J gone \xEF\xBF\xBD"));
+      const CliRun status_json = Cli(db, {"status", "g", "--json"});
+      CHECK(status_json.code == 0);
+      CHECK_THAT(status_json.out, Catch::Contains("550 \\u001B[2J gone \\ufffd"));
     }
   }
 }

@@ -12,6 +12,7 @@
 #include "replay/create.h"
 #include "replay/driver.h"
 #include "schema/codec.h"
+#include "schema/event_generated.h"
 #include "schema/scenario_generated.h"
 #include "schema/text.h"
 #include "support/desk_client.h"
@@ -211,4 +212,17 @@ TEST_CASE("text: the desk refuses them with 400, naming the field and the charac
   CHECK(db.HeadOf("talavera", "main")->seq == head + 1);
   (*started)->Stop();
   (*started)->Wait();
+}
+
+// What an older version recorded may not be text (a mail's subject taken as
+// sent): ToJson still renders it, as JSON, a byte that is not UTF-8 becoming
+// U+FFFD; a control character is JSON-escaped; a backslash the text itself
+// holds before an 'x' is not taken for one.
+TEST_CASE("text: ToJson renders a recorded string that is not UTF-8 as JSON", "[text]") {
+  flatbuffers::FlatBufferBuilder f;
+  f.Finish(fb::CreateDirective(f, f.CreateString(std::string("a\\x41 \xFF\xFE \x1b[2J \xC3\xA9 \\\\x") + '\0' + "z")));
+  auto json = schema::ToJson("Directive", f.GetBufferPointer());
+  REQUIRE(json.ok());
+  CHECK(*json == R"({"reason": "a\\x41 \ufffd\ufffd \u001B[2J \u00E9 \\\\x\u0000z","body_type": "NONE"})");
+  CHECK(json->find("\\xFF") == std::string::npos);
 }
