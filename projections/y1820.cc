@@ -363,7 +363,7 @@ void ApplyEvent(Y1820State& s, const fb::Y1820Event& ev) {
       Y1820Nation& n = s.nations[Str(x->nation())];
       n.reforms.insert(Str(x->reform()));
       n.reform.clear();
-      if (Str(x->reform()) == "Army Modernization") n.rally_points.clear();  // Y14.5: HQs instead
+      if (Str(x->reform()) == "Army Modernization") n.rally_points.clear();  // Y4.3: HQs instead
     }
     return;
   }

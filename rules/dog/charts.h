@@ -149,7 +149,7 @@ struct ControlResult {
   int total = 0;
   std::vector<Modifier> modifiers;
   std::string result;   // D11: "pursue 2", "pursue 1", "follow orders", "stand 1", "stand 2", "retire"
-  int moves = 0;        // how many moves it binds the unit (0 for follow orders and retire)
+  int moves = 0;        // how many moves it binds the unit (0 for follow orders; retire 1, 0 under version 1)
 };
 // D9: one d10 (a "percentage die" read 1-10) + the unit's control factor +
 // a senior officer's + D10's modifiers; D11's bands.

@@ -74,8 +74,10 @@ inline constexpr std::array<ReformRow, 2> kReform = {{
 
 // D1.10–D1.11: batteries. The sheet's "Foot" and "Horse" headers each sit
 // over three columns read as the infantry nation columns (kInfantryColumn).
-// (Read as the cavalry columns instead, every nation's time is the same:
-// the French columns agree in both rows.)
+// (Read as the cavalry columns instead, a horse battery's times are the
+// same for every nation, but a French foot battery's are not: 3/4 to
+// unlimber and 1 to limber instead of 1/2 and 1/2. "Foot" stands over the
+// infantry columns themselves, so they are the ones read.)
 struct BatteryRow {
   std::string_view rule;
   fb::DogFormation from, to;

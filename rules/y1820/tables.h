@@ -50,7 +50,7 @@ inline constexpr int kRallyPointDefence = 1;     // Y4.2
 inline constexpr uint32_t kRallyDefenceVersion = 2;  // Y4.2, Y6.1: the capital and a third point defend no better
 inline constexpr int kSpawnPerPointPerTurn = 1;  // Y4.1
 inline constexpr int kLostOverLimitPerTurn = 1;  // Y4.5
-inline constexpr int kHqDisbandedArmies = 2;     // Y11.5
+inline constexpr int kHqDisbandedArmies = 2;     // Y11.6
 
 // ---- Y7: neutrals ------------------------------------------------------------------
 // The ten neutrals the book names, with its province numbers. A scenario may
@@ -68,7 +68,7 @@ inline constexpr BookNeutral kBookNeutrals[] = {
 // ---- Y9: combat ------------------------------------------------------------------
 inline constexpr int kCombatDie = 8;
 inline constexpr int kNeutralDefence = 2;        // Y7.1
-inline constexpr int kFortificationDefence = 1;  // Y11.2
+inline constexpr int kFortificationDefence = 1;  // Y11.3
 inline constexpr int kNationalismCapitalDefence = 1;  // Y2.1 / Y14.4
 inline constexpr int kCrossingPenalty = 1;       // Y9.2: mountain pass, water crossing, by fleet
 inline constexpr int kOutnumberStep = 3;         // Y9.3: +1 per 3 armies more

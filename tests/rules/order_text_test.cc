@@ -18,6 +18,7 @@
 
 #include "rules/kind.h"
 #include "rules/order_text.h"
+#include "rules/y1820/tables.h"
 #include "schema/codec.h"
 #include "schema/inputs_generated.h"
 
@@ -442,6 +443,43 @@ TEST_CASE("order text: each ruleset's README shows an example of every order kin
   const size_t close = readme.find("```", open + 8);
   auto bytes = Must(rules::ParseOrderText(readme.substr(open + 8, close - open - 8), "README.md", RulesetsOf("sow")));
   CHECK(flatbuffers::GetRoot<fb::OrderFile>(bytes.data())->orders()->size() == 4u);
+}
+
+// The 1820 orders name an improvement, a reform or a technology of the
+// book's (rules/y1820/tables.h): every example of them, and every line of
+// the ruleset README's text-form block, names one the tables have (an
+// example naming none would be refused in any game).
+TEST_CASE("order text: y1820's examples name improvements and reforms and technologies of its tables", "[order-text]") {
+  const std::string readme = ReadAll(kSource / "rules" / "y1820" / "README.md");
+  const size_t open = readme.find("```text\n", readme.find("## Orders in text"));
+  REQUIRE(open != std::string::npos);
+  std::vector<std::string> texts{readme.substr(open + 8, readme.find("```", open + 8) - open - 8)};
+  for (const auto& k : AllOrderKinds()) {
+    if (k.ruleset == "y1820") texts.emplace_back(k.example);
+  }
+  int named = 0;
+  for (const std::string& text : texts) {
+    const auto bytes = Must(rules::ParseOrderText(text, "example", RulesetsOf("y1820")));
+    for (const fb::OrderItem* item : *flatbuffers::GetRoot<fb::OrderFile>(bytes.data())->orders()) {
+      const fb::Y1820Order* o = item->body_as_Y1820Order();
+      REQUIRE(o != nullptr);
+      auto check = [&](const flatbuffers::String* name, auto find, const char* what) {
+        INFO(what << " '" << name->str() << "' in: " << text);
+        CHECK(find(name->string_view()) != nullptr);
+        ++named;
+      };
+      if (const auto* b = o->body_as_Y1820Build()) check(b->improvement(), rules::y1820::FindImprovement, "improvement");
+      if (const auto* d = o->body_as_Y1820Dismantle()) check(d->improvement(), rules::y1820::FindImprovement, "improvement");
+      if (const auto* r = o->body_as_Y1820Reform()) check(r->reform(), rules::y1820::FindReform, "reform");
+      if (const auto* r = o->body_as_Y1820Research()) {
+        check(r->tech(), [](std::string_view id) { return rules::y1820::FindTech(id); }, "technology");
+      }
+      if (const auto* g = o->body_as_Y1820GiveTech()) {
+        check(g->tech(), [](std::string_view id) { return rules::y1820::FindTech(id); }, "technology");
+      }
+    }
+  }
+  CHECK(named >= 10);  // both texts name each kind: five kinds, twice
 }
 
 }  // namespace
