@@ -24,6 +24,10 @@ constexpr std::array kVersions{
                 "unit within 150 mm, of either side (version 2: friends only); a wood on a slope keeps the wood's "
                 "share of the slope's rate (open woods on a gentle slope: 1/2 x 3/4; version 2 took the slower of "
                 "the two)"},
+    VersionNote{"dog", 4, "D5.3, D7.8, D7.9, D7.15, D7.16",
+                "a unit charged this move that loses the round of melee to its charger tests morale as a unit being "
+                "charged: attacked from the rear, charged by cavalry (in square or not), a British unit receiving "
+                "a charge (version 3 counted none of them after its charged-infantry test)"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "

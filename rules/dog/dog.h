@@ -37,6 +37,11 @@ inline constexpr uint32_t kFlanksVersion = 2;
 // counts every routing unit within 150 mm, of either side; a wood on a slope
 // takes both D3 reductions (a share of the rate the other leaves).
 inline constexpr uint32_t kRetreatsVersion = 3;
+// Version 4 (rules/versions.cc): a unit charged this move that loses the
+// round of melee its charger won tests morale (D5.3) as a unit being
+// charged: attacked from the rear (D7.8), by cavalry (D7.9, D7.16),
+// receiving a charge (D7.15), as its D5.1 test does (version 3: none of them).
+inline constexpr uint32_t kChargedLoserVersion = 4;
 
 // D12: where a side's orders for the coming move are recorded.
 TurnPhase OrderPosition(const projections::BattleState& s);

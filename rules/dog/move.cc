@@ -80,7 +80,8 @@ class Move {
         dice_(dice),
         version_(w.rules_versions().Of(kRuleset)),  // the rules run under; the tags only stamp
         v2_(version_ >= kFlanksVersion),
-        v3_(version_ >= kRetreatsVersion) {}
+        v3_(version_ >= kRetreatsVersion),
+        v4_(version_ >= kChargedLoserVersion) {}
 
   Status Run();
 
@@ -199,6 +200,7 @@ class Move {
   const uint32_t version_;  // the dog rules version run under
   const bool v2_;  // dog rules version 2 or later (dog.h kFlanksVersion); version 1 games audit as they were
   const bool v3_;  // dog rules version 3 or later (dog.h kRetreatsVersion)
+  const bool v4_;  // dog rules version 4 or later (dog.h kChargedLoserVersion)
   std::map<std::string, int32_t> quarters_used_;          // D1: of the move's 4, by formation changes
   std::map<std::string, std::string> charging_;           // charger → target, declared this move
   std::set<std::string> halted_;                          // shaken chargers (D6.5) and bound units
@@ -745,7 +747,18 @@ Status Move::Melee() {
     Casualties(a, al, "melee with " + d, "D13");
     Casualties(d, dl, "melee with " + a, "D13");
     if (!loser.empty() && !U(loser).gone) {
-      auto r = Morale(loser, "lost a round of melee", MoraleContext{});
+      // D5.3 (version 4): a unit the winner charged this move is still being
+      // charged when it tests for the round it lost: from where the charger
+      // set out (D7.8, D12.8), by cavalry (D7.9, D7.16), a charge received
+      // (D7.15), as its D5.1 test judged it.
+      MoraleContext charged;
+      if (auto ch = charging_.find(winner); v4_ && ch != charging_.end() && ch->second == loser) {
+        const auto from = charged_from_.find(winner);
+        charged.receiving_charge = true;
+        charged.charged_by_cavalry = IsCavalry(static_cast<fb::DogArm>(U(winner).arm));
+        charged.attacked_from_rear = from != charged_from_.end() && WhereIs(U(loser), from->second) == Where::Rear;
+      }
+      auto r = Morale(loser, "lost a round of melee", charged);
       if (!r.ok()) return r.status();
     }
     if (!winner.empty() && !U(winner).gone) ADJ_RETURN_IF_ERROR(Control(winner, "won a melee"));

@@ -117,45 +117,72 @@ TEST_CASE("D12.4: Talavera, three moves of the bundled orders: columns cross the
 }
 
 TEST_CASE("D12.4: Quatre Bras, three moves of the bundled orders: a line forms square in time, batteries reface "
-          "(D1.12), lancers break a square and catch it routing, cuirassiers fight a second round against a square "
-          "that stands shaken (D6.5) — each move audits identical",
+          "(D1.12), lancers break a square and catch it routing (dog=3; from dog=4 the square, still being charged, "
+          "holds shaken: D5.3), cuirassiers fight a second round against a square that stands shaken (D6.5) — each "
+          "move audits identical",
           "[dog]") {
-  DogDb g(Slurp(std::string(ADJUTANT_FIXTURES) + "/dog/squares.json"), 1815);
-  const std::string o = std::string(ADJUTANT_FIXTURES) + "/orders/dog-quatre-bras/";
-  for (int m = 1; m <= 3; ++m) {
-    REQUIRE(g.Orders("wellington", Slurp(o + "m" + std::to_string(m) + "-British.orders.json")).ok());
-    REQUIRE(g.Orders("ney", Slurp(o + "m" + std::to_string(m) + "-French.orders.json")).ok());
-    REQUIRE(g.Move().ok());
-  }
-  auto s = g.State();
-  CHECK(s.moves_done == 3);
-  // D1.6: the British line formed square in half a move, before the cuirassiers came.
-  CHECK(s.units.at("BR-69-2").formation == fb::DogFormation_Square);
-  // D1.12: the British battery turned 15° then 5°; the French horse battery
-  // unlimbered (1/4) and turned 15° in the quarters left.
-  CHECK(s.units.at("BR-RA").facing == 190);
-  CHECK(s.units.at("FR-HA").formation == fb::DogFormation_Unlimbered);
-  CHECK(s.units.at("FR-HA").facing == 345);
-  // The lancers broke the 44th's square in move 2 and caught it routing in
-  // move 3 (D13: 10%, no round fought).
-  CHECK(s.units.at("BR-44-2").routing);
-  CHECK(s.units.at("BR-44-2").strength == 349);
-  const auto caught = g.Events("DogCasualties");
-  CHECK(std::count_if(caught.begin(), caught.end(), [](const std::string& j) {
-          return j.find("caught routing by FR-6LAN") != std::string::npos;
-        }) == 1);
-  // The cuirassiers' melee with the 69th's square went on: round 2, the square
-  // shaken and fighting at -1 (D6.5), and won; a square does not pursue.
-  const auto rounds = g.Events("DogMeleeRound");
-  CHECK(std::count_if(rounds.begin(), rounds.end(), [](const std::string& j) {
-          return j.find("\"attacker\": \"FR-8C\"") != std::string::npos && j.find("\"round\": 2") != std::string::npos &&
-                 j.find("-1 shaken square (D6.5)") != std::string::npos && j.find("\"winner\": \"BR-69-2\"") != std::string::npos;
-        }) == 1);
-  CHECK(s.units.at("FR-8C").fatigue == fb::DogFatigue_Exhausted);
-  for (int m = 1; m <= 3; ++m) {
-    auto a = replay::AuditTurn(*g.db, "b", "main", P::DogMove(m));
-    REQUIRE(a.ok());
-    CHECK(a->identical);
+  for (const uint32_t version : {3u, 4u}) {
+    DYNAMIC_SECTION("dog=" << version) {
+      DogDb g(Slurp(std::string(ADJUTANT_FIXTURES) + "/dog/squares.json"), 1815);
+      rules::RulesVersions v = rules::LatestVersions();
+      v.Set("dog", version);
+      const std::string o = std::string(ADJUTANT_FIXTURES) + "/orders/dog-quatre-bras/";
+      for (int m = 1; m <= 3; ++m) {
+        REQUIRE(g.Orders("wellington", Slurp(o + "m" + std::to_string(m) + "-British.orders.json")).ok());
+        REQUIRE(g.Orders("ney", Slurp(o + "m" + std::to_string(m) + "-French.orders.json")).ok());
+        REQUIRE(g.Move(m == 1 ? &v : nullptr).ok());
+      }
+      auto s = g.State();
+      CHECK(s.moves_done == 3);
+      // D1.6: the British line formed square in half a move, before the cuirassiers came.
+      CHECK(s.units.at("BR-69-2").formation == fb::DogFormation_Square);
+      // D1.12: the British battery turned 15° then 5°; the French horse battery
+      // unlimbered (1/4) and turned 15° in the quarters left.
+      CHECK(s.units.at("BR-RA").facing == 190);
+      CHECK(s.units.at("FR-HA").formation == fb::DogFormation_Unlimbered);
+      CHECK(s.units.at("FR-HA").facing == 345);
+      const auto caught = g.Events("DogCasualties");
+      const auto tests = g.Events("DogMoraleTest");
+      const auto lost = [&](const std::string& total, const std::string& result) {
+        return std::count_if(tests.begin(), tests.end(), [&](const std::string& j) {
+          return j.find("\"unit\": \"BR-44-2\",\"occasion\": \"lost a round of melee\"") != std::string::npos &&
+                 j.find("\"roll\": 100") != std::string::npos && j.find("\"total\": " + total) != std::string::npos &&
+                 j.find("\"result\": \"" + result + "\"") != std::string::npos;
+        });
+      };
+      const auto caught_by_lancers = std::count_if(caught.begin(), caught.end(), [](const std::string& j) {
+        return j.find("caught routing by FR-6LAN") != std::string::npos;
+      });
+      if (version == 3) {
+        // The lancers broke the 44th's square in move 2 (its test for the lost
+        // round 70 -5 -5 +15 = 75: 100 breaks) and caught it routing in move 3
+        // (D13: 10%, no round fought).
+        CHECK(lost("75", "break") == 1);
+        CHECK(s.units.at("BR-44-2").routing);
+        CHECK(s.units.at("BR-44-2").strength == 349);
+        CHECK(caught_by_lancers == 1);
+      } else {
+        // Still being charged by the lancers, the square counts it (+10 British
+        // receiving a charge, +20 a square charged by cavalry): 105, and 100
+        // leaves it shaken, standing.
+        CHECK(lost("105", "shaken") == 1);
+        CHECK_FALSE(s.units.at("BR-44-2").routing);
+        CHECK(caught_by_lancers == 0);
+      }
+      // The cuirassiers' melee with the 69th's square went on: round 2, the square
+      // shaken and fighting at -1 (D6.5), and won; a square does not pursue.
+      const auto rounds = g.Events("DogMeleeRound");
+      CHECK(std::count_if(rounds.begin(), rounds.end(), [](const std::string& j) {
+              return j.find("\"attacker\": \"FR-8C\"") != std::string::npos && j.find("\"round\": 2") != std::string::npos &&
+                     j.find("-1 shaken square (D6.5)") != std::string::npos && j.find("\"winner\": \"BR-69-2\"") != std::string::npos;
+            }) == 1);
+      CHECK(s.units.at("FR-8C").fatigue == fb::DogFatigue_Exhausted);
+      for (int m = 1; m <= 3; ++m) {
+        auto a = replay::AuditTurn(*g.db, "b", "main", P::DogMove(m));
+        REQUIRE(a.ok());
+        CHECK(a->identical);
+      }
+    }
   }
 }
 
