@@ -105,7 +105,7 @@ TEST_CASE("issue 20: on every kind — orders the GA enters for a player (order 
           {{"order", "g", file}, "--as PERSON"},
           {{"order", "g", file, "--as", person, "--for", person}, "not both"},
           {{"order", "g", file, "--for", person, "--password-file", mine.dir.Sub("pw")}, "without the person's password"},
-          {{"order", "g", file, "--for", "nobody"}, "not nobody's to give"},
+          {{"order", "g", file, "--for", "nobody"}, "--for: there is no person 'nobody' in game 'g'"},
           {{"order", "g", file, "--for", ""}, "--for"},
       };
       if (!other.empty()) bad.push_back({{"order", "g", file, "--for", other}, "not " + other + "'s to give"});
