@@ -9,5 +9,8 @@ set -eu
 names=$("$1" --list-test-names-only || true)
 n=$(printf '%s\n' "$names" | grep -c . || true)
 [ "$n" -gt 100 ] || { echo "only $n test names listed by $1" >&2; exit 1; }
-printf '%s\n' "$names" | awk '{ i = index($0, ": "); if (i > 72) { printf "first \": \" at column %d (at most 72): %s\n", i, $0; bad = 1 } }
+# A ';' would split the name in two for CTest (catch_discover_tests makes a
+# list of the names), each half a test that fails.
+printf '%s\n' "$names" | awk '{ i = index($0, ": "); if (i > 72) { printf "first \": \" at column %d (at most 72): %s\n", i, $0; bad = 1 }
+       if (index($0, ";") > 0) { printf "a \";\" in a test name splits it for CTest: %s\n", $0; bad = 1 } }
      END { exit bad }' >&2
