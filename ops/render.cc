@@ -337,9 +337,10 @@ std::string EventLine(const ledger::EventView& e) {
   if (actor.size() < 12) actor.resize(12, ' ');
   std::string kind = DisplayKind(e);
   if (kind.size() < 15) kind.resize(15, ' ');
-  // Shown as text whatever an older version recorded: a stray byte, a
-  // terminal's escape or a bidirectional control in a string becomes U+FFFD.
-  return SafeText(head + at + "  " + actor + "  " + kind + "  " + PayloadText(e), TextRule::kFreeText);
+  // Whatever an older version recorded, it is shown as text: the Printer
+  // (ops/internal.h) that every line goes out through mends a stray byte, a
+  // terminal's escape or a bidirectional control to U+FFFD.
+  return head + at + "  " + actor + "  " + kind + "  " + PayloadText(e);
 }
 
 bool KnownKind(std::string_view name, std::string* canonical) {

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -519,21 +520,27 @@ TEST_CASE("mail in: escapes and stray bytes in a mail's headers and its Person l
                     return Status::Ok();
                   }).ok());
       CHECK(recorded_error == "550 \xEF\xBF\xBD[2J no such user\xEF\xBF\xBD\n\xEF\xBF\xBD");
-      // One an older version recorded as sent (appended here as it did,
-      // past the mending): `log` shows it mended all the same.
-      auto head = db.HeadOf("g", "main");
-      REQUIRE(head.ok());
-      Draft old;
-      old.at = head->at;
-      old.actor.kind = ActorKind::kGameAdministrator;
-      old.payload = [](flatbuffers::FlatBufferBuilder& f) {
-        auto body = fb::CreateMailReceivedDirect(f, "old@example.test", "adm\x1b]0;owned\x07\xFF@example.test", "",
-                                                 "\x1b[2J orders", "", false, "refused", 0);
-        auto x = fb::CreateDirective(f, f.CreateString("mail received and refused"), fb::DirectiveBody_MailReceived,
-                                     body.Union());
-        return PayloadRef{fb::Payload_Directive, x.o};
+      // A GA's directive as an older version recorded it: appended raw
+      // through the ledger, past every mending.
+      const auto append_as_recorded = [&](const char* reason, fb::DirectiveBody type,
+                                          const std::function<flatbuffers::Offset<void>(flatbuffers::FlatBufferBuilder&)>& body) {
+        auto head = db.HeadOf("g", "main");
+        REQUIRE(head.ok());
+        Draft old;
+        old.at = head->at;
+        old.actor.kind = ActorKind::kGameAdministrator;
+        old.payload = [&](flatbuffers::FlatBufferBuilder& f) {
+          const auto b = body(f);
+          return PayloadRef{fb::Payload_Directive, fb::CreateDirective(f, f.CreateString(reason), type, b).o};
+        };
+        REQUIRE(db.Append("g", "main", head->seq, std::span<const Draft>(&old, 1)).ok());
       };
-      REQUIRE(db.Append("g", "main", head->seq, std::span<const Draft>(&old, 1)).ok());
+      // One an older version recorded as sent: `log` shows it mended all the same.
+      append_as_recorded("mail received and refused", fb::DirectiveBody_MailReceived, [](flatbuffers::FlatBufferBuilder& f) {
+        return fb::CreateMailReceivedDirect(f, "old@example.test", "adm\x1b]0;owned\x07\xFF@example.test", "",
+                                            "\x1b[2J orders", "", false, "refused", 0)
+            .Union();
+      });
       const CliRun log = Cli(db, {"log", "g"});
       CHECK(log.code == 0);
       CHECK(log.out.find('\x1b') == std::string::npos);
@@ -554,17 +561,12 @@ TEST_CASE("mail in: escapes and stray bytes in a mail's headers and its Person l
         if (!pr.roles.empty()) person = p;
       }
       REQUIRE(Cli(db, {"mail-address", "g", "--person", person, "p@example.test"}).code == 0);
-      head = db.HeadOf("g", "main");
-      REQUIRE(head.ok());
-      old.at = head->at;
-      old.payload = [&](flatbuffers::FlatBufferBuilder& f) {
-        fb::Turn turn(1, 1, 0);
-        auto body = fb::CreateMailFailedDirect(f, person.c_str(), "p@example.test", "reports", &turn, "old.failed@x",
-                                               "550 \x1b[2J gone \xFF", 1, kNow, kNow + 600);
-        auto x = fb::CreateDirective(f, f.CreateString("mail failed"), fb::DirectiveBody_MailFailed, body.Union());
-        return PayloadRef{fb::Payload_Directive, x.o};
-      };
-      REQUIRE(db.Append("g", "main", head->seq, std::span<const Draft>(&old, 1)).ok());
+      append_as_recorded("mail failed", fb::DirectiveBody_MailFailed, [&](flatbuffers::FlatBufferBuilder& f) {
+        const fb::Turn turn(1, 1, 0);
+        return fb::CreateMailFailedDirect(f, person.c_str(), "p@example.test", "reports", &turn, "old.failed@x",
+                                          "550 \x1b[2J gone \xFF", 1, kNow, kNow + 600)
+            .Union();
+      });
       const CliRun status = Cli(db, {"status", "g"});
       CHECK(status.code == 0);
       CHECK(status.out.find('\x1b') == std::string::npos);
