@@ -69,6 +69,17 @@ const reflection::Enum* Union(std::string_view obj, std::string_view field) {
   const auto* f = Obj(obj)->fields()->LookupByKey(std::string(field).c_str());
   return Schema().enums()->Get(static_cast<uint32_t>(f->type()->index()));
 }
+// The first ```text block after `heading` in `doc` (a README).
+std::string TextBlockAfter(const std::string& doc, std::string_view heading) {
+  const size_t at = doc.find(heading);
+  REQUIRE(at != std::string::npos);
+  const size_t open = doc.find("```text\n", at);
+  REQUIRE(open != std::string::npos);
+  const size_t close = doc.find("```", open + 8);
+  REQUIRE(close != std::string::npos);
+  return doc.substr(open + 8, close - open - 8);
+}
+
 std::string Short(const flatbuffers::String* s) { return s->str().substr(std::string("adjutant.fb.").size()); }
 
 TEST_CASE("order text: every kind's example reads under its ruleset and prints back as written", "[order-text]") {
@@ -424,24 +435,13 @@ TEST_CASE("order text: each ruleset's README shows an example of every order kin
       INFO(k.example);
       CHECK(readme.find(std::string(k.example)) != std::string::npos);
     }
-    // The fenced block after "## Orders in text".
-    const size_t at = readme.find("## Orders in text");
-    REQUIRE(at != std::string::npos);
-    const size_t open = readme.find("```text\n", at);
-    REQUIRE(open != std::string::npos);
-    const size_t close = readme.find("```", open + 8);
-    const std::string block = readme.substr(open + 8, close - open - 8);
-    auto bytes = Must(rules::ParseOrderText(block, std::string(ruleset) + "/README.md", RulesetsOf(ruleset)));
+    auto bytes = Must(rules::ParseOrderText(TextBlockAfter(readme, "## Orders in text"), std::string(ruleset) + "/README.md",
+                                            RulesetsOf(ruleset)));
     CHECK(flatbuffers::GetRoot<fb::OrderFile>(bytes.data())->orders()->size() >= 2u);
   }
   // The project's README: its example, an NWOL file.
-  const std::string readme = ReadAll(kSource / "README.md");
-  const size_t at = readme.find("**Orders in text.**");
-  REQUIRE(at != std::string::npos);
-  const size_t open = readme.find("```text\n", at);
-  REQUIRE(open != std::string::npos);
-  const size_t close = readme.find("```", open + 8);
-  auto bytes = Must(rules::ParseOrderText(readme.substr(open + 8, close - open - 8), "README.md", RulesetsOf("sow")));
+  auto bytes = Must(rules::ParseOrderText(TextBlockAfter(ReadAll(kSource / "README.md"), "**Orders in text.**"), "README.md",
+                                          RulesetsOf("sow")));
   CHECK(flatbuffers::GetRoot<fb::OrderFile>(bytes.data())->orders()->size() == 4u);
 }
 
@@ -450,10 +450,7 @@ TEST_CASE("order text: each ruleset's README shows an example of every order kin
 // the ruleset README's text-form block, names one the tables have (an
 // example naming none would be refused in any game).
 TEST_CASE("order text: y1820's examples name improvements and reforms and technologies of its tables", "[order-text]") {
-  const std::string readme = ReadAll(kSource / "rules" / "y1820" / "README.md");
-  const size_t open = readme.find("```text\n", readme.find("## Orders in text"));
-  REQUIRE(open != std::string::npos);
-  std::vector<std::string> texts{readme.substr(open + 8, readme.find("```", open + 8) - open - 8)};
+  std::vector<std::string> texts{TextBlockAfter(ReadAll(kSource / "rules" / "y1820" / "README.md"), "## Orders in text")};
   for (const auto& k : AllOrderKinds()) {
     if (k.ruleset == "y1820") texts.emplace_back(k.example);
   }
