@@ -42,6 +42,13 @@ inline constexpr uint32_t kRetreatsVersion = 3;
 // charged: attacked from the rear (D7.8), by cavalry (D7.9, D7.16),
 // receiving a charge (D7.15), as its D5.1 test does (version 3: none of them).
 inline constexpr uint32_t kChargedLoserVersion = 4;
+// Version 5 (rules/versions.cc): D6.5 whatever the test: a unit shaken
+// before movement (step 0, a commander's death) makes no charge and no
+// advance this move; a unit defending (charged this move) that is shaken
+// after movement (the melee round it lost, casualties, friends retreating)
+// falls back 50 mm unless in square (version 4: only at a charge's
+// declaration).
+inline constexpr uint32_t kShakenEffectsVersion = 5;
 
 // D12: where a side's orders for the coming move are recorded.
 TurnPhase OrderPosition(const projections::BattleState& s);

@@ -81,7 +81,8 @@ class Move {
         version_(w.rules_versions().Of(kRuleset)),  // the rules run under; the tags only stamp
         v2_(version_ >= kFlanksVersion),
         v3_(version_ >= kRetreatsVersion),
-        v4_(version_ >= kChargedLoserVersion) {}
+        v4_(version_ >= kChargedLoserVersion),
+        v5_(version_ >= kShakenEffectsVersion) {}
 
   Status Run();
 
@@ -186,6 +187,16 @@ class Move {
     return done >= time;
   }
   Status Charges();
+  // D6.5: a shaken defender not in square goes 50 mm straight back, once a
+  // move; true when it moved.
+  bool FallBack(const std::string& id);
+  // D6.5 (version 5): the effect of a shaken result taken after movement: a
+  // unit defending (charged this move) falls back; one that advanced or
+  // charged has already moved (nothing is left to halt). True when it fell back.
+  bool ShakenAfterMovement(const std::string& id, const std::string& result);
+  // D6.5 (version 5): whether a path closes on the unit's nearest enemy (an
+  // advance a shaken unit does not make).
+  bool Advances(const std::string& id, const std::vector<DogXY>& path) const;
   Status MoveUnits();
   Status Fire();
   Status Melee();
@@ -201,6 +212,7 @@ class Move {
   const bool v2_;  // dog rules version 2 or later (dog.h kFlanksVersion); version 1 games audit as they were
   const bool v3_;  // dog rules version 3 or later (dog.h kRetreatsVersion)
   const bool v4_;  // dog rules version 4 or later (dog.h kChargedLoserVersion)
+  const bool v5_;  // dog rules version 5 or later (dog.h kShakenEffectsVersion)
   std::map<std::string, int32_t> quarters_used_;          // D1: of the move's 4, by formation changes
   std::map<std::string, std::string> charging_;           // charger → target, declared this move
   std::set<std::string> halted_;                          // shaken chargers (D6.5) and bound units
@@ -213,6 +225,8 @@ class Move {
   std::set<std::string> retiring_;                        // D11.6: bound to retire this move
   std::set<std::string> fell_back_;                       // D6.5, D11.6: went back this move (D5.4, version 3)
   std::map<std::string, DogXY> start_;                    // where each unit stood when the move began
+  std::set<std::string> shaken_halt_;                     // D6.5 (version 5): shaken before movement
+  std::set<std::string> shaken_back_;                     // D6.5: fell back 50 mm shaken this move
   std::map<std::string, std::vector<DogXY>> fired_on_from_;  // target → where its firers stood (D10.13)
 };
 
@@ -374,6 +388,7 @@ Status Move::CommanderDeaths() {
       if (d > kCommanderSightMm || !Seen(s(), at, d)) continue;
       auto r = Morale(id, "commander killed within sight", MoraleContext{});
       if (!r.ok()) return r.status();
+      if (v5_ && *r == "shaken") shaken_halt_.insert(id);  // D6.5 (version 5): it halts this move
     }
     for (const std::string& id : Ids()) {
       const auto& u = U(id);
@@ -509,6 +524,11 @@ Status Move::Charges() {
       continue;
     }
     if (U(target).gone) continue;
+    if (shaken_halt_.count(id)) {
+      // D6.5 (version 5): shaken before movement, it does not charge.
+      if (it != s().intents.end()) Refuse(id, "D6.5", id + " is shaken: it halts and makes no charge this move");
+      continue;
+    }
     MoraleContext me;
     me.charging = true;
     auto r = Morale(id, "charging", me);
@@ -533,19 +553,42 @@ Status Move::Charges() {
         halted_.insert(target);
         if (charging_.erase(target)) fought_.erase(target);  // its own charge is not made (D15)
       }
-      if (*tr == "shaken" && t.formation != fb::DogFormation_Square) {
-        // D6.5: a shaken defender retires 50 mm, straight back.
-        const auto& tt = U(target);
-        const int64_t fx = Sin10k(tt.facing), fy = -Cos10k(tt.facing);
-        DogXY back{static_cast<int32_t>(tt.x - fx * kShakenRetireMm / 10000),
-                   static_cast<int32_t>(tt.y - fy * kShakenRetireMm / 10000)};
-        Walk wk = WalkPath(s(), target, {back}, kShakenRetireMm, version_);
-        MoveTo(target, wk.to, tt.facing, wk.distance, kShakenRetireMm, wk.terrain, wk.stopped, "D6.5");
-        if (wk.distance > 0) fell_back_.insert(target);  // D5.4 (version 3)
-      }
+      if (*tr == "shaken" && U(target).formation != fb::DogFormation_Square) FallBack(target);
     }
   }
   return Status::Ok();
+}
+
+bool Move::FallBack(const std::string& id) {
+  // Version 5: once a move, however often it is shaken (version 4: a charged
+  // unit shaken by each of two charges went back twice).
+  if (v5_ && !shaken_back_.insert(id).second) return false;
+  // D6.5: a shaken defender retires 50 mm, straight back.
+  const auto& tt = U(id);
+  const int64_t fx = Sin10k(tt.facing), fy = -Cos10k(tt.facing);
+  DogXY back{static_cast<int32_t>(tt.x - fx * kShakenRetireMm / 10000),
+             static_cast<int32_t>(tt.y - fy * kShakenRetireMm / 10000)};
+  Walk wk = WalkPath(s(), id, {back}, kShakenRetireMm, version_);
+  MoveTo(id, wk.to, tt.facing, wk.distance, kShakenRetireMm, wk.terrain, wk.stopped, "D6.5");
+  if (wk.distance > 0) fell_back_.insert(id);  // D5.4 (version 3)
+  return wk.distance > 0;
+}
+
+bool Move::ShakenAfterMovement(const std::string& id, const std::string& result) {
+  if (!v5_ || result != "shaken" || U(id).gone || U(id).routing || U(id).formation == fb::DogFormation_Square) {
+    return false;
+  }
+  // Defending: the target of a charge declared this move (its charger in
+  // contact or fallen short).
+  const bool defending = std::any_of(charging_.begin(), charging_.end(), [&](const auto& c) { return c.second == id; });
+  return defending && FallBack(id);
+}
+
+bool Move::Advances(const std::string& id, const std::vector<DogXY>& path) const {
+  const std::string enemy = NearestEnemy(id);
+  if (path.empty() || enemy.empty()) return false;
+  const DogXY e{U(enemy).x, U(enemy).y};
+  return Distance(path.back(), e) < Distance({U(id).x, U(id).y}, e);
 }
 
 // D2, D3: movement: each unit walks its intended path (a charger straight at
@@ -571,6 +614,11 @@ Status Move::MoveUnits() {
              wk.stopped.empty() ? "D11.6" : wk.stopped_rule);
       if (wk.distance > 0) fell_back_.insert(id);  // D5.4 (version 3)
       if (wk.cohesion != U(id).cohesion) State(id, wk.cohesion, U(id).fatigue, "terrain: " + wk.terrain, "D3");
+      continue;
+    }
+    if (shaken_halt_.count(id) && it != s().intents.end() && Advances(id, it->second.path)) {
+      // D6.5 (version 5): shaken before movement, it does not advance.
+      Refuse(id, "D6.5", id + " is shaken: it halts and makes no advance this move");
       continue;
     }
     // An unlimbered battery turns only by refacing (D1.12, above).
@@ -760,6 +808,7 @@ Status Move::Melee() {
       }
       auto r = Morale(loser, "lost a round of melee", charged);
       if (!r.ok()) return r.status();
+      ShakenAfterMovement(loser, *r);  // D6.5 (version 5)
     }
     if (!winner.empty() && !U(winner).gone) ADJ_RETURN_IF_ERROR(Control(winner, "won a melee"));
   }
@@ -781,6 +830,7 @@ Status Move::Casualties() {
       if (newly_routing_.count(id)) break;
       auto r = Morale(id, i < tests ? "10% casualties" : "below half strength and losing more", MoraleContext{});
       if (!r.ok()) return r.status();
+      ShakenAfterMovement(id, *r);  // D6.5 (version 5)
     }
   }
   return Status::Ok();
@@ -811,6 +861,9 @@ Status Move::Routs() {
         tested.insert(fid);
         auto r = Morale(fid, "friends retreating within 150 mm", MoraleContext{});
         if (!r.ok()) return r.status();
+        // D6.5 (version 5): a defender it shakes falls back, and its friends
+        // within 150 mm test in the next wave.
+        if (ShakenAfterMovement(fid, *r)) newly_routing_.insert(fid);
       }
     }
     for (const std::string& id : now) newly_routing_.erase(id);

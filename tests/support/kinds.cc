@@ -99,8 +99,9 @@ GameKind Dog() {
   k.fork_phase = 1;
   k.coming = projections::DogMove(4);
   k.correction = Ruling("General Hill's fate stands");
-  // dog=1, not dog=2: these three moves come out the same under dog=2, 3
-  // and 4 (issue 19's changes and version 4's touch no test they take), so only dog=1 makes
+  // dog=1, not dog=2: these three moves come out the same under dog=2 to 5
+  // (issue 19's changes and versions 4's and 5's touch no test they take:
+  // seen with k.older set to dog=4, the audit parts nowhere), so only dog=1 makes
   // the audit part from the recorded game and checks where.
   k.older_versions = "dog=1";
   k.older = rules::LatestVersions();
