@@ -115,6 +115,13 @@ constexpr std::array kVersions{
                 "version 1 made only the former owner's flee. Y11.1, Y15.1: the technology Civil Engineering (40 RP, "
                 "ASSUMED) adds one improvement a turn, the book's research that raises the limit; version 1 knew no "
                 "such technology"},
+    VersionNote{"y1820", 3, "Y3.1, Y8.3, Y8.5",
+                "Y8.3: a fleet escorts one army across one sea zone a turn, counted across every nation's moves: a "
+                "fleet that escorted and sailed on does not escort again, and a pact partner's fleet serves one "
+                "partner (version 2 counted escorts zone by zone in each nation's own tally). Y3.1, Y8.5: a province "
+                "surrendering after its capital fell is taken like a captured port: the fleets docked there to which "
+                "it is no longer friendly flee, the loser's and its partners' (version 2: the loser's were lost and "
+                "its partners' stayed docked)"},
 };
 
 std::vector<VersionNote>& AllNotes() {

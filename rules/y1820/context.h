@@ -4,6 +4,7 @@
 // to rules/y1820.
 #pragma once
 
+#include <map>
 #include <string>
 #include <utility>
 
@@ -24,6 +25,9 @@ class Ctx {
   const projections::Y1820State& s() const { return w_.y1820(); }
   const TurnPhase& at() const { return at_; }
   PhaseWriter& writer() { return w_; }
+  // Y8.3 (version 3): fleets that have escorted this turn, by (sea zone,
+  // owner), across every nation's moves; never read beyond the fleets there.
+  std::map<std::pair<std::string, std::string>, int32_t>& escorts_spent() { return escorts_spent_; }
 
   // At the context's turn and phase; the kind puts the writer under y1820.
   Draft Tagged(Draft d) const {
@@ -66,6 +70,7 @@ class Ctx {
   PhaseWriter& w_;
   TurnPhase at_;
   DiceSource* dice_;
+  std::map<std::pair<std::string, std::string>, int32_t> escorts_spent_;
 };
 
 // A union member's (type, offset) for Ctx::Emit.

@@ -109,6 +109,15 @@ inline constexpr std::string_view kTreatyKinds[] = {"non-aggression", "exchange"
 // Y8.5 (version 2): a taken port's docked fleets of every nation it is no
 // longer friendly to flee, not only the former owner's (version 1).
 inline constexpr uint32_t kFriendlyFleetsFleeVersion = 2;
+// Y8.3 (version 3): a fleet escorts once a turn, in one sea zone, counted
+// across every nation's moves (version 2: zone by zone in each nation's own
+// count, so a fleet that escorted and sailed on escorted again, and a pact
+// partner's fleets served each partner).
+inline constexpr uint32_t kEscortOnceVersion = 3;
+// Y3.1, Y8.5 (version 3): a surrendering province's docked fleets flee as a
+// taken port's do, every nation's to which the port is no longer friendly
+// (version 2: the loser's were lost and its partners' stayed docked).
+inline constexpr uint32_t kSurrenderFleeVersion = 3;
 
 // ---- Y13: epidemics (percent) -----------------------------------------------------------
 inline constexpr int kEpidemicKillPct = 40;

@@ -46,6 +46,23 @@ int Get(const std::map<std::string, int32_t>& m, const std::string& k) {
   return it == m.end() ? 0 : it->second;
 }
 
+// The fleets at sea in `sea`, by nation (none: empty).
+const std::map<std::string, int32_t>& FleetsIn(const projections::Y1820State& s, const std::string& sea) {
+  static const std::map<std::string, int32_t> kNone;
+  auto sf = s.sea_fleets.find(sea);
+  return sf == s.sea_fleets.end() ? kNone : sf->second;
+}
+
+// Y8.3 (version 3): `owner`'s fleets in `sea` that have escorted this turn,
+// never more than are there now (a battle's losses fall on the fleets that
+// have not escorted first).
+int32_t Spent(Ctx& c, const std::string& sea, const std::string& owner) {
+  const int32_t there = Get(FleetsIn(c.s(), sea), owner);
+  int32_t& spent = c.escorts_spent()[{sea, owner}];
+  spent = std::min(spent, there);
+  return spent;
+}
+
 // Y8.2: a port is friendly to a nation's fleets when it is the nation's own or
 // that of a nation it has a treaty with (non-aggression, exchange or pact).
 bool FriendlyPort(const projections::Y1820State& s, const std::string& fleets, const std::string& owner) {
@@ -82,6 +99,8 @@ Status Moves::Army(const Y1820StandingOrder& o) {
   std::string penalty_name;
   std::vector<int32_t> via = o.ints;
   std::vector<std::string> seas = o.strs;
+  const bool once = c_.writer().rules_versions().Of(kRuleset) >= kEscortOnceVersion;
+  std::map<std::string, int32_t> escorts;  // Y8.3 (version 3): fleets needed in each zone
   if (!seas.empty()) {
     // Y8.3: across sea zones, one fleet a zone for each army, own or a pact partner's.
     if (!via.empty()) return reject("Y8.3", "an army crosses the sea or goes by railroad in a turn, not both");
@@ -100,9 +119,23 @@ Status Moves::Army(const Y1820StandingOrder& o) {
         }
       }
       int free = fleets - escorts_used_[seas[i]];
-      if (free < o.n) {
+      if (!once && free < o.n) {
         return reject("Y8.3", "escorting " + std::to_string(o.n) + " armies across " + seas[i] + " takes " +
                                   std::to_string(o.n) + " fleets there; " + std::to_string(free) + " are free");
+      }
+      if (once) escorts[seas[i]] += o.n;
+    }
+    // Version 3: a fleet escorts one army across one zone a turn, whoever it
+    // serves; a zone crossed twice takes fleets for each crossing.
+    for (const auto& [zone, need] : escorts) {
+      int free = 0;
+      for (const auto& [owner, k] : FleetsIn(s, zone)) {
+        if (owner == nation_ || s.HasTreaty(nation_, owner, "pact")) free += k - Spent(c_, zone, owner);
+      }
+      if (free < need) {
+        return reject("Y8.3", "escorting " + std::to_string(o.n) + " armies across " + zone + " takes " +
+                                  std::to_string(need) + " fleets there that have not escorted this turn, and there are " +
+                                  std::to_string(free));
       }
     }
     penalty = kCrossingPenalty;
@@ -152,7 +185,21 @@ Status Moves::Army(const Y1820StandingOrder& o) {
       return reject("Y12.2", nation_ + " is not at war with " + owner + ": its borders are closed");
     }
   }
-  for (const auto& z : seas) escorts_used_[z] += o.n;  // Y8.3: each escorting fleet is spent for the turn
+  if (!once) {
+    for (const auto& z : seas) escorts_used_[z] += o.n;  // Y8.3: each escorting fleet is spent for the turn
+  }
+  for (const auto& [zone, need] : escorts) {
+    // Version 3: the nation's own fleets escort first, then its partners' in name order.
+    int32_t left = need;
+    std::vector<std::string> owners{nation_};
+    for (const auto& [owner, k] : FleetsIn(s, zone)) {
+      if (owner != nation_ && s.HasTreaty(nation_, owner, "pact")) owners.push_back(owner);
+    }
+    for (const std::string& owner : owners) {
+      const int32_t take = std::min(left, Get(FleetsIn(s, zone), owner) - Spent(c_, zone, owner));
+      if (take > 0) c_.escorts_spent()[{zone, owner}] += take, left -= take;
+    }
+  }
   // A neutral's or NPC state's province (Y7) or an enemy's is fought for.
   bool hostile = owner.empty() || s.AtWar(nation_, owner);
   const std::string rule = !seas.empty() ? "Y8.3" : !via.empty() ? "Y5.2" : "Y5.1";
@@ -372,7 +419,8 @@ Status Moves::Flee(int32_t port, const std::string& owner) {
       sea = seas[*r - 1];
     }
     // It sails into the zone and fights the enemy fleets there; it has no port to fall back to, so after a
-    // draw it stays in the zone.
+    // draw it stays in the zone. It has not escorted (Y8.3, version 3).
+    if (c_.writer().rules_versions().Of(kRuleset) >= kEscortOnceVersion) Spent(c_, sea, owner);
     c_.Emit([=](Fbb& f) {
       return Body(fb::CreateY1820FleetsMovedDirect(f, owner.c_str(), port, "", 0, sea.c_str(), 1, "fled"));
     });
@@ -408,11 +456,16 @@ Status Moves::FallOfCapital(const std::string& loser, int32_t province) {
     if (int32_t k = Get(p->armies, loser); k > 0) {
       c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesLostDirect(f, loser.c_str(), id, k, "surrender", "Y3.1")); });
     }
-    if (int32_t k = Get(p->fleets, loser); k > 0) {
+    const bool flee = c_.writer().rules_versions().Of(kRuleset) >= kSurrenderFleeVersion;
+    if (int32_t k = Get(p->fleets, loser); k > 0 && !flee) {
       c_.Emit([=](Fbb& f) {
         return Body(fb::CreateY1820FleetsLostDirect(f, loser.c_str(), id, "", k, "surrender", "Y3.1"));
       });
     }
+    // Version 3 (Y8.5): the province is taken, as by a capture: the fleets
+    // docked there to which it, now the conqueror's, is no longer friendly
+    // flee, the loser's and its partners' alike.
+    if (flee) ADJ_RETURN_IF_ERROR(FleeFleets(id, loser));
     int roll = *r;
     c_.Emit([=](Fbb& f) {
       return Body(fb::CreateY1820ProvinceSurrenderedDirect(f, id, loser.c_str(), nat.c_str(), roll));
@@ -438,6 +491,9 @@ Status Moves::Eliminate(const std::string& loser) {
       });
     }
     if (c_.s().Province(id)->owner == loser) {
+      // Version 3 (Y8.5): its partners' fleets docked there, the province
+      // no longer friendly to them, flee (the loser's own are lost above).
+      if (c_.writer().rules_versions().Of(kRuleset) >= kSurrenderFleeVersion) ADJ_RETURN_IF_ERROR(FleeFleets(id, loser));
       c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ProvinceSurrenderedDirect(f, id, loser.c_str(), nat.c_str(), 0)); });
     }
   }
@@ -498,6 +554,16 @@ Status Moves::Fleet(const Y1820StandingOrder& o) {
       return reject("Y8.2", "sea zones " + from_sea + " and " + to_sea + " do not touch");
     }
   }
+  // Y8.3 (version 3): fleets that have not escorted sail first; those that
+  // have carry it with them (they do not escort again this turn).
+  const bool once = c_.writer().rules_versions().Of(kRuleset) >= kEscortOnceVersion;
+  int32_t spent_moving = 0;
+  if (once && !from_sea.empty()) {
+    const int32_t spent = Spent(c_, from_sea, nation_);
+    spent_moving = std::max(0, o.n - (Get(FleetsIn(s, from_sea), nation_) - spent));
+    c_.escorts_spent()[{from_sea, nation_}] = spent - spent_moving;
+  }
+  if (once && !to_sea.empty()) Spent(c_, to_sea, nation_);  // as it stands before they come
   // The fleets sail; entering a zone that holds fleets of a nation at war with them, they fight there
   // (Y8.2, Y9), and after a draw the ones left sail back where they came from and stop for the turn.
   int32_t k = o.n;
@@ -516,9 +582,12 @@ Status Moves::Fleet(const Y1820StandingOrder& o) {
                                                    "draw"));
     });
     fleets_arrived_[origin] += k;
+    if (once && !from_sea.empty()) c_.escorts_spent()[{from_sea, nation_}] += std::min(spent_moving, k);
     return Status::Ok();
   }
   fleets_arrived_[to_port ? "port:" + std::to_string(to_port) : to_sea] += k;
+  // Version 3: a battle's losses fall on the fleets that had not escorted first.
+  if (once && !to_sea.empty()) c_.escorts_spent()[{to_sea, nation_}] += std::min(spent_moving, k);
   return Status::Ok();
 }
 

@@ -96,7 +96,7 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
   CHECK(rules::LatestVersion("sow") == 5);
   CHECK(rules::LatestVersion("pate") == 4);
-  CHECK(rules::LatestVersion("y1820") == 2);
+  CHECK(rules::LatestVersion("y1820") == 3);
   CHECK(rules::LatestVersion("dog") == 5);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
@@ -104,14 +104,14 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK_FALSE(rules::KnownVersion("pate", 5));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 5}, {"pate", 4}, {"y1820", 2}, {"dog", 5}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 5}, {"pate", 4}, {"y1820", 3}, {"dog", 5}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
   CHECK(*rules::ParseRulesVersions("1", rules::RulesVersions{{"sow", 4}, {"pate", 2}, {"y1820", 1}, {"dog", 1}}) ==
         rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 1}, {"dog", 1}, {"race", rules::KnownVersion("race", 1) ? 1u : 0u}});
-  CHECK(*rules::ParseRulesVersions("3", base) == rules::RulesVersions{{"sow", 3}, {"pate", 3}, {"dog", 3},
-                                                                         {"race", rules::KnownVersion("race", 3) ? 3u : 0u}});  // sow, pate and dog have a version 3
+  CHECK(*rules::ParseRulesVersions("3", base) == rules::RulesVersions{{"sow", 3}, {"pate", 3}, {"y1820", 3}, {"dog", 3},
+                                                                         {"race", rules::KnownVersion("race", 3) ? 3u : 0u}});  // every ruleset has a version 3
   CHECK(*rules::ParseRulesVersions("sow=1,pate=1", rules::RulesVersions{{"sow", 2}, {"pate", 1}}) == rules::RulesVersions{{"sow", 1}, {"pate", 1}});
   CHECK(*rules::ParseRulesVersions("sow=2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 1}});
   auto bad = rules::ParseRulesVersions("pate=9", base);
