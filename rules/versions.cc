@@ -28,12 +28,13 @@ constexpr std::array kVersions{
                 "a unit charged this move that loses the round of melee to its charger tests morale as a unit being "
                 "charged: attacked from the rear, charged by cavalry (in square or not), a British unit receiving "
                 "a charge (version 3 counted none of them after its charged-infantry test)"},
-    VersionNote{"dog", 5, "D6.5",
+    VersionNote{"dog", 5, "D5, D6.5",
                 "a shaken result has its effect whatever the test: a unit shaken before movement (a commander's "
                 "death) makes no charge and no advance that move; a unit charged that move and shaken after "
                 "movement (the round of melee it lost, casualties, friends retreating) falls back 50 mm unless in "
                 "square, once a move (version 4: only a charged unit shaken by its charged-infantry test fell back, "
-                "once for each charge)"},
+                "once for each charge); a square does not charge by order, as it does not when bound to pursue "
+                "(version 4: it charged)"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "

@@ -47,7 +47,7 @@ inline constexpr uint32_t kChargedLoserVersion = 4;
 // advance this move; a unit defending (charged this move) that is shaken
 // after movement (the melee round it lost, casualties, friends retreating)
 // falls back 50 mm unless in square (version 4: only at a charge's
-// declaration).
+// declaration); a square does not charge by order (version 4: it did).
 inline constexpr uint32_t kShakenEffectsVersion = 5;
 
 // D12: where a side's orders for the coming move are recorded.

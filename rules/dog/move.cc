@@ -529,6 +529,12 @@ Status Move::Charges() {
       if (it != s().intents.end()) Refuse(id, "D6.5", id + " is shaken: it halts and makes no charge this move");
       continue;
     }
+    if (v5_ && u.formation == fb::DogFormation_Square) {
+      // D5, D6.5 (version 5): a square stands; it charges no more by order
+      // than when bound to pursue (the formation as its changes this move left it).
+      Refuse(id, "D5", id + " is in square: a square does not charge");
+      continue;
+    }
     MoraleContext me;
     me.charging = true;
     auto r = Morale(id, "charging", me);

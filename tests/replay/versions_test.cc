@@ -216,7 +216,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3\n    D3, D5.4, D7.11: friends within 150 mm that fall back") &&
                            Catch::Contains("dog=4\n    D5.3, D7.8, D7.9, D7.15, D7.16: a unit charged this move") &&
-                           Catch::Contains("dog=5  newest\n    D6.5: a shaken result has its effect whatever the test"));
+                           Catch::Contains("dog=5  newest\n    D5, D6.5: a shaken result has its effect whatever the test"));
   // An unknown version is refused, and nothing is adjudicated.
   Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", "sow=9"});
   CHECK(bad.code != 0);
