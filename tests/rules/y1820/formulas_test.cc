@@ -165,6 +165,11 @@ TEST_CASE("Y4.1-Y4.3, Y6.1, Y13.1: spawn points: the capital first, rally points
   s.provinces[3].improvements.insert("Military HQ");
   CHECK(RallyPointsAllowed(s, "N") == 0);
   CHECK(SpawnPoints(s, "N") == std::vector<int32_t>{1, 3});
+  // A Feudal Monarchy's third point goes with the rally points (the reform
+  // replaces levy-conscription, the perk that gives it: RULES.md Y6.1).
+  s.nations["N"].government = "feudal";
+  CHECK(RallyPointsAllowed(s, "N") == 0);
+  CHECK(SpawnPoints(s, "N") == std::vector<int32_t>{1, 3});
 }
 
 TEST_CASE("Y11.1, Y11.7: two improvements a turn, one more for each 4 factories", "[y1820]") {
