@@ -104,6 +104,11 @@ constexpr std::array kVersions{
                 "2.6: the embargoing state's own ports lose by its own share of its nation's ports (version 4: by the embargoed state's share of its nation's); "
                 "4.9: a unit disbanding on a square strictly nearer to a city its state holds than to any other city disbands in its own territory (version 4: only on a city's square); "
                 "4.3: militia are raised in a home city another state holds only when that state is at war with theirs (version 4: any holder); 4.9: militia may disband among enemies anywhere in the strategic square of the city they were raised in (version 4: inside it only)"},
+    VersionNote{"sow", 6, "SOW 2.5, SOW 2.6, SOW 2.4, SOW 2.8",
+                "a declared blockade holds only while its declarer is at war with the state blockaded, and an "
+                "embargo only while the two are not allied: peace lifts a blockade and an alliance an embargo, for "
+                "2.5 and 2.6's losses, 2.4's embargoed neighbours and 2.8's receivers (version 5 kept both until "
+                "the GA lifted them)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "

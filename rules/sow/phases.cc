@@ -31,12 +31,25 @@ bool AtWar(const P::TreasuryState& s, const std::string& a, const std::string& b
 bool Friendly(const P::TreasuryState& s, const std::string& a, const std::string& b) {
   return a == b || s.RelationOf(a, b) == P::Relation::Alliance;
 }
-bool Blockaded(const P::TreasuryState& s, const std::string& state) {
-  for (const auto& [by, against] : s.blockades) if (against == state) return true;
+// SOW 2.5, 2.6: whether a declaration still holds (version 6: a blockade
+// while its declarer is at war with the state blockaded, an embargo while
+// the two are not allied; before, until the GA lifted it).
+bool BlockadeHolds(const P::TreasuryState& s, const std::string& by, const std::string& against, uint32_t version) {
+  return version < kDeclarationsLapseVersion || AtWar(s, by, against);
+}
+bool EmbargoHolds(const P::TreasuryState& s, const std::string& by, const std::string& against, uint32_t version) {
+  return version < kDeclarationsLapseVersion || s.RelationOf(by, against) != P::Relation::Alliance;
+}
+bool Blockaded(const P::TreasuryState& s, const std::string& state, uint32_t version) {
+  for (const auto& [by, against] : s.blockades) {
+    if (against == state && BlockadeHolds(s, by, against, version)) return true;
+  }
   return false;
 }
-bool Embargoed(const P::TreasuryState& s, const std::string& state) {
-  for (const auto& [by, against] : s.embargoes) if (by == state || against == state) return true;
+bool Embargoed(const P::TreasuryState& s, const std::string& state, uint32_t version) {
+  for (const auto& [by, against] : s.embargoes) {
+    if ((by == state || against == state) && EmbargoHolds(s, by, against, version)) return true;
+  }
   return false;
 }
 const std::string& NationOf(const P::TreasuryState& s, const std::string& state) {
@@ -57,7 +70,7 @@ std::pair<int32_t, int32_t> NextSeason(int32_t year, int32_t season) {
 // ignores commerce, as one neither raiding nor convoying does (RULES.md).
 bool PortBlockaded(const P::TreasuryState& s, const P::FleetState& fleet, const P::City& port, uint32_t version) {
   for (const auto& [by, against] : s.blockades) {
-    if (against != port.controller) continue;
+    if (against != port.controller || !BlockadeHolds(s, by, against, version)) continue;
     bool sol = false, frigate = false, hostile_sol = false;
     for (const auto& [id, ship] : fleet.ships) {
       if (!ship.on_map() || ship.location != port.name || !ship.coastal) continue;
@@ -148,7 +161,8 @@ void RunIncome(Outcomes& out) {
       }
       for (const auto& [other_name, o] : s0.cities) {
         if (o.kind == P::CityKind::OffMapPort || o.controller == c.controller) continue;
-        bool emb = s0.embargoes.count({c.controller, o.controller}) || s0.embargoes.count({o.controller, c.controller});
+        bool emb = (s0.embargoes.count({c.controller, o.controller}) && EmbargoHolds(s0, c.controller, o.controller, version)) ||
+                   (s0.embargoes.count({o.controller, c.controller}) && EmbargoHolds(s0, o.controller, c.controller, version));
         if (emb && SquareDistance(o.square, c.square) <= 8) embargoed++;
       }
       int bp = ContactReductionBp(brigades, embargoed);
@@ -176,7 +190,7 @@ void RunIncome(Outcomes& out) {
       }
       // SOW 2.6: every embargo between this port's state and another.
       for (const auto& [by, against] : s0.embargoes) {
-        if (by != c.controller && against != c.controller) continue;
+        if ((by != c.controller && against != c.controller) || !EmbargoHolds(s0, by, against, version)) continue;
         const std::string& other = by == c.controller ? against : by;
         const std::string& other_nation = NationOf(s0, other);
         auto share = s0.trade_bp.find({owner->nation, other_nation});
@@ -224,7 +238,7 @@ void RunIncome(Outcomes& out) {
       if (acct.nation == NationOf(s0, loser)) continue;
       int ports = 0;
       for (const auto& [n, c] : s0.cities) if (IsPort(c) && c.controller == id) ports++;
-      if (ports > 0) receivers.push_back({id, ports, Blockaded(s0, id) || Embargoed(s0, id)});
+      if (ports > 0) receivers.push_back({id, ports, Blockaded(s0, id, version) || Embargoed(s0, id, version)});
     }
     DisplacedSplit split = SplitDisplacedTrade(displaced, receivers);
     for (const auto& share : split.shares) {

@@ -26,6 +26,12 @@ using fb::SowShipType;
 using fb::SowUnitType;
 
 // SOW 1.1: one crown is 100 cc.
+// SOW 2.5, 2.6 (rules version 6): a declared blockade holds only while its
+// declarer is at war with the state blockaded, an embargo only while the two
+// are not allied; versions 1-5 kept both until the GA lifted them, whatever
+// peace or alliance came after (rules/versions.cc).
+inline constexpr uint32_t kDeclarationsLapseVersion = 6;
+
 inline constexpr int64_t kCcPerCrown = 100;
 constexpr int64_t CrToCc(int64_t crowns) { return crowns * kCcPerCrown; }
 
