@@ -53,6 +53,16 @@ const std::map<std::string, int32_t>& FleetsIn(const projections::Y1820State& s,
   return sf == s.sea_fleets.end() ? kNone : sf->second;
 }
 
+// Y8.3, Y12.2: the nations whose fleets in `sea` may escort `nation`'s
+// armies: its own first, then its pact partners' in name order.
+std::vector<std::string> EscortOwners(const projections::Y1820State& s, const std::string& sea, const std::string& nation) {
+  std::vector<std::string> owners{nation};
+  for (const auto& [owner, k] : FleetsIn(s, sea)) {
+    if (owner != nation && s.HasTreaty(nation, owner, "pact")) owners.push_back(owner);
+  }
+  return owners;
+}
+
 // Y8.3 (version 3): `owner`'s fleets in `sea` that have escorted this turn,
 // never more than are there now (a battle's losses fall on the fleets that
 // have not escorted first).
@@ -112,12 +122,7 @@ Status Moves::Army(const Y1820StandingOrder& o) {
         return reject("Y8.3", "sea zones " + seas[i - 1] + " and " + seas[i] + " do not touch");
       }
       int fleets = 0;
-      auto sf = s.sea_fleets.find(seas[i]);
-      if (sf != s.sea_fleets.end()) {
-        for (const auto& [owner, k] : sf->second) {
-          if (owner == nation_ || s.HasTreaty(nation_, owner, "pact")) fleets += k;  // Y12.2: a partner's fleets
-        }
-      }
+      for (const std::string& owner : EscortOwners(s, seas[i], nation_)) fleets += Get(FleetsIn(s, seas[i]), owner);
       int free = fleets - escorts_used_[seas[i]];
       if (!once && free < o.n) {
         return reject("Y8.3", "escorting " + std::to_string(o.n) + " armies across " + seas[i] + " takes " +
@@ -129,9 +134,7 @@ Status Moves::Army(const Y1820StandingOrder& o) {
     // serves; a zone crossed twice takes fleets for each crossing.
     for (const auto& [zone, need] : escorts) {
       int free = 0;
-      for (const auto& [owner, k] : FleetsIn(s, zone)) {
-        if (owner == nation_ || s.HasTreaty(nation_, owner, "pact")) free += k - Spent(c_, zone, owner);
-      }
+      for (const std::string& owner : EscortOwners(s, zone, nation_)) free += Get(FleetsIn(s, zone), owner) - Spent(c_, zone, owner);
       if (free < need) {
         return reject("Y8.3", "escorting " + std::to_string(o.n) + " armies across " + zone + " takes " +
                                   std::to_string(need) + " fleets there that have not escorted this turn, and there are " +
@@ -191,11 +194,7 @@ Status Moves::Army(const Y1820StandingOrder& o) {
   for (const auto& [zone, need] : escorts) {
     // Version 3: the nation's own fleets escort first, then its partners' in name order.
     int32_t left = need;
-    std::vector<std::string> owners{nation_};
-    for (const auto& [owner, k] : FleetsIn(s, zone)) {
-      if (owner != nation_ && s.HasTreaty(nation_, owner, "pact")) owners.push_back(owner);
-    }
-    for (const std::string& owner : owners) {
+    for (const std::string& owner : EscortOwners(s, zone, nation_)) {
       const int32_t take = std::min(left, Get(FleetsIn(s, zone), owner) - Spent(c_, zone, owner));
       if (take > 0) c_.escorts_spent()[{zone, owner}] += take, left -= take;
     }
