@@ -79,6 +79,22 @@ constexpr std::array kVersions{
                 "one letter off); a leg to a sea area not next to the ship's, or into a port not on the last sea "
                 "area, is refused naming the areas next to hers or the ports entered from there (version 3 named "
                 "neither)"},
+    VersionNote{"pate", 5, "PATE 7.1, 6.4, 2.1, 7.8, 6.9, 6.10",
+                "the sides of a battle are drawn around the first ship (by id) with an enemy in the place, so two "
+                "states at war fight though a ship neutral to both comes first (version 4 drew them around the first "
+                "ship there, and no battle was fought) (7.1); a ship in the harbour ordered out to sea while hostile "
+                "ships are off the coast comes out to the coastal waters at the start of the combat phase, the wind "
+                "permitting, fights if they give battle, and then sails (version 4 held her in the harbour unless "
+                "ordered to Close or Pursue) (6.4); hostile transport groups are not ships: they neither bar leaving "
+                "the harbour (6.4), shifting within a port or moving upwind in it (6.6), nor entering the harbour "
+                "(6.8) (version 4 counted them as ships) (2.1); a ship already in her first sea area as the movement "
+                "begins, fled there from a port battle or there from the start, has carried out her first move and "
+                "makes her second (version 4 made neither) (7.8, 4.5); pursuers reaching at sea the ships they "
+                "followed take a side of the wind as an arriving group does: windward sailing downwind, leeward "
+                "upwind, across the wind by the requests or a d2 (version 4 gave neither side the gauge) (6.9, 6.10); "
+                "a ship escaping or evading a battle at sea goes to one of the other tactical areas, each as likely, "
+                "on a d3 (version 4 rolled a d4 and took the next area for her own, so that area came up half the "
+                "time) (7.8, 7.4)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",
@@ -109,6 +125,11 @@ constexpr std::array kVersions{
                 "embargo only while the two are not allied: peace lifts a blockade and an alliance an embargo, for "
                 "2.5 and 2.6's losses, 2.4's embargoed neighbours and 2.8's receivers (version 5 kept both until "
                 "the GA lifted them)"},
+    VersionNote{"sow", 7, "PATE 9, SOW 2.4, SOW 6.1, SOW 4.9",
+                "a unit aboard a transport is where the transport is: in a port on the land map, that city's "
+                "square; at sea, nowhere on land: it counts as a hostile brigade near a city (2.4), bars purchases "
+                "next to it (6.1) and stops a unit disbanding beside it (4.9) only there (version 6 counted it on "
+                "the square it boarded from, wherever the transport sailed)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "

@@ -68,6 +68,21 @@ struct CombatPhase {
   int version = 1;
   std::set<std::string> came_out;  // version 3: out of the harbour to fight this phase (7.1)
 
+  // The ship whose friends form side 0 of a place's battle and whose enemies
+  // side 1 (`ids` in id order): rules version 5 (PATE 7.1), the first with an
+  // enemy among them, none when no two there are at war; before it, the first.
+  std::optional<std::string> Anchor(const std::vector<std::string>& ids) const {
+    if (ids.empty()) return std::nullopt;
+    if (static_cast<uint32_t>(version) < kSidesFromEnemiesVersion) return ids.front();
+    for (const auto& id : ids) {
+      const std::string& st = p.ship(id)->state;
+      if (std::any_of(ids.begin(), ids.end(), [&](const std::string& o) { return p.Hostile(p.ship(o)->state, st); })) {
+        return id;
+      }
+    }
+    return std::nullopt;
+  }
+
   Status Fight(const Engagement& e);
   Status PortV3(const std::vector<std::string>& ids, const Port& port, int* battle_no);
   void Split(Engagement e, std::vector<Engagement>* out, int* battle_no) const;
@@ -122,13 +137,23 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
   auto barred = [&](Compass heading) {
     return wind_known ? PortMoveBarred(CourseOf(heading, wind), wind, true) : std::string();
   };
+  // Rules version 5 (PATE 6.4): a ship ordered out to sea may leave the
+  // harbour past hostile ships (not transports, 2.1) off the coast only now,
+  // and must fight her way out if they give battle; version 4 held her in.
+  const bool sorties = static_cast<uint32_t>(version) >= kSortieVersion;
   std::set<std::string> out_now, in_now;
   for (const auto& id : harbour) {
     const Ship& sh = *p.ship(id);
     const ShipOrders& o = orders[id];
-    if (!(o.engage == Engage::Close || o.contact == Contact::Pursue) || !hostile_among(coastal, sh)) continue;
+    const bool seeks_battle = (o.engage == Engage::Close || o.contact == Contact::Pursue) && hostile_among(coastal, sh);
+    const bool sails_out =
+        sorties && !o.sea1.empty() && p.EnemyShipsInPort(location, sh.state, fb::PortPart_Coastal);
+    if (!seeks_battle && !sails_out) continue;
     if (std::string why = barred(port.exit); !why.empty()) {
-      p.Failed(id, "PATE 6.6", "could not come out of the harbour to fight: " + why);
+      p.Failed(id, "PATE 6.6",
+               std::string(seeks_battle ? "could not come out of the harbour to fight: "
+                                        : "could not come out of the harbour past the hostile ships off the coast: ") +
+                   why);
       continue;
     }
     out_now.insert(id);
@@ -147,13 +172,18 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
   }
   for (const auto& id : ids) {
     if (out_now.count(id)) {
-      p.Moved(id, {location, fb::PortPart_Coastal, 0}, "PATE 7.1", "out to the coastal waters to fight", 0, false);
+      const ShipOrders& o = orders[id];
+      const bool seeks_battle = o.engage == Engage::Close || o.contact == Contact::Pursue;
+      p.Moved(id, {location, fb::PortPart_Coastal, 0}, seeks_battle ? "PATE 7.1" : "PATE 6.4",
+              seeks_battle ? "out to the coastal waters to fight"
+                           : "out to the coastal waters past the hostile ships there, bound for " + o.sea1,
+              0, false);
       came_out.insert(id);
     } else if (in_now.count(id)) {
       p.Moved(id, {location, fb::PortPart_Harbour, 0}, "PATE 7.1", "into the harbour to fight", 0, false);
     }
   }
-  // Each part's battle: the first ship's friends against her enemies.
+  // Each part's battle: the anchor's friends against her enemies (Anchor).
   std::vector<Engagement> battles;
   for (Where where : {Where::Harbour, Where::Coastal}) {
     std::vector<std::string> part;
@@ -161,10 +191,12 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
       if (p.ship(id) && p.ship(id)->in_port == (where == Where::Harbour)) part.push_back(id);
     }
     if (part.empty()) continue;
+    const auto anchor = Anchor(part);
+    if (!anchor) continue;
     Engagement e;
     e.location = location;
     e.where = where;
-    const std::string first = p.ship(part.front())->state;
+    const std::string first = p.ship(*anchor)->state;
     for (const auto& id : part) {
       const std::string& st = p.ship(id)->state;
       if (p.Friendly(st, first)) e.ships[0].push_back(id);
@@ -188,9 +220,11 @@ Status RunCombat(Pate& p) {
   }
   int battle_no = 0;
   for (const auto& [key, ids] : places) {
-    // Sides: the first ship's friends against her enemies (ships neutral to
+    // Sides: the anchor's friends against her enemies (ships neutral to
     // both stay out).
-    const Ship first = *p.ship(ids.front());  // a copy: she may be taken or sunk
+    const auto anchor = phase.Anchor(ids);
+    if (!anchor) continue;
+    const Ship first = *p.ship(*anchor);  // a copy: she may be taken or sunk
     std::vector<std::string> side0, side1;
     for (const auto& id : ids) {
       const Ship& sh = *p.ship(id);
@@ -426,9 +460,15 @@ Status CombatPhase::Fight(const Engagement& e) {
     }
     if (res.escaped || (res.evaded && b.where != Where::Harbour)) {
       // 7.8, 7.4: to another tactical area at sea; out to sea from a port.
-      PATE_TRY(t, p.Die(res.id, "escape: tactical area", "PATE 7.8", kTacticalAreas));
+      // Rules version 5: at sea, one of the other tactical areas, each as
+      // likely (a d3); version 4 rolled a d4 and took the next area for her
+      // own, so that one came up half the time.
+      const bool even = now->at_sea() && static_cast<uint32_t>(version) >= kEscapeAreaVersion;
+      PATE_TRY(t, p.Die(res.id, "escape: tactical area", "PATE 7.8", even ? kTacticalAreas - 1 : kTacticalAreas));
       Place to;
-      if (now->at_sea()) {
+      if (even) {
+        to = {now->location, fb::PortPart_Sea, static_cast<uint8_t>(t < now->tactical ? t : t + 1)};
+      } else if (now->at_sea()) {
         to = {now->location, fb::PortPart_Sea, static_cast<uint8_t>(t == now->tactical ? (t % kTacticalAreas) + 1 : t)};
       } else {
         to = {port ? port->sea_area : now->location, fb::PortPart_Sea, static_cast<uint8_t>(t)};

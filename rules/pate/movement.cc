@@ -141,7 +141,7 @@ class Movement {
       std::string target = PortTarget(sh, o, area);
       if (target.empty()) return std::nullopt;
       const Port* port = p_.map().PortNamed(target);
-      bool harbour = o.harbour && !p_.EnemiesInPort(target, sh.state);  // 6.8
+      bool harbour = o.harbour && !p_.EnemyShipsInPort(target, sh.state);  // 6.8
       Leg l{{target, harbour ? fb::PortPart_Harbour : fb::PortPart_Coastal, 0}, Opposite(port->exit), true, false, "",
             "PATE 6.5"};
       if (port->sea_area != area) l.heading = *p_.map().DirectionTo(area, port->sea_area);  // a strait port
@@ -152,7 +152,7 @@ class Movement {
         if (!here || o.port != sh.location || !o.sea1.empty()) return std::nullopt;
         fb::PortPart want = o.harbour ? fb::PortPart_Harbour : fb::PortPart_Coastal;
         if (PlaceOf(sh).part == want) return std::nullopt;
-        if (p_.EnemiesInPort(sh.location, sh.state)) {
+        if (p_.EnemyShipsInPort(sh.location, sh.state)) {
           *why = "enemy ships are in " + sh.location + ": no moving between harbour and coastal waters (PATE 6.6)";
           return std::nullopt;
         }
@@ -169,14 +169,19 @@ class Movement {
       case 6: {
         const std::string& dest = step == 3 ? o.sea1 : o.sea2;
         if (dest.empty() || (step == 6 && (!pr.first || pr.no_second))) return std::nullopt;
-        if (step == 3 && sh.at_sea() && sh.location == dest) return std::nullopt;  // there already (fled, 7.8)
+        if (step == 3 && sh.at_sea() && sh.location == dest) {  // there already (fled, 7.8)
+          // Rules version 5 (PATE 7.8, 4.5): her first move is carried out, so
+          // her second may follow; version 4 lost the rest of her orders.
+          if (version_ >= kFledFirstMoveVersion) progress_[sh.id].first = true;
+          return std::nullopt;
+        }
         if (here) {
           if (!p_.map().PortOpensOn(sh.location, dest)) {
             *why = sh.location + " opens only on " + here->sea_area +
                    (here->strait_area.empty() ? "" : " and " + here->strait_area) + " (PATE 6.4)";
             return std::nullopt;
           }
-          if (sh.in_port && p_.EnemiesInPort(sh.location, sh.state, fb::PortPart_Coastal)) {
+          if (sh.in_port && p_.EnemyShipsInPort(sh.location, sh.state, fb::PortPart_Coastal)) {
             *why = "hostile ships are off the coast of " + sh.location + " (PATE 6.4)";
             return std::nullopt;
           }
@@ -323,7 +328,7 @@ class Movement {
     Course course = CourseOf(leg.heading, wind);
     // 6.6: no port move upwind into heavy winds, nor upwind with enemies present.
     std::string why;
-    bool enemies = p_.EnemiesInPort(leg.port_move ? (p_.map().PortNamed(from.location) ? from.location : leg.to.location) : "", lead.state);
+    bool enemies = p_.EnemyShipsInPort(leg.port_move ? (p_.map().PortNamed(from.location) ? from.location : leg.to.location) : "", lead.state);
     if (leg.port_move) why = PortMoveBarred(course, wind, enemies);
     bool ok = why.empty();
     if (ok && step != 1 && !leg.cross) {
@@ -464,6 +469,32 @@ class Movement {
     // their side of the wind.
     bool windward = gauge.value_or(false);
     if (!gauge && joined) windward = p_.ship(friends.front())->windward;
+    // 6.9, 6.10 (rules version 5): pursuers reaching at sea the ships they
+    // followed, who met no enemy there, arrive as a second group: from
+    // windward sailing downwind, from leeward upwind, across the wind by the
+    // requests (the pursuers' lead's against the group's), else a d2; with
+    // allies joined, on the side away from them. Version 4 gave neither side
+    // the gauge.
+    std::optional<bool> pursuers_windward;
+    if (gauge) {
+      pursuers_windward = !*gauge;
+    } else if (!pursuers.empty() && to.part == fb::PortPart_Sea && version_ >= kPursuitGaugeVersion) {
+      if (joined) {
+        pursuers_windward = !windward;
+      } else {
+        const Course c = CourseOf(leg.heading, p_.WindAt(to.location));
+        const bool theirs = orders_[pursuers.front()].windward;
+        if (c != Course::Across) {
+          pursuers_windward = c == Course::Downwind;
+        } else if (orders_[lead.id].windward != theirs) {
+          pursuers_windward = theirs;
+        } else {
+          PATE_TRY(g, p_.Die(pursuers.front(), "gauge", "PATE 6.9", 2));
+          pursuers_windward = g == 1;
+        }
+        windward = !*pursuers_windward;
+      }
+    }
     for (const auto& id : ships) p_.Moved(id, to, leg.rule, detail, 0, windward);
     if (joined) {
       for (const auto& id : ships) {
@@ -480,7 +511,7 @@ class Movement {
     if (pursued_to.part == fb::PortPart_Harbour) pursued_to.part = fb::PortPart_Coastal;  // 6.10
     for (const auto& id : pursuers) {
       p_.Moved(id, pursued_to, "PATE 6.10", "pursuing " + lead.id + " to " + Describe(pursued_to), 0,
-               gauge ? std::optional<bool>(!*gauge) : std::nullopt);
+               pursuers_windward);
     }
     if (!in_strait.empty()) {
       for (const auto& id : in_strait) {

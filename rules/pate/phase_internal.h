@@ -133,13 +133,15 @@ class Pate {
     auto it = s().winds.find(area);
     return it == s().winds.end() ? projections::Wind{} : it->second;
   }
-  // Enemy ships of `state` in port `port` (either part), or in the place.
+  // Enemies of `state` in port `port` (either part, or part `part`), any
+  // group: a port to attack (PortTarget, 4.5) holds an enemy's transports too.
   bool EnemiesInPort(const std::string& port, const std::string& state, int part = -1) const {
-    for (const auto& [id, o] : f().ships) {
-      if (!o.on_map() || o.location != port || o.at_sea() || !Hostile(o.state, state)) continue;
-      if (part < 0 || PlaceOf(o).part == part) return true;
-    }
-    return false;
+    return AnyEnemyInPort(port, state, part, false);
+  }
+  // PATE 2.1: 6.4's, 6.6's and 6.8's "hostile ships", which from rules
+  // version 5 (kTransportsNotShipsVersion) are not transport groups.
+  bool EnemyShipsInPort(const std::string& port, const std::string& state, int part = -1) const {
+    return AnyEnemyInPort(port, state, part, version() >= kTransportsNotShipsVersion);
   }
 
   Result<uint32_t> Die(const std::string& subject, const std::string& purpose, const std::string& rule,
@@ -246,8 +248,19 @@ class Pate {
   void Rejected(uint64_t seq, const std::string& rule, const std::string& reason) { sow_.Rejected(seq, rule, reason); }
   DiceSource& DiceRef() { return dice_; }
   PhaseWriter& Writer() { return w_; }
+  // The game's pate rules version (rules/versions.cc).
+  uint32_t version() const { return w_.rules_versions().Of(kRuleset); }
 
  private:
+  bool AnyEnemyInPort(const std::string& port, const std::string& state, int part, bool no_transports) const {
+    for (const auto& [id, o] : f().ships) {
+      if (!o.on_map() || o.location != port || o.at_sea() || !Hostile(o.state, state)) continue;
+      if (no_transports && o.type == ShipType::TR) continue;
+      if (part < 0 || PlaceOf(o).part == part) return true;
+    }
+    return false;
+  }
+
   PhaseWriter& w_;
   TurnPhase at_;
   const NavalMap& map_;

@@ -115,4 +115,31 @@ inline constexpr int kWinnerLossPct = 25;
 // full crew, never leaving herself fewer than kCrewKeptShip.
 inline constexpr int kPrizeCrewPct = 25;
 
+// Rules version 5, each gate by its rule:
+// PATE 7.1: the sides of a battle are drawn around the first ship (by id) that
+// has an enemy in the place, not around the first ship there (version 4: a
+// first ship neutral to both left two states at war unfought).
+inline constexpr uint32_t kSidesFromEnemiesVersion = 5;
+// PATE 6.4: a ship in the harbour ordered out to sea while hostile ships are
+// off the coast comes out at the start of the combat phase, the wind
+// permitting (6.6), fighting if they give battle, then sails (version 4: only
+// a ship ordered to Close or Pursue came out; the others stayed in).
+inline constexpr uint32_t kSortieVersion = 5;
+// PATE 2.1: "ships" are not transports: hostile transport groups off the coast
+// or in a port do not bar 6.4's leaving, 6.6's shifts and upwind moves or
+// 6.8's entering the harbour (version 4 counted them as ships).
+inline constexpr uint32_t kTransportsNotShipsVersion = 5;
+// PATE 7.8, 4.5: a ship already in her first sea area when the movement
+// begins (fled there from a port battle, 7.8) has carried out her first move
+// and makes her second (version 4: she made neither).
+inline constexpr uint32_t kFledFirstMoveVersion = 5;
+// PATE 6.9, 6.10: pursuers reaching at sea the ships they followed take a
+// side of the wind as a group arriving there does (version 4: neither side
+// held the gauge, so the battle had none).
+inline constexpr uint32_t kPursuitGaugeVersion = 5;
+// PATE 7.8, 7.4: a ship escaping or evading a battle at sea goes to one of
+// the other tactical areas, each as likely (a d3 over them; version 4 rolled
+// a d4 and took the next area for her own, which so came up half the time).
+inline constexpr uint32_t kEscapeAreaVersion = 5;
+
 }  // namespace adjutant::rules::pate

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 
 #include "base/money.h"
 #include "rules/sow/economy.h"
@@ -14,6 +15,20 @@ namespace adjutant::rules::sow {
 namespace P = projections;
 
 namespace {
+
+// Where a unit stands on the land map, if it does. PATE 9 (rules version 7,
+// kAboardAtSeaVersion): a unit aboard a transport is where the transport is:
+// in a port on the land map, that city's square; at sea, nowhere on land.
+// Versions 1-6: the square it boarded from, wherever the transport sailed.
+std::optional<P::Square> LandSquare(const P::TreasuryState& s, const P::FleetState& fleet, const P::Unit& u,
+                                    uint32_t version) {
+  if (u.aboard.empty() || version < kAboardAtSeaVersion) return u.square;
+  auto sh = fleet.ships.find(u.aboard);
+  if (sh == fleet.ships.end() || !sh->second.on_map() || sh->second.at_sea()) return std::nullopt;
+  auto c = s.cities.find(sh->second.location);
+  if (c == s.cities.end() || c->second.kind == P::CityKind::OffMapPort) return std::nullopt;
+  return c->second.square;
+}
 
 // ---- conversions between the projection's enums and the schema's ----------
 fb::SeasonKind K(P::SeasonKind k) { return static_cast<fb::SeasonKind>(k); }
@@ -157,7 +172,8 @@ void RunIncome(Outcomes& out) {
       // see RULES.md) and cities of embargoed powers within 8.
       int brigades = 0, embargoed = 0;
       for (const auto& [id, u] : s0.units) {
-        if (!IsHq(u.type) && AtWar(s0, u.state, c.controller) && SquareDistance(u.square, c.square) <= 4) brigades++;
+        const auto at = LandSquare(s0, f0, u, version);
+        if (at && !IsHq(u.type) && AtWar(s0, u.state, c.controller) && SquareDistance(*at, c.square) <= 4) brigades++;
       }
       for (const auto& [other_name, o] : s0.cities) {
         if (o.kind == P::CityKind::OffMapPort || o.controller == c.controller) continue;
@@ -294,17 +310,20 @@ int CitiesControlled(const P::TreasuryState& s, const std::string& state) {
   return n;
 }
 
-bool HostileNear(const P::TreasuryState& s, const P::City& c, const std::string& state, int squares) {
+bool HostileNear(const P::TreasuryState& s, const P::FleetState& fleet, const P::City& c, const std::string& state,
+                 int squares, uint32_t version) {
   for (const auto& [id, u] : s.units) {
-    if (AtWar(s, u.state, state) && SquareDistance(u.square, c.square) <= squares) return true;
+    const auto at = LandSquare(s, fleet, u, version);
+    if (at && AtWar(s, u.state, state) && SquareDistance(*at, c.square) <= squares) return true;
   }
   return false;
 }
 
 // SOW 6.1–6.4: one purchase; refusal or nullopt.
-std::optional<Refusal> CheckPurchase(const P::TreasuryState& s, const TurnPurchases& done, const std::string& state,
-                                     const P::City& c, int64_t supplies, int64_t stores) {
-  if (c.kind != P::CityKind::OffMapPort && HostileNear(s, c, state, 1)) {
+std::optional<Refusal> CheckPurchase(const P::TreasuryState& s, const P::FleetState& fleet, const TurnPurchases& done,
+                                     const std::string& state, const P::City& c, int64_t supplies, int64_t stores,
+                                     uint32_t version) {
+  if (c.kind != P::CityKind::OffMapPort && HostileNear(s, fleet, c, state, 1, version)) {
     return Refusal{"SOW 6.1", "hostile units are in or next to " + c.name + "'s strategic square"};
   }
   if (stores > 0 && !SellsStores(K(c.kind))) return Refusal{"SOW 6.6", "stores are sold only in on-map ports"};
@@ -541,7 +560,8 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       }
       if (!militia_at_home) {
         for (const auto& [id, other] : s.units) {
-          if (AtWar(s, other.state, st) && other.square == u.square) {
+          const auto at = LandSquare(s, out.fleet(), other, out.writer().rules_versions().Of(kRuleset));
+          if (at && AtWar(s, other.state, st) && *at == u.square) {
             return Refusal{"SOW 4.9", u.id + " shares its strategic square with enemy units"};
           }
         }
@@ -603,7 +623,10 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
     case fb::SowOrderBody_BuySuppliesOrder: {  // SOW 6
       auto* b = o.body_as_BuySuppliesOrder();
       const P::City& c = s.cities.at(b->city()->str());
-      if (auto r = CheckPurchase(s, bought, st, c, b->supplies(), b->stores())) return r;
+      if (auto r = CheckPurchase(s, out.fleet(), bought, st, c, b->supplies(), b->stores(),
+                                   out.writer().rules_versions().Of(kRuleset))) {
+        return r;
+      }
       int64_t cost = SupplyCostCc(b->supplies(), b->stores());
       out.Money(st, -cost, "SOW 6.2", "supplies", c.name,
                 std::to_string(b->supplies()) + " supplies, " + std::to_string(b->stores()) + " stores", seq);
@@ -671,7 +694,8 @@ void RunOrders(Outcomes& out) {
     const auto& [st, city] = key;
     auto c = out.state().cities.find(city);
     if (so.supplies <= 0 || c == out.state().cities.end()) continue;
-    if (auto r = CheckPurchase(out.state(), bought, st, c->second, so.supplies, 0)) {
+    if (auto r = CheckPurchase(out.state(), out.fleet(), bought, st, c->second, so.supplies, 0,
+                               out.writer().rules_versions().Of(kRuleset))) {
       out.Rejected(so.order_seq, r->rule, "standing order this turn: " + r->reason);
       continue;
     }

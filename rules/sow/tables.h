@@ -31,6 +31,11 @@ using fb::SowUnitType;
 // are not allied; versions 1-5 kept both until the GA lifted them, whatever
 // peace or alliance came after (rules/versions.cc).
 inline constexpr uint32_t kDeclarationsLapseVersion = 6;
+// PATE 9 with SOW 2.4, 6.1, 4.9 (rules version 7): troops aboard a transport
+// are at sea, not on the square they boarded from: they neither cut a city's
+// income as hostile brigades near it, bar purchases next to them, nor stop a
+// unit disbanding beside them; versions 1-6 counted them where they boarded.
+inline constexpr uint32_t kAboardAtSeaVersion = 7;
 
 inline constexpr int64_t kCcPerCrown = 100;
 constexpr int64_t CrToCc(int64_t crowns) { return crowns * kCcPerCrown; }

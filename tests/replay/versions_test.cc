@@ -94,17 +94,17 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 }  // namespace
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
-  CHECK(rules::LatestVersion("sow") == 6);
-  CHECK(rules::LatestVersion("pate") == 4);
+  CHECK(rules::LatestVersion("sow") == 7);
+  CHECK(rules::LatestVersion("pate") == 5);
   CHECK(rules::LatestVersion("y1820") == 3);
   CHECK(rules::LatestVersion("dog") == 5);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
-  CHECK(rules::KnownVersion("pate", 4));
-  CHECK_FALSE(rules::KnownVersion("pate", 5));
+  CHECK(rules::KnownVersion("pate", 5));
+  CHECK_FALSE(rules::KnownVersion("pate", 6));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 6}, {"pate", 4}, {"y1820", 3}, {"dog", 5}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 7}, {"pate", 5}, {"y1820", 3}, {"dog", 5}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -117,7 +117,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   auto bad = rules::ParseRulesVersions("pate=9", base);
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.status().message(), Catch::Contains("'pate=9' is not known") && Catch::Contains("sow=2"));
-  CHECK_FALSE(rules::ParseRulesVersions("7", base).ok());
+  CHECK_FALSE(rules::ParseRulesVersions("99", base).ok());  // no ruleset has it
   CHECK_FALSE(rules::ParseRulesVersions("sow=", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow=1,", base).ok());
   CHECK(*rules::ParseRulesVersions("dog=2", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 2}});
@@ -211,7 +211,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   }
   Run list = Adjutant({"--db", db, "rules-versions", "g"});
   CHECK(list.code == 0);
-  CHECK_THAT(list.out, Catch::Contains("sow=6  newest  in use by g/main") && Catch::Contains("sow=1\n"));
+  CHECK_THAT(list.out, Catch::Contains("sow=7  newest  in use by g/main") && Catch::Contains("sow=1\n"));
   // dog=5 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=4 before it.
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3\n    D3, D5.4, D7.11: friends within 150 mm that fall back") &&
