@@ -79,7 +79,7 @@ constexpr std::array kVersions{
                 "one letter off); a leg to a sea area not next to the ship's, or into a port not on the last sea "
                 "area, is refused naming the areas next to hers or the ports entered from there (version 3 named "
                 "neither)"},
-    VersionNote{"pate", 5, "PATE 7.1, 6.4, 2.1, 7.8, 6.9, 6.10",
+    VersionNote{"pate", 5, "PATE 7.1, 6.4, 2.1, 7.8, 6.9, 6.10, 6.3, 5.2",
                 "the sides of a battle are drawn around the first ship (by id) with an enemy in the place, so two "
                 "states at war fight though a ship neutral to both comes first (version 4 drew them around the first "
                 "ship there, and no battle was fought) (7.1); a ship in the harbour ordered out to sea while hostile "
@@ -87,14 +87,17 @@ constexpr std::array kVersions{
                 "permitting, fights if they give battle, and then sails (version 4 held her in the harbour unless "
                 "ordered to Close or Pursue) (6.4); hostile transport groups are not ships: they neither bar leaving "
                 "the harbour (6.4), shifting within a port or moving upwind in it (6.6), nor entering the harbour "
-                "(6.8) (version 4 counted them as ships) (2.1); a ship already in her first sea area as the movement "
+                "(6.8), nor count as ships in a battle: a side whose warships all evade evades whole, a side of shore "
+                "batteries and transports is one of only shore batteries, and a ranged Evade counts the enemy's "
+                "warships (7.4, 7.5, 4.6) (version 4 counted them as ships) (2.1); a ship already in her first sea area as the movement "
                 "begins, fled there from a port battle or there from the start, has carried out her first move and "
                 "makes her second (version 4 made neither) (7.8, 4.5); pursuers reaching at sea the ships they "
                 "followed take a side of the wind as an arriving group does: windward sailing downwind, leeward "
                 "upwind, across the wind by the requests or a d2 (version 4 gave neither side the gauge) (6.9, 6.10); "
                 "a ship escaping or evading a battle at sea goes to one of the other tactical areas, each as likely, "
                 "on a d3 (version 4 rolled a d4 and took the next area for her own, so that area came up half the "
-                "time) (7.8, 7.4)"},
+                "time) (7.8, 7.4); a frigate sights a strait port's ships only from the sea area the port is "
+                "connected to, not from the strait's other side (version 4: from both) (6.3, 5.2)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

@@ -311,6 +311,9 @@ Status CombatPhase::Fight(const Engagement& e) {
   // with them damaged and may repair them; version 2 rolled the damage and
   // forgot it.
   const bool batteries_written = version >= 3;
+  // Rules version 5 (PATE 2.1): transports are not 7.4's, 7.5's or 4.6's
+  // "ships" (Battle::transports_not_ships).
+  const bool transports_not_ships = static_cast<uint32_t>(version) >= kTransportsNotShipsVersion;
   const auto& side0 = e.contact[0];
   const auto& side1 = e.contact[1];
   const Port* port = p.map().PortNamed(e.location);
@@ -318,6 +321,7 @@ Status CombatPhase::Fight(const Engagement& e) {
   b.id = "battle " + std::to_string(e.no) + " at " + e.location;
   b.at = p.at();
   b.where = e.where;
+  b.transports_not_ships = transports_not_ships;
   if (port) {
     auto wind = p.WindAt(e.location);
     b.onshore_wind = static_cast<Compass>(wind.from) == port->exit;
@@ -340,7 +344,13 @@ Status CombatPhase::Fight(const Engagement& e) {
       c.experience = sh.experience;
       c.hull = std::min<uint8_t>(sh.hull, 4);
       c.rigging = sh.rigging;
-      int enemies = static_cast<int>((side == 0 ? side1 : side0).size());
+      // 4.6: the enemy ships counted for a ranged Evade (2.1, version 5: not
+      // the transport groups).
+      const auto& them = side == 0 ? side1 : side0;
+      int enemies = static_cast<int>(
+          transports_not_ships ? std::count_if(them.begin(), them.end(),
+                                               [&](const std::string& t) { return p.ship(t)->type != ShipType::TR; })
+                               : them.size());
       c.evade = o.engage == Engage::Evade || (o.contact == Contact::Evade && ContactApplies(o.min_ships, o.max_ships, enemies));
       c.close = o.engage == Engage::Close;
       c.break_line = o.break_line;

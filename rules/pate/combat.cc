@@ -180,7 +180,15 @@ class Resolver {
       out_.log.push_back("PATE 7.4: no evasion from a battle in harbour");
       return Status::Ok();
     }
-    std::array<bool, 2> whole = {evaders[0] == Count(0, any), evaders[1] == Count(1, any)};
+    // A side evades whole when all its ships do (2.1, version 5: all its
+    // warships, when it has any; its transports that accept stay and fight).
+    auto warship = [&](size_t i) { return Warship(ships[i]); };
+    auto evading_warship = [&](size_t i) { return ships[i].evade && Warship(ships[i]); };
+    auto wholly = [&](int side) {
+      if (b_.transports_not_ships && Count(side, warship) > 0) return Count(side, evading_warship) == Count(side, warship);
+      return evaders[side] == Count(side, any);
+    };
+    std::array<bool, 2> whole = {wholly(0), wholly(1)};
     if (whole[0] && whole[1]) {
       for (size_t i = 0; i < in_.size(); ++i) in_[i] = false;
       out_.log.push_back("PATE 7.4: both sides evade: no ship moves and there is no battle");
@@ -230,7 +238,12 @@ class Resolver {
     auto any = [](size_t) { return true; };
     auto warship = [&](size_t i) { return Warship(b_.ships[i]); };
     auto closer = [&](size_t i) { return Warship(b_.ships[i]) && b_.ships[i].close; };
-    if (Count(0, any) == 0 || Count(1, any) == 0) {
+    // One side of only shore batteries (2.1, version 5: with or without
+    // transports, which are not ships).
+    auto only_batteries = [&](int side) {
+      return b_.transports_not_ships ? Count(side, warship) == 0 && b_.battery_side == side : Count(side, any) == 0;
+    };
+    if (only_batteries(0) || only_batteries(1)) {
       out_.log.push_back("PATE 7.5: one side has only shore batteries: the other fights at range");
       return Status::Ok();
     }

@@ -48,6 +48,10 @@ struct Battle {
   int battery_side = -1;     // 7.1: the side the harbour's batteries fight for
   uint8_t defence = 0;       // the harbour's defence rating (1.4)
   uint8_t batteries = 0, batteries_damaged = 0;  // damaged ones among them
+  // PATE 2.1 (rules version 5): 7.4's and 7.5's "ships" are the warships, not
+  // the transport groups: a side whose warships all evade evades whole, and a
+  // side of shore batteries and transports is one of "only shore batteries".
+  bool transports_not_ships = false;
 };
 
 // 7.6: what became of an attempt to break the line.

@@ -36,7 +36,13 @@ Status RunIntelligence(Pate& p) {
     if (sh.type == ShipType::FR && sh.at_sea()) {
       int pct = sh.mission == Mission::Patrol || sh.mission == Mission::Raid ? kFrigateDetectPctActive : kFrigateDetectPctOther;
       std::vector<std::string> places = {sh.location};
-      for (const auto& port : p.map().PortsReachableFrom(sh.location)) places.push_back(port);
+      for (const auto& port : p.map().PortsReachableFrom(sh.location)) {
+        // Rules version 5 (PATE 6.3): a strait port is sighted only from the
+        // sea area it is connected to, not from the strait's other side
+        // (version 4: from both).
+        if (p.version() >= kStraitSightingVersion && p.map().PortNamed(port)->sea_area != sh.location) continue;
+        places.push_back(port);
+      }
       for (const std::string& where : places) {
         int n = 0;
         for (const std::string& oid : ids) {

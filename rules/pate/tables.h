@@ -141,5 +141,9 @@ inline constexpr uint32_t kPursuitGaugeVersion = 5;
 // the other tactical areas, each as likely (a d3 over them; version 4 rolled
 // a d4 and took the next area for her own, which so came up half the time).
 inline constexpr uint32_t kEscapeAreaVersion = 5;
+// PATE 6.3 with 5.2: a strait port stays connected to its own sea area only
+// "for sighting": a frigate in the strait's other area does not sight the
+// ships in it (version 4 let her).
+inline constexpr uint32_t kStraitSightingVersion = 5;
 
 }  // namespace adjutant::rules::pate
