@@ -79,7 +79,7 @@ constexpr std::array kVersions{
                 "one letter off); a leg to a sea area not next to the ship's, or into a port not on the last sea "
                 "area, is refused naming the areas next to hers or the ports entered from there (version 3 named "
                 "neither)"},
-    VersionNote{"pate", 5, "PATE 7.1, 6.4, 2.1, 7.8, 6.9, 6.10, 6.3, 5.2",
+    VersionNote{"pate", 5, "PATE 7.1, 6.4, 2.1, 7.8, 6.9, 6.10, 6.3, 5.2, 7.2",
                 "the sides of a battle are drawn around the first ship (by id) with an enemy in the place, so two "
                 "states at war fight though a ship neutral to both comes first (version 4 drew them around the first "
                 "ship there, and no battle was fought) (7.1); a ship in the harbour ordered out to sea while hostile "
@@ -97,7 +97,9 @@ constexpr std::array kVersions{
                 "a ship escaping or evading a battle at sea goes to one of the other tactical areas, each as likely, "
                 "on a d3 (version 4 rolled a d4 and took the next area for her own, so that area came up half the "
                 "time) (7.8, 7.4); a frigate sights a strait port's ships only from the sea area the port is "
-                "connected to, not from the strait's other side (version 4: from both) (6.3, 5.2)"},
+                "connected to, not from the strait's other side (version 4: from both) (6.3, 5.2); a broken line, one "
+                "side through or both breaking, makes a battle more decisive whoever wins: the loser's ships escape "
+                "20% less often (version 4: only when the winner broke through) (7.2, 7.6)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

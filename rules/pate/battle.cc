@@ -322,6 +322,7 @@ Status CombatPhase::Fight(const Engagement& e) {
   b.at = p.at();
   b.where = e.where;
   b.transports_not_ships = transports_not_ships;
+  b.broken_line_decides = static_cast<uint32_t>(version) >= kDecisiveLineVersion;
   if (port) {
     auto wind = p.WindAt(e.location);
     b.onshore_wind = static_cast<Compass>(wind.from) == port->exit;

@@ -290,6 +290,7 @@ class Resolver {
     if (Count(0, cq) == 0 || Count(1, cq) == 0) return Status::Ok();
     std::array<bool, 2> breaks = {2 * Count(0, breaker) > Count(0, cq), 2 * Count(1, breaker) > Count(1, cq)};
     if (breaks[0] == breaks[1]) {
+      both_broke_ = breaks[0];
       out_.log.push_back(breaks[0] ? "PATE 7.6: both sides break the line" : "PATE 7.6: both sides keep line ahead");
       return Status::Ok();
     }
@@ -407,6 +408,10 @@ class Resolver {
   Status Prizes() {
     if (out_.winner < 0) return Status::Ok();
     int loser = Enemy(out_.winner);
+    // 7.2: a broken line makes the battle more decisive (see Battle).
+    const bool broke_through = out_.line == LineOutcome::BrokeThrough;
+    const bool decisive = b_.broken_line_decides ? broke_through || both_broke_
+                                                 : broke_through && out_.breaking_side == out_.winner;
     std::vector<std::string> captors;
     for (size_t i = 0; i < in_.size(); ++i) {
       if (in_[i] && b_.ships[i].side == out_.winner && Warship(b_.ships[i]) && !out_.ships[i].sunk) {
@@ -424,7 +429,7 @@ class Resolver {
       }
       int64_t chance = kEscapeBaseBp + int64_t{kEscapePerRiggingPointBp} * r.rigging;
       if (sit_[i].close_quarters) chance += kEscapeCloseQuartersBp;
-      if (out_.line == LineOutcome::BrokeThrough && out_.breaking_side == out_.winner) chance += kEscapeLineBrokenBp;
+      if (decisive) chance += kEscapeLineBrokenBp;
       ADJ_RETURN_IF_ERROR(Chance(r.id, "escape", "PATE 7.8", ClampBp(chance), &r.escaped));
       if (!r.escaped) prizes.push_back(i);
     }
@@ -449,6 +454,7 @@ class Resolver {
   std::vector<Situation> sit_;
   std::array<bool, 2> covered_{};     // 7.4: a side's transports take no damage
   std::array<int32_t, 2> inflicted_{};  // damage points each side inflicted
+  bool both_broke_ = false;             // 7.6: both sides broke the line
 };
 
 }  // namespace

@@ -52,6 +52,11 @@ struct Battle {
   // the transport groups: a side whose warships all evade evades whole, and a
   // side of shore batteries and transports is one of "only shore batteries".
   bool transports_not_ships = false;
+  // PATE 7.2 (rules version 5): a battle whose line was broken — one side
+  // through, or both sides breaking — is more decisive whoever wins: the
+  // loser's ships escape less often (kEscapeLineBrokenBp). Version 4: only
+  // when the winner was the side that broke through.
+  bool broken_line_decides = false;
 };
 
 // 7.6: what became of an attempt to break the line.

@@ -173,7 +173,8 @@ inline constexpr uint16_t kExperienceLongOdds = 1;
 // ASSUMED escape chance of a losing ship (7.8): 50%, -5% per point of
 // rigging damage after the battle (7.3: rigging fire takes prizes), -10% at
 // close quarters (7.5: "slightly more likely ... to be taken"), -20% when
-// the winner broke through the line (7.2: "more decisive").
+// the line was broken (7.2: "more decisive"; rules version 5: one side
+// through or both breaking, whoever wins; version 4: the winner through).
 inline constexpr int32_t kEscapeBaseBp = 5000;
 inline constexpr int32_t kEscapePerRiggingPointBp = -500;
 inline constexpr int32_t kEscapeCloseQuartersBp = -1000;

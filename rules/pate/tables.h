@@ -145,5 +145,9 @@ inline constexpr uint32_t kEscapeAreaVersion = 5;
 // "for sighting": a frigate in the strait's other area does not sight the
 // ships in it (version 4 let her).
 inline constexpr uint32_t kStraitSightingVersion = 5;
+// PATE 7.2, 7.6: a broken line (one side through, or both breaking) makes a
+// battle more decisive whoever wins (Battle::broken_line_decides; version 4:
+// only a winner that broke through).
+inline constexpr uint32_t kDecisiveLineVersion = 5;
 
 }  // namespace adjutant::rules::pate
