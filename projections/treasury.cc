@@ -50,12 +50,12 @@ template <class A> void Visit(A& a, Return& r) {
   a(r.state, r.pool, r.city, r.men, r.due_year, r.due_season, r.rule, r.subject);
 }
 template <class A> void Visit(A& a, StandingOrder& s) { a(s.supplies, s.forward_to, s.forward, s.order_seq); }
-template <class A> void Visit(A& a, Repair& r) { a(r.city, r.state, r.what, r.started); }
+template <class A> void Visit(A& a, Repair& r) { a(r.city, r.state, r.what, r.started, r.paid_cc); }
 template <class A> void Visit(A& a, PendingOrder& o) { a(o.slot, o.person, o.role, o.event); }
 template <class A> void Visit(A& a, TreasuryState& s) {
   a(s.active, s.last_seq, s.turn, s.phase_done, s.season_kind, s.season_of_kind, s.campaign_ended, s.season_plan, s.states, s.cities,
     s.units, s.relations, s.blockades, s.embargoes, s.trade_bp, s.builds, s.returns, s.standing, s.repairs,
-    s.orders, s.piracy, s.winds, s.naval, s.started);
+    s.orders, s.piracy, s.winds, s.naval, s.started, s.enemy_entered);
 }
 
 std::string Treasury::Encode() const { return EncodeState(s_); }
@@ -78,6 +78,33 @@ const StateAcct* TreasuryState::State(const std::string& id) const {
 namespace {
 
 using schema::Str;
+
+// SOW 7.1: unit `u`, where it now stands, has entered every city on its
+// square (an off-map port has none) or named as its city whose controller
+// is at war with its state.
+void MarkEnemyEntry(TreasuryState& s, const Unit& u) {
+  if (!u.aboard.empty()) return;
+  for (const auto& [name, c] : s.cities) {
+    const bool there = u.city == name || (c.kind != CityKind::OffMapPort && u.square == c.square);
+    if (there && u.state != c.controller &&
+        s.RelationOf(u.state, c.controller) == Relation::War) {
+      s.enemy_entered.insert(name);
+    }
+  }
+}
+
+// SOW 7.1: every unit standing in a city at war with its controller has
+// been in it this campaign (at the scenario's start, when a war is declared
+// over it, and when a new campaign begins with it still there).
+void MarkEnemiesPresent(TreasuryState& s) {
+  for (const auto& [id, u] : s.units) MarkEnemyEntry(s, u);
+}
+
+// SOW 7.1: a city changing hands has had an enemy in it.
+void ChangeController(TreasuryState& s, City& c, const std::string& to) {
+  if (c.controller != to) s.enemy_entered.insert(c.name);
+  c.controller = to;
+}
 Square Sq(const fb::Square* q) { return q ? Square{q->x(), q->y()} : Square{}; }
 Turn TurnOf(const fb::Event& e) { return schema::TurnOf(e.turn()); }
 
@@ -130,6 +157,7 @@ void LoadScenario(TreasuryState& s, const fb::SowScenario& sc) {
   if (sc.trade()) {
     for (const auto* t : *sc.trade()) s.trade_bp[{t->nation()->str(), t->partner()->str()}] = t->share_bp();
   }
+  MarkEnemiesPresent(s);
 }
 
 // `version`: the sow rules version the directive was recorded under (its
@@ -148,6 +176,7 @@ void ApplyDirective(TreasuryState& s, const fb::SowDirective& d, uint32_t versio
       auto* x = d.body_as_SetRelation();
       std::string a = x->a()->str(), b = x->b()->str();
       s.relations[a < b ? std::make_pair(a, b) : std::make_pair(b, a)] = static_cast<Relation>(x->relation());
+      MarkEnemiesPresent(s);
       break;
     }
     case fb::SowDirectiveBody_DeclareBlockade: {
@@ -165,7 +194,7 @@ void ApplyDirective(TreasuryState& s, const fb::SowDirective& d, uint32_t versio
     case fb::SowDirectiveBody_SetCityControl: {
       auto* x = d.body_as_SetCityControl();
       auto it = s.cities.find(x->city()->str());
-      if (it != s.cities.end()) it->second.controller = x->controller()->str();
+      if (it != s.cities.end()) ChangeController(s, it->second, x->controller()->str());
       break;
     }
     case fb::SowDirectiveBody_SetSiege: {
@@ -177,6 +206,7 @@ void ApplyDirective(TreasuryState& s, const fb::SowDirective& d, uint32_t versio
     case fb::SowDirectiveBody_PlaceUnit: {
       Unit u = UnitFromDef(*d.body_as_PlaceUnit()->unit());
       s.units[u.id] = u;
+      MarkEnemyEntry(s, u);
       break;
     }
     case fb::SowDirectiveBody_MoveUnit: {
@@ -186,6 +216,7 @@ void ApplyDirective(TreasuryState& s, const fb::SowDirective& d, uint32_t versio
         it->second.square = Sq(x->square());
         it->second.city = Str(x->city());
         it->second.active = x->active();
+        MarkEnemyEntry(s, it->second);
       }
       break;
     }
@@ -392,7 +423,7 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
     }
     case fb::SowEventBody_RepairStarted: {
       auto* x = e.body_as_RepairStarted();
-      s.repairs.push_back({x->city()->str(), x->state()->str(), static_cast<RepairKind>(x->what()), turn});
+      s.repairs.push_back({x->city()->str(), x->state()->str(), static_cast<RepairKind>(x->what()), turn, x->paid_cc()});
       break;
     }
     case fb::SowEventBody_RepairCompleted: {
@@ -434,6 +465,8 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
     case fb::SowEventBody_SeasonEnded:
       s.campaign_ended = false;
       for (auto& [name, c] : s.cities) c.enemy_this_campaign = false;
+      s.enemy_entered.clear();
+      MarkEnemiesPresent(s);
       break;
     case fb::SowEventBody_NONE:
       break;
@@ -529,7 +562,7 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e) {
     case fb::PateEventBody_PortTaken: {
       auto* x = e.body_as_PortTaken();
       auto c = s.cities.find(x->port()->str());
-      if (c != s.cities.end()) c->second.controller = x->by()->str();
+      if (c != s.cities.end()) ChangeController(s, c->second, x->by()->str());
       break;
     }
     case fb::PateEventBody_TransportsCombined: {
@@ -556,6 +589,7 @@ void ApplyPate(TreasuryState& s, const fb::PateEvent& e) {
           u->second.aboard.clear();
           u->second.city = port;
           if (city != s.cities.end()) u->second.square = city->second.square;
+          MarkEnemyEntry(s, u->second);
         } else {
           u->second.aboard = x->ship()->str();
           u->second.city.clear();

@@ -81,7 +81,7 @@ struct City {
   uint8_t batteries = 0, batteries_damaged = 0, batteries_destroyed = 0;
   int32_t militia_pool = 0, transport_pool = 0;
   bool besieged = false;
-  bool enemy_this_campaign = false;  // SOW 7.1
+  bool enemy_this_campaign = false;  // SOW 7.1: the GA's EnemyInCity
   int32_t supplies = 0, stores = 0;
 };
 
@@ -179,6 +179,7 @@ struct Repair {
   std::string city, state;
   RepairKind what = RepairKind::Battery;
   Turn started;
+  int64_t paid_cc = 0;  // what the order paid (recorded since sow=8; 0 before)
 };
 
 // An order of the current turn that stands: submitted, neither superseded
@@ -214,6 +215,14 @@ struct TreasuryState {
   std::map<uint64_t, PendingOrder> orders;  // by seq: the current turn's standing orders
   bool piracy = false;
   std::map<std::string, Wind> winds;  // PATE 1.4: sea area → the wind now blowing
+  // SOW 7.1 as the log shows it (the rules count it since sow=8): the cities
+  // an enemy entered this campaign. A city is in it once it changed hands
+  // (PATE 10's PortTaken, the GA's SetCityControl) or a unit at war with its
+  // controller was placed, moved or landed there (on its square, not
+  // aboard), or stands there as the game or a campaign begins or a war is
+  // declared. Emptied at the season's end, like City::enemy_this_campaign
+  // (and marked again for the enemies still there).
+  std::set<std::string> enemy_entered;
 
   Relation RelationOf(const std::string& a, const std::string& b) const;
   const StateAcct* State(const std::string& id) const;
@@ -223,8 +232,9 @@ class Treasury final : public Fold<TreasuryState> {
  public:
   std::unique_ptr<Projection> Clone() const override { return std::make_unique<Treasury>(*this); }
   std::string_view name() const override { return "treasury"; }
-  // 5: the ships moved to the fleet (projections/fleet.h).
-  uint32_t version() const override { return 5; }
+  // 5: the ships moved to the fleet (projections/fleet.h). 6: a city's
+  // enemy_entered and a repair's paid_cc (SOW 7.1, sow=8).
+  uint32_t version() const override { return 6; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;

@@ -222,7 +222,8 @@ void ApplyMap(Y1820State& s, const fb::Y1820Map& m) {
   }
 }
 
-void ApplyEvent(Y1820State& s, const fb::Y1820Event& ev) {
+// `version`: the y1820 rules version the event was made under (FoldVersionOf).
+void ApplyEvent(Y1820State& s, const fb::Y1820Event& ev, uint32_t version) {
   using namespace fb;
   if (auto* x = ev.body_as_Y1820MapDefined()) { ApplyMap(s, *x->map()); return; }
   if (auto* x = ev.body_as_Y1820Deployed()) {
@@ -308,6 +309,11 @@ void ApplyEvent(Y1820State& s, const fb::Y1820Event& ev) {
     n.original_capital = 0;
     n.research.clear();
     n.reform.clear();
+    if (version >= kEliminationEndsTreatiesVersion) {
+      const std::string gone = Str(x->nation());
+      std::erase_if(s.treaties, [&](const auto& t) { return std::get<0>(t) == gone || std::get<1>(t) == gone; });
+      std::erase_if(s.announced, [&](const auto& t) { return std::get<0>(t) == gone || std::get<1>(t) == gone; });
+    }
     return;
   }
   if (auto* x = ev.body_as_Y1820FleetRaised()) {
@@ -437,7 +443,7 @@ void Y1820::Apply(const Input& in) {
   s_.last_seq = in.seq;
   if (!s_.active) return;  // nothing else concerns a game without y1820
   if (auto* ye = e.payload_as_Y1820Event()) {
-    ApplyEvent(s_, *ye);
+    ApplyEvent(s_, *ye, FoldVersionOf(in));
   } else if (auto* o = e.payload_as_OrderSubmitted()) {
     if (auto* yo = o->body_as_Y1820Order()) {
       // The nation is the order's slot, or its role's holder (Y1.3: a

@@ -82,6 +82,12 @@ struct Y1820Trade {
   friend bool operator==(const Y1820Trade&, const Y1820Trade&) = default;
 };
 
+// Y2, Y12 (y1820 rules version 4): a nation eliminated ends every treaty and
+// announcement naming it (version 3 kept them: an exchange with a nation no
+// longer there went on giving its research points and army, and filling one
+// of the two exchanges allowed, for the rest of the game).
+inline constexpr uint32_t kEliminationEndsTreatiesVersion = 4;
+
 struct Y1820State {
   uint64_t last_seq = 0;
   bool active = false;                  // the game plays y1820

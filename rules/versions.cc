@@ -35,6 +35,10 @@ constexpr std::array kVersions{
                 "square, once a move (version 4: only a charged unit shaken by its charged-infantry test fell back, "
                 "once for each charge); a square does not charge by order, as it does not when bound to pursue "
                 "(version 4: it charged)"},
+    VersionNote{"dog", 6, "D3",
+                "a unit that starts its move inside a wood, a building or a slope has not entered it: no building "
+                "deduction and no cohesion penalty for it again (version 5 charged both on every move that began "
+                "inside, as if the unit had just come in)"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "
@@ -135,6 +139,13 @@ constexpr std::array kVersions{
                 "square; at sea, nowhere on land: it counts as a hostile brigade near a city (2.4), bars purchases "
                 "next to it (6.1) and stops a unit disbanding beside it (4.9) only there (version 6 counted it on "
                 "the square it boarded from, wherever the transport sailed)"},
+    VersionNote{"sow", 8, "SOW 7.1, PATE 10",
+                "an enemy has been in a city once the log shows it - the city changed hands (PATE 10's PortTaken, "
+                "the GA's SetCityControl) or a unit at war with its controller was placed, moved or landed there, "
+                "or stands there as a campaign begins or a war is declared - as well as on the GA's EnemyInCity "
+                "(version 7 read only that); a repair cancelled refunds what its order paid (version 7 priced it "
+                "again at the season's end); a city repairs as many coastal batteries in a season as it has "
+                "damaged or destroyed, one order a turn, each its own repair (version 7: one at a time)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "
@@ -154,6 +165,12 @@ constexpr std::array kVersions{
                 "surrendering after its capital fell is taken like a captured port: the fleets docked there to which "
                 "it is no longer friendly flee, the loser's and its partners' (version 2: the loser's were lost and "
                 "its partners' stayed docked)"},
+    VersionNote{"y1820", 4, "Y3.2, Y12.2, Y12.5, Y11.6",
+                "a nation eliminated ends every treaty and announcement naming it (version 3 kept them: an exchange "
+                "with a nation gone gave research points and an army for ever); nations at war may announce only "
+                "non-aggression (version 3 put a pact in force between enemies); a province given away is not "
+                "handed over while giver and receiver are at war (version 3 handed it to the enemy); a Military HQ "
+                "is not built in the capital (version 3 disbanded two armies for a spawn point the capital has)"},
 };
 
 std::vector<VersionNote>& AllNotes() {

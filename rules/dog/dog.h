@@ -49,6 +49,11 @@ inline constexpr uint32_t kChargedLoserVersion = 4;
 // falls back 50 mm unless in square (version 4: only at a charge's
 // declaration); a square does not charge by order (version 4: it did).
 inline constexpr uint32_t kShakenEffectsVersion = 5;
+// Version 6 (rules/versions.cc): D3: a unit that starts its move inside a
+// wood, a building or a slope has not entered it: no building deduction, no
+// cohesion penalty for it again (version 5 charged both on every move that
+// began inside, as if it had just come in).
+inline constexpr uint32_t kStartsInsideVersion = 6;
 
 // D12: where a side's orders for the coming move are recorded.
 TurnPhase OrderPosition(const projections::BattleState& s);

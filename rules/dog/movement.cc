@@ -160,6 +160,13 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
   int64_t spent = 0;
   std::map<std::string, int> effects;  // in words → times, for the record
   std::vector<bool> entered(s.terrain.size(), false);
+  if (version >= kStartsInsideVersion) {
+    // D3 (version 6): an area it stands in already is not entered anew.
+    for (size_t i = 0; i < s.terrain.size(); ++i) {
+      const auto& t = s.terrain[i];
+      entered[i] = !IsLinear(t.kind) && PolygonContains(t.points, w.to);
+    }
+  }
   const bool passes = MayPassThroughUnits(arm, static_cast<fb::DogFormation>(u.formation));
   auto blocked_by = [&](DogXY at) -> std::string {
     if (passes) return "";

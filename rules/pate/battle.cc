@@ -65,7 +65,7 @@ struct Engagement {
 struct CombatPhase {
   Pate& p;
   std::map<std::string, ShipOrders> orders;
-  int version = 1;
+  uint32_t version = 1;  // the game's pate rules version (Pate::version)
   std::set<std::string> came_out;  // version 3: out of the harbour to fight this phase (7.1)
 
   // The ship whose friends form side 0 of a place's battle and whose enemies
@@ -73,7 +73,7 @@ struct CombatPhase {
   // enemy among them, none when no two there are at war; before it, the first.
   std::optional<std::string> Anchor(const std::vector<std::string>& ids) const {
     if (ids.empty()) return std::nullopt;
-    if (static_cast<uint32_t>(version) < kSidesFromEnemiesVersion) return ids.front();
+    if (version < kSidesFromEnemiesVersion) return ids.front();
     for (const auto& id : ids) {
       const std::string& st = p.ship(id)->state;
       if (std::any_of(ids.begin(), ids.end(), [&](const std::string& o) { return p.Hostile(p.ship(o)->state, st); })) {
@@ -140,7 +140,7 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
   // Rules version 5 (PATE 6.4): a ship ordered out to sea may leave the
   // harbour past hostile ships (not transports, 2.1) off the coast only now,
   // and must fight her way out if they give battle; version 4 held her in.
-  const bool sorties = static_cast<uint32_t>(version) >= kSortieVersion;
+  const bool sorties = version >= kSortieVersion;
   std::set<std::string> out_now, in_now;
   for (const auto& id : harbour) {
     const Ship& sh = *p.ship(id);
@@ -209,7 +209,7 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
 }
 
 Status RunCombat(Pate& p) {
-  CombatPhase phase{p, CarriedOut(p.f(), StandingShipOrders(p.s())), static_cast<int>(p.Writer().rules_versions().Of(kRuleset)), {}};
+  CombatPhase phase{p, CarriedOut(p.f(), StandingShipOrders(p.s())), p.version(), {}};
   auto& orders = phase.orders;
   // The places where hostile ships are in contact, in order.
   std::map<std::string, std::vector<std::string>> places;  // key: location / tactical
@@ -313,7 +313,7 @@ Status CombatPhase::Fight(const Engagement& e) {
   const bool batteries_written = version >= 3;
   // Rules version 5 (PATE 2.1): transports are not 7.4's, 7.5's or 4.6's
   // "ships" (Battle::transports_not_ships).
-  const bool transports_not_ships = static_cast<uint32_t>(version) >= kTransportsNotShipsVersion;
+  const bool transports_not_ships = version >= kTransportsNotShipsVersion;
   const auto& side0 = e.contact[0];
   const auto& side1 = e.contact[1];
   const Port* port = p.map().PortNamed(e.location);
@@ -322,7 +322,7 @@ Status CombatPhase::Fight(const Engagement& e) {
   b.at = p.at();
   b.where = e.where;
   b.transports_not_ships = transports_not_ships;
-  b.broken_line_decides = static_cast<uint32_t>(version) >= kDecisiveLineVersion;
+  b.broken_line_decides = version >= kDecisiveLineVersion;
   if (port) {
     auto wind = p.WindAt(e.location);
     b.onshore_wind = static_cast<Compass>(wind.from) == port->exit;
@@ -350,7 +350,7 @@ Status CombatPhase::Fight(const Engagement& e) {
       const auto& them = side == 0 ? side1 : side0;
       int enemies = static_cast<int>(
           transports_not_ships ? std::count_if(them.begin(), them.end(),
-                                               [&](const std::string& t) { return p.ship(t)->type != ShipType::TR; })
+                                               [&](const std::string& t) { return Pate::IsWarship(*p.ship(t)); })
                                : them.size());
       c.evade = o.engage == Engage::Evade || (o.contact == Contact::Evade && ContactApplies(o.min_ships, o.max_ships, enemies));
       c.close = o.engage == Engage::Close;
@@ -474,7 +474,7 @@ Status CombatPhase::Fight(const Engagement& e) {
       // Rules version 5: at sea, one of the other tactical areas, each as
       // likely (a d3); version 4 rolled a d4 and took the next area for her
       // own, so that one came up half the time.
-      const bool even = now->at_sea() && static_cast<uint32_t>(version) >= kEscapeAreaVersion;
+      const bool even = now->at_sea() && version >= kEscapeAreaVersion;
       PATE_TRY(t, p.Die(res.id, "escape: tactical area", "PATE 7.8", even ? kTacticalAreas - 1 : kTacticalAreas));
       Place to;
       if (even) {

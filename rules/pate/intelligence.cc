@@ -96,7 +96,7 @@ Status RunIntelligence(Pate& p) {
   // square (its city's tactical square or not) report the ships of other
   // states in the port, harbour or coastal waters, to their state's Naval
   // Minister this turn. Version 2 had the ships see the units only.
-  if (p.Writer().rules_versions().Of(kRuleset) >= 3) {
+  if (p.version() >= 3) {
     for (const auto& [name, c] : p.s().cities) {
       if (c.kind != projections::CityKind::Port) continue;
       std::set<std::string> states;

@@ -103,7 +103,7 @@ class Movement {
   Movement(Pate& p)
       : p_(p),
         orders_(CarriedOut(p.f(), StandingShipOrders(p.s()))),
-        version_(p.Writer().rules_versions().Of(kRuleset)),
+        version_(p.version()),
         shift_reads_wind_(version_ >= 3),
         meets_allies_(version_ >= 3) {}
 

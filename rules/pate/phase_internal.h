@@ -138,6 +138,9 @@ class Pate {
   bool EnemiesInPort(const std::string& port, const std::string& state, int part = -1) const {
     return AnyEnemyInPort(port, state, part, false);
   }
+  // PATE 2.1: a ship, not a transport group: the "ships" of 6.4, 6.6, 6.8,
+  // 4.6, 7.4 and 7.5 from rules version 5 (kTransportsNotShipsVersion).
+  static bool IsWarship(const Ship& s) { return s.type != ShipType::TR; }
   // PATE 2.1: 6.4's, 6.6's and 6.8's "hostile ships", which from rules
   // version 5 (kTransportsNotShipsVersion) are not transport groups.
   bool EnemyShipsInPort(const std::string& port, const std::string& state, int part = -1) const {
@@ -255,7 +258,7 @@ class Pate {
   bool AnyEnemyInPort(const std::string& port, const std::string& state, int part, bool no_transports) const {
     for (const auto& [id, o] : f().ships) {
       if (!o.on_map() || o.location != port || o.at_sea() || !Hostile(o.state, state)) continue;
-      if (no_transports && o.type == ShipType::TR) continue;
+      if (no_transports && !IsWarship(o)) continue;
       if (part < 0 || PlaceOf(o).part == part) return true;
     }
     return false;

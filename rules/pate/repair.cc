@@ -27,7 +27,7 @@ Status PlaceForCampaign(Pate& p) {
       // Rules version 2: she is loaded with the stores of a ship on station
       // (the book: "less than full stores loaded"); version 1 kept fewer
       // when she had fewer.
-      after.stores = static_cast<uint16_t>(p.Writer().rules_versions().Of(kRuleset) >= 2
+      after.stores = static_cast<uint16_t>(p.version() >= 2
                                                ? StoresOnStation(moves)
                                                : std::min<int>(sh.stores, StoresOnStation(moves)));
       if (after.stores != sh.stores) p.Rated(after, "PATE 2.8", "on station as the campaign opens");

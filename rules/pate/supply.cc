@@ -19,12 +19,12 @@ Status RunSupply(Pate& p) {
   std::map<std::string, int> sent, received;
   // Rules version 2: stores move only from the port they began the turn in
   // (no second move the same turn); version 1 let them move on.
-  const bool began_here_only = p.Writer().rules_versions().Of(kRuleset) >= 2;
+  const bool began_here_only = p.version() >= 2;
   // Rules version 3: the land route too — two ports on the land map within
   // 10 strategic squares, in contact (a reading of GITM 10.2, which is not
   // in hand: no unit of a state at war with the sender in either port's
   // strategic square). Version 2 knew the sea route only.
-  const bool land_route = p.Writer().rules_versions().Of(kRuleset) >= 3;
+  const bool land_route = p.version() >= 3;
   auto by_land = [&](const City& a, const City& b, const std::string& state) {
     if (!land_route || a.kind != projections::CityKind::Port || b.kind != projections::CityKind::Port) return false;
     if (sow::SquareDistance(a.square, b.square) > kStoresLandRouteSquares) return false;
@@ -80,7 +80,7 @@ Status RunSupply(Pate& p) {
   // Rules version 3: a ship may be left with fewer than 70 only when she is
   // scuttled at once, and she is when her whole crew is sent; version 2
   // refused any transfer leaving fewer than 70.
-  const bool may_scuttle = p.Writer().rules_versions().Of(kRuleset) >= 3;
+  const bool may_scuttle = p.version() >= 3;
   for (const auto& [seq, t] : Pending<fb::TransferCrewOrder>(p.s(), fb::PateOrderBody_TransferCrewOrder)) {
     const Ship* a = p.ship(t->from()->str());
     const Ship* b = p.ship(t->to()->str());
@@ -123,7 +123,7 @@ Status RunSupply(Pate& p) {
   // Rules version 3: an enemy city's stores are not to be had (3.4's "if
   // available"): a ship in an enemy harbour eats her own; version 2 fed her
   // from the port whoever held it.
-  const bool enemy_port_feeds = p.Writer().rules_versions().Of(kRuleset) < 3;
+  const bool enemy_port_feeds = p.version() < 3;
   for (const std::string& id : p.OnMap()) {
     Ship sh = *p.ship(id);
     const City* c = p.city(sh.location);

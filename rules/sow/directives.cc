@@ -167,7 +167,7 @@ void DirectiveConsequences(Outcomes& out, const P::TreasuryState& before, const 
       }
       if (sh.men() - x->crew_returning() > 0) out.Lost(sh.state, sh.men() - x->crew_returning(), "SOW 3.5", sh.id);
       // Rules version 4: the troops aboard are lost with her (PATE 9).
-      if (out.writer().rules_versions().Of(kRuleset) >= 4) {
+      if (out.version() >= 4) {
         for (const auto& [uid, u] : before.units) {
           if (u.aboard == sh.id && u.men > 0) out.Lost(u.state, u.men, "PATE 9", uid);
         }

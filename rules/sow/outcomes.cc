@@ -153,10 +153,10 @@ void Outcomes::StandingCancelled(const std::string& state, const std::string& ci
 }
 
 void Outcomes::RepairStarted(const std::string& city, projections::RepairKind what, const std::string& state,
-                             uint64_t order_seq) {
+                             uint64_t order_seq, int64_t paid_cc) {
   Emit(SowDraft(at_, [=](Fbb& f) -> Body {
     auto x = fb::CreateRepairStarted(f, f.CreateString(city), static_cast<fb::RepairKind>(what),
-                                     f.CreateString(state), order_seq);
+                                     f.CreateString(state), order_seq, paid_cc);
     return {fb::SowEventBody_RepairStarted, x.Union()};
   }));
 }

@@ -21,6 +21,8 @@ class Outcomes {
   const projections::FleetState& fleet() const { return w_.fleet(); }  // the ships
   const TurnPhase& at() const { return at_; }
   PhaseWriter& writer() { return w_; }
+  // The game's sow rules version (rules/versions.cc): every gate reads it here.
+  uint32_t version() const { return w_.rules_versions().Of(kRuleset); }
 
   void Money(const std::string& state, int64_t amount_cc, const std::string& rule, const std::string& item,
              const std::string& subject, const std::string& detail, uint64_t order_seq = 0);
@@ -42,7 +44,7 @@ class Outcomes {
   void StandingCancelled(const std::string& state, const std::string& city, const std::string& rule,
                          const std::string& reason);
   void RepairStarted(const std::string& city, projections::RepairKind what, const std::string& state,
-                     uint64_t order_seq);
+                     uint64_t order_seq, int64_t paid_cc);
   void RepairCompleted(const std::string& city, projections::RepairKind what);
   void RepairCancelled(const std::string& city, projections::RepairKind what, const std::string& state,
                        const std::string& reason);

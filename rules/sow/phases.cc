@@ -55,6 +55,12 @@ bool BlockadeHolds(const P::TreasuryState& s, const std::string& by, const std::
 bool EmbargoHolds(const P::TreasuryState& s, const std::string& by, const std::string& against, uint32_t version) {
   return version < kDeclarationsLapseVersion || s.RelationOf(by, against) != P::Relation::Alliance;
 }
+// SOW 7.1: an enemy unit has been in city `c` this campaign: the GA said so
+// (EnemyInCity) or, since version 8, the log shows it (TreasuryState::
+// enemy_entered: the city changed hands, or a unit at war with it entered).
+bool EnemyThisCampaign(const P::TreasuryState& s, const P::City& c, uint32_t version) {
+  return c.enemy_this_campaign || (version >= kRepairsFromLogVersion && s.enemy_entered.count(c.name) > 0);
+}
 bool Blockaded(const P::TreasuryState& s, const std::string& state, uint32_t version) {
   for (const auto& [by, against] : s.blockades) {
     if (against == state && BlockadeHolds(s, by, against, version)) return true;
@@ -137,7 +143,7 @@ int SquareDistance(const P::Square& a, const P::Square& b) {
 void RunIncome(Outcomes& out) {
   const P::TreasuryState& s0 = out.state();
   const P::FleetState& f0 = out.fleet();
-  const uint32_t version = out.writer().rules_versions().Of(kRuleset);
+  const uint32_t version = out.version();
   // Decide every city's income from the state at the phase's start; credit
   // after. (Income lines change no input of another city's income.)
   struct Credit { std::string state, city, detail; int64_t cc; };
@@ -164,7 +170,7 @@ void RunIncome(Outcomes& out) {
     // what the ones before left. Version 2: each takes its share of the
     // income after 2.3, and they add (rules/versions.cc).
     const int64_t after_occupation = cc;
-    auto cut = [&, compound = out.writer().rules_versions().Of(kRuleset) < 2](int bp) {
+    auto cut = [&, compound = out.version() < 2](int bp) {
       return std::min(cc, ApplyBp(compound ? cc : after_occupation, bp));
     };
     if (c.kind != P::CityKind::OffMapPort) {
@@ -396,7 +402,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
   const P::TreasuryState& s = out.state();
   const P::FleetState& fleet = out.fleet();
   const std::string st = o.state()->str();
-  if (auto r = CheckAtSubmission(s, fleet, o, out.at().turn, out.writer().rules_versions().Of(kRuleset))) {
+  if (auto r = CheckAtSubmission(s, fleet, o, out.at().turn, out.version())) {
     return r;  // the state may have changed since
   }
   const P::StateAcct& acct = *s.State(st);
@@ -458,7 +464,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       if (c.besieged) return Refusal{"SOW 4.5", c.name + " is under siege: no new builds"};
       // Rules version 5: ships being repaired there count too (version 4
       // counted the builds alone).
-      const int repairing = out.writer().rules_versions().Of(kRuleset) >= 5 ? ShipsRepairingIn(s, fleet, c) : 0;
+      const int repairing = out.version() >= 5 ? ShipsRepairingIn(s, fleet, c) : 0;
       if (!DockyardAllows(ShipsBuildingIn(s, c.name), repairing, c.dockyards, tr)) {
         return Refusal{"SOW 4.6", c.name + " has " + std::to_string(c.dockyards) + " dockyards, all in use" +
                                       (repairing ? " (" + std::to_string(repairing) + " by ships being repaired)" : "")};
@@ -551,7 +557,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       bool militia_at_home = u.type == P::UnitType::MI && u.city == u.raised_in && !u.city.empty();
       // Rules version 5: militia anywhere in the strategic square of the
       // city they were raised in (version 4: in the city itself).
-      if (u.type == P::UnitType::MI && out.writer().rules_versions().Of(kRuleset) >= 5) {
+      if (u.type == P::UnitType::MI && out.version() >= 5) {
         auto raised = s.cities.find(u.raised_in);
         if (raised != s.cities.end() && raised->second.kind != P::CityKind::OffMapPort &&
             raised->second.square == u.square) {
@@ -560,7 +566,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       }
       if (!militia_at_home) {
         for (const auto& [id, other] : s.units) {
-          const auto at = LandSquare(s, out.fleet(), other, out.writer().rules_versions().Of(kRuleset));
+          const auto at = LandSquare(s, out.fleet(), other, out.version());
           if (at && AtWar(s, other.state, st) && *at == u.square) {
             return Refusal{"SOW 4.9", u.id + " shares its strategic square with enemy units"};
           }
@@ -574,7 +580,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       for (const auto& [n, c] : s.cities) {
         if (c.controller == st && (u.city == n || c.square == u.square)) home = true;
       }
-      if (!home && out.writer().rules_versions().Of(kRuleset) >= 5) home = NearerOwnCity(s, st, u.square);
+      if (!home && out.version() >= 5) home = NearerOwnCity(s, st, u.square);
       DisbandResult r = DisbandOutcome(u.men, !home);
       auto due = NextSeason(out.at().turn.major, out.at().turn.minor);
       bool militia = u.type == P::UnitType::MI && s.cities.count(u.raised_in);
@@ -593,7 +599,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       bool with_enemy = false, friend_at_sea = false;
       // Rules version 3: at sea, only enemies in the ship's own tactical area
       // (PATE 1.2) stop it; version 1-2 counted the whole sea area.
-      const bool by_tactical_area = out.writer().rules_versions().Of(kRuleset) >= 3;
+      const bool by_tactical_area = out.version() >= 3;
       for (const auto& [id, other] : fleet.ships) {
         if (id == sh.id || other.location != sh.location) continue;
         const bool same_area = !by_tactical_area || sh.tactical == 0 || other.tactical == 0 || other.tactical == sh.tactical;
@@ -611,7 +617,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       // Rules version 5: the units aboard are lost with her, as with a ship
       // the GA strikes off (directives.cc, LoseShip); the fold drops them
       // with the ShipRemoved below, and her supplies go with her hold.
-      if (out.writer().rules_versions().Of(kRuleset) >= 5) {
+      if (out.version() >= 5) {
         for (const auto& [uid, u] : s.units) {
           if (u.aboard == sh.id && u.men > 0) out.Lost(u.state, u.men, "SOW 4.10", uid);
         }
@@ -624,7 +630,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       auto* b = o.body_as_BuySuppliesOrder();
       const P::City& c = s.cities.at(b->city()->str());
       if (auto r = CheckPurchase(s, out.fleet(), bought, st, c, b->supplies(), b->stores(),
-                                   out.writer().rules_versions().Of(kRuleset))) {
+                                   out.version())) {
         return r;
       }
       int64_t cost = SupplyCostCc(b->supplies(), b->stores());
@@ -652,20 +658,30 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       auto* r = o.body_as_RepairOrder();
       const P::City& c = s.cities.at(r->city()->str());
       auto what = static_cast<P::RepairKind>(r->what());
-      for (const auto& rep : s.repairs) {
-        if (rep.city == c.name && rep.what == what) return Refusal{"SOW 7.1", "that repair is already under way"};
+      const uint32_t version = out.version();
+      const bool from_log = version >= kRepairsFromLogVersion;
+      int under_way = 0;
+      for (const auto& rep : s.repairs) under_way += rep.city == c.name && rep.what == what ? 1 : 0;
+      // A fort rises one level a season; since version 8 each damaged or
+      // destroyed battery is a repair of its own, the damaged ones first.
+      const int room = what == P::RepairKind::Battery && from_log ? c.batteries_damaged + c.batteries_destroyed : 1;
+      if (under_way >= room) {
+        return Refusal{"SOW 7.1", from_log && what == P::RepairKind::Battery
+                                      ? "every damaged or destroyed coastal battery of " + c.name + " is already being repaired"
+                                      : "that repair is already under way"};
       }
-      if (s.season_kind == P::SeasonKind::War && c.enemy_this_campaign) {
+      if (s.season_kind == P::SeasonKind::War && EnemyThisCampaign(s, c, version)) {
         return Refusal{"SOW 7.1", "an enemy unit has been in " + c.name + " during this campaign"};
       }
-      int64_t cost = what == P::RepairKind::Fort ? FortRepairCc(c.fort_level) : BatteryRepairCc(c.batteries_damaged == 0);
+      const bool destroyed = from_log ? under_way >= c.batteries_damaged : c.batteries_damaged == 0;
+      int64_t cost = what == P::RepairKind::Fort ? FortRepairCc(c.fort_level) : BatteryRepairCc(destroyed);
       if (auto ref = Funds(s, st, cost, "SOW 7.1", "the repair")) return ref;
       out.Money(st, -cost, "SOW 7.1", "repair", c.name,
                 what == P::RepairKind::Fort ? "fort level " + std::to_string(c.fort_level) + " to " +
                                                   std::to_string(c.fort_level + 1)
-                                            : (c.batteries_damaged ? "damaged coastal battery" : "destroyed coastal battery"),
+                                            : (destroyed ? "destroyed coastal battery" : "damaged coastal battery"),
                 seq);
-      out.RepairStarted(c.name, what, st, seq);
+      out.RepairStarted(c.name, what, st, seq, from_log ? cost : 0);
       return std::nullopt;
     }
     case fb::SowOrderBody_NONE:
@@ -695,7 +711,7 @@ void RunOrders(Outcomes& out) {
     auto c = out.state().cities.find(city);
     if (so.supplies <= 0 || c == out.state().cities.end()) continue;
     if (auto r = CheckPurchase(out.state(), out.fleet(), bought, st, c->second, so.supplies, 0,
-                               out.writer().rules_versions().Of(kRuleset))) {
+                               out.version())) {
       out.Rejected(so.order_seq, r->rule, "standing order this turn: " + r->reason);
       continue;
     }
@@ -750,13 +766,16 @@ void RunSeasonEnd(Outcomes& out, P::SeasonKind kind) {
     out.Men(r.state, r.pool, r.city, r.men, r.rule.c_str(), ManItem::Return, r.subject);
   }
   // SOW 7.1: repairs take the season; in war, only if no enemy entered the city.
+  const uint32_t version = out.version();
   auto repairs = out.state().repairs;
   for (const auto& rep : repairs) {
     auto c = out.state().cities.find(rep.city);
-    if (kind == P::SeasonKind::War && c != out.state().cities.end() && c->second.enemy_this_campaign) {
-      // Refund what the order paid: the statement shows both lines.
-      int64_t cost = rep.what == P::RepairKind::Fort ? FortRepairCc(c->second.fort_level)
-                                                      : BatteryRepairCc(c->second.batteries_damaged == 0);
+    if (kind == P::SeasonKind::War && c != out.state().cities.end() && EnemyThisCampaign(out.state(), c->second, version)) {
+      // Refund what the order paid: the statement shows both lines. Before
+      // version 8 the price was worked out again from the city as it is now.
+      int64_t cost = version >= kRepairsFromLogVersion ? rep.paid_cc
+                     : rep.what == P::RepairKind::Fort ? FortRepairCc(c->second.fort_level)
+                                                        : BatteryRepairCc(c->second.batteries_damaged == 0);
       out.Money(rep.state, cost, "SOW 7.1", "repair refunded", rep.city, "an enemy unit entered the city");
       out.RepairCancelled(rep.city, rep.what, rep.state, "an enemy unit entered the city during the campaign");
       continue;

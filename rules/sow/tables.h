@@ -36,6 +36,16 @@ inline constexpr uint32_t kDeclarationsLapseVersion = 6;
 // income as hostile brigades near it, bar purchases next to them, nor stop a
 // unit disbanding beside them; versions 1-6 counted them where they boarded.
 inline constexpr uint32_t kAboardAtSeaVersion = 7;
+// SOW 7.1 (rules version 8): an enemy has been in a city once the log shows
+// it - the city changed hands (PATE 10, the GA's SetCityControl) or a unit at
+// war with its controller was placed, moved or landed there, or stands there as
+// a campaign begins or a war is declared - as well as when
+// the GA says so (EnemyInCity, the only sign versions 1-7 read); a repair
+// cancelled refunds what its order paid (versions 1-7 priced it again at the
+// season's end, from the city as it was then); and a city repairs as many
+// coastal batteries in a season as it has damaged or destroyed, each a
+// repair of its own (versions 1-7: one at a time).
+inline constexpr uint32_t kRepairsFromLogVersion = 8;
 
 inline constexpr int64_t kCcPerCrown = 100;
 constexpr int64_t CrToCc(int64_t crowns) { return crowns * kCcPerCrown; }

@@ -25,6 +25,8 @@ class Ctx {
   const projections::Y1820State& s() const { return w_.y1820(); }
   const TurnPhase& at() const { return at_; }
   PhaseWriter& writer() { return w_; }
+  // The game's y1820 rules version (rules/versions.cc): every gate reads it here.
+  uint32_t version() const { return w_.rules_versions().Of(kRuleset); }
   // Y8.3 (version 3): fleets that have escorted this turn, by (sea zone,
   // owner), across every nation's moves; never read beyond the fleets there.
   std::map<std::pair<std::string, std::string>, int32_t>& escorts_spent() { return escorts_spent_; }

@@ -95,6 +95,10 @@ std::optional<std::pair<std::string, std::string>> Refusal(const projections::Y1
       if (std::find(std::begin(kTreatyKinds), std::end(kTreatyKinds), k) == std::end(kTreatyKinds)) {
         return R{"Y12.2", "no treaty kind '" + k + "' (non-aggression, exchange, pact)"};
       }
+      // Y12.2 (version 4): between nations at war, non-aggression only.
+      if (version >= kTreatiesAtWarVersion && k != "non-aggression" && s.AtWar(nation, t->nation()->str())) {
+        return R{"Y12.2", nation + " is at war with " + t->nation()->str() + ": only a non-aggression treaty may be announced"};
+      }
       // Y12.3 (version 2): a nation has two exchange treaties at most — in
       // force, or announced and awaiting its partner. A third is refused when
       // it is sent (version 1 kept it waiting until one of the two ended).

@@ -133,6 +133,9 @@ void AnnounceTreaty(Ctx& c, const std::string& nation, const Y1820StandingOrder&
   if (c.s().announced.count({nation, other, kind})) {
     return c.Reject(o.seq, "Y12.2", nation + " has already announced a " + kind + " treaty with " + other);
   }
+  if (c.version() >= kTreatiesAtWarVersion && kind != "non-aggression" && c.s().AtWar(nation, other)) {
+    return c.Reject(o.seq, "Y12.2", nation + " is at war with " + other + ": only a non-aggression treaty may be announced");
+  }
   c.Emit([=](Fbb& f) {
     return Body(fb::CreateY1820TreatyAnnouncedDirect(f, nation.c_str(), other.c_str(), kind.c_str()));
   });
@@ -205,6 +208,8 @@ void Trades(Ctx& c) {
       const auto* to = c.s().Nation(t.to);
       if (!p || p->owner != t.from || !to || to->eliminated) continue;
       if (p->armies.count(t.from)) continue;  // waits for the giver's armies to leave
+      // Version 4: not while the two are at war (the trade waits for peace).
+      if (c.version() >= kTreatiesAtWarVersion && c.s().AtWar(t.from, t.to)) continue;
       int32_t prov = t.province;
       std::string from = t.from, dest = t.to;
       c.Emit([=](Fbb& f) {
@@ -217,7 +222,7 @@ void Trades(Ctx& c) {
 // ---- research and reforms chosen (Y10, Y14) ------------------------------------------
 
 void ChooseResearch(Ctx& c, const std::string& nation, const Y1820StandingOrder& o) {
-  const Tech* t = FindTech(o.s1, c.writer().rules_versions().Of(kRuleset));
+  const Tech* t = FindTech(o.s1, c.version());
   const auto* n = c.s().Nation(nation);
   if (!t) return c.Reject(o.seq, "Y15.1", "no technology '" + o.s1 + "'");
   if (n->techs.count(o.s1)) return c.Reject(o.seq, "Y10.3", nation + " already has " + o.s1);
@@ -282,7 +287,7 @@ void Build(Ctx& c, const std::string& nation, const Y1820StandingOrder& o, TurnU
   const auto* n = c.s().Nation(nation);
   if (!imp) return c.Reject(o.seq, "Y11", "no improvement '" + o.s1 + "'");
   if (!p || p->owner != nation) return c.Reject(o.seq, std::string(imp->rule), P(o.a) + " is not " + nation + "'s");
-  if (use.improvements >= ImprovementsAllowed(c.s(), nation, c.writer().rules_versions().Of(kRuleset))) {
+  if (use.improvements >= ImprovementsAllowed(c.s(), nation, c.version())) {
     return c.Reject(o.seq, "Y11.1", nation + " has built or dismantled " + std::to_string(use.improvements) +
                                         " improvements this turn, its limit");
   }
@@ -297,6 +302,9 @@ void Build(Ctx& c, const std::string& nation, const Y1820StandingOrder& o, TurnU
   int32_t prov = o.a;
   std::string nat = nation, what = o.s1;
   if (o.s1 == "Military HQ") {
+    if (c.version() >= kNoHqInCapitalVersion && o.a == n->capital) {
+      return c.Reject(o.seq, "Y11.6", P(o.a) + " is " + nation + "'s capital, which spawns armies already: a Military HQ there adds no spawn point");
+    }
     auto it = p->armies.find(nation);
     if (it == p->armies.end() || it->second < kHqDisbandedArmies) {
       return c.Reject(o.seq, "Y11.6", "a Military HQ disbands 2 of " + nation + "'s armies in " + P(o.a) +
@@ -314,7 +322,7 @@ void Dismantle(Ctx& c, const std::string& nation, const Y1820StandingOrder& o, T
   const auto* p = c.s().Province(o.a);
   if (!p || p->owner != nation) return c.Reject(o.seq, "Y11.1", P(o.a) + " is not " + nation + "'s");
   if (!p->improvements.count(o.s1)) return c.Reject(o.seq, "Y11.1", P(o.a) + " has no " + o.s1);
-  if (use.improvements >= ImprovementsAllowed(c.s(), nation, c.writer().rules_versions().Of(kRuleset))) {
+  if (use.improvements >= ImprovementsAllowed(c.s(), nation, c.version())) {
     return c.Reject(o.seq, "Y11.1", nation + " has built or dismantled " + std::to_string(use.improvements) +
                                         " improvements this turn, its limit");
   }
@@ -545,7 +553,7 @@ void EndConditions(Ctx& c, int32_t index) {
       return;
     }
   }
-  const int last = c.writer().rules_versions().Of(kRuleset) >= kCalendarVersion ? kLastTurn : kLastTurnV1;
+  const int last = c.version() >= kCalendarVersion ? kLastTurn : kLastTurnV1;
   if (index >= last) {
     c.Emit([=](Fbb& f) { return Body(fb::CreateY1820GameEndedDirect(f, "stagnation", "")); });
   }

@@ -104,6 +104,19 @@ const Improvement* FindImprovement(std::string_view id);
 inline constexpr int kMaxExchangeTreaties = 2;
 inline constexpr uint32_t kExchangeLimitVersion = 2;  // Y12.3: a third refused when sent (version 1: kept waiting)
 inline constexpr std::string_view kTreatyKinds[] = {"non-aggression", "exchange", "pact"};
+// Y12.1, Y12.2 (version 4): two nations at war treat for peace only: an
+// exchange or a pact announced between them is refused (version 3 took it,
+// and a pact in force between enemies could never be broken, war being
+// declared already). Y12.5 (version 4): a province whose giver is at war with
+// its receiver is not handed over while the war lasts (version 3 handed it
+// over to the enemy). Y2 (version 4): a nation
+// eliminated ends every treaty and announcement naming it
+// (projections::kEliminationEndsTreatiesVersion, where the view folds it).
+inline constexpr uint32_t kTreatiesAtWarVersion = 4;
+// Y11.6 (version 4): a Military HQ is not built in the capital, which spawns
+// armies already (formulas.cc SpawnPoints gives it no spawn point): version 3
+// built it and disbanded two armies for nothing.
+inline constexpr uint32_t kNoHqInCapitalVersion = 4;
 
 // ---- Y8: fleets --------------------------------------------------------------------
 // Y8.5 (version 2): a taken port's docked fleets of every nation it is no

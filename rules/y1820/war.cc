@@ -109,7 +109,7 @@ Status Moves::Army(const Y1820StandingOrder& o) {
   std::string penalty_name;
   std::vector<int32_t> via = o.ints;
   std::vector<std::string> seas = o.strs;
-  const bool once = c_.writer().rules_versions().Of(kRuleset) >= kEscortOnceVersion;
+  const bool once = c_.version() >= kEscortOnceVersion;
   std::map<std::string, int32_t> escorts;  // Y8.3 (version 3): fleets needed in each zone
   if (!seas.empty()) {
     // Y8.3: across sea zones, one fleet a zone for each army, own or a pact partner's.
@@ -255,7 +255,7 @@ Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, cons
       int tech = TechBonus(s, defender, &Tech::army_defence);
       Mod(dm, tech, "technologies");
       d_bonus += tech;
-      if (RallyPointDefends(*dn, to, c_.writer().rules_versions().Of(kRuleset))) {
+      if (RallyPointDefends(*dn, to, c_.version())) {
         d_bonus += kRallyPointDefence;
         Mod(dm, kRallyPointDefence, "rally point");
       }
@@ -395,7 +395,7 @@ Status FleetBattle(Ctx& c, const std::string& sea, const std::string& attacker, 
 // own and its treaty partners' stay. Version 1: the former owner's alone.
 Status Moves::FleeFleets(int32_t port, const std::string& owner) {
   std::vector<std::string> fleeing{owner};
-  if (c_.writer().rules_versions().Of(kRuleset) >= kFriendlyFleetsFleeVersion) {
+  if (c_.version() >= kFriendlyFleetsFleeVersion) {
     fleeing.clear();
     for (const auto& [other, k] : c_.s().Province(port)->fleets) {
       if (k > 0 && !FriendlyPort(c_.s(), other, nation_)) fleeing.push_back(other);
@@ -419,7 +419,7 @@ Status Moves::Flee(int32_t port, const std::string& owner) {
     }
     // It sails into the zone and fights the enemy fleets there; it has no port to fall back to, so after a
     // draw it stays in the zone. It has not escorted (Y8.3, version 3).
-    if (c_.writer().rules_versions().Of(kRuleset) >= kEscortOnceVersion) Spent(c_, sea, owner);
+    if (c_.version() >= kEscortOnceVersion) Spent(c_, sea, owner);
     c_.Emit([=](Fbb& f) {
       return Body(fb::CreateY1820FleetsMovedDirect(f, owner.c_str(), port, "", 0, sea.c_str(), 1, "fled"));
     });
@@ -455,7 +455,7 @@ Status Moves::FallOfCapital(const std::string& loser, int32_t province) {
     if (int32_t k = Get(p->armies, loser); k > 0) {
       c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesLostDirect(f, loser.c_str(), id, k, "surrender", "Y3.1")); });
     }
-    const bool flee = c_.writer().rules_versions().Of(kRuleset) >= kSurrenderFleeVersion;
+    const bool flee = c_.version() >= kSurrenderFleeVersion;
     if (int32_t k = Get(p->fleets, loser); k > 0 && !flee) {
       c_.Emit([=](Fbb& f) {
         return Body(fb::CreateY1820FleetsLostDirect(f, loser.c_str(), id, "", k, "surrender", "Y3.1"));
@@ -492,7 +492,7 @@ Status Moves::Eliminate(const std::string& loser) {
     if (c_.s().Province(id)->owner == loser) {
       // Version 3 (Y8.5): its partners' fleets docked there, the province
       // no longer friendly to them, flee (the loser's own are lost above).
-      if (c_.writer().rules_versions().Of(kRuleset) >= kSurrenderFleeVersion) ADJ_RETURN_IF_ERROR(FleeFleets(id, loser));
+      if (c_.version() >= kSurrenderFleeVersion) ADJ_RETURN_IF_ERROR(FleeFleets(id, loser));
       c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ProvinceSurrenderedDirect(f, id, loser.c_str(), nat.c_str(), 0)); });
     }
   }
@@ -555,7 +555,7 @@ Status Moves::Fleet(const Y1820StandingOrder& o) {
   }
   // Y8.3 (version 3): fleets that have not escorted sail first; those that
   // have carry it with them (they do not escort again this turn).
-  const bool once = c_.writer().rules_versions().Of(kRuleset) >= kEscortOnceVersion;
+  const bool once = c_.version() >= kEscortOnceVersion;
   int32_t spent_moving = 0;
   if (once && !from_sea.empty()) {
     const int32_t spent = Spent(c_, from_sea, nation_);

@@ -94,17 +94,17 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 }  // namespace
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
-  CHECK(rules::LatestVersion("sow") == 7);
+  CHECK(rules::LatestVersion("sow") == 8);
   CHECK(rules::LatestVersion("pate") == 5);
-  CHECK(rules::LatestVersion("y1820") == 3);
-  CHECK(rules::LatestVersion("dog") == 5);
+  CHECK(rules::LatestVersion("y1820") == 4);
+  CHECK(rules::LatestVersion("dog") == 6);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
   CHECK(rules::KnownVersion("pate", 5));
   CHECK_FALSE(rules::KnownVersion("pate", 6));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 7}, {"pate", 5}, {"y1820", 3}, {"dog", 5}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 8}, {"pate", 5}, {"y1820", 4}, {"dog", 6}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -124,7 +124,8 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(*rules::ParseRulesVersions("dog=3", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 3}});
   CHECK(*rules::ParseRulesVersions("dog=4", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 4}});
   CHECK(*rules::ParseRulesVersions("dog=5", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 5}});
-  CHECK_FALSE(rules::ParseRulesVersions("dog=6", base).ok());
+  CHECK(*rules::ParseRulesVersions("dog=6", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 6}});
+  CHECK_FALSE(rules::ParseRulesVersions("dog=" + std::to_string(rules::LatestVersion("dog") + 1), base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("chess=1", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow", base).ok());
 }
@@ -187,12 +188,12 @@ TEST_CASE("audit: each turn under the version it recorded is identical — under
   CHECK(found);
 }
 
-TEST_CASE("dog=5: a new battle starts under the newest dog rules version", "[versions][cli][dog]") {
+TEST_CASE("dog=6: a new battle starts under the newest dog rules version", "[versions][cli][dog]") {
   TempDir dir;
   const std::string db = dir.Sub("db");
   REQUIRE(Adjutant({"--db", db, "new", "b", "--scenario", std::string(ADJUTANT_FIXTURES) + "/dog/talavera-brigade.json"}).code == 0);
-  CHECK(rules::LatestVersion("dog") == 5);
-  CHECK_THAT(Adjutant({"--db", db, "rules-versions", "b"}).out, Catch::Contains("dog=5  newest  in use by b/main"));
+  CHECK(rules::LatestVersion("dog") == 6);
+  CHECK_THAT(Adjutant({"--db", db, "rules-versions", "b"}).out, Catch::Contains("dog=6  newest  in use by b/main"));
 }
 
 TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rules-version", "[versions][cli]") {
@@ -211,16 +212,18 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   }
   Run list = Adjutant({"--db", db, "rules-versions", "g"});
   CHECK(list.code == 0);
-  CHECK_THAT(list.out, Catch::Contains("sow=7  newest  in use by g/main") && Catch::Contains("sow=1\n"));
-  // dog=5 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=4 before it.
+  CHECK_THAT(list.out, Catch::Contains("sow=8  newest  in use by g/main") && Catch::Contains("sow=1\n"));
+  // dog=6 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=5 before it.
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3\n    D3, D5.4, D7.11: friends within 150 mm that fall back") &&
                            Catch::Contains("dog=4\n    D5.3, D7.8, D7.9, D7.15, D7.16: a unit charged this move") &&
-                           Catch::Contains("dog=5  newest\n    D5, D6.5: a shaken result has its effect whatever the test"));
+                           Catch::Contains("dog=5\n    D5, D6.5: a shaken result has its effect whatever the test") &&
+                           Catch::Contains("dog=6  newest\n    D3: a unit that starts its move inside a wood"));
   // An unknown version is refused, and nothing is adjudicated.
-  Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", "sow=9"});
+  const std::string unknown = "sow=" + std::to_string(rules::LatestVersion("sow") + 1);
+  Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", unknown});
   CHECK(bad.code != 0);
-  CHECK_THAT(bad.err, Catch::Contains("--rules-version") && Catch::Contains("'sow=9' is not known"));
+  CHECK_THAT(bad.err, Catch::Contains("--rules-version") && Catch::Contains("'" + unknown + "' is not known"));
   CHECK_THAT(Adjutant({"--db", db, "stats", "g"}).out, !Catch::Contains("PhaseStarted"));
   REQUIRE(Adjutant({"--db", db, "adjudicate", "g", "--rules-version", "sow=1"}).code == 0);
   REQUIRE(Adjutant({"--db", db, "adjudicate", "g"}).code == 0);
