@@ -22,6 +22,12 @@ int ExchangeTreaties(const Y1820State& s, const std::string& nation) {
   return n;
 }
 
+std::string TreatyBarredByWar(const Y1820State& s, const std::string& nation, const std::string& other,
+                              const std::string& kind, uint32_t version) {
+  if (version < kTreatiesAtWarVersion || kind == "non-aggression" || !s.AtWar(nation, other)) return "";
+  return nation + " is at war with " + other + ": only a non-aggression treaty may be announced";
+}
+
 ArmyLimit ArmyLimitOf(const Y1820State& s, const std::string& nation) {
   ArmyLimit out;
   const auto* n = s.Nation(nation);

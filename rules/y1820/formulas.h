@@ -73,6 +73,12 @@ int ProvincesOf(const Y1820State& s, const std::string& nation);
 // Y12.3: exchange treaties a nation has in force.
 int ExchangeTreaties(const Y1820State& s, const std::string& nation);
 
+// Y12.2 (version 4, kTreatiesAtWarVersion): why `nation` may not announce a
+// `kind` treaty with `other` while the two are at war ("": it may). Read
+// when the order is sent (intake.cc) and at adjudication (phase.cc).
+std::string TreatyBarredByWar(const Y1820State& s, const std::string& nation, const std::string& other,
+                              const std::string& kind, uint32_t version);
+
 // Y4.2: whether `province` gives the nation's defenders the rally point's +1.
 // Version 2: one of the first two provinces named (kRallyPoints), and not the
 // capital — the capital spawns armies of its own (Y4.1), and a Feudal

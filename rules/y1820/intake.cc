@@ -96,9 +96,7 @@ std::optional<std::pair<std::string, std::string>> Refusal(const projections::Y1
         return R{"Y12.2", "no treaty kind '" + k + "' (non-aggression, exchange, pact)"};
       }
       // Y12.2 (version 4): between nations at war, non-aggression only.
-      if (version >= kTreatiesAtWarVersion && k != "non-aggression" && s.AtWar(nation, t->nation()->str())) {
-        return R{"Y12.2", nation + " is at war with " + t->nation()->str() + ": only a non-aggression treaty may be announced"};
-      }
+      if (auto why = TreatyBarredByWar(s, nation, t->nation()->str(), k, version); !why.empty()) return R{"Y12.2", why};
       // Y12.3 (version 2): a nation has two exchange treaties at most — in
       // force, or announced and awaiting its partner. A third is refused when
       // it is sent (version 1 kept it waiting until one of the two ended).

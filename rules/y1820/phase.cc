@@ -133,8 +133,8 @@ void AnnounceTreaty(Ctx& c, const std::string& nation, const Y1820StandingOrder&
   if (c.s().announced.count({nation, other, kind})) {
     return c.Reject(o.seq, "Y12.2", nation + " has already announced a " + kind + " treaty with " + other);
   }
-  if (c.version() >= kTreatiesAtWarVersion && kind != "non-aggression" && c.s().AtWar(nation, other)) {
-    return c.Reject(o.seq, "Y12.2", nation + " is at war with " + other + ": only a non-aggression treaty may be announced");
+  if (auto why = TreatyBarredByWar(c.s(), nation, other, kind, c.version()); !why.empty()) {
+    return c.Reject(o.seq, "Y12.2", why);
   }
   c.Emit([=](Fbb& f) {
     return Body(fb::CreateY1820TreatyAnnouncedDirect(f, nation.c_str(), other.c_str(), kind.c_str()));
