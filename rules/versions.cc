@@ -39,6 +39,15 @@ constexpr std::array kVersions{
                 "a unit that starts its move inside a wood, a building or a slope has not entered it: no building "
                 "deduction and no cohesion penalty for it again (version 5 charged both on every move that began "
                 "inside, as if the unit had just come in)"},
+    VersionNote{"dog", 7, "D2, D5, D11, D13",
+                "a unit walks its path in 5 mm steps rounded to the nearest mm and pays each step's exact length "
+                "(version 6 cut each step toward zero and paid it cut to whole mm: a move at an angle went up to "
+                "12% past its allowance); a charge reaches when the charger's block ends within 15 mm of its "
+                "target's block (version 6 allowed the target's depth from its front centre: a deep column or a "
+                "square was reached from 100 mm short); a unit charged that holds moves before the others, so its "
+                "charger goes in at where it then stands (version 6: all in id order: a target before its charger "
+                "walked away, one after it was caught); a unit bound to stand keeps a formation change or a refacing and is refused "
+                "only its path and charge (version 6 refused the whole intention)"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "

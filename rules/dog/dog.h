@@ -54,6 +54,26 @@ inline constexpr uint32_t kShakenEffectsVersion = 5;
 // cohesion penalty for it again (version 5 charged both on every move that
 // began inside, as if it had just come in).
 inline constexpr uint32_t kStartsInsideVersion = 6;
+// Version 7 (rules/versions.cc): D2: a unit walks its path in steps of
+// 5 mm rounded to the nearest mm and pays each step's exact length (version
+// 6 cut each step toward zero and paid its length cut to whole mm: a move
+// at an angle went up to 12% beyond its allowance and bent off its line).
+inline constexpr uint32_t kExactStepsVersion = 7;
+// Version 7: D5, D13: a charge reaches when the charger's block ends within
+// kContactMm of its target's block, from whatever side (version 6 measured
+// from the charger's front centre to the target's front centre, allowing the
+// target's depth: a deep column or square met from the front counted as
+// reached from 100 mm and more short of it).
+inline constexpr uint32_t kContactBlocksVersion = 7;
+// Version 7: D5 (reading): a unit charged this move that holds (not shaken or
+// broken by its test) and makes no charge of its own moves before the other
+// units, so its charger goes in at where it then stands (version 6: all in id
+// order: a target before its charger walked away, one after it was caught).
+inline constexpr uint32_t kTargetsMoveFirstVersion = 7;
+// Version 7: D11: a unit bound to stand keeps what does not advance it — a
+// formation change, a refacing; only its path and its charge are refused
+// (version 6 refused the whole intention).
+inline constexpr uint32_t kStandKeepsFormationVersion = 7;
 
 // D12: where a side's orders for the coming move are recorded.
 TurnPhase OrderPosition(const projections::BattleState& s);

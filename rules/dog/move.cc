@@ -227,6 +227,7 @@ class Move {
   std::map<std::string, DogXY> start_;                    // where each unit stood when the move began
   std::set<std::string> shaken_halt_;                     // D6.5 (version 5): shaken before movement
   std::set<std::string> shaken_back_;                     // D6.5: fell back 50 mm shaken this move
+  std::set<std::string> standing_;                        // D11 (version 7): bound to stand, ordered to advance
   std::map<std::string, std::vector<DogXY>> fired_on_from_;  // target → where its firers stood (D10.13)
 };
 
@@ -420,6 +421,10 @@ Status Move::Bindings() {
       // D11.6: it goes back a move, front to the enemy, whatever it was ordered.
       if (it != s().intents.end()) Refuse(id, "D11.6", id + " retires this move");
       retiring_.insert(id);
+    } else if (u.bound == "stand" && advancing && version_ >= kStandKeepsFormationVersion) {
+      // D11 (version 7): its formation change and refacing go on; its path
+      // and its charge are refused where they would be made.
+      standing_.insert(id);
     } else if (u.bound == "stand" && advancing) {
       Refuse(id, "D11", id + " must stand " + std::to_string(u.bound_moves) + " more move(s)");
       halted_.insert(id);
@@ -524,6 +529,10 @@ Status Move::Charges() {
       continue;
     }
     if (U(target).gone) continue;
+    if (standing_.count(id)) {
+      Refuse(id, "D11", id + " must stand " + std::to_string(u.bound_moves) + " more move(s): it makes no charge");
+      continue;
+    }
     if (shaken_halt_.count(id)) {
       // D6.5 (version 5): shaken before movement, it does not charge.
       if (it != s().intents.end()) Refuse(id, "D6.5", id + " is shaken: it halts and makes no charge this move");
@@ -601,13 +610,38 @@ bool Move::Advances(const std::string& id, const std::vector<DogXY>& path) const
 // its target) with what the move leaves of its allowance after a formation
 // change; contact with a charge's target is a melee (D13).
 Status Move::MoveUnits() {
-  for (const std::string& id : Ids()) {
+  std::vector<std::string> order = Ids();
+  if (version_ >= kTargetsMoveFirstVersion) {
+    // D5 (version 7): a unit charged this move that holds (and makes no
+    // charge of its own) moves first, then the rest in id order: a charger
+    // goes in at where its target then stands (version 6: all in id order,
+    // so a target before its charger walked away and one after it was caught).
+    std::stable_partition(order.begin(), order.end(), [&](const std::string& id) {
+      return !charging_.count(id) &&
+             std::any_of(charging_.begin(), charging_.end(), [&](const auto& c) { return c.second == id; });
+    });
+  }
+  for (const std::string& id : order) {
     const auto& u = U(id);
     if (u.gone || u.routing || halted_.count(id)) continue;
     auto it = s().intents.find(id);
     const int32_t quarters = 4 - quarters_used_[id];
-    if (quarters <= 0) continue;
     const auto formation = static_cast<fb::DogFormation>(u.formation);
+    if (standing_.count(id) && it != s().intents.end()) {
+      // D11 (version 7): bound to stand, it walks none of its path; it may
+      // still turn where it stands (an unlimbered battery refaces, D1.12).
+      const bool refacing = it->second.face >= 0 && it->second.face != u.facing &&
+                            !(IsArtillery(static_cast<fb::DogArm>(u.arm)) && formation == fb::DogFormation_Unlimbered);
+      const int32_t face = it->second.face;
+      if (!it->second.path.empty()) {
+        Refuse(id, "D11", id + " must stand " + std::to_string(u.bound_moves) + " more move(s): it walks none of its path");
+      }
+      if (refacing && quarters > 0) {
+        MoveTo(id, {u.x, u.y}, face, 0, Allowance(static_cast<fb::DogArm>(u.arm), formation) * quarters / 4, "", "", "D1");
+      }
+      continue;
+    }
+    if (quarters <= 0) continue;
     int32_t allowance = Allowance(static_cast<fb::DogArm>(u.arm), formation) * quarters / 4;
     if (retiring_.count(id)) {
       // D11.6: straight back, front kept to the enemy.
@@ -651,8 +685,10 @@ Status Move::MoveUnits() {
     if (ch != charging_.end()) {
       // Contact: stopped by the target itself, or close enough to its block.
       const auto& t = U(ch->second);
-      const bool reached = stopped == "blocked by " + ch->second ||
-                           Distance(wk.to, {t.x, t.y}) <= kContactMm + Depth(t);
+      const bool reached =
+          stopped == "blocked by " + ch->second ||
+          (version_ >= kContactBlocksVersion ? FootprintsWithin(Footprint(U(id), wk.to, facing), Footprint(t, {t.x, t.y}, t.facing), kContactMm)
+               : Distance(wk.to, {t.x, t.y}) <= kContactMm + Depth(t));
       if (reached) {
         contacts_.push_back({id, ch->second});
         // D13: the unit charged is held in contact: it walks no farther this

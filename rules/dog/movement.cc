@@ -70,6 +70,16 @@ int64_t ISqrt(int64_t v) {
   return r;
 }
 
+namespace {
+// n / d rounded to the nearest whole number, halves away from zero (d > 0).
+int64_t RoundedDiv(int64_t n, int64_t d) { return n >= 0 ? (2 * n + d) / (2 * d) : -((-2 * n + d) / (2 * d)); }
+// The length from a to b in hundredths of a mm (floor), at least 1.
+int64_t ExactLength100(DogXY a, DogXY b) {
+  const int64_t dx = a.x - b.x, dy = a.y - b.y;
+  return std::max<int64_t>(1, ISqrt((dx * dx + dy * dy) * 10000));
+}
+}  // namespace
+
 int32_t Distance(DogXY a, DogXY b) {
   int64_t dx = a.x - b.x, dy = a.y - b.y;
   return static_cast<int32_t>(ISqrt(dx * dx + dy * dy));
@@ -127,6 +137,38 @@ bool FootprintsOverlap(const std::vector<DogXY>& a, const std::vector<DogXY>& b)
   return PolygonContains(a, b[0]) || PolygonContains(b, a[0]);
 }
 
+namespace {
+// Whether p lies within mm of the segment ab (squared distances compared
+// exactly: the perpendicular's square as cross^2 / |ab|^2).
+bool NearSegment(DogXY p, DogXY a, DogXY b, int32_t mm) {
+  const __int128 abx = b.x - a.x, aby = b.y - a.y, apx = p.x - a.x, apy = p.y - a.y;
+  const __int128 r2 = __int128(mm) * mm;
+  const __int128 len2 = abx * abx + aby * aby;
+  const __int128 t = apx * abx + apy * aby;
+  if (len2 == 0 || t <= 0) return apx * apx + apy * apy <= r2;
+  if (t >= len2) {
+    const __int128 bpx = p.x - b.x, bpy = p.y - b.y;
+    return bpx * bpx + bpy * bpy <= r2;
+  }
+  const __int128 cross = abx * apy - aby * apx;
+  return cross * cross <= r2 * len2;
+}
+}  // namespace
+
+bool FootprintsWithin(const std::vector<DogXY>& a, const std::vector<DogXY>& b, int32_t mm) {
+  if (FootprintsOverlap(a, b)) return true;
+  for (int pass = 0; pass < 2; ++pass) {
+    const auto& corners = pass == 0 ? a : b;
+    const auto& edges = pass == 0 ? b : a;
+    for (const DogXY& p : corners) {
+      for (size_t j = 0; j < edges.size(); ++j) {
+        if (NearSegment(p, edges[j], edges[(j + 1) % edges.size()], mm)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 int32_t RateAt(const P::BattleState& s, DogXY p, uint32_t version) {
   // The slowest area of each kind: woods (D3.1, D3.2), slopes (D3.8-D3.11),
   // the rest (buildings keep the whole rate).
@@ -158,6 +200,8 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
   w.cohesion = u.cohesion;
   const int64_t budget = int64_t(allowance) * 100;  // hundredths of a mm of the normal rate
   int64_t spent = 0;
+  int64_t walked = 0;  // hundredths of a mm
+  const bool exact = version >= kExactStepsVersion;
   std::map<std::string, int> effects;  // in words → times, for the record
   std::vector<bool> entered(s.terrain.size(), false);
   if (version >= kStartsInsideVersion) {
@@ -182,12 +226,18 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
     while (here.x != target.x || here.y != target.y) {
       const int32_t left = Distance(here, target);
       DogXY next = target;
-      if (left > kStep) {
+      if (left > kStep && exact) {
+        // Version 7: each coordinate of the step rounded to the nearest mm.
+        next = {here.x + static_cast<int32_t>(RoundedDiv(int64_t(target.x - here.x) * kStep, left)),
+                here.y + static_cast<int32_t>(RoundedDiv(int64_t(target.y - here.y) * kStep, left))};
+      } else if (left > kStep) {
         next = {here.x + static_cast<int32_t>(int64_t(target.x - here.x) * kStep / left),
                 here.y + static_cast<int32_t>(int64_t(target.y - here.y) * kStep / left)};
       }
-      const int32_t len = std::max<int32_t>(1, Distance(here, next));
-      int64_t cost = int64_t(len) * 1000000 / RateAt(s, next, version);
+      // The step's length in hundredths of a mm: exact (version 7), or cut to whole mm.
+      const int64_t len =
+          exact ? ExactLength100(here, next) : int64_t(std::max<int32_t>(1, Distance(here, next))) * 100;
+      int64_t cost = len * 10000 / RateAt(s, next, version);
       // Linear features crossed on this step (each once, however many of its
       // segments the step touches): barred to some arms, a deduction (D3).
       std::vector<size_t> crossing;
@@ -247,12 +297,13 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
         effects[std::string("into ") + t.id]++;
       }
       spent += cost;
-      w.distance += len;
+      walked += len;
       here = next;
     }
   }
 done:
   w.to = here;
+  w.distance = static_cast<int32_t>((walked + 50) / 100);
   w.budget_used = static_cast<int32_t>((spent + 99) / 100);
   for (const auto& [what, n] : effects) w.terrain += (w.terrain.empty() ? "" : ", ") + what;
   return w;

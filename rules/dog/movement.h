@@ -30,6 +30,9 @@ int32_t Depth(const projections::DogUnitState& u);
 bool PolygonContains(const std::vector<DogXY>& poly, DogXY p);
 bool SegmentsCross(DogXY a, DogXY b, DogXY c, DogXY d);
 bool FootprintsOverlap(const std::vector<DogXY>& a, const std::vector<DogXY>& b);
+// Whether two footprints overlap or come within `mm` of each other (exact
+// integer geometry: the nearest corner of either to an edge of the other).
+bool FootprintsWithin(const std::vector<DogXY>& a, const std::vector<DogXY>& b, int32_t mm);
 
 struct Walk {
   DogXY to;

@@ -156,7 +156,8 @@ TEST_CASE("D12: a side's report tells the move in words and keeps the other side
   Run c = Adjutant({"conform", F + "/conformance/dog/stand-11.json", "--keep", dir.Sub("case")});
   INFO(c.out << c.err);
   REQUIRE(c.code == 0);
-  const std::string refused = "FR-COL's orders refused: FR-COL must stand 2 more move(s) (D11)";  // this move and the next
+  // this move and the next; dog=7 refuses the path alone (a formation change would go on)
+  const std::string refused = "FR-COL's orders refused: FR-COL must stand 2 more move(s): it walks none of its path (D11)";
   Run fr = Adjutant({"--db", dir.Sub("case"), "report", "battle", "case", "--side", "French"});
   INFO(fr.err);
   REQUIRE(fr.code == 0);

@@ -97,14 +97,14 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(rules::LatestVersion("sow") == 8);
   CHECK(rules::LatestVersion("pate") == 5);
   CHECK(rules::LatestVersion("y1820") == 4);
-  CHECK(rules::LatestVersion("dog") == 6);
+  CHECK(rules::LatestVersion("dog") == 7);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
   CHECK(rules::KnownVersion("pate", 5));
   CHECK_FALSE(rules::KnownVersion("pate", 6));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 8}, {"pate", 5}, {"y1820", 4}, {"dog", 6}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 8}, {"pate", 5}, {"y1820", 4}, {"dog", 7}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -125,6 +125,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(*rules::ParseRulesVersions("dog=4", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 4}});
   CHECK(*rules::ParseRulesVersions("dog=5", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 5}});
   CHECK(*rules::ParseRulesVersions("dog=6", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 6}});
+  CHECK(*rules::ParseRulesVersions("dog=7", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 7}});
   CHECK_FALSE(rules::ParseRulesVersions("dog=" + std::to_string(rules::LatestVersion("dog") + 1), base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("chess=1", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow", base).ok());
@@ -188,12 +189,12 @@ TEST_CASE("audit: each turn under the version it recorded is identical — under
   CHECK(found);
 }
 
-TEST_CASE("dog=6: a new battle starts under the newest dog rules version", "[versions][cli][dog]") {
+TEST_CASE("dog=7: a new battle starts under the newest dog rules version", "[versions][cli][dog]") {
   TempDir dir;
   const std::string db = dir.Sub("db");
   REQUIRE(Adjutant({"--db", db, "new", "b", "--scenario", std::string(ADJUTANT_FIXTURES) + "/dog/talavera-brigade.json"}).code == 0);
-  CHECK(rules::LatestVersion("dog") == 6);
-  CHECK_THAT(Adjutant({"--db", db, "rules-versions", "b"}).out, Catch::Contains("dog=6  newest  in use by b/main"));
+  CHECK(rules::LatestVersion("dog") == 7);
+  CHECK_THAT(Adjutant({"--db", db, "rules-versions", "b"}).out, Catch::Contains("dog=7  newest  in use by b/main"));
 }
 
 TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rules-version", "[versions][cli]") {
@@ -213,12 +214,13 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   Run list = Adjutant({"--db", db, "rules-versions", "g"});
   CHECK(list.code == 0);
   CHECK_THAT(list.out, Catch::Contains("sow=8  newest  in use by g/main") && Catch::Contains("sow=1\n"));
-  // dog=6 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=5 before it.
+  // dog=7 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=6 before it.
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3\n    D3, D5.4, D7.11: friends within 150 mm that fall back") &&
                            Catch::Contains("dog=4\n    D5.3, D7.8, D7.9, D7.15, D7.16: a unit charged this move") &&
                            Catch::Contains("dog=5\n    D5, D6.5: a shaken result has its effect whatever the test") &&
-                           Catch::Contains("dog=6  newest\n    D3: a unit that starts its move inside a wood"));
+                           Catch::Contains("dog=6\n    D3: a unit that starts its move inside a wood") &&
+                           Catch::Contains("dog=7  newest\n    D2, D5, D11, D13: a unit walks its path in 5 mm steps"));
   // An unknown version is refused, and nothing is adjudicated.
   const std::string unknown = "sow=" + std::to_string(rules::LatestVersion("sow") + 1);
   Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", unknown});

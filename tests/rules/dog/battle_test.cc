@@ -18,6 +18,7 @@
 #include "replay/driver.h"
 #include "rules/dice.h"
 #include "rules/dog/charts.h"
+#include "rules/dog/dog.h"
 #include "rules/versions.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
@@ -118,8 +119,8 @@ TEST_CASE("D12.4: Talavera, three moves of the bundled orders: columns cross the
 
 TEST_CASE("D12.4: Quatre Bras, three moves of the bundled orders: a line forms square in time, batteries reface "
           "(D1.12), lancers break a square and catch it routing (dog=3: from dog=4 the square, still being charged, "
-          "holds shaken, D5.3), cuirassiers fight a second round against a square that stands shaken (D6.5) — each "
-          "move audits identical",
+          "holds shaken, D5.3), cuirassiers fight a second round against a square that stands shaken (D6.5; from dog=7 their charge paid at "
+          "its true length falls short and they fight a first round a move later) — each move audits identical",
           "[dog]") {
   for (uint32_t version = 3; version <= rules::LatestVersion("dog"); ++version) {
     DYNAMIC_SECTION("dog=" << version) {
@@ -169,13 +170,33 @@ TEST_CASE("D12.4: Quatre Bras, three moves of the bundled orders: a line forms s
         CHECK_FALSE(s.units.at("BR-44-2").routing);
         CHECK(caught_by_lancers == 0);
       }
-      // The cuirassiers' melee with the 69th's square went on: round 2, the square
-      // shaken and fighting at -1 (D6.5), and won; a square does not pursue.
       const auto rounds = g.Events("DogMeleeRound");
-      CHECK(std::count_if(rounds.begin(), rounds.end(), [](const std::string& j) {
-              return j.find("\"attacker\": \"FR-8C\"") != std::string::npos && j.find("\"round\": 2") != std::string::npos &&
-                     j.find("-1 shaken square (D6.5)") != std::string::npos && j.find("\"winner\": \"BR-69-2\"") != std::string::npos;
-            }) == 1);
+      const auto moved = g.Events("DogMoved");
+      const auto short_of_square = std::count_if(moved.begin(), moved.end(), [](const std::string& j) {
+        return j.find("\"unit\": \"FR-8C\"") != std::string::npos &&
+               j.find("\"stopped\": \"the charge fell short\"") != std::string::npos;
+      });
+      if (version < rules::dog::kExactStepsVersion) {
+        // The cuirassiers' melee with the 69th's square went on: round 2, the square
+        // shaken and fighting at -1 (D6.5), and won; a square does not pursue.
+        CHECK(std::count_if(rounds.begin(), rounds.end(), [](const std::string& j) {
+                return j.find("\"attacker\": \"FR-8C\"") != std::string::npos && j.find("\"round\": 2") != std::string::npos &&
+                       j.find("-1 shaken square (D6.5)") != std::string::npos && j.find("\"winner\": \"BR-69-2\"") != std::string::npos;
+              }) == 1);
+        CHECK(short_of_square == 0);
+      } else {
+        // dog=7: their move-2 charge at an angle, paid at its true length (dog=6
+        // carried them 214 mm on 200), ends 20 mm short of the square's block:
+        // it falls short (D8.3); in move 3 they reach it and lose a first round.
+        CHECK(short_of_square == 1);
+        CHECK(std::count_if(rounds.begin(), rounds.end(), [](const std::string& j) {
+                return j.find("\"attacker\": \"FR-8C\"") != std::string::npos && j.find("\"round\": 1") != std::string::npos &&
+                       j.find("\"winner\": \"BR-69-2\"") != std::string::npos;
+              }) == 1);
+        CHECK(std::none_of(rounds.begin(), rounds.end(), [](const std::string& j) {
+          return j.find("\"attacker\": \"FR-8C\"") != std::string::npos && j.find("\"round\": 2") != std::string::npos;
+        }));
+      }
       CHECK(s.units.at("FR-8C").fatigue == fb::DogFatigue_Exhausted);
       for (int m = 1; m <= 3; ++m) {
         auto a = replay::AuditTurn(*g.db, "b", "main", P::DogMove(m));

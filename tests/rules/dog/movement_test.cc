@@ -6,7 +6,9 @@
 #include <rapidcheck/catch.h>
 
 #include "rules/dog/charts.h"
+#include "rules/dog/dog.h"
 #include "rules/dog/movement.h"
+#include "rules/versions.h"
 
 using namespace adjutant;
 using namespace adjutant::rules::dog;
@@ -205,4 +207,54 @@ TEST_CASE("D2, D3: no unit moves farther than its allowance after terrain", "[do
     RC_ASSERT((w.to.x >= 0 && w.to.y >= 0 && w.to.x <= s.width && w.to.y <= s.height));
     RC_ASSERT(w.cohesion >= s.units["a"].cohesion);  // terrain never restores order
   });
+}
+
+TEST_CASE("D2 (dog=7): a walk at any angle ends no farther from where it began than its allowance", "[dog][property][versions]") {
+  rc::prop("straight-line distance from the start <= the allowance (+1 mm of rounding)", [] {
+    auto s = Table();
+    if (*rc::gen::arbitrary<bool>()) {
+      const int x = *rc::gen::inRange(0, 1500), y = *rc::gen::inRange(0, 1000);
+      s.terrain.push_back(Area("w", *rc::gen::element(fb::DogTerrainKind_OpenWoods, fb::DogTerrainKind_GentleSlope), x, y,
+                               x + *rc::gen::inRange(20, 400), y + *rc::gen::inRange(20, 400)));
+    }
+    const auto arm = *rc::gen::element(fb::DogArm_Infantry, fb::DogArm_LightCavalry, fb::DogArm_HeavyCavalry);
+    const DogXY start{*rc::gen::inRange(100, 1700), *rc::gen::inRange(100, 1100)};
+    s.units["a"] = Unit(arm, fb::DogFormation_ColumnOfMarch, start.x, start.y, 0, 400);
+    std::vector<DogXY> path;
+    const int n = *rc::gen::inRange(1, 4);
+    for (int i = 0; i < n; ++i) path.push_back({*rc::gen::inRange(0, 1800), *rc::gen::inRange(0, 1200)});
+    const int allowance = Allowance(arm, fb::DogFormation_ColumnOfMarch);
+    auto w = WalkPath(s, "a", path, allowance, rules::LatestVersion("dog"));
+    RC_ASSERT(Distance(start, w.to) <= allowance + 1);
+    RC_ASSERT(w.budget_used <= allowance);
+  });
+  SECTION("dog=6 cut each step toward zero: one across for two up overran the allowance by 10%") {
+    auto s = Table();
+    s.units["a"] = Unit(fb::DogArm_Infantry, fb::DogFormation_ColumnOfMarch, 300, 1000, 0, 400);
+    const int allowance = Allowance(fb::DogArm_Infantry, fb::DogFormation_ColumnOfMarch);
+    auto old = WalkPath(s, "a", {{600, 400}}, allowance, kExactStepsVersion - 1);
+    CHECK(Distance({300, 1000}, old.to) > allowance + allowance / 20);
+    auto now = WalkPath(s, "a", {{600, 400}}, allowance, kExactStepsVersion);
+    CHECK(Distance({300, 1000}, now.to) <= allowance);
+    CHECK(Distance({300, 1000}, now.to) >= allowance - 5);  // no whole step left unwalked
+  }
+}
+
+TEST_CASE("D13 (dog=7): two blocks are within a distance of each other by the nearest corner to an edge", "[dog]") {
+  P::DogUnitState t = Unit(fb::DogArm_HeavyCavalry, fb::DogFormation_ColumnOfMarch, 600, 650, 180, 900);
+  t.frontage = 30;
+  const auto block = Footprint(t, {600, 650}, 180);  // 30 wide, 150 deep, reaching up to y = 500
+  P::DogUnitState c = Unit(fb::DogArm_Infantry, fb::DogFormation_ColumnOfDivisions, 600, 750);
+  // From the front: 100 mm short of the front edge is not within 15, 15 short is, 16 is not.
+  CHECK_FALSE(FootprintsWithin(Footprint(c, {600, 750}, 0), block, 15));
+  CHECK(FootprintsWithin(Footprint(c, {600, 665}, 0), block, 15));
+  CHECK_FALSE(FootprintsWithin(Footprint(c, {600, 666}, 0), block, 15));
+  // From the rear (the charger's front at y = 500 - 15 - 1 facing down the table): 16 short is not, 15 is.
+  CHECK_FALSE(FootprintsWithin(Footprint(c, {600, 484}, 180), block, 15));
+  CHECK(FootprintsWithin(Footprint(c, {600, 485}, 180), block, 15));
+  // From a flank, corner to edge: the charger's corner 10 mm off the block's side.
+  CHECK(FootprintsWithin(Footprint(c, {600 + 15 + 10 + Frontage(c) / 2, 600}, 0), block, 15));
+  CHECK_FALSE(FootprintsWithin(Footprint(c, {600 + 15 + 16 + Frontage(c) / 2, 600}, 0), block, 15));
+  // Overlapping blocks are within any distance.
+  CHECK(FootprintsWithin(Footprint(c, {600, 600}, 0), block, 0));
 }
