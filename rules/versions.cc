@@ -113,6 +113,13 @@ constexpr std::array kVersions{
                 "connected to, not from the strait's other side (version 4: from both) (6.3, 5.2); a broken line, one "
                 "side through or both breaking, makes a battle more decisive whoever wins: the loser's ships escape "
                 "20% less often (version 4: only when the winner broke through) (7.2, 7.6)"},
+    VersionNote{"pate", 6, "PATE 6.11, 6.8, 6.9",
+                "ships of one state arriving from the Atlantic in one sea area on one turn arrive together in one "
+                "tactical area (version 5 drew an area for each ship, parting groups that crossed together), and "
+                "meet the enemies there as a group moving in does: windward sailing downwind, leeward upwind, across "
+                "the wind by the enemy's request or a d2, sailing west onto the American map and east onto the "
+                "European; both sides are told whom they met (version 5 gave the arrivals the leeward side whatever "
+                "the wind and told neither side)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",
@@ -180,6 +187,10 @@ constexpr std::array kVersions{
                 "non-aggression (version 3 put a pact in force between enemies); a province given away is not "
                 "handed over while giver and receiver are at war (version 3 handed it to the enemy); a Military HQ "
                 "is not built in the capital (version 3 disbanded two armies for a spawn point the capital has)"},
+    VersionNote{"y1820", 5, "Y3.1, Y12.5",
+                "a province given by trade that has become its giver's capital since (its old capital fell) is not "
+                "handed over while it is the capital: the trade waits (version 4 handed it over, leaving a nation "
+                "whose capital another held and which no capture could eliminate)"},
 };
 
 std::vector<VersionNote>& AllNotes() {

@@ -424,28 +424,8 @@ class Movement {
         }
       }
       if (n > 0) {
-        auto w2 = p_.WindAt(to.location);
-        Course c2 = CourseOf(leg.heading, w2);
-        if (c2 == Course::Downwind) {
-          gauge = true;
-        } else if (c2 == Course::Upwind) {
-          gauge = false;
-        } else {
-          bool theirs = false;
-          for (const auto& [id, sh] : p_.f().ships) {
-            if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == to.tactical &&
-                p_.Hostile(sh.state, lead.state)) {
-              theirs = orders_[id].windward;
-              break;
-            }
-          }
-          if (o.windward != theirs) {
-            gauge = o.windward;
-          } else {
-            PATE_TRY(g, p_.Die(lead.id, "gauge", "PATE 6.9", 2));
-            gauge = g == 1;
-          }
-        }
+        PATE_TRY(g, GaugeOnMeeting(lead, to, leg.heading, o.windward));
+        gauge = g;
       }
     }
     // 6.9 (version 3), a third group: with enemies there too, it joins its
@@ -525,30 +505,7 @@ class Movement {
                    "passed enemy ships at " + leg.via + " going through its coastal waters", "PATE 6.3");
       }
     }
-    if (gauge) {
-      // The ships met take the other gauge (6.9), and both sides see it.
-      std::vector<std::string> met;
-      for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
-        if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == to.tactical &&
-            p_.Hostile(sh.state, lead.state)) {
-          met.push_back(id);
-          // Version 3, a third group (6.9): enemies already facing allies
-          // there keep their side of the wind (their position to those
-          // allies is taken); the group comes in on the side it approached.
-          if (sh.windward == *gauge && friends.empty()) {
-            p_.Moved(id, to, "PATE 6.9", "takes the " + std::string(*gauge ? "leeward" : "windward") + " gauge", 0, !*gauge);
-          }
-        }
-      }
-      for (const auto& id : ships) {
-        p_.Observe(id, fb::ObservationKind_Event, to.location, met, static_cast<int>(met.size()), !*gauge, false,
-                   "met enemy ships in " + Describe(to), "PATE 6.9");
-      }
-      for (const auto& id : met) {
-        p_.Observe(id, fb::ObservationKind_Event, to.location, ships, static_cast<int>(ships.size()), *gauge, false,
-                   "enemy ships arrived from " + from.location, "PATE 6.9");
-      }
-    }
+    if (gauge) Met(ships, to, *gauge, friends.empty(), "enemy ships arrived from " + from.location);
     for (const auto& id : ships) {
       Progress& pr = progress_[id];
       if (step == 3) pr.first = true;
@@ -565,6 +522,55 @@ class Movement {
       }
     }
     return Status::Ok();
+  }
+
+  // 6.9: the side of the wind a group reaching enemies at sea in `to` takes,
+  // sailing `heading`: windward from windward (downwind), leeward from
+  // leeward (upwind); across the wind by the requests (`requested`, the
+  // group's lead's, against the first enemy's there), else a d2.
+  Result<bool> GaugeOnMeeting(const Ship& lead, const Place& to, Compass heading, bool requested) {
+    Course c = CourseOf(heading, p_.WindAt(to.location));
+    if (c == Course::Downwind) return true;
+    if (c == Course::Upwind) return false;
+    bool theirs = false;
+    for (const auto& [id, sh] : p_.f().ships) {
+      if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == to.tactical &&
+          p_.Hostile(sh.state, lead.state)) {
+        theirs = orders_[id].windward;
+        break;
+      }
+    }
+    if (requested != theirs) return requested;
+    PATE_TRY(g, p_.Die(lead.id, "gauge", "PATE 6.9", 2));
+    return g == 1;
+  }
+
+  // 6.9: the enemies `ships` met in `to` take the other side of the wind
+  // from `gauge` (the group's), and both sides see it. Enemies already facing
+  // allies there keep their side (`move_met` false, a third group, version 3).
+  void Met(const std::vector<std::string>& ships, const Place& to, bool gauge, bool move_met, const std::string& told) {
+    const Ship& lead = *p_.ship(ships.front());
+    std::vector<std::string> met;
+    for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
+      if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == to.tactical &&
+          p_.Hostile(sh.state, lead.state)) {
+        met.push_back(id);
+        // Version 3, a third group (6.9): enemies already facing allies
+        // there keep their side of the wind (their position to those
+        // allies is taken); the group comes in on the side it approached.
+        if (sh.windward == gauge && move_met) {
+          p_.Moved(id, to, "PATE 6.9", "takes the " + std::string(gauge ? "leeward" : "windward") + " gauge", 0, !gauge);
+        }
+      }
+    }
+    for (const auto& id : ships) {
+      p_.Observe(id, fb::ObservationKind_Event, to.location, met, static_cast<int>(met.size()), !gauge, false,
+                 "met enemy ships in " + Describe(to), "PATE 6.9");
+    }
+    for (const auto& id : met) {
+      p_.Observe(id, fb::ObservationKind_Event, to.location, ships, static_cast<int>(ships.size()), gauge, false, told,
+                 "PATE 6.9");
+    }
   }
 
   // 6.11: into the Atlantic; the crossing's length is not told until arrival.
@@ -584,6 +590,7 @@ class Movement {
 
   // 6.5 step 7: ships completing a crossing arrive in a random tactical area.
   Status Arrivals() {
+    if (version_ >= kArrivalEncounterVersion) return ArrivalsMeeting();
     for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
       if (!sh.active || sh.crossing_turns == 0 || progress_[id].crossing) continue;
       uint8_t left = sh.crossing_turns - 1;
@@ -594,6 +601,46 @@ class Movement {
       }
       p_.Moved(id, {sh.location, fb::PortPart_Sea, tac}, "PATE 6.11",
                left == 0 ? "arrived from the Atlantic" : "crossing the Atlantic", left);
+    }
+    return Status::Ok();
+  }
+
+  // Version 6 (tables.h kArrivalEncounterVersion): the ships of one state
+  // arriving in one sea area this turn arrive together, in one tactical area
+  // (6.11: groups cross together; 6.8: a d4), and meet the enemies there as a
+  // group moving in does (6.9): from windward sailing downwind, from leeward
+  // upwind, across the wind by the enemy's request, else a d2 — sailing west
+  // onto the American map, east onto the European. They carry no orders
+  // (6.11): they do not evade and keep no distance from allies.
+  Status ArrivalsMeeting() {
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;  // (area, state) -> ships
+    for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
+      if (!sh.active || sh.crossing_turns == 0 || progress_[id].crossing) continue;
+      if (sh.crossing_turns > 1) {
+        p_.Moved(id, {sh.location, fb::PortPart_Sea, 0}, "PATE 6.11", "crossing the Atlantic",
+                 static_cast<uint8_t>(sh.crossing_turns - 1));
+        continue;
+      }
+      groups[{sh.location, sh.state}].push_back(id);
+    }
+    for (const auto& [key, ships] : groups) {
+      const Ship lead = *p_.ship(ships.front());
+      PATE_TRY(t, p_.Die(lead.id, "tactical area", "PATE 6.8", kTacticalAreas));
+      const Place to{key.first, fb::PortPart_Sea, static_cast<uint8_t>(t)};
+      bool enemies = false;
+      for (const auto& [id, sh] : p_.f().ships) {
+        enemies |= sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == to.tactical &&
+                   p_.Hostile(sh.state, lead.state);
+      }
+      std::optional<bool> gauge;
+      if (enemies) {
+        const auto* area = p_.map().Area(to.location);
+        const Compass heading = area && area->map == MapSide::America ? Compass::W : Compass::E;
+        PATE_TRY(g, GaugeOnMeeting(lead, to, heading, false));
+        gauge = g;
+      }
+      for (const auto& id : ships) p_.Moved(id, to, "PATE 6.11", "arrived from the Atlantic", 0, gauge.value_or(false));
+      if (gauge) Met(ships, to, *gauge, true, "enemy ships arrived from the Atlantic");
     }
     return Status::Ok();
   }

@@ -150,4 +150,13 @@ inline constexpr uint32_t kStraitSightingVersion = 5;
 // only a winner that broke through).
 inline constexpr uint32_t kDecisiveLineVersion = 5;
 
+// Rules version 6: PATE 6.11 with 6.8, 6.9: ships of one state arriving from
+// the Atlantic in one sea area on one turn arrive together, in one tactical
+// area, and meet the enemies there as a group moving in does, taking a side
+// of the wind by their course (west onto the American map, east onto the
+// European) and the wind (version 5 drew a tactical area for each ship and
+// gave the arrivals the leeward side whatever the wind, without the met
+// enemies seeing them: the gauge went to neither side or to the enemy).
+inline constexpr uint32_t kArrivalEncounterVersion = 6;
+
 }  // namespace adjutant::rules::pate

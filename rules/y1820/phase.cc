@@ -210,6 +210,10 @@ void Trades(Ctx& c) {
       if (p->armies.count(t.from)) continue;  // waits for the giver's armies to leave
       // Version 4: not while the two are at war (the trade waits for peace).
       if (c.version() >= kTreatiesAtWarVersion && c.s().AtWar(t.from, t.to)) continue;
+      // Version 5: not while it is the giver's capital (Y3.1: drawn since the trade was made).
+      if (c.version() >= kCapitalNotTradedVersion && c.s().Nation(t.from) && c.s().Nation(t.from)->capital == t.province) {
+        continue;
+      }
       int32_t prov = t.province;
       std::string from = t.from, dest = t.to;
       c.Emit([=](Fbb& f) {

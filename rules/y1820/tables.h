@@ -117,6 +117,12 @@ inline constexpr uint32_t kTreatiesAtWarVersion = 4;
 // armies already (formulas.cc SpawnPoints gives it no spawn point): version 3
 // built it and disbanded two armies for nothing.
 inline constexpr uint32_t kNoHqInCapitalVersion = 4;
+// Y3.1, Y12.5 (version 5): a province given by trade that has become its
+// giver's capital since (its old capital fell and the new one was drawn)
+// is not handed over while it is the capital: the trade waits (version 4
+// handed it over, leaving a nation with a capital it did not hold, which
+// no capture could then eliminate).
+inline constexpr uint32_t kCapitalNotTradedVersion = 5;
 
 // ---- Y8: fleets --------------------------------------------------------------------
 // Y8.5 (version 2): a taken port's docked fleets of every nation it is no

@@ -95,16 +95,16 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
   CHECK(rules::LatestVersion("sow") == 8);
-  CHECK(rules::LatestVersion("pate") == 5);
-  CHECK(rules::LatestVersion("y1820") == 4);
+  CHECK(rules::LatestVersion("pate") == 6);
+  CHECK(rules::LatestVersion("y1820") == 5);
   CHECK(rules::LatestVersion("dog") == 7);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
-  CHECK(rules::KnownVersion("pate", 5));
-  CHECK_FALSE(rules::KnownVersion("pate", 6));
+  CHECK(rules::KnownVersion("pate", 6));
+  CHECK_FALSE(rules::KnownVersion("pate", 7));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 8}, {"pate", 5}, {"y1820", 4}, {"dog", 7}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 8}, {"pate", 6}, {"y1820", 5}, {"dog", 7}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2

@@ -119,8 +119,9 @@ TEST_CASE("D12.4: Talavera, three moves of the bundled orders: columns cross the
 
 TEST_CASE("D12.4: Quatre Bras, three moves of the bundled orders: a line forms square in time, batteries reface "
           "(D1.12), lancers break a square and catch it routing (dog=3: from dog=4 the square, still being charged, "
-          "holds shaken, D5.3), cuirassiers fight a second round against a square that stands shaken (D6.5; from dog=7 their charge paid at "
-          "its true length falls short and they fight a first round a move later) — each move audits identical",
+          "holds shaken, D5.3), cuirassiers fight a second round against a square that stands shaken (D6.5), or from dog=7 "
+          "their charge paid at its true length falls short and they fight a first round a move later — each move "
+          "audits identical",
           "[dog]") {
   for (uint32_t version = 3; version <= rules::LatestVersion("dog"); ++version) {
     DYNAMIC_SECTION("dog=" << version) {
