@@ -39,7 +39,7 @@ constexpr std::array kVersions{
                 "a unit that starts its move inside a wood, a building or a slope has not entered it: no building "
                 "deduction and no cohesion penalty for it again (version 5 charged both on every move that began "
                 "inside, as if the unit had just come in)"},
-    VersionNote{"dog", 7, "D2, D5, D11, D13",
+    VersionNote{"dog", 7, "D2, D2.10, D5, D11, D13",
                 "a unit walks its path in 5 mm steps rounded to the nearest mm and pays each step's exact length "
                 "(version 6 cut each step toward zero and paid it cut to whole mm: a move at an angle went up to "
                 "12% past its allowance); a charge reaches when the charger's block ends within 15 mm of its "
@@ -47,7 +47,9 @@ constexpr std::array kVersions{
                 "square was reached from 100 mm short); a unit charged that holds moves before the others, so its "
                 "charger goes in at where it then stands (version 6: all in id order: a target before its charger "
                 "walked away, one after it was caught); a unit bound to stand keeps a formation change or a refacing and is refused "
-                "only its path and charge (version 6 refused the whole intention)"},
+                "only its path and charge (version 6 refused the whole intention); a unit ordered to a new facing walks "
+                "its path as the block it ends as, the units in its way judged by it (version 6 judged them by the "
+                "block it began as)"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "

@@ -74,6 +74,10 @@ inline constexpr uint32_t kTargetsMoveFirstVersion = 7;
 // formation change, a refacing; only its path and its charge are refused
 // (version 6 refused the whole intention).
 inline constexpr uint32_t kStandKeepsFormationVersion = 7;
+// Version 7: D2.10: a unit ordered to a new facing walks its path with it,
+// so the units in its way are judged by the block it ends the move as
+// (version 6 judged them by the block it began with, then turned it).
+inline constexpr uint32_t kWalkFacingVersion = 7;
 
 // D12: where a side's orders for the coming move are recorded.
 TurnPhase OrderPosition(const projections::BattleState& s);

@@ -680,15 +680,16 @@ Status Move::MoveUnits() {
       continue;
     }
     if (allowance <= 0) continue;
-    Walk wk = WalkPath(s(), id, path, allowance, version_);
+    Walk wk = WalkPath(s(), id, path, allowance, version_, version_ >= kWalkFacingVersion ? facing : -1);
     std::string stopped = wk.stopped;
     if (ch != charging_.end()) {
       // Contact: stopped by the target itself, or close enough to its block.
       const auto& t = U(ch->second);
-      const bool reached =
-          stopped == "blocked by " + ch->second ||
-          (version_ >= kContactBlocksVersion ? FootprintsWithin(Footprint(U(id), wk.to, facing), Footprint(t, {t.x, t.y}, t.facing), kContactMm)
-               : Distance(wk.to, {t.x, t.y}) <= kContactMm + Depth(t));
+      // Version 7: block to block; version 6: front centre to front centre, the target's depth allowed.
+      const bool near = version_ >= kContactBlocksVersion
+                            ? FootprintsWithin(Footprint(U(id), wk.to, facing), Footprint(t, {t.x, t.y}, t.facing), kContactMm)
+                            : Distance(wk.to, {t.x, t.y}) <= kContactMm + Depth(t);
+      const bool reached = stopped == "blocked by " + ch->second || near;
       if (reached) {
         contacts_.push_back({id, ch->second});
         // D13: the unit charged is held in contact: it walks no farther this

@@ -192,7 +192,7 @@ int32_t RateAt(const P::BattleState& s, DogXY p, uint32_t version) {
 }
 
 Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<DogXY>& path, int32_t allowance,
-              uint32_t version) {
+              uint32_t version, int32_t facing) {
   const P::DogUnitState& u = s.units.at(id);
   const auto arm = static_cast<fb::DogArm>(u.arm);
   Walk w;
@@ -214,7 +214,7 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
   const bool passes = MayPassThroughUnits(arm, static_cast<fb::DogFormation>(u.formation));
   auto blocked_by = [&](DogXY at) -> std::string {
     if (passes) return "";
-    const auto mine = Footprint(u, at, u.facing);
+    const auto mine = Footprint(u, at, facing >= 0 ? facing : u.facing);
     for (const auto& [other, o] : s.units) {
       if (other == id || o.gone) continue;
       if (FootprintsOverlap(mine, Footprint(o, {o.x, o.y}, o.facing))) return other;

@@ -53,8 +53,10 @@ struct Walk {
 // kRetreatsVersion) a point in a wood and on a slope keeps the wood's share
 // of the slope's rate (open woods on a gentle slope: 50% x 75% = 37.5%);
 // before, the slowest area alone counted.
+// `facing`, when not negative, is the facing the unit walks with (the one
+// it ends the move with, dog.h kWalkFacingVersion); else the one it stands with.
 Walk WalkPath(const projections::BattleState& s, const std::string& id, const std::vector<DogXY>& path,
-              int32_t allowance, uint32_t version = 0);
+              int32_t allowance, uint32_t version = 0, int32_t facing = -1);
 // D3: the share of the normal rate a unit keeps at `p`, in hundredths of a
 // percent (10000: the whole rate), under dog rules `version` (as WalkPath).
 int32_t RateAt(const projections::BattleState& s, DogXY p, uint32_t version);

@@ -220,7 +220,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("dog=4\n    D5.3, D7.8, D7.9, D7.15, D7.16: a unit charged this move") &&
                            Catch::Contains("dog=5\n    D5, D6.5: a shaken result has its effect whatever the test") &&
                            Catch::Contains("dog=6\n    D3: a unit that starts its move inside a wood") &&
-                           Catch::Contains("dog=7  newest\n    D2, D5, D11, D13: a unit walks its path in 5 mm steps"));
+                           Catch::Contains("dog=7  newest\n    D2, D2.10, D5, D11, D13: a unit walks its path in 5 mm steps"));
   // An unknown version is refused, and nothing is adjudicated.
   const std::string unknown = "sow=" + std::to_string(rules::LatestVersion("sow") + 1);
   Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", unknown});
