@@ -120,7 +120,8 @@ constexpr std::array kVersions{
                 "tactical area (version 5 drew an area for each ship, parting groups that crossed together), and "
                 "meet the enemies there as a group moving in does: windward sailing downwind, leeward upwind, across "
                 "the wind by the enemy's request or a d2, sailing west onto the American map and east onto the "
-                "European; both sides are told whom they met (version 5 gave the arrivals the leeward side whatever "
+                "European; both sides are told whom they met; allied ships in the tactical area drawn are joined, as "
+                "a group under the default orders joins them (version 5 gave the arrivals the leeward side whatever "
                 "the wind and told neither side)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},

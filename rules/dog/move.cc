@@ -529,10 +529,7 @@ Status Move::Charges() {
       continue;
     }
     if (U(target).gone) continue;
-    if (standing_.count(id)) {
-      Refuse(id, "D11", id + " must stand " + std::to_string(u.bound_moves) + " more move(s): it makes no charge");
-      continue;
-    }
+    if (standing_.count(id)) continue;  // D11 (version 7): refused with its path, in MoveUnits
     if (shaken_halt_.count(id)) {
       // D6.5 (version 5): shaken before movement, it does not charge.
       if (it != s().intents.end()) Refuse(id, "D6.5", id + " is shaken: it halts and makes no charge this move");
@@ -623,25 +620,30 @@ Status Move::MoveUnits() {
   }
   for (const std::string& id : order) {
     const auto& u = U(id);
-    if (u.gone || u.routing || halted_.count(id)) continue;
+    if (u.gone || u.routing) continue;
+    const bool halted = halted_.count(id) > 0;
+    if (halted && !standing_.count(id)) continue;
     auto it = s().intents.find(id);
     const int32_t quarters = 4 - quarters_used_[id];
     const auto formation = static_cast<fb::DogFormation>(u.formation);
     if (standing_.count(id) && it != s().intents.end()) {
-      // D11 (version 7): bound to stand, it walks none of its path; it may
-      // still turn where it stands (an unlimbered battery refaces, D1.12).
+      // D11 (version 7): bound to stand, it makes no charge and walks none of
+      // its path (one refusal); it may still turn where it stands (an
+      // unlimbered battery refaces, D1.12).
       const bool refacing = it->second.face >= 0 && it->second.face != u.facing &&
                             !(IsArtillery(static_cast<fb::DogArm>(u.arm)) && formation == fb::DogFormation_Unlimbered);
       const int32_t face = it->second.face;
-      if (!it->second.path.empty()) {
+      if (!it->second.charge.empty()) {
+        Refuse(id, "D11", id + " must stand " + std::to_string(u.bound_moves) + " more move(s): it makes no charge");
+      } else if (!it->second.path.empty()) {
         Refuse(id, "D11", id + " must stand " + std::to_string(u.bound_moves) + " more move(s): it walks none of its path");
       }
-      if (refacing && quarters > 0) {
+      if (refacing && quarters > 0 && !halted) {
         MoveTo(id, {u.x, u.y}, face, 0, Allowance(static_cast<fb::DogArm>(u.arm), formation) * quarters / 4, "", "", "D1");
       }
       continue;
     }
-    if (quarters <= 0) continue;
+    if (halted || quarters <= 0) continue;
     int32_t allowance = Allowance(static_cast<fb::DogArm>(u.arm), formation) * quarters / 4;
     if (retiring_.count(id)) {
       // D11.6: straight back, front kept to the enemy.

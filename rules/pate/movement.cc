@@ -505,7 +505,7 @@ class Movement {
                    "passed enemy ships at " + leg.via + " going through its coastal waters", "PATE 6.3");
       }
     }
-    if (gauge) Met(ships, to, *gauge, friends.empty(), "enemy ships arrived from " + from.location);
+    if (gauge) Met(ships, lead.state, to, *gauge, friends.empty(), "enemy ships arrived from " + from.location);
     for (const auto& id : ships) {
       Progress& pr = progress_[id];
       if (step == 3) pr.first = true;
@@ -545,15 +545,16 @@ class Movement {
     return g == 1;
   }
 
-  // 6.9: the enemies `ships` met in `to` take the other side of the wind
-  // from `gauge` (the group's), and both sides see it. Enemies already facing
-  // allies there keep their side (`move_met` false, a third group, version 3).
-  void Met(const std::vector<std::string>& ships, const Place& to, bool gauge, bool move_met, const std::string& told) {
-    const Ship& lead = *p_.ship(ships.front());
+  // 6.9: the enemies (of `state`, the group's lead's) that `ships` met in
+  // `to` take the other side of the wind from `gauge` (the group's), and both
+  // sides see it. Enemies already facing allies there keep their side
+  // (`move_met` false, a third group, version 3).
+  void Met(const std::vector<std::string>& ships, const std::string& state, const Place& to, bool gauge, bool move_met,
+           const std::string& told) {
     std::vector<std::string> met;
     for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
       if (sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == to.tactical &&
-          p_.Hostile(sh.state, lead.state)) {
+          p_.Hostile(sh.state, state)) {
         met.push_back(id);
         // Version 3, a third group (6.9): enemies already facing allies
         // there keep their side of the wind (their position to those
@@ -607,11 +608,14 @@ class Movement {
 
   // Version 6 (tables.h kArrivalEncounterVersion): the ships of one state
   // arriving in one sea area this turn arrive together, in one tactical area
-  // (6.11: groups cross together; 6.8: a d4), and meet the enemies there as a
-  // group moving in does (6.9): from windward sailing downwind, from leeward
-  // upwind, across the wind by the enemy's request, else a d2 — sailing west
-  // onto the American map, east onto the European. They carry no orders
-  // (6.11): they do not evade and keep no distance from allies.
+  // (6.11: groups cross together; 6.8: a d4), and meet what is there as a
+  // group moving in does (6.9) under the orders they crossed without (4.11's
+  // defaults: no evasion, no gauge asked, Join Allies ticked): the enemies
+  // from windward sailing downwind, from leeward upwind, across the wind by
+  // the enemy's request, else a d2 — sailing west onto the American map,
+  // east onto the European; allied ships there are joined, on their side of
+  // the wind, or with enemies there too when they are the first group on
+  // the side the arrivals come from.
   Status ArrivalsMeeting() {
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;  // (area, state) -> ships
     for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
@@ -628,19 +632,38 @@ class Movement {
       PATE_TRY(t, p_.Die(lead.id, "tactical area", "PATE 6.8", kTacticalAreas));
       const Place to{key.first, fb::PortPart_Sea, static_cast<uint8_t>(t)};
       bool enemies = false;
+      std::vector<std::string> friends;  // allied ships there, not of the group
       for (const auto& [id, sh] : p_.f().ships) {
-        enemies |= sh.on_map() && sh.at_sea() && sh.location == to.location && sh.tactical == to.tactical &&
-                   p_.Hostile(sh.state, lead.state);
+        if (!sh.on_map() || !sh.at_sea() || sh.location != to.location || sh.tactical != to.tactical) continue;
+        enemies |= p_.Hostile(sh.state, lead.state);
+        if (p_.Friendly(sh.state, lead.state) && std::find(ships.begin(), ships.end(), id) == ships.end()) {
+          friends.push_back(id);
+        }
       }
+      const ShipOrders& o = orders_[lead.id];
+      if (!o.join_allies) friends.clear();  // (crossing ships carry the default: ticked)
       std::optional<bool> gauge;
       if (enemies) {
         const auto* area = p_.map().Area(to.location);
         const Compass heading = area && area->map == MapSide::America ? Compass::W : Compass::E;
-        PATE_TRY(g, GaugeOnMeeting(lead, to, heading, false));
+        PATE_TRY(g, GaugeOnMeeting(lead, to, heading, o.windward));
         gauge = g;
       }
-      for (const auto& id : ships) p_.Moved(id, to, "PATE 6.11", "arrived from the Atlantic", 0, gauge.value_or(false));
-      if (gauge) Met(ships, to, *gauge, true, "enemy ships arrived from the Atlantic");
+      bool joined = !friends.empty();
+      if (joined && gauge) {
+        joined = std::any_of(friends.begin(), friends.end(),
+                             [&](const std::string& id) { return p_.ship(id)->windward == *gauge; });
+      }
+      bool windward = gauge.value_or(false);
+      if (!gauge && joined) windward = p_.ship(friends.front())->windward;
+      for (const auto& id : ships) p_.Moved(id, to, "PATE 6.11", "arrived from the Atlantic", 0, windward);
+      if (joined) {
+        for (const auto& id : ships) {
+          p_.Observe(id, fb::ObservationKind_Event, to.location, friends, static_cast<int>(friends.size()), false, false,
+                     "joined allied ships in " + Describe(to), "PATE 6.9");
+        }
+      }
+      if (gauge) Met(ships, lead.state, to, *gauge, friends.empty(), "enemy ships arrived from the Atlantic");
     }
     return Status::Ok();
   }

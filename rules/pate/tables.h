@@ -154,7 +154,8 @@ inline constexpr uint32_t kDecisiveLineVersion = 5;
 // the Atlantic in one sea area on one turn arrive together, in one tactical
 // area, and meet the enemies there as a group moving in does, taking a side
 // of the wind by their course (west onto the American map, east onto the
-// European) and the wind (version 5 drew a tactical area for each ship and
+// European) and the wind, joining allied ships there under 4.11's default
+// orders, which crossing ships carry (version 5 drew a tactical area for each ship and
 // gave the arrivals the leeward side whatever the wind, without the met
 // enemies seeing them: the gauge went to neither side or to the enemy).
 inline constexpr uint32_t kArrivalEncounterVersion = 6;
