@@ -198,6 +198,10 @@ class Move {
   // advance a shaken unit does not make).
   bool Advances(const std::string& id, const std::vector<DogXY>& path) const;
   Status MoveUnits();
+  // D5: the target of a charge declared this move (its charger in contact or fallen short).
+  bool ChargedThisMove(const std::string& id) const {
+    return std::any_of(charging_.begin(), charging_.end(), [&](const auto& c) { return c.second == id; });
+  }
   Status Fire();
   Status Melee();
   Status Casualties();
@@ -590,10 +594,8 @@ bool Move::ShakenAfterMovement(const std::string& id, const std::string& result)
   if (!v5_ || result != "shaken" || U(id).gone || U(id).routing || U(id).formation == fb::DogFormation_Square) {
     return false;
   }
-  // Defending: the target of a charge declared this move (its charger in
-  // contact or fallen short).
-  const bool defending = std::any_of(charging_.begin(), charging_.end(), [&](const auto& c) { return c.second == id; });
-  return defending && FallBack(id);
+  // Defending: charged this move.
+  return ChargedThisMove(id) && FallBack(id);
 }
 
 bool Move::Advances(const std::string& id, const std::vector<DogXY>& path) const {
@@ -613,10 +615,8 @@ Status Move::MoveUnits() {
     // charge of its own) moves first, then the rest in id order: a charger
     // goes in at where its target then stands (version 6: all in id order,
     // so a target before its charger walked away and one after it was caught).
-    std::stable_partition(order.begin(), order.end(), [&](const std::string& id) {
-      return !charging_.count(id) &&
-             std::any_of(charging_.begin(), charging_.end(), [&](const auto& c) { return c.second == id; });
-    });
+    std::stable_partition(order.begin(), order.end(),
+                          [&](const std::string& id) { return !charging_.count(id) && ChargedThisMove(id); });
   }
   for (const std::string& id : order) {
     const auto& u = U(id);

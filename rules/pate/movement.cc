@@ -428,13 +428,7 @@ class Movement {
         gauge = g;
       }
     }
-    // 6.9 (version 3), a third group: with enemies there too, it joins its
-    // allies only when they are the first group on the side it comes from.
-    bool joined = !friends.empty();
-    if (joined && gauge) {
-      joined = std::any_of(friends.begin(), friends.end(),
-                           [&](const std::string& id) { return p_.ship(id)->windward == *gauge; });
-    }
+    const bool joined = JoinsAllies(friends, gauge);
     std::string detail = "from " + Describe(from) + " to " + Describe(to) + (leg.via.empty() ? "" : " through the coastal waters of " + leg.via);
     // 6.3 (version 3): the enemies in the strait port, as the ships pass its
     // coastal waters — both sides see each other there (5.1).
@@ -445,10 +439,7 @@ class Movement {
         if (o.location == leg.via && !o.at_sea() && p_.Hostile(o.state, lead.state)) in_strait.push_back(id);
       }
     }
-    // 6.9: joining allies with no enemy there, the group sails with them, on
-    // their side of the wind.
-    bool windward = gauge.value_or(false);
-    if (!gauge && joined) windward = p_.ship(friends.front())->windward;
+    bool windward = SideOfWind(friends, gauge, joined);
     // 6.9, 6.10 (rules version 5): pursuers reaching at sea the ships they
     // followed, who met no enemy there, arrive as a second group: from
     // windward sailing downwind, from leeward upwind, across the wind by the
@@ -477,10 +468,7 @@ class Movement {
     }
     for (const auto& id : ships) p_.Moved(id, to, leg.rule, detail, 0, windward);
     if (joined) {
-      for (const auto& id : ships) {
-        p_.Observe(id, fb::ObservationKind_Event, to.location, friends, static_cast<int>(friends.size()), false, false,
-                   "joined allied ships in " + Describe(to), "PATE 6.9");
-      }
+      Joined(ships, friends, to);
     } else if (kept_apart) {
       for (const auto& id : ships) {
         p_.Observe(id, fb::ObservationKind_Event, to.location, avoided, static_cast<int>(avoided.size()), false, false,
@@ -545,6 +533,29 @@ class Movement {
     return g == 1;
   }
 
+  // 6.9 (version 3): a group finding allied ships (`friends`) where it
+  // arrives joins them; with enemies there too (`gauge`, the side it comes
+  // in on), only when they are the first group on that side (a third group).
+  bool JoinsAllies(const std::vector<std::string>& friends, std::optional<bool> gauge) const {
+    if (friends.empty()) return false;
+    if (!gauge) return true;
+    return std::any_of(friends.begin(), friends.end(),
+                       [&](const std::string& id) { return p_.ship(id)->windward == *gauge; });
+  }
+  // 6.9: the side of the wind the group takes: the one it came in on against
+  // enemies; joining allies with no enemy there, theirs; else leeward.
+  bool SideOfWind(const std::vector<std::string>& friends, std::optional<bool> gauge, bool joined) const {
+    if (gauge) return *gauge;
+    return joined && p_.ship(friends.front())->windward;
+  }
+  // 6.9: each ship of the group is told of the allies it joined.
+  void Joined(const std::vector<std::string>& ships, const std::vector<std::string>& friends, const Place& to) {
+    for (const auto& id : ships) {
+      p_.Observe(id, fb::ObservationKind_Event, to.location, friends, static_cast<int>(friends.size()), false, false,
+                 "joined allied ships in " + Describe(to), "PATE 6.9");
+    }
+  }
+
   // 6.9: the enemies (of `state`, the group's lead's) that `ships` met in
   // `to` take the other side of the wind from `gauge` (the group's), and both
   // sides see it. Enemies already facing allies there keep their side
@@ -590,11 +601,18 @@ class Movement {
   }
 
   // 6.5 step 7: ships completing a crossing arrive in a random tactical area.
+  // Version 6: those arriving, by sea area and state, meet what is there
+  // together (ArrivalsMeeting); version 5 drew an area for each alone.
   Status Arrivals() {
-    if (version_ >= kArrivalEncounterVersion) return ArrivalsMeeting();
+    const bool together = version_ >= kArrivalEncounterVersion;
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;  // (area, state) -> ships
     for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
       if (!sh.active || sh.crossing_turns == 0 || progress_[id].crossing) continue;
       uint8_t left = sh.crossing_turns - 1;
+      if (left == 0 && together) {
+        groups[{sh.location, sh.state}].push_back(id);
+        continue;
+      }
       uint8_t tac = 0;
       if (left == 0) {
         PATE_TRY(t, p_.Die(id, "tactical area", "PATE 6.8", kTacticalAreas));
@@ -603,6 +621,7 @@ class Movement {
       p_.Moved(id, {sh.location, fb::PortPart_Sea, tac}, "PATE 6.11",
                left == 0 ? "arrived from the Atlantic" : "crossing the Atlantic", left);
     }
+    for (const auto& [key, ships] : groups) ADJ_RETURN_IF_ERROR(ArrivalsMeeting(key.first, ships));
     return Status::Ok();
   }
 
@@ -616,55 +635,33 @@ class Movement {
   // east onto the European; allied ships there are joined, on their side of
   // the wind, or with enemies there too when they are the first group on
   // the side the arrivals come from.
-  Status ArrivalsMeeting() {
-    std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;  // (area, state) -> ships
-    for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
-      if (!sh.active || sh.crossing_turns == 0 || progress_[id].crossing) continue;
-      if (sh.crossing_turns > 1) {
-        p_.Moved(id, {sh.location, fb::PortPart_Sea, 0}, "PATE 6.11", "crossing the Atlantic",
-                 static_cast<uint8_t>(sh.crossing_turns - 1));
-        continue;
+  Status ArrivalsMeeting(const std::string& area, const std::vector<std::string>& ships) {
+    const Ship lead = *p_.ship(ships.front());
+    PATE_TRY(t, p_.Die(lead.id, "tactical area", "PATE 6.8", kTacticalAreas));
+    const Place to{area, fb::PortPart_Sea, static_cast<uint8_t>(t)};
+    bool enemies = false;
+    std::vector<std::string> friends;  // allied ships there, not of the group
+    for (const auto& [id, sh] : p_.f().ships) {
+      if (!sh.on_map() || !sh.at_sea() || sh.location != to.location || sh.tactical != to.tactical) continue;
+      enemies |= p_.Hostile(sh.state, lead.state);
+      if (p_.Friendly(sh.state, lead.state) && std::find(ships.begin(), ships.end(), id) == ships.end()) {
+        friends.push_back(id);
       }
-      groups[{sh.location, sh.state}].push_back(id);
     }
-    for (const auto& [key, ships] : groups) {
-      const Ship lead = *p_.ship(ships.front());
-      PATE_TRY(t, p_.Die(lead.id, "tactical area", "PATE 6.8", kTacticalAreas));
-      const Place to{key.first, fb::PortPart_Sea, static_cast<uint8_t>(t)};
-      bool enemies = false;
-      std::vector<std::string> friends;  // allied ships there, not of the group
-      for (const auto& [id, sh] : p_.f().ships) {
-        if (!sh.on_map() || !sh.at_sea() || sh.location != to.location || sh.tactical != to.tactical) continue;
-        enemies |= p_.Hostile(sh.state, lead.state);
-        if (p_.Friendly(sh.state, lead.state) && std::find(ships.begin(), ships.end(), id) == ships.end()) {
-          friends.push_back(id);
-        }
-      }
-      const ShipOrders& o = orders_[lead.id];
-      if (!o.join_allies) friends.clear();  // (crossing ships carry the default: ticked)
-      std::optional<bool> gauge;
-      if (enemies) {
-        const auto* area = p_.map().Area(to.location);
-        const Compass heading = area && area->map == MapSide::America ? Compass::W : Compass::E;
-        PATE_TRY(g, GaugeOnMeeting(lead, to, heading, o.windward));
-        gauge = g;
-      }
-      bool joined = !friends.empty();
-      if (joined && gauge) {
-        joined = std::any_of(friends.begin(), friends.end(),
-                             [&](const std::string& id) { return p_.ship(id)->windward == *gauge; });
-      }
-      bool windward = gauge.value_or(false);
-      if (!gauge && joined) windward = p_.ship(friends.front())->windward;
-      for (const auto& id : ships) p_.Moved(id, to, "PATE 6.11", "arrived from the Atlantic", 0, windward);
-      if (joined) {
-        for (const auto& id : ships) {
-          p_.Observe(id, fb::ObservationKind_Event, to.location, friends, static_cast<int>(friends.size()), false, false,
-                     "joined allied ships in " + Describe(to), "PATE 6.9");
-        }
-      }
-      if (gauge) Met(ships, lead.state, to, *gauge, friends.empty(), "enemy ships arrived from the Atlantic");
+    const ShipOrders& o = orders_[lead.id];
+    if (!o.join_allies) friends.clear();  // (crossing ships carry the default: ticked)
+    std::optional<bool> gauge;
+    if (enemies) {
+      const auto* at = p_.map().Area(area);
+      const Compass heading = at && at->map == MapSide::America ? Compass::W : Compass::E;
+      PATE_TRY(g, GaugeOnMeeting(lead, to, heading, o.windward));
+      gauge = g;
     }
+    const bool joined = JoinsAllies(friends, gauge);
+    const bool windward = SideOfWind(friends, gauge, joined);
+    for (const auto& id : ships) p_.Moved(id, to, "PATE 6.11", "arrived from the Atlantic", 0, windward);
+    if (joined) Joined(ships, friends, to);
+    if (gauge) Met(ships, lead.state, to, *gauge, friends.empty(), "enemy ships arrived from the Atlantic");
     return Status::Ok();
   }
 

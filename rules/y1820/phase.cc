@@ -211,9 +211,8 @@ void Trades(Ctx& c) {
       // Version 4: not while the two are at war (the trade waits for peace).
       if (c.version() >= kTreatiesAtWarVersion && c.s().AtWar(t.from, t.to)) continue;
       // Version 5: not while it is the giver's capital (Y3.1: drawn since the trade was made).
-      if (c.version() >= kCapitalNotTradedVersion && c.s().Nation(t.from) && c.s().Nation(t.from)->capital == t.province) {
-        continue;
-      }
+      const auto* giver = c.s().Nation(t.from);
+      if (c.version() >= kCapitalNotTradedVersion && giver && giver->capital == t.province) continue;
       int32_t prov = t.province;
       std::string from = t.from, dest = t.to;
       c.Emit([=](Fbb& f) {
