@@ -165,6 +165,13 @@ constexpr std::array kVersions{
                 "(version 7 read only that); a repair cancelled refunds what its order paid (version 7 priced it "
                 "again at the season's end); a city repairs as many coastal batteries in a season as it has "
                 "damaged or destroyed, one order a turn, each its own repair (version 7: one at a time)"},
+    VersionNote{"sow", 9, "SOW 4.9, SOW 4.10",
+                "4.9: a unit aboard a transport disbands where she is - in a port, in that city and on its square; "
+                "at sea, on no strategic square, so it may not disband until landed or in port - and an off-map "
+                "port's square is not home to a unit on it (version 8 disbanded a unit aboard as if it stood where "
+                "it boarded, at home with no loss); 4.10: the friendly ship that lets a ship leave the game from a "
+                "sea area must stay - on the map, not crossing the Atlantic, and not itself ordered removed in the "
+                "same phase - and a ship crossing stops no removal (version 8 counted any ship bound for the area)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "
@@ -194,6 +201,12 @@ constexpr std::array kVersions{
                 "a province given by trade that has become its giver's capital since (its old capital fell) is not "
                 "handed over while it is the capital: the trade waits (version 4 handed it over, leaving a nation "
                 "whose capital another held and which no capture could eliminate)"},
+    VersionNote{"y1820", 6, "Y9.1, Y8.6",
+                "the armies in a province attacked of every nation at war with the attacker fight it, the owner's "
+                "first, then each other nation's in name order, and the province is taken only when none is left "
+                "(version 5: only the owner's fought; a third nation's at war with the attacker stood by and stayed "
+                "in the province taken); a fleet is dismantled only where it is docked in a Port (version 5: also "
+                "where the Port had been dismantled or razed)"},
 };
 
 std::vector<VersionNote>& AllNotes() {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "base/money.h"
 #include "rules/sow/economy.h"
@@ -308,6 +309,7 @@ namespace {
 struct TurnPurchases {
   std::map<std::pair<std::string, std::string>, int64_t> in_city;  // (state, city) → size bought
   std::map<std::string, int64_t> by_state;
+  std::set<std::string> removing;  // SOW 4.10: the ships some order of this phase removes
 };
 
 int CitiesControlled(const P::TreasuryState& s, const std::string& state) {
@@ -554,20 +556,36 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
     case fb::SowOrderBody_DisbandOrder: {  // SOW 4.9
       // A copy: the UnitDisbanded event below erases the unit from the state.
       const P::Unit u = s.units.at(o.body_as_DisbandOrder()->unit()->str());
-      bool militia_at_home = u.type == P::UnitType::MI && u.city == u.raised_in && !u.city.empty();
+      // Rules version 9: where the unit is - aboard a transport, the square
+      // of the port she lies in, and at sea none (versions 1-8: the square it
+      // boarded from).
+      const bool on_land = out.version() >= kDisbandOnLandVersion;
+      std::string city = u.city;
+      std::optional<P::Square> square = u.square;
+      if (on_land && !u.aboard.empty()) {
+        auto sh = fleet.ships.find(u.aboard);
+        if (sh == fleet.ships.end() || !sh->second.on_map() || sh->second.at_sea() ||
+            !s.cities.count(sh->second.location)) {
+          return Refusal{"SOW 4.9", u.id + " is aboard " + u.aboard +
+                                        " at sea, on no strategic square: it may disband once landed or in port"};
+        }
+        city = sh->second.location;  // in her port: in that city
+        square = LandSquare(s, fleet, u, out.version());  // none in an off-map port
+      }
+      bool militia_at_home = u.type == P::UnitType::MI && city == u.raised_in && !city.empty();
       // Rules version 5: militia anywhere in the strategic square of the
       // city they were raised in (version 4: in the city itself).
       if (u.type == P::UnitType::MI && out.version() >= 5) {
         auto raised = s.cities.find(u.raised_in);
         if (raised != s.cities.end() && raised->second.kind != P::CityKind::OffMapPort &&
-            raised->second.square == u.square) {
+            square && raised->second.square == *square) {
           militia_at_home = true;
         }
       }
       if (!militia_at_home) {
         for (const auto& [id, other] : s.units) {
-          const auto at = LandSquare(s, out.fleet(), other, out.version());
-          if (at && AtWar(s, other.state, st) && *at == u.square) {
+          const auto at = LandSquare(s, fleet, other, out.version());
+          if (at && square && AtWar(s, other.state, st) && *at == *square) {
             return Refusal{"SOW 4.9", u.id + " shares its strategic square with enemy units"};
           }
         }
@@ -575,12 +593,15 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       // Inside the state's territory (see RULES.md): standing in, or on the
       // square of, a city it holds; since rules version 5 also on a square
       // strictly nearer to a city it holds than to any other city (the
-      // book's test for fragmented states).
+      // book's test for fragmented states); since version 9 an off-map
+      // port's square is no one's territory on the land map.
       bool home = false;
       for (const auto& [n, c] : s.cities) {
-        if (c.controller == st && (u.city == n || c.square == u.square)) home = true;
+        if (c.controller != st) continue;
+        const bool square_counts = !on_land || c.kind != P::CityKind::OffMapPort;
+        if (city == n || (square_counts && square && c.square == *square)) home = true;
       }
-      if (!home && out.version() >= 5) home = NearerOwnCity(s, st, u.square);
+      if (!home && square && out.version() >= 5) home = NearerOwnCity(s, st, *square);
       DisbandResult r = DisbandOutcome(u.men, !home);
       auto due = NextSeason(out.at().turn.major, out.at().turn.minor);
       bool militia = u.type == P::UnitType::MI && s.cities.count(u.raised_in);
@@ -600,13 +621,17 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       // Rules version 3: at sea, only enemies in the ship's own tactical area
       // (PATE 1.2) stop it; version 1-2 counted the whole sea area.
       const bool by_tactical_area = out.version() >= 3;
+      // Rules version 9: only ships on the map are in a tactical location,
+      // and the friend must stay - not itself ordered removed this phase.
+      const bool staying = out.version() >= kRemovalFriendStaysVersion;
       for (const auto& [id, other] : fleet.ships) {
         if (id == sh.id || other.location != sh.location) continue;
+        if (staying && !other.on_map()) continue;
         const bool same_area = !by_tactical_area || sh.tactical == 0 || other.tactical == 0 || other.tactical == sh.tactical;
         if (AtWar(s, other.state, st) && other.in_port == sh.in_port && other.coastal == sh.coastal && same_area) {
           with_enemy = true;
         }
-        if (Friendly(s, other.state, st)) friend_at_sea = true;
+        if (Friendly(s, other.state, st) && !(staying && bought.removing.count(id))) friend_at_sea = true;
       }
       if (with_enemy) return Refusal{"SOW 4.10", sh.id + " is in the same place as enemy ships"};
       bool at_sea = !s.cities.count(sh.location);
@@ -697,6 +722,12 @@ void RunOrders(Outcomes& out) {
   std::vector<std::pair<uint64_t, std::vector<uint8_t>>> orders;
   for (const auto& [seq, o] : out.state().orders) orders.emplace_back(seq, o.event);
   TurnPurchases bought;
+  for (const auto& [seq, bytes] : orders) {
+    const auto* o = flatbuffers::GetRoot<fb::Event>(bytes.data())->payload_as_OrderSubmitted()->body_as_SowOrder();
+    if (o != nullptr && o->body_type() == fb::SowOrderBody_RemoveShipOrder) {
+      bought.removing.insert(o->body_as_RemoveShipOrder()->ship()->str());
+    }
+  }
   for (const auto& [seq, bytes] : orders) {
     const auto* e = flatbuffers::GetRoot<fb::Event>(bytes.data());
     const fb::SowOrder* o = e->payload_as_OrderSubmitted()->body_as_SowOrder();

@@ -353,6 +353,9 @@ void DismantleFleet(Ctx& c, const std::string& nation, const Y1820StandingOrder&
   const auto* p = c.s().Province(o.a);
   if (!p || p->owner != nation) return c.Reject(o.seq, "Y8.6", P(o.a) + " is not " + nation + "'s");
   if (!p->fleets.count(nation)) return c.Reject(o.seq, "Y8.6", nation + " has no fleet docked at " + P(o.a));
+  if (c.version() >= kDismantleInPortVersion && !p->improvements.count("Port")) {
+    return c.Reject(o.seq, "Y8.6", P(o.a) + " has no Port: a fleet is dismantled where it is docked in a Port");
+  }
   int32_t prov = o.a;
   std::string nat = nation;
   c.Emit([=](Fbb& f) { return Body(fb::CreateY1820FleetsLostDirect(f, nat.c_str(), prov, "", 1, "dismantled", "Y8.6")); });

@@ -123,6 +123,13 @@ inline constexpr uint32_t kNoHqInCapitalVersion = 4;
 // handed it over, leaving a nation with a capital it did not hold, which
 // no capture could then eliminate).
 inline constexpr uint32_t kCapitalNotTradedVersion = 5;
+// Y9.1 (version 6): the armies in a province attacked that belong to a
+// nation at war with the attacker are enemy armies stationed there and
+// fight: the owner's first, then each other nation's in name order, each
+// with its own bonuses; the province is taken when none is left (version 5:
+// the owner's armies alone fought, and a third nation's at war with the
+// attacker stood by and stayed in the province taken).
+inline constexpr uint32_t kThirdArmiesDefendVersion = 6;
 
 // ---- Y8: fleets --------------------------------------------------------------------
 // Y8.5 (version 2): a taken port's docked fleets of every nation it is no
@@ -137,6 +144,10 @@ inline constexpr uint32_t kEscortOnceVersion = 3;
 // taken port's do, every nation's to which the port is no longer friendly
 // (version 2: the loser's were lost and its partners' stayed docked).
 inline constexpr uint32_t kSurrenderFleeVersion = 3;
+// Y8.6 (version 6): a fleet is dismantled only where it is docked in a Port
+// of a province its nation holds (version 5 dismantled one docked where the
+// Port had been dismantled or razed).
+inline constexpr uint32_t kDismantleInPortVersion = 6;
 
 // ---- Y13: epidemics (percent) -----------------------------------------------------------
 inline constexpr int kEpidemicKillPct = 40;

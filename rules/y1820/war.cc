@@ -228,18 +228,30 @@ Status Moves::Army(const Y1820StandingOrder& o) {
 // Y9: the attackers (counted in `from` until they win) against the
 // province's defenders, a 1d8 each a round.
 Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, const std::string& penalty_name) {
-  const std::string defender = c_.s().Province(to)->owner;
-  auto defenders = [&] {
+  const std::string owner = c_.s().Province(to)->owner;
+  // Who defends this round: the owner's armies (a neutral's garrison); since
+  // version 6, once they are gone, the armies there of each other nation at
+  // war with the attacker, in name order.
+  auto defending = [&] {
+    const auto* p = c_.s().Province(to);
+    if (owner.empty() || Get(p->armies, owner) > 0 || c_.version() < kThirdArmiesDefendVersion) return owner;
+    for (const auto& [other, k] : p->armies) {
+      if (k > 0 && other != nation_ && c_.s().AtWar(nation_, other)) return other;
+    }
+    return owner;
+  };
+  auto defenders = [&](const std::string& defender) {
     const auto* p = c_.s().Province(to);
     return defender.empty() ? p->garrison : Get(p->armies, defender);
   };
   int32_t attackers = armies;
   bool fought = false;
-  while (attackers > 0 && defenders() > 0) {
+  while (attackers > 0 && defenders(defending()) > 0) {
     fought = true;
     const auto& s = c_.s();
     const auto* p = s.Province(to);
-    int32_t d = defenders();
+    const std::string defender = defending();
+    int32_t d = defenders(defender);
     std::string am, dm;
     int a_bonus = TechBonus(s, nation_, &Tech::army_attack);
     Mod(am, a_bonus, "technologies");
