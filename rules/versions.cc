@@ -169,9 +169,10 @@ constexpr std::array kVersions{
                 "4.9: a unit aboard a transport disbands where she is - in a port, in that city and on its square; "
                 "at sea, on no strategic square, so it may not disband until landed or in port - and an off-map "
                 "port's square is not home to a unit on it (version 8 disbanded a unit aboard as if it stood where "
-                "it boarded, at home with no loss); 4.10: the friendly ship that lets a ship leave the game from a "
-                "sea area must stay - on the map, not crossing the Atlantic, and not itself ordered removed in the "
-                "same phase - and a ship crossing stops no removal (version 8 counted any ship bound for the area)"},
+                "it boarded); 4.10: the friendly ship that lets a ship leave the game from a sea area must stay - "
+                "not crossing the Atlantic, and not itself ordered removed in the same phase - and a ship crossing "
+                "is in no sea area: she stops no removal and her own is not stopped (version 8 counted every ship "
+                "bound for the area, hers too)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "

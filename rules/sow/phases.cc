@@ -621,12 +621,16 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
       // Rules version 3: at sea, only enemies in the ship's own tactical area
       // (PATE 1.2) stop it; version 1-2 counted the whole sea area.
       const bool by_tactical_area = out.version() >= 3;
-      // Rules version 9: only ships on the map are in a tactical location,
-      // and the friend must stay - not itself ordered removed this phase.
+      // Rules version 9: a ship crossing the Atlantic (PATE 6.11) is in no
+      // sea area's tactical location - neither she nor the ships she is
+      // bound to meet stop one another's removal - and the friend must stay:
+      // not itself ordered removed this phase.
       const bool staying = out.version() >= kRemovalFriendStaysVersion;
+      const bool crossing = staying && sh.crossing_turns > 0;
       for (const auto& [id, other] : fleet.ships) {
+        if (crossing) break;
         if (id == sh.id || other.location != sh.location) continue;
-        if (staying && !other.on_map()) continue;
+        if (staying && other.crossing_turns > 0) continue;
         const bool same_area = !by_tactical_area || sh.tactical == 0 || other.tactical == 0 || other.tactical == sh.tactical;
         if (AtWar(s, other.state, st) && other.in_port == sh.in_port && other.coastal == sh.coastal && same_area) {
           with_enemy = true;
@@ -634,7 +638,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
         if (Friendly(s, other.state, st) && !(staying && bought.removing.count(id))) friend_at_sea = true;
       }
       if (with_enemy) return Refusal{"SOW 4.10", sh.id + " is in the same place as enemy ships"};
-      bool at_sea = !s.cities.count(sh.location);
+      bool at_sea = !s.cities.count(sh.location) && !crossing;
       if (at_sea && sh.type != P::ShipType::TR && !friend_at_sea) {
         return Refusal{"SOW 4.10", sh.id + " is in a sea area with no other friendly ship"};
       }

@@ -47,16 +47,18 @@ inline constexpr uint32_t kAboardAtSeaVersion = 7;
 // repair of its own (versions 1-7: one at a time).
 inline constexpr uint32_t kRepairsFromLogVersion = 8;
 // SOW 4.9 (rules version 9): a unit disbands where it is - one aboard a
-// transport is on the square of the port she lies in, and at sea (or in an
-// off-map port) on no strategic square, so it may not disband until landed;
-// an off-map port's square is not home to a unit standing on it. Versions
-// 1-8 disbanded a unit aboard as if it stood on the square it boarded from.
+// transport lying in a port is in that city (on its square, none for an
+// off-map port), and one at sea or crossing is on no strategic square, so it
+// may not disband until landed or in port; an off-map port's square is not
+// home to a unit standing on it. Versions 1-8 disbanded a unit aboard as if
+// it stood on the square it boarded from.
 inline constexpr uint32_t kDisbandOnLandVersion = 9;
 // SOW 4.10 (rules version 9): the friendly ship that lets a ship leave the
-// game from a sea area must stay - on the map (not crossing the Atlantic) and
-// not itself ordered removed in the same phase - and a ship crossing is in no
-// tactical location, so an enemy crossing does not stop a removal. Versions
-// 1-8 counted any friendly ship whose destination was the area.
+// game from a sea area must stay - not crossing the Atlantic and not itself
+// ordered removed in the same phase - and a ship crossing is in no sea
+// area's tactical location, so an enemy crossing does not stop a removal, nor
+// does anything stop hers. Versions 1-8 counted every ship whose destination
+// was the area, the crossing ship's own destination included.
 inline constexpr uint32_t kRemovalFriendStaysVersion = 9;
 
 inline constexpr int64_t kCcPerCrown = 100;
