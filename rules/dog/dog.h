@@ -78,6 +78,11 @@ inline constexpr uint32_t kStandKeepsFormationVersion = 7;
 // so the units in its way are judged by the block it ends the move as
 // (version 6 judged them by the block it began with, then turned it).
 inline constexpr uint32_t kWalkFacingVersion = 7;
+// Version 8: D5.4: a unit that went back this move (D6.5, D11.6) tests for a
+// friend retreating in the same wave as its own going back - two shaken
+// defenders side by side test for each other, and one that fell back tests
+// for a friend routing that move (version 7 skipped every unit of the wave).
+inline constexpr uint32_t kWaveTestsVersion = 8;
 
 // D12: where a side's orders for the coming move are recorded.
 TurnPhase OrderPosition(const projections::BattleState& s);

@@ -901,7 +901,9 @@ Status Move::Routs() {
     for (const std::string& id : now) {
       for (const std::string& fid : Ids()) {
         const auto& f = U(fid);
-        if (fid == id || f.gone || f.routing || f.side != U(id).side || tested.count(fid) || now.count(fid)) continue;
+        // Version 8: a unit of the wave that went back, not routing, tests too.
+        const bool in_wave = now.count(fid) && version_ < kWaveTestsVersion;
+        if (fid == id || f.gone || f.routing || f.side != U(id).side || tested.count(fid) || in_wave) continue;
         if (Distance({f.x, f.y}, {U(id).x, U(id).y}) > kFriendsRetreatingRangeMm) continue;
         tested.insert(fid);
         auto r = Morale(fid, "friends retreating within 150 mm", MoraleContext{});
