@@ -52,9 +52,9 @@ constexpr std::array kVersions{
                 "block it began as)"},
     VersionNote{"dog", 8, "D5.4",
                 "a unit that went back this move (a shaken defender falling back, D6.5; a unit retiring, D11.6) "
-                "tests for a friend retreating within 150 mm in the same wave as its own going back: two shaken "
-                "defenders side by side test for each other, and one that fell back tests for a friend routing "
-                "that move (version 7 skipped every unit of the wave)"},
+                "tests for the friends retreating within 150 mm in the same wave as its own going back - the others "
+                "that went back and the units that broke earlier in the move: two shaken defenders side by side "
+                "test for each other (version 7 skipped every unit of the wave)"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "

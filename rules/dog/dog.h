@@ -78,10 +78,12 @@ inline constexpr uint32_t kStandKeepsFormationVersion = 7;
 // so the units in its way are judged by the block it ends the move as
 // (version 6 judged them by the block it began with, then turned it).
 inline constexpr uint32_t kWalkFacingVersion = 7;
-// Version 8: D5.4: a unit that went back this move (D6.5, D11.6) tests for a
-// friend retreating in the same wave as its own going back - two shaken
-// defenders side by side test for each other, and one that fell back tests
-// for a friend routing that move (version 7 skipped every unit of the wave).
+// Version 8: D5.4: a unit that went back this move (D6.5, D11.6) tests for
+// the friends retreating in the same wave as its own going back - the others
+// that went back and the units that broke earlier in the move - so two shaken
+// defenders side by side test for each other; one a test of the wave sends
+// back starts the next wave from where it then stands (version 7 skipped
+// every unit of the wave as a tester).
 inline constexpr uint32_t kWaveTestsVersion = 8;
 
 // D12: where a side's orders for the coming move are recorded.

@@ -886,6 +886,10 @@ Status Move::Casualties() {
 // Version 3: "friends retreating" are also those that went back this move,
 // a shaken defender falling back (D6.5) or a unit retiring (D11.6): their
 // friends within 150 mm test as a rout's do (versions 1 and 2: routs only).
+// Version 8: the units of a wave that went back, not routing, test for the
+// others of the wave too, and one that a test of the wave sends back (or
+// breaks) starts the next wave from where it then stands (version 7 skipped
+// the units of the wave as testers).
 Status Move::Routs() {
   std::set<std::string> tested;
   if (v3_) {
@@ -913,7 +917,12 @@ Status Move::Routs() {
         if (ShakenAfterMovement(fid, *r)) newly_routing_.insert(fid);
       }
     }
-    for (const std::string& id : now) newly_routing_.erase(id);
+    // Version 8: a unit of this wave that a test of it sent back or broke
+    // stays for the next wave (only a unit of the wave can be re-added, and
+    // only after its first D5.4 test, so the waves still end).
+    if (version_ < kWaveTestsVersion) {
+      for (const std::string& id : now) newly_routing_.erase(id);
+    }
   }
   for (const std::string& id : Ids()) {
     const auto& u = U(id);
