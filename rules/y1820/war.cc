@@ -246,12 +246,13 @@ Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, cons
   };
   int32_t attackers = armies;
   bool fought = false;
-  while (attackers > 0 && defenders(defending()) > 0) {
+  while (attackers > 0) {
+    const std::string defender = defending();
+    const int32_t d = defenders(defender);
+    if (d == 0) break;
     fought = true;
     const auto& s = c_.s();
     const auto* p = s.Province(to);
-    const std::string defender = defending();
-    int32_t d = defenders(defender);
     std::string am, dm;
     int a_bonus = TechBonus(s, nation_, &Tech::army_attack);
     Mod(am, a_bonus, "technologies");
