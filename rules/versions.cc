@@ -213,6 +213,11 @@ constexpr std::array kVersions{
                 "(version 5: only the owner's fought; a third nation's at war with the attacker stood by and stayed "
                 "in the province taken); a fleet is dismantled only where it is docked in a Port (version 5: also "
                 "where the Port had been dismantled or razed)"},
+    VersionNote{"y1820", 7, "Y8.2",
+                "fleets of nations at war do not share a sea zone: at the start of its moves a nation's fleets in a "
+                "zone that holds enemy fleets attack them there, and after a draw stay (version 6 fought only when a "
+                "fleet sailed into a zone, so a war declared while two nations' fleets lay in one zone left them "
+                "sharing it for the rest of the game)"},
 };
 
 std::vector<VersionNote>& AllNotes() {

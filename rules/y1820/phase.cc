@@ -623,6 +623,8 @@ Status RunPhase(PhaseWriter& w, const NextPhase& next, DiceSource& dice) {
       else if (o.kind == "Y1820RaiseFleet") RaiseFleet(c, nation, o, use);
       else if (o.kind == "Y1820DismantleFleet") DismantleFleet(c, nation, o);
     }
+    // Y8.2 (version 7): first its fleets sharing a zone with enemy fleets fight them.
+    if (c.version() >= kAtWarFleetsFightVersion && Alive(c, nation)) ADJ_RETURN_IF_ERROR(moves.Engage());
     for (const auto& o : orders) {
       if (!Alive(c, nation)) break;
       if (o.kind == "Y1820FleetMove") ADJ_RETURN_IF_ERROR(moves.Fleet(o));

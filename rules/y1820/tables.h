@@ -148,6 +148,14 @@ inline constexpr uint32_t kSurrenderFleeVersion = 3;
 // of a province its nation holds (version 5 dismantled one docked where the
 // Port had been dismantled or razed).
 inline constexpr uint32_t kDismantleInPortVersion = 6;
+// Y8.2 (version 7, a reading of "fleets of nations not at war may share a sea
+// zone"): fleets of nations at war do not share one. At the start of its
+// moves a nation's fleets in each sea zone that also holds fleets of a nation
+// at war with it attack them there (Y9); after a draw they stay, having no
+// port to fall back to. Version 6 fought only when a fleet entered a zone, so
+// a war declared while two nations' fleets lay in one zone (or deployed there
+// at turn 0) left them sharing it for the rest of the game.
+inline constexpr uint32_t kAtWarFleetsFightVersion = 7;
 
 // ---- Y13: epidemics (percent) -----------------------------------------------------------
 inline constexpr int kEpidemicKillPct = 40;

@@ -443,6 +443,30 @@ Status Moves::Flee(int32_t port, const std::string& owner) {
   return Status::Ok();
 }
 
+// Y8.2 (version 7): fleets of nations at war do not share a sea zone. In each
+// zone, in name order, where the nation's fleets lie with fleets of a nation
+// at war with it (a war declared while they shared it, a draw that left them
+// there), its fleets attack, enemy by enemy, as fleets sailing in would; a
+// draw ends the battle for this turn and they stay (they came from nowhere).
+Status Moves::Engage() {
+  std::vector<std::string> zones;
+  for (const auto& [sea, by] : c_.s().sea_fleets) {
+    if (Get(by, nation_) <= 0) continue;
+    for (const auto& [other, k] : by) {
+      if (k > 0 && other != nation_ && c_.s().AtWar(nation_, other)) {
+        zones.push_back(sea);
+        break;
+      }
+    }
+  }
+  for (const std::string& sea : zones) {
+    int32_t k = Get(FleetsIn(c_.s(), sea), nation_);
+    bool draw = false;
+    ADJ_RETURN_IF_ERROR(FleetBattle(c_, sea, nation_, 0, &k, &draw));
+  }
+  return Status::Ok();
+}
+
 // Y3.1, Y3.2: a capital falls.
 Status Moves::FallOfCapital(const std::string& loser, int32_t province) {
   const auto* ln = c_.s().Nation(loser);

@@ -16,6 +16,8 @@ class Moves {
   Moves(Ctx& c, std::string nation) : c_(c), nation_(std::move(nation)) {}
   Status Army(const projections::Y1820StandingOrder& o);
   Status Fleet(const projections::Y1820StandingOrder& o);
+  // Y8.2 (version 7): the nation's fleets attack the enemy fleets sharing a zone with them.
+  Status Engage();
 
  private:
   Status Battle(int32_t from, int32_t to, int32_t armies, int penalty, const std::string& penalty_name);

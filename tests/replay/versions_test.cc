@@ -96,7 +96,7 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
   CHECK(rules::LatestVersion("sow") == 9);
   CHECK(rules::LatestVersion("pate") == 6);
-  CHECK(rules::LatestVersion("y1820") == 6);
+  CHECK(rules::LatestVersion("y1820") == 7);
   CHECK(rules::LatestVersion("dog") == 8);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
@@ -106,7 +106,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK_FALSE(rules::KnownVersion("pate", 7));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 9}, {"pate", 6}, {"y1820", 6}, {"dog", 8}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 9}, {"pate", 6}, {"y1820", 7}, {"dog", 8}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -129,6 +129,8 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(*rules::ParseRulesVersions("dog=6", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 6}});
   CHECK(*rules::ParseRulesVersions("dog=7", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 7}});
   CHECK(*rules::ParseRulesVersions("dog=8", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 8}});
+  CHECK(*rules::ParseRulesVersions("y1820=7", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 7}, {"dog", 0}});
+  CHECK_FALSE(rules::ParseRulesVersions("y1820=" + std::to_string(rules::LatestVersion("y1820") + 1), base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("dog=" + std::to_string(rules::LatestVersion("dog") + 1), base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("chess=1", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow", base).ok());
