@@ -55,6 +55,13 @@ constexpr std::array kVersions{
                 "tests for the friends retreating within 150 mm in the same wave as its own going back - the others "
                 "that went back and the units that broke earlier in the move: two shaken defenders side by side "
                 "test for each other (version 7 skipped every unit of the wave)"},
+    VersionNote{"dog", 9, "D5.3, D5.4, D5.5, D5.7, D7.8, D7.9, D7.14, D7.15, D7.16, D7.18",
+                "a unit charged this move is still being charged, and a charger still charging, for every morale "
+                "test it takes after the charges - a round of melee lost, its casualties, friends retreating - "
+                "with the modifiers its charge test had: attacked from the rear, charged by cavalry, British "
+                "receiving a charge, charging cavalry (version 8: only a loser's test against the unit that charged "
+                "it); a unit is supported by a formed friend in its rear arc, not by one on a flank a little behind "
+                "it, which secures the flank (version 8 counted any friend behind its front line)"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "

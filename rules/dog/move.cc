@@ -169,6 +169,9 @@ class Move {
   Status Control(const std::string& id, const std::string& occasion);
   // The context of a morale test from the table: casualties, routing friends near, its commander.
   MoraleContext ContextOf(const std::string& id) const;
+  // D7.8, D7.9/D7.16, D7.15, D7.18 (version 9): a unit charged this move is
+  // being charged, a charger charging, for the rest of the move.
+  MoraleContext ChargeContext(const std::string& id) const;
 
   // D10: how unit `o` moved this move, judged against `ref` (the tester for
   // an enemy; the friend's own nearest enemy for a friend).
@@ -266,11 +269,16 @@ MoraleContext Move::ContextOf(const std::string& id) const {
   // D7.14: supported: a friendly formed unit within 150 mm behind it (behind
   // its front, and no farther than 150 mm from it: a unit far off to a side
   // supports nothing).
+  // Version 9: behind it is in its rear arc (D12.8); a friend on a flank,
+  // however little behind its front, secures that flank (D7.13) and does not
+  // support it too (version 8 counted any friend behind its front line).
+  const bool rear_arc = version_ >= kSupportFromRearVersion;
   for (const auto& [oid, o] : s().units) {
     if (oid == id || o.gone || o.side != u.side || o.routing || o.cohesion != fb::DogCohesion_Formed) continue;
     const int64_t fx = Sin10k(u.facing), fy = -Cos10k(u.facing);
     const int64_t ahead = (int64_t(o.x - u.x) * fx + int64_t(o.y - u.y) * fy) / 10000;
-    if (ahead < 0 && Distance({u.x, u.y}, {o.x, o.y}) <= kRoutingRangeMm) c.supported = true;
+    const bool behind = rear_arc ? WhereIs(u, {o.x, o.y}) == Where::Rear : ahead < 0;
+    if (behind && Distance({u.x, u.y}, {o.x, o.y}) <= kRoutingRangeMm) c.supported = true;
   }
   // D7.7, D7.13 (D12.8): a flank is threatened by an enemy not routing within
   // kFlankThreatMm on that side; flanks are secure with a friend not routing
@@ -291,6 +299,21 @@ MoraleContext Move::ContextOf(const std::string& id) const {
     c.secure_flanks = friend_l && friend_r && c.flanks_threatened == 0;
   }
   c.in_cover = InCover(s(), {u.x, u.y});  // D7.17
+  return c;
+}
+
+MoraleContext Move::ChargeContext(const std::string& id) const {
+  MoraleContext c;
+  c.charging = charging_.count(id) > 0;
+  for (const auto& [charger, target] : charging_) {
+    if (target != id) continue;
+    // As its D5.1 test judged it: from where the charger set out (D4.25, D12.8).
+    const auto from = charged_from_.find(charger);
+    const DogXY at = from != charged_from_.end() ? from->second : DogXY{U(charger).x, U(charger).y};
+    c.receiving_charge = true;
+    c.charged_by_cavalry |= IsCavalry(static_cast<fb::DogArm>(U(charger).arm));
+    c.attacked_from_rear |= WhereIs(U(id), at) == Where::Rear;
+  }
   return c;
 }
 
@@ -844,8 +867,11 @@ Status Move::Melee() {
       // charged when it tests for the round it lost: from where the charger
       // set out (D7.8, D12.8), by cavalry (D7.9, D7.16), a charge received
       // (D7.15), as its D5.1 test judged it.
+      // Version 9: as every test after the charges, its own being charged or charging (ChargeContext).
       MoraleContext charged;
-      if (auto ch = charging_.find(winner); v4_ && ch != charging_.end() && ch->second == loser) {
+      if (version_ >= kChargeContextVersion) {
+        charged = ChargeContext(loser);
+      } else if (auto ch = charging_.find(winner); v4_ && ch != charging_.end() && ch->second == loser) {
         const auto from = charged_from_.find(winner);
         charged.receiving_charge = true;
         charged.charged_by_cavalry = IsCavalry(static_cast<fb::DogArm>(U(winner).arm));
@@ -873,7 +899,9 @@ Status Move::Casualties() {
     }
     for (int i = 0; i < tests + (below_half ? 1 : 0); ++i) {
       if (newly_routing_.count(id)) break;
-      auto r = Morale(id, i < tests ? "10% casualties" : "below half strength and losing more", MoraleContext{});
+      // Version 9: a unit charged this move is still being charged, a charger charging (D7.8-D7.18).
+      const MoraleContext charge = version_ >= kChargeContextVersion ? ChargeContext(id) : MoraleContext{};
+      auto r = Morale(id, i < tests ? "10% casualties" : "below half strength and losing more", charge);
       if (!r.ok()) return r.status();
       ShakenAfterMovement(id, *r);  // D6.5 (version 5)
     }
@@ -910,7 +938,8 @@ Status Move::Routs() {
         if (fid == id || f.gone || f.routing || f.side != U(id).side || tested.count(fid) || in_wave) continue;
         if (Distance({f.x, f.y}, {U(id).x, U(id).y}) > kFriendsRetreatingRangeMm) continue;
         tested.insert(fid);
-        auto r = Morale(fid, "friends retreating within 150 mm", MoraleContext{});
+        const MoraleContext charge = version_ >= kChargeContextVersion ? ChargeContext(fid) : MoraleContext{};
+        auto r = Morale(fid, "friends retreating within 150 mm", charge);
         if (!r.ok()) return r.status();
         // D6.5 (version 5): a defender it shakes falls back, and its friends
         // within 150 mm test in the next wave.

@@ -97,7 +97,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(rules::LatestVersion("sow") == 9);
   CHECK(rules::LatestVersion("pate") == 6);
   CHECK(rules::LatestVersion("y1820") == 7);
-  CHECK(rules::LatestVersion("dog") == 8);
+  CHECK(rules::LatestVersion("dog") == 9);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
   CHECK(rules::KnownVersion("sow", 9));
@@ -106,7 +106,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK_FALSE(rules::KnownVersion("pate", 7));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 9}, {"pate", 6}, {"y1820", 7}, {"dog", 8}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 9}, {"pate", 6}, {"y1820", 7}, {"dog", 9}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -129,6 +129,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(*rules::ParseRulesVersions("dog=6", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 6}});
   CHECK(*rules::ParseRulesVersions("dog=7", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 7}});
   CHECK(*rules::ParseRulesVersions("dog=8", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 8}});
+  CHECK(*rules::ParseRulesVersions("dog=9", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 0}, {"dog", 9}});
   CHECK(*rules::ParseRulesVersions("y1820=7", base) == rules::RulesVersions{{"sow", 1}, {"pate", 1}, {"y1820", 7}, {"dog", 0}});
   CHECK_FALSE(rules::ParseRulesVersions("y1820=" + std::to_string(rules::LatestVersion("y1820") + 1), base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("dog=" + std::to_string(rules::LatestVersion("dog") + 1), base).ok());
@@ -194,12 +195,12 @@ TEST_CASE("audit: each turn under the version it recorded is identical — under
   CHECK(found);
 }
 
-TEST_CASE("dog=8: a new battle starts under the newest dog rules version", "[versions][cli][dog]") {
+TEST_CASE("dog=9: a new battle starts under the newest dog rules version", "[versions][cli][dog]") {
   TempDir dir;
   const std::string db = dir.Sub("db");
   REQUIRE(Adjutant({"--db", db, "new", "b", "--scenario", std::string(ADJUTANT_FIXTURES) + "/dog/talavera-brigade.json"}).code == 0);
-  CHECK(rules::LatestVersion("dog") == 8);
-  CHECK_THAT(Adjutant({"--db", db, "rules-versions", "b"}).out, Catch::Contains("dog=8  newest  in use by b/main"));
+  CHECK(rules::LatestVersion("dog") == 9);
+  CHECK_THAT(Adjutant({"--db", db, "rules-versions", "b"}).out, Catch::Contains("dog=9  newest  in use by b/main"));
 }
 
 TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rules-version", "[versions][cli]") {
@@ -221,14 +222,15 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   CHECK_THAT(list.out, Catch::Contains("sow=1\n") &&
                            Catch::Contains("sow=8\n    SOW 7.1, PATE 10: an enemy has been in a city") &&
                            Catch::Contains("sow=9  newest  in use by g/main\n    SOW 4.9, SOW 4.10: 4.9: a unit aboard a transport disbands where she is"));
-  // dog=8 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=7 before it.
+  // dog=9 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=8 before it.
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3\n    D3, D5.4, D7.11: friends within 150 mm that fall back") &&
                            Catch::Contains("dog=4\n    D5.3, D7.8, D7.9, D7.15, D7.16: a unit charged this move") &&
                            Catch::Contains("dog=5\n    D5, D6.5: a shaken result has its effect whatever the test") &&
                            Catch::Contains("dog=6\n    D3: a unit that starts its move inside a wood") &&
                            Catch::Contains("dog=7\n    D2, D2.10, D5, D11, D13: a unit walks its path in 5 mm steps") &&
-                           Catch::Contains("dog=8  newest\n    D5.4: a unit that went back this move"));
+                           Catch::Contains("dog=8\n    D5.4: a unit that went back this move") &&
+                           Catch::Contains("dog=9  newest\n    D5.3, D5.4, D5.5, D5.7, D7.8, D7.9, D7.14, D7.15, D7.16, D7.18: a unit charged this move is still"));
   // An unknown version is refused, and nothing is adjudicated.
   const std::string unknown = "sow=" + std::to_string(rules::LatestVersion("sow") + 1);
   Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", unknown});
