@@ -56,12 +56,13 @@ constexpr std::array kVersions{
                 "that went back and the units that broke earlier in the move: two shaken defenders side by side "
                 "test for each other (version 7 skipped every unit of the wave)"},
     VersionNote{"dog", 9, "D5.3, D5.4, D5.5, D5.7, D7.8, D7.9, D7.14, D7.15, D7.16, D7.18",
-                "a unit charged this move is still being charged, and a charger still charging, for every morale "
-                "test it takes after the charges - a round of melee lost, its casualties, friends retreating - "
-                "with the modifiers its charge test had: attacked from the rear, charged by cavalry, British "
-                "receiving a charge, charging cavalry (version 8: only a loser's test against the unit that charged "
-                "it); a unit is supported by a formed friend in its rear arc, not by one on a flank a little behind "
-                "it, which secures the flank (version 8 counted any friend behind its front line)"},
+                "a unit a charge reached this move is still being charged, and a charger that reached its target "
+                "still charging, for every morale test it takes after the charges - a round of melee lost, its "
+                "casualties, friends retreating - with the modifiers of a charge: attacked from the rear, charged by "
+                "cavalry, British receiving a charge, charging cavalry (version 8: only a loser's test against the "
+                "unit that charged it); a unit is supported by a formed friend in its rear arc, not by one on a flank "
+                "a little behind it, which counts toward secure flanks (version 8 counted any friend behind its "
+                "front line)"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "
@@ -222,9 +223,9 @@ constexpr std::array kVersions{
                 "where the Port had been dismantled or razed)"},
     VersionNote{"y1820", 7, "Y8.2",
                 "fleets of nations at war do not share a sea zone: at the start of its moves a nation's fleets in a "
-                "zone that holds enemy fleets attack them there, and after a draw stay (version 6 fought only when a "
-                "fleet sailed into a zone, so a war declared while two nations' fleets lay in one zone left them "
-                "sharing it for the rest of the game)"},
+                "zone that holds enemy fleets attack them there, and after a draw stay, free to move (version 6 "
+                "fought only when a fleet sailed into a zone, so a war declared while two nations' fleets lay in one "
+                "zone left them sharing it for the rest of the game); a draw of fleets records no fleet lost"},
 };
 
 std::vector<VersionNote>& AllNotes() {

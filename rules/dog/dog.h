@@ -85,19 +85,21 @@ inline constexpr uint32_t kWalkFacingVersion = 7;
 // back starts the next wave from where it then stands (version 7 skipped
 // every unit of the wave as a tester).
 inline constexpr uint32_t kWaveTestsVersion = 8;
-// Version 9: D7.8, D7.9/D7.16, D7.15, D7.18: a unit charged this move is
-// still being charged, and a charger still charging, for every morale test it
-// takes after the charges: the round of melee it lost (D5.3), its casualties
-// (D5.5, D5.7) and friends retreating (D5.4) - from where each charger set out
-// (its rear), by cavalry, a charge received (British), charging cavalry - as
-// its D5.1 test judged it (version 8: D5.3 alone, and there only a loser
-// against the unit that charged it; the casualty and D5.4 tests of a unit
-// charged, and every later test of a charger, had none of them).
+// Version 9: D7.8, D7.9/D7.16, D7.15, D7.18: a unit a charge reached this
+// move (contact, D13) is still being charged, and a charger that reached its
+// target still charging, for every morale test it takes after the charges:
+// the round of melee it lost (D5.3), its casualties (D5.5, D5.7) and friends
+// retreating (D5.4) - from the rear when a charger set out behind where it
+// stands as it tests, by cavalry, a charge received (British), charging
+// cavalry (version 8: D5.3 alone, and there only a loser against the unit
+// that charged it; the casualty and D5.4 tests of a unit charged, and every
+// later test of a charger, had none of them). A charge that fell short is over.
 inline constexpr uint32_t kChargeContextVersion = 9;
 // Version 9: D7.14 (a reading of "to the rear"): a unit is supported by a
 // formed friend within 150 mm in its rear arc (D12.8, beyond 135 degrees of
-// its facing); version 8 counted any friend behind its front line, so a
-// friend on a flank a little behind it gave both secure flanks and support.
+// its facing, from the units' centres); version 8 counted any friend behind
+// its front line, so a friend on a flank a little behind it counted toward
+// secure flanks (D7.13) and gave support too.
 inline constexpr uint32_t kSupportFromRearVersion = 9;
 
 // D12: where a side's orders for the coming move are recorded.

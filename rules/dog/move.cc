@@ -169,8 +169,9 @@ class Move {
   Status Control(const std::string& id, const std::string& occasion);
   // The context of a morale test from the table: casualties, routing friends near, its commander.
   MoraleContext ContextOf(const std::string& id) const;
-  // D7.8, D7.9/D7.16, D7.15, D7.18 (version 9): a unit charged this move is
-  // being charged, a charger charging, for the rest of the move.
+  // D7.8, D7.9/D7.16, D7.15, D7.18 (version 9): a unit a charge reached this
+  // move is being charged, a charger that reached its target charging, for
+  // the rest of the move.
   MoraleContext ChargeContext(const std::string& id) const;
 
   // D10: how unit `o` moved this move, judged against `ref` (the tester for
@@ -270,8 +271,9 @@ MoraleContext Move::ContextOf(const std::string& id) const {
   // its front, and no farther than 150 mm from it: a unit far off to a side
   // supports nothing).
   // Version 9: behind it is in its rear arc (D12.8); a friend on a flank,
-  // however little behind its front, secures that flank (D7.13) and does not
-  // support it too (version 8 counted any friend behind its front line).
+  // however little behind its front, counts toward secure flanks (D7.13)
+  // and does not support it (version 8 counted any friend behind its front
+  // line). Judged from the units' centres.
   const bool rear_arc = version_ >= kSupportFromRearVersion;
   for (const auto& [oid, o] : s().units) {
     if (oid == id || o.gone || o.side != u.side || o.routing || o.cohesion != fb::DogCohesion_Formed) continue;
@@ -303,11 +305,17 @@ MoraleContext Move::ContextOf(const std::string& id) const {
 }
 
 MoraleContext Move::ChargeContext(const std::string& id) const {
+  // A charge made: the charger reached its target (D13 contact); one that fell
+  // short, or never set out, is over.
+  auto reached = [&](const std::string& charger, const std::string& target) {
+    return std::find(contacts_.begin(), contacts_.end(), std::make_pair(charger, target)) != contacts_.end();
+  };
   MoraleContext c;
-  c.charging = charging_.count(id) > 0;
+  if (auto own = charging_.find(id); own != charging_.end()) c.charging = reached(id, own->second);
   for (const auto& [charger, target] : charging_) {
-    if (target != id) continue;
-    // As its D5.1 test judged it: from where the charger set out (D4.25, D12.8).
+    if (target != id || !reached(charger, id)) continue;
+    // From where the charger set out (D4.25, D12.8), judged where the unit
+    // stands as it tests (as D5.3's test has since version 4).
     const auto from = charged_from_.find(charger);
     const DogXY at = from != charged_from_.end() ? from->second : DogXY{U(charger).x, U(charger).y};
     c.receiving_charge = true;

@@ -152,7 +152,9 @@ inline constexpr uint32_t kDismantleInPortVersion = 6;
 // zone"): fleets of nations at war do not share one. At the start of its
 // moves a nation's fleets in each sea zone that also holds fleets of a nation
 // at war with it attack them there (Y9); after a draw they stay, having no
-// port to fall back to. Version 6 fought only when a fleet entered a zone, so
+// port to fall back to, free to move on its orders. A fleet battle's draw
+// records no fleet lost (version 6 recorded one fewer attacker left, though
+// none was lost). Version 6 fought only when a fleet entered a zone, so
 // a war declared while two nations' fleets lay in one zone (or deployed there
 // at turn 0) left them sharing it for the rest of the game.
 inline constexpr uint32_t kAtWarFleetsFightVersion = 7;

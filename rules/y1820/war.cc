@@ -382,7 +382,10 @@ Status FleetBattle(Ctx& c, const std::string& sea, const std::string& attacker, 
     if (!dr.ok()) return dr.status();
     int at = *ar + a_bonus + out_a, dt = *dr + d_bonus + out_d;
     std::string result = at > dt ? "defender lost" : at < dt ? "attacker lost" : "draw";
-    int32_t a_left = *fleets - (result == "defender lost" ? 0 : 1);
+    // Version 7: a draw costs no fleet, and the round says so (version 6 recorded one fewer attacker left, as
+    // an army's draw, where one army falls back, does).
+    const bool draw_loses = c.version() < kAtWarFleetsFightVersion && result == "draw";
+    int32_t a_left = *fleets - (result == "attacker lost" || draw_loses ? 1 : 0);
     int32_t d_left = d - (result == "defender lost" ? 1 : 0);
     int arv = *ar, drv = *dr;
     c.Emit([=](Fbb& f) {
@@ -444,10 +447,12 @@ Status Moves::Flee(int32_t port, const std::string& owner) {
 }
 
 // Y8.2 (version 7): fleets of nations at war do not share a sea zone. In each
-// zone, in name order, where the nation's fleets lie with fleets of a nation
-// at war with it (a war declared while they shared it, a draw that left them
-// there), its fleets attack, enemy by enemy, as fleets sailing in would; a
-// draw ends the battle for this turn and they stay (they came from nowhere).
+// zone, in the order of the zones' ids, where the nation's fleets lie with
+// fleets of a nation at war with it (a war declared while they shared it, a
+// draw that left them there), its fleets attack, enemy by enemy, as fleets
+// sailing in would; a draw ends the battle and they stay (they came from
+// nowhere). They have not moved: like a fleeing fleet (Y8.5) they are still
+// free to move on the nation's orders this turn.
 Status Moves::Engage() {
   std::vector<std::string> zones;
   for (const auto& [sea, by] : c_.s().sea_fleets) {
