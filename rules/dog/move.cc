@@ -169,9 +169,13 @@ class Move {
   Status Control(const std::string& id, const std::string& occasion);
   // The context of a morale test from the table: casualties, routing friends near, its commander.
   MoraleContext ContextOf(const std::string& id) const;
+  // D7.8, D7.9/D7.16, D7.15: `charger`'s charge on `target` adds being
+  // charged to `c` - a charge received, by cavalry, from the rear when it set
+  // out behind where the target stands now.
+  void AddCharge(const std::string& charger, const std::string& target, MoraleContext& c) const;
   // D7.8, D7.9/D7.16, D7.15, D7.18 (version 9): a unit a charge reached this
   // move is being charged, a charger that reached its target charging, for
-  // the rest of the move.
+  // the rest of the move; none of it below version 9.
   MoraleContext ChargeContext(const std::string& id) const;
 
   // D10: how unit `o` moved this move, judged against `ref` (the tester for
@@ -304,23 +308,26 @@ MoraleContext Move::ContextOf(const std::string& id) const {
   return c;
 }
 
+void Move::AddCharge(const std::string& charger, const std::string& target, MoraleContext& c) const {
+  // From where the charger set out (D4.25, D12.8; it has set out once it
+  // reached), judged where the target stands as it tests.
+  const auto from = charged_from_.find(charger);
+  c.receiving_charge = true;
+  c.charged_by_cavalry |= IsCavalry(static_cast<fb::DogArm>(U(charger).arm));
+  c.attacked_from_rear |= from != charged_from_.end() && WhereIs(U(target), from->second) == Where::Rear;
+}
+
 MoraleContext Move::ChargeContext(const std::string& id) const {
+  MoraleContext c;
+  if (version_ < kChargeContextVersion) return c;
   // A charge made: the charger reached its target (D13 contact); one that fell
   // short, or never set out, is over.
   auto reached = [&](const std::string& charger, const std::string& target) {
     return std::find(contacts_.begin(), contacts_.end(), std::make_pair(charger, target)) != contacts_.end();
   };
-  MoraleContext c;
   if (auto own = charging_.find(id); own != charging_.end()) c.charging = reached(id, own->second);
   for (const auto& [charger, target] : charging_) {
-    if (target != id || !reached(charger, id)) continue;
-    // From where the charger set out (D4.25, D12.8), judged where the unit
-    // stands as it tests (as D5.3's test has since version 4).
-    const auto from = charged_from_.find(charger);
-    const DogXY at = from != charged_from_.end() ? from->second : DogXY{U(charger).x, U(charger).y};
-    c.receiving_charge = true;
-    c.charged_by_cavalry |= IsCavalry(static_cast<fb::DogArm>(U(charger).arm));
-    c.attacked_from_rear |= WhereIs(U(id), at) == Where::Rear;
+    if (target == id && reached(charger, id)) AddCharge(charger, id, c);
   }
   return c;
 }
@@ -880,10 +887,7 @@ Status Move::Melee() {
       if (version_ >= kChargeContextVersion) {
         charged = ChargeContext(loser);
       } else if (auto ch = charging_.find(winner); v4_ && ch != charging_.end() && ch->second == loser) {
-        const auto from = charged_from_.find(winner);
-        charged.receiving_charge = true;
-        charged.charged_by_cavalry = IsCavalry(static_cast<fb::DogArm>(U(winner).arm));
-        charged.attacked_from_rear = from != charged_from_.end() && WhereIs(U(loser), from->second) == Where::Rear;
+        AddCharge(winner, loser, charged);
       }
       auto r = Morale(loser, "lost a round of melee", charged);
       if (!r.ok()) return r.status();
@@ -908,8 +912,7 @@ Status Move::Casualties() {
     for (int i = 0; i < tests + (below_half ? 1 : 0); ++i) {
       if (newly_routing_.count(id)) break;
       // Version 9: a unit charged this move is still being charged, a charger charging (D7.8-D7.18).
-      const MoraleContext charge = version_ >= kChargeContextVersion ? ChargeContext(id) : MoraleContext{};
-      auto r = Morale(id, i < tests ? "10% casualties" : "below half strength and losing more", charge);
+      auto r = Morale(id, i < tests ? "10% casualties" : "below half strength and losing more", ChargeContext(id));
       if (!r.ok()) return r.status();
       ShakenAfterMovement(id, *r);  // D6.5 (version 5)
     }
@@ -946,8 +949,7 @@ Status Move::Routs() {
         if (fid == id || f.gone || f.routing || f.side != U(id).side || tested.count(fid) || in_wave) continue;
         if (Distance({f.x, f.y}, {U(id).x, U(id).y}) > kFriendsRetreatingRangeMm) continue;
         tested.insert(fid);
-        const MoraleContext charge = version_ >= kChargeContextVersion ? ChargeContext(fid) : MoraleContext{};
-        auto r = Morale(fid, "friends retreating within 150 mm", charge);
+        auto r = Morale(fid, "friends retreating within 150 mm", ChargeContext(fid));  // version 9: charged, charging
         if (!r.ok()) return r.status();
         // D6.5 (version 5): a defender it shakes falls back, and its friends
         // within 150 mm test in the next wave.

@@ -454,15 +454,11 @@ Status Moves::Flee(int32_t port, const std::string& owner) {
 // nowhere). They have not moved: like a fleeing fleet (Y8.5) they are still
 // free to move on the nation's orders this turn.
 Status Moves::Engage() {
+  // The zones as they stand before any battle (FleetBattle finds the enemy
+  // in each, and fights none where there is none).
   std::vector<std::string> zones;
   for (const auto& [sea, by] : c_.s().sea_fleets) {
-    if (Get(by, nation_) <= 0) continue;
-    for (const auto& [other, k] : by) {
-      if (k > 0 && other != nation_ && c_.s().AtWar(nation_, other)) {
-        zones.push_back(sea);
-        break;
-      }
-    }
+    if (Get(by, nation_) > 0) zones.push_back(sea);
   }
   for (const std::string& sea : zones) {
     int32_t k = Get(FleetsIn(c_.s(), sea), nation_);
