@@ -136,6 +136,12 @@ constexpr std::array kVersions{
                 "European; both sides are told whom they met; allied ships in the tactical area drawn are joined, as "
                 "a group under the default orders joins them (version 5 gave the arrivals the leeward side whatever "
                 "the wind and told neither side)"},
+    VersionNote{"pate", 7, "PATE 6.4, 7.1, 6.6",
+                "a ship in a port's coastal waters ordered into its harbour while hostile ships are off the coast "
+                "goes in during the combat phase, after the battles there, if she is still in the coastal waters, "
+                "no hostile ship is in the harbour and the wind lets her in with enemies present (version 6 moved "
+                "her in only to fight a ship in the harbour, and the movement phase refused the shift while hostile "
+                "ships stayed off the coast, so she never got in)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

@@ -170,6 +170,16 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
       in_now.insert(id);
     }
   }
+  std::vector<std::string> inbound;  // version 7 (PATE 6.4): see after the battles
+  for (const auto& id : coastal) {
+    const Ship& sh = *p.ship(id);
+    const ShipOrders& o = orders[id];
+    if (o.harbour && o.port == location && o.sea1.empty() &&
+        p.EnemyShipsInPort(location, sh.state, fb::PortPart_Coastal) &&
+        !p.EnemyShipsInPort(location, sh.state, fb::PortPart_Harbour)) {
+      inbound.push_back(id);
+    }
+  }
   for (const auto& id : ids) {
     if (out_now.count(id)) {
       const ShipOrders& o = orders[id];
@@ -205,6 +215,27 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
     Split(std::move(e), &battles, battle_no);
   }
   for (const auto& e : battles) ADJ_RETURN_IF_ERROR(Fight(e));
+  // Rules version 7 (PATE 6.4, 6.6): a ship in the coastal waters ordered
+  // into this harbour while hostile ships were off the coast has offered them
+  // battle (fought above if they gave it); if she is still there and they
+  // still are, she goes in now, no hostile ship being in the harbour and the
+  // wind permitting (upwind is barred, enemies being present). If they have
+  // gone, the movement phase shifts her as it would any ship.
+  if (version < kInboundVersion) return Status::Ok();
+  for (const auto& id : inbound) {
+    const Ship* sh = p.ship(id);
+    if (!sh || sh->location != location || sh->in_port) continue;  // taken, fled or sunk
+    if (!p.EnemyShipsInPort(location, sh->state, fb::PortPart_Coastal) ||
+        p.EnemyShipsInPort(location, sh->state, fb::PortPart_Harbour)) {
+      continue;
+    }
+    if (std::string why = barred(Opposite(port.exit)); !why.empty()) {
+      p.Failed(id, "PATE 6.6", "could not go into the harbour past the hostile ships off the coast: " + why);
+      continue;
+    }
+    p.Moved(id, {location, fb::PortPart_Harbour, 0}, "PATE 6.4", "into the harbour past the hostile ships off the coast",
+            0, false);
+  }
   return Status::Ok();
 }
 

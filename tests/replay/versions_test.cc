@@ -95,18 +95,18 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
   CHECK(rules::LatestVersion("sow") == 9);
-  CHECK(rules::LatestVersion("pate") == 6);
+  CHECK(rules::LatestVersion("pate") == 7);
   CHECK(rules::LatestVersion("y1820") == 7);
   CHECK(rules::LatestVersion("dog") == 9);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
   CHECK(rules::KnownVersion("sow", 9));
   CHECK_FALSE(rules::KnownVersion("sow", 10));
-  CHECK(rules::KnownVersion("pate", 6));
-  CHECK_FALSE(rules::KnownVersion("pate", 7));
+  CHECK(rules::KnownVersion("pate", 7));
+  CHECK_FALSE(rules::KnownVersion("pate", 8));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 9}, {"pate", 6}, {"y1820", 7}, {"dog", 9}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 9}, {"pate", 7}, {"y1820", 7}, {"dog", 9}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -116,6 +116,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
                                                                          {"race", rules::KnownVersion("race", 3) ? 3u : 0u}});  // every ruleset has a version 3
   CHECK(*rules::ParseRulesVersions("sow=1,pate=1", rules::RulesVersions{{"sow", 2}, {"pate", 1}}) == rules::RulesVersions{{"sow", 1}, {"pate", 1}});
   CHECK(*rules::ParseRulesVersions("sow=2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 1}});
+  CHECK(*rules::ParseRulesVersions("pate=7", base) == rules::RulesVersions{{"sow", 1}, {"pate", 7}});
   auto bad = rules::ParseRulesVersions("pate=9", base);
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.status().message(), Catch::Contains("'pate=9' is not known") && Catch::Contains("sow=2"));
@@ -231,6 +232,9 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("dog=7\n    D2, D2.10, D5, D11, D13: a unit walks its path in 5 mm steps") &&
                            Catch::Contains("dog=8\n    D5.4: a unit that went back this move") &&
                            Catch::Contains("dog=9  newest\n    D5.3, D5.4, D5.5, D5.7, D7.8, D7.9, D7.14, D7.15, D7.16, D7.18: a unit a charge reached this move"));
+  // pate=7 is listed, newest, with the rules it changed and what; pate=6 before it.
+  CHECK_THAT(list.out, Catch::Contains("pate=6\n    PATE 6.11, 6.8, 6.9: ships of one state arriving") &&
+                           Catch::Contains("pate=7  newest\n    PATE 6.4, 7.1, 6.6: a ship in a port's coastal waters ordered into its harbour"));
   // An unknown version is refused, and nothing is adjudicated.
   const std::string unknown = "sow=" + std::to_string(rules::LatestVersion("sow") + 1);
   Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", unknown});
