@@ -232,6 +232,13 @@ constexpr std::array kVersions{
                 "zone that holds enemy fleets attack them there, and after a draw stay, free to move (version 6 "
                 "fought only when a fleet sailed into a zone, so a war declared while two nations' fleets lay in one "
                 "zone left them sharing it for the rest of the game); a draw of fleets records no fleet lost"},
+    VersionNote{"y1820", 8, "Y9.1, Y12.2, Y5.1",
+                "armies do not stand on the ground of a nation at war with theirs: at the start of its moves, after "
+                "its fleets' battles, a nation's armies standing in a province whose owner is at war with it (a pact "
+                "partner's when war was declared between them) attack it where they stand, as armies moving in "
+                "would; a draw stops the army that drew there, a win takes the province, and fighting is their move "
+                "for the turn (version 7 never fought them: they stayed, and the owner's armies could not spawn "
+                "there)"},
 };
 
 std::vector<VersionNote>& AllNotes() {

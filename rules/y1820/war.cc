@@ -299,8 +299,11 @@ Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, cons
                                                    drv, dt, dm.c_str(), result.c_str(), a_left, d_left));
     });
     if (result == "draw") {
-      // Y9.5: the attacking army falls back to where it came from, and stops.
-      c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesRetreatedDirect(f, nat.c_str(), to, from, 1)); });
+      // Y9.5: the attacking army falls back to where it came from, and stops
+      // (attacking where it stands, Besiege: it stays there and stops).
+      if (from != to) {
+        c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesRetreatedDirect(f, nat.c_str(), to, from, 1)); });
+      }
       arrived_[from] += 1;
     }
     attackers = a_left;
@@ -308,7 +311,9 @@ Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, cons
   if (attackers == 0) return Status::Ok();
   int32_t k = attackers;
   std::string nat = nation_;
-  c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesMovedDirect(f, nat.c_str(), from, to, k, nullptr, nullptr, "Y9.6")); });
+  if (from != to) {  // (Besiege's armies are there already)
+    c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesMovedDirect(f, nat.c_str(), from, to, k, nullptr, nullptr, "Y9.6")); });
+  }
   arrived_[to] += k;
   return Capture(to, fought);
 }
@@ -351,12 +356,13 @@ namespace {
 
 // Y8, Y9: `*fleets` of `attacker`, which have sailed into `sea` (from
 // from_port, or 0 from a sea zone), fight every enemy fleet there, enemy by
-// enemy, until they or the enemy are gone or a round is drawn (`*draw`). Each
+// enemy, until they or the enemy are gone or a round is drawn (`*draw`, when
+// the caller asks: only a fleet that moved there falls back after one). Each
 // round's loser loses one fleet in `sea` (the CombatRound says so; the y1820
 // projection takes it off there). On return `*fleets` is what is left.
 Status FleetBattle(Ctx& c, const std::string& sea, const std::string& attacker, int32_t from_port, int32_t* fleets,
-                   bool* draw) {
-  *draw = false;
+                   bool* draw = nullptr) {
+  if (draw) *draw = false;
   while (*fleets > 0) {
     std::string enemy;
     auto sf = c.s().sea_fleets.find(sea);
@@ -395,7 +401,7 @@ Status FleetBattle(Ctx& c, const std::string& sea, const std::string& attacker, 
     if (result == "attacker lost") {
       *fleets -= 1;
     } else if (result == "draw") {
-      *draw = true;  // Y8.2: a draw stops the mover
+      if (draw) *draw = true;  // Y8.2: a draw stops the mover
       return Status::Ok();
     }
   }
@@ -440,8 +446,7 @@ Status Moves::Flee(int32_t port, const std::string& owner) {
       return Body(fb::CreateY1820FleetsMovedDirect(f, owner.c_str(), port, "", 0, sea.c_str(), 1, "fled"));
     });
     int32_t one = 1;
-    bool draw = false;
-    ADJ_RETURN_IF_ERROR(FleetBattle(c_, sea, owner, port, &one, &draw));
+    ADJ_RETURN_IF_ERROR(FleetBattle(c_, sea, owner, port, &one));
   }
   return Status::Ok();
 }
@@ -462,8 +467,28 @@ Status Moves::Engage() {
   }
   for (const std::string& sea : zones) {
     int32_t k = Get(FleetsIn(c_.s(), sea), nation_);
-    bool draw = false;
-    ADJ_RETURN_IF_ERROR(FleetBattle(c_, sea, nation_, 0, &k, &draw));
+    ADJ_RETURN_IF_ERROR(FleetBattle(c_, sea, nation_, 0, &k));
+  }
+  return Status::Ok();
+}
+
+// Y9.1 with Y12.2 (version 8, a reading; tables.h kStandingArmiesAttackVersion):
+// in each province, in id order, whose owner is at war with the nation and
+// where its armies stand (a pact partner's ground when war was declared
+// between them), its armies attack where they stand: Battle from the
+// province into itself (a draw stops the army there, a win takes the
+// province). Each is looked at again before it is fought: a battle before it
+// may have changed its owner (a fallen capital) or its armies.
+Status Moves::Besiege() {
+  std::vector<int32_t> provinces;
+  for (const auto& [id, p] : c_.s().provinces) {
+    if (Get(p.armies, nation_) > 0 && !p.owner.empty() && c_.s().AtWar(nation_, p.owner)) provinces.push_back(id);
+  }
+  for (int32_t id : provinces) {
+    const auto* p = c_.s().Province(id);
+    const int32_t k = Get(p->armies, nation_);
+    if (k == 0 || p->owner.empty() || !c_.s().AtWar(nation_, p->owner)) continue;
+    ADJ_RETURN_IF_ERROR(Battle(id, id, k, 0, ""));
   }
   return Status::Ok();
 }

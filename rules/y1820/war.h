@@ -18,6 +18,8 @@ class Moves {
   Status Fleet(const projections::Y1820StandingOrder& o);
   // Y8.2 (version 7): the nation's fleets attack the enemy fleets sharing a zone with them.
   Status Engage();
+  // Y9.1 (version 8): the nation's armies standing on an enemy's ground attack it there.
+  Status Besiege();
 
  private:
   Status Battle(int32_t from, int32_t to, int32_t armies, int penalty, const std::string& penalty_name);
