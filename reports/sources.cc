@@ -9,6 +9,7 @@
 #include "projections/summary.h"
 #include "projections/treasury.h"
 #include "projections/visibility.h"
+#include "projections/y1820.h"
 #include "replay/driver.h"
 #include "replay/proofs.h"
 #include "reports/reflect.h"
@@ -144,6 +145,20 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
       for (const auto& [id, sh] : w->fleet().state().ships) ship_of.emplace(id, sh.state);
     }
   }
+  // y1820: the provinces his nations held as the turn began or as it ended:
+  // a battle fought in one was fought on his ground, whoever fought it (a
+  // third nation's armies defending it, Y9.1 version 6), and his reports
+  // tell how it was lost or held.
+  std::set<int32_t> his_ground;
+  if (!nations.empty() && world->y1820().active) {
+    auto before = replay::Fold(db, game, branch, first - 1, {"y1820"});
+    if (!before.ok()) return before.status();
+    for (const replay::World* w : {&*before, &*world}) {
+      for (const auto& [id, p] : w->y1820().provinces) {
+        if (nations.count(p.owner)) his_ground.insert(id);
+      }
+    }
+  }
   std::vector<std::pair<uint64_t, std::string>> weather;  // (seq, area): wind and storm rolls, WindSet
   // pate: the rolls about a battle as a whole (evasion, closing, the line,
   // battery damage, the captor: PATE 7.4-7.8), and the battles he saw fought.
@@ -251,15 +266,17 @@ Result<std::vector<uint64_t>> SourcesOf(ledger::Ledger& db, const std::string& g
       case fb::Payload_Y1820Event: {
         // Any party it names (its nation, attacker or defender, the nations a
         // province passed from and to, a treaty's or a trade's two sides, the
-        // target of a war, the victor): his, if one is his nation.
+        // target of a war, the victor): his, if one is his nation; and a
+        // battle's rounds on his ground.
+        const auto* round = ev.payload_as_Y1820Event()->body_as_Y1820CombatRound();
         const bool his = std::any_of(std::begin(kY1820Parties), std::end(kY1820Parties), [&](std::string_view field) {
           auto party = StringField(*body, *o, field);
           return party && nations.count(*party) > 0;
-        });
+        }) || (round && round->province() != 0 && his_ground.count(round->province()) > 0);
         if (!his) break;
         take();
-        // A combat round he fought: its two dice, rolled just before it.
-        if (ShortName(*o) == "Y1820CombatRound") picked.insert(just_rolled.begin(), just_rolled.end());
+        // A combat round he fought, or fought on his ground: its two dice, rolled just before it.
+        if (round) picked.insert(just_rolled.begin(), just_rolled.end());
         break;
       }
       case fb::Payload_DogEvent: {

@@ -22,8 +22,10 @@
 //  - y1820: the events of the nation he rules (X.ruler) — those that name it
 //    as a party (its `nation`, a combat's attacker or defender, the nations a
 //    province passed from and to, a treaty's or a trade's sides, a war's
-//    target, the victor) — and the two dice of each combat round he fought
-//    (Y9.4: rolled just before it);
+//    target, the victor) — the rounds of a battle fought in a province his
+//    nation held as the turn began or ended, whoever fought them (a third
+//    nation defending it, Y9.1), and the two dice of each combat round he
+//    has (Y9.4: rolled just before it);
 //  - dog: for a side he commands (X.general), the move's events his battle
 //    report tells (every DogEvent but the other sides' refused intentions)
 //    and the move's rolls.

@@ -29,6 +29,7 @@
 #include "reports/footer.h"
 #include "reports/packet.h"
 #include "reports/reports.h"
+#include "reports/sources.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/reports_generated.h"
@@ -1228,7 +1229,7 @@ TEST_CASE("report proofs hold a PATE battle's own rolls (7.4-7.8) for the ships 
 }
 
 TEST_CASE("report proofs on the Europe 1820 game: each ruler's hold the combats, captures and treaties his nation "
-          "was party to, each combat round with its two dice, and nothing of anyone else's",
+          "was party to and the combats fought on its ground, each round with its two dice, and nothing of anyone else's",
           "[proofs][e2e]") {
   TempDir dir;
   const signing::SigningKey key = TestKey(70);
@@ -1262,7 +1263,7 @@ TEST_CASE("report proofs on the Europe 1820 game: each ruler's hold the combats,
   }
   const Owners owners = OwnersOf(db, "main");
   // Every combat round of the game, with the nations that fought it and the dice before it.
-  struct Round { uint64_t seq; Turn turn; std::set<std::string> sides; std::vector<uint64_t> dice; };
+  struct Round { uint64_t seq; Turn turn; int32_t province; std::set<std::string> sides; std::vector<uint64_t> dice; };
   std::vector<Round> rounds;
   std::vector<uint64_t> rolled;
   REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
@@ -1274,13 +1275,29 @@ TEST_CASE("report proofs on the Europe 1820 game: each ruler's hold the combats,
               const auto* ye = ev.payload_as_Y1820Event();
               if (const auto* c = ye ? ye->body_as_Y1820CombatRound() : nullptr) {
                 const fb::Turn* t = ev.turn();
-                rounds.push_back({e.seq, schema::TurnOf(t),
+                rounds.push_back({e.seq, schema::TurnOf(t), c->province(),
                                   {c->attacker()->str(), c->defender()->str()}, rolled});
               }
               rolled.clear();
               return Status::Ok();
             }).ok());
   REQUIRE(rounds.size() >= 10);
+  // The provinces a nation held as a turn began or as it ended: a battle
+  // fought on its ground is its own too, whoever fought it.
+  auto ground = [&](const Turn& turn, const std::string& nation) {
+    auto range = replay::TurnSeqs(db, "g", "main", turn);
+    REQUIRE(range.ok());
+    REQUIRE(range->has_value());
+    std::set<int32_t> out;
+    for (uint64_t upto : {(*range)->first - 1, (*range)->second}) {
+      auto w = replay::Fold(db, "g", "main", upto, {"y1820"});
+      REQUIRE(w.ok());
+      for (const auto& [id, p] : w->y1820().provinces) {
+        if (p.owner == nation) out.insert(id);
+      }
+    }
+    return out;
+  };
   size_t rounds_proven = 0;
   for (const auto& [nation, person] : ruler) {
     std::string previous;
@@ -1293,10 +1310,11 @@ TEST_CASE("report proofs on the Europe 1820 game: each ruler's hold the combats,
       CheckNoLeak(db, p, owners, person);
       std::set<uint64_t> in;
       for (const auto& [seq, bytes] : p.events) in.insert(seq);
+      const std::set<int32_t> his_ground = ground(turn, nation);
       for (const Round& r : rounds) {
         if (r.turn != turn) continue;
         INFO("combat round at seq " << r.seq);
-        const bool his = r.sides.count(nation) > 0;
+        const bool his = r.sides.count(nation) > 0 || (r.province != 0 && his_ground.count(r.province) > 0);
         CHECK(in.count(r.seq) == (his ? 1u : 0u));
         REQUIRE(r.dice.size() == 2);
         for (uint64_t die : r.dice) CHECK(in.count(die) == (his ? 1u : 0u));
@@ -1312,4 +1330,64 @@ TEST_CASE("report proofs on the Europe 1820 game: each ruler's hold the combats,
     }
   }
   CHECK(rounds_proven >= rounds.size());  // each round to both sides (a neutral province's defender is nobody's)
+}
+
+TEST_CASE("report sources on the 1820 game: the rounds of a battle fought on a ruler's ground are his, whoever "
+          "fought them (a third nation's armies defending his province, Y9.1), with their dice",
+          "[proofs][y1820]") {
+  TempDir dir;
+  // third-armies-9.1: Aland attacks Bland's province 5, where Bland's army and
+  // the two of its pact partner Cland (at war with Aland) stand; Bland's army
+  // falls, then Cland's two: Bland's ruler's sources hold Cland's rounds too.
+  const std::string fx = ADJUTANT_FIXTURES;
+  Run c = Adjutant({"conform", fx + "/conformance/y1820/third-armies-9.1.json", "--keep", dir.Sub("case")});
+  INFO(c.out << c.err);
+  REQUIRE(c.code == 0);
+  auto l = ledger::Ledger::Open(dir.Sub("case"));
+  REQUIRE(l.ok());
+  ledger::Ledger& db = **l;
+  const Turn turn = projections::Y1820Turn(3);
+  // The battle's rounds by defender, each with the two dice rolled before it.
+  std::map<std::string, std::vector<uint64_t>> rounds;  // defender -> the rounds' seqs and their dice
+  std::vector<uint64_t> rolled;
+  REQUIRE(db.Read("case", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+              const fb::Event& ev = *e.event();
+              if (ev.payload_type() == fb::Payload_DieRolled) {
+                rolled.push_back(e.seq);
+                return Status::Ok();
+              }
+              const auto* ye = ev.payload_as_Y1820Event();
+              if (const auto* r = ye ? ye->body_as_Y1820CombatRound() : nullptr) {
+                CHECK(schema::TurnOf(ev.turn()) == turn);
+                CHECK(r->province() == 5);
+                CHECK(r->attacker()->str() == "AAA");
+                auto& seqs = rounds[r->defender()->str()];
+                seqs.push_back(e.seq);
+                REQUIRE(rolled.size() == 2);
+                seqs.insert(seqs.end(), rolled.begin(), rolled.end());
+              }
+              rolled.clear();
+              return Status::Ok();
+            }).ok());
+  REQUIRE(rounds["BBB"].size() == 3);  // one round and its two dice
+  REQUIRE(rounds["CCC"].size() == 6);  // two
+  auto sources = [&](const std::string& person) {
+    auto s = reports::SourcesOf(db, "case", "main", person, turn);
+    INFO(person << ": " << s.status().message());
+    REQUIRE(s.ok());
+    return std::set<uint64_t>(s->begin(), s->end());
+  };
+  // Aland attacked in every round and Bland's province was fought over in
+  // every round: theirs. Cland fought only its own two: the round Bland's
+  // army lost was fought neither by it nor on its ground.
+  for (const std::string person : {"alice", "bob", "carol"}) {
+    const std::set<uint64_t> his = sources(person);
+    for (const auto& [defender, seqs] : rounds) {
+      const bool expected = person != "carol" || defender == "CCC";
+      for (uint64_t seq : seqs) {
+        INFO(person << ", the round against " << defender << ": seq " << seq);
+        CHECK(his.count(seq) == (expected ? 1u : 0u));
+      }
+    }
+  }
 }
