@@ -136,12 +136,13 @@ constexpr std::array kVersions{
                 "European; both sides are told whom they met; allied ships in the tactical area drawn are joined, as "
                 "a group under the default orders joins them (version 5 gave the arrivals the leeward side whatever "
                 "the wind and told neither side)"},
-    VersionNote{"pate", 7, "PATE 6.4, 7.1, 6.6",
-                "a ship in a port's coastal waters ordered into its harbour while hostile ships are off the coast "
-                "goes in during the combat phase, after the battles there, if she is still in the coastal waters, "
-                "no hostile ship is in the harbour and the wind lets her in with enemies present (version 6 moved "
-                "her in only to fight a ship in the harbour, and the movement phase refused the shift while hostile "
-                "ships stayed off the coast, so she never got in)"},
+    VersionNote{"pate", 7, "PATE 6.4, 7.1, 6.6, SOW 4.8",
+                "a ship in a port's coastal waters ordered into its harbour, not evading, while hostile ships are "
+                "off the coast goes in during the combat phase, after the battles there, if she is still in the "
+                "coastal waters, no hostile ship is in the harbour and the wind lets her in with enemies present "
+                "(version 6 moved her in only to fight a ship in the harbour, and the movement phase refused the "
+                "shift while hostile ships stayed off the coast, so she never got in); a ship that added crew this "
+                "turn makes no shift between harbour and coastal waters in the combat phase (version 6 moved her)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",
@@ -232,13 +233,12 @@ constexpr std::array kVersions{
                 "zone that holds enemy fleets attack them there, and after a draw stay, free to move (version 6 "
                 "fought only when a fleet sailed into a zone, so a war declared while two nations' fleets lay in one "
                 "zone left them sharing it for the rest of the game); a draw of fleets records no fleet lost"},
-    VersionNote{"y1820", 8, "Y9.1, Y12.2, Y5.1",
-                "armies do not stand on the ground of a nation at war with theirs: at the start of its moves, after "
-                "its fleets' battles, a nation's armies standing in a province whose owner is at war with it (a pact "
-                "partner's when war was declared between them) attack it where they stand, as armies moving in "
-                "would; a draw stops the army that drew there, a win takes the province, and fighting is their move "
-                "for the turn (version 7 never fought them: they stayed, and the owner's armies could not spawn "
-                "there)"},
+    VersionNote{"y1820", 8, "Y9.1, Y12.2, Y9.5",
+                "armies do not stand on the ground of a nation at war with theirs: at the end of its moves (its "
+                "ruler may first order them out) a nation's armies still standing in a province whose owner is at "
+                "war with it (a pact partner's when war was declared between them) attack it there, as armies "
+                "moving in would; a draw stops the army that drew where it stands and a win takes the province "
+                "(version 7 never fought them: they stayed, and the owner's armies could not spawn there)"},
 };
 
 std::vector<VersionNote>& AllNotes() {

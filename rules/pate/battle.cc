@@ -67,6 +67,7 @@ struct CombatPhase {
   std::map<std::string, ShipOrders> orders;
   uint32_t version = 1;  // the game's pate rules version (Pate::version)
   std::set<std::string> came_out;  // version 3: out of the harbour to fight this phase (7.1)
+  std::set<std::string> changed;   // the ships sunk or taken this phase, and the ids given to prizes
 
   // The ship whose friends form side 0 of a place's battle and whose enemies
   // side 1 (`ids` in id order): rules version 5 (PATE 7.1), the first with an
@@ -141,6 +142,22 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
   // harbour past hostile ships (not transports, 2.1) off the coast only now,
   // and must fight her way out if they give battle; version 4 held her in.
   const bool sorties = version >= kSortieVersion;
+  // May ship `id` move between harbour and coastal waters now, heading
+  // `heading`? 6.6's wind (enemies being present: never upwind); and, rules
+  // version 7 (SOW 4.8), not a ship that added crew this turn (version 6
+  // moved her here though the movement phase would hold her). If not, she
+  // is told why (`what`: what she could not do).
+  auto may_shift = [&](const std::string& id, Compass heading, const std::string& what) {
+    if (version >= kCrewedStayVersion && p.CrewedThisTurn(*p.ship(id))) {
+      p.Failed(id, "SOW 4.8", "could not " + what + ": " + Pate::kCrewedReason);
+      return false;
+    }
+    if (std::string why = barred(heading); !why.empty()) {
+      p.Failed(id, "PATE 6.6", "could not " + what + ": " + why);
+      return false;
+    }
+    return true;
+  };
   std::set<std::string> out_now, in_now;
   for (const auto& id : harbour) {
     const Ship& sh = *p.ship(id);
@@ -149,11 +166,9 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
     const bool sails_out =
         sorties && !o.sea1.empty() && p.EnemyShipsInPort(location, sh.state, fb::PortPart_Coastal);
     if (!seeks_battle && !sails_out) continue;
-    if (std::string why = barred(port.exit); !why.empty()) {
-      p.Failed(id, "PATE 6.6",
-               std::string(seeks_battle ? "could not come out of the harbour to fight: "
-                                        : "could not come out of the harbour past the hostile ships off the coast: ") +
-                   why);
+    if (!may_shift(id, port.exit,
+                   seeks_battle ? "come out of the harbour to fight"
+                                : "come out of the harbour past the hostile ships off the coast")) {
       continue;
     }
     out_now.insert(id);
@@ -163,19 +178,25 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
       const Ship& sh = *p.ship(id);
       const ShipOrders& o = orders[id];
       if (!o.harbour || o.port != location || o.engage == Engage::Evade || !hostile_among(harbour, sh)) continue;
-      if (std::string why = barred(Opposite(port.exit)); !why.empty()) {
-        p.Failed(id, "PATE 6.6", "could not go into the harbour to fight: " + why);
-        continue;
-      }
+      if (!may_shift(id, Opposite(port.exit), "go into the harbour to fight")) continue;
       in_now.insert(id);
     }
   }
-  std::vector<std::string> inbound;  // version 7 (PATE 6.4): see after the battles
+  // Rules version 7 (PATE 6.4): the ships in the coastal waters ordered
+  // into this harbour, not evading (they offer battle), while hostile ships
+  // are off the coast and none in the harbour: they go in after the battles.
+  std::vector<std::string> inbound;
   for (const auto& id : coastal) {
+    if (version < kInboundVersion) break;
     const Ship& sh = *p.ship(id);
     const ShipOrders& o = orders[id];
-    if (o.harbour && o.port == location && o.sea1.empty() &&
-        p.EnemyShipsInPort(location, sh.state, fb::PortPart_Coastal) &&
+    int hostile = 0;  // 4.6: the hostile ships (2.1: not transports) she meets
+    for (const auto& other : coastal) {
+      hostile += p.Hostile(p.ship(other)->state, sh.state) && Pate::IsWarship(*p.ship(other)) ? 1 : 0;
+    }
+    const bool evades =
+        o.engage == Engage::Evade || (o.contact == Contact::Evade && ContactApplies(o.min_ships, o.max_ships, hostile));
+    if (o.harbour && o.port == location && o.sea1.empty() && !evades && hostile > 0 &&
         !p.EnemyShipsInPort(location, sh.state, fb::PortPart_Harbour)) {
       inbound.push_back(id);
     }
@@ -221,18 +242,15 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
   // still are, she goes in now, no hostile ship being in the harbour and the
   // wind permitting (upwind is barred, enemies being present). If they have
   // gone, the movement phase shifts her as it would any ship.
-  if (version < kInboundVersion) return Status::Ok();
   for (const auto& id : inbound) {
+    if (changed.count(id)) continue;  // sunk or taken (a prize may have been given her id)
     const Ship* sh = p.ship(id);
-    if (!sh || sh->location != location || sh->in_port) continue;  // taken, fled or sunk
+    if (!sh || sh->location != location || sh->in_port) continue;  // fled or evaded out to sea
     if (!p.EnemyShipsInPort(location, sh->state, fb::PortPart_Coastal) ||
         p.EnemyShipsInPort(location, sh->state, fb::PortPart_Harbour)) {
       continue;
     }
-    if (std::string why = barred(Opposite(port.exit)); !why.empty()) {
-      p.Failed(id, "PATE 6.6", "could not go into the harbour past the hostile ships off the coast: " + why);
-      continue;
-    }
+    if (!may_shift(id, Opposite(port.exit), "go into the harbour past the hostile ships off the coast")) continue;
     p.Moved(id, {location, fb::PortPart_Harbour, 0}, "PATE 6.4", "into the harbour past the hostile ships off the coast",
             0, false);
   }
@@ -240,7 +258,7 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
 }
 
 Status RunCombat(Pate& p) {
-  CombatPhase phase{p, CarriedOut(p.f(), StandingShipOrders(p.s())), p.version(), {}};
+  CombatPhase phase{p, CarriedOut(p.f(), StandingShipOrders(p.s())), p.version(), {}, {}};
   auto& orders = phase.orders;
   // The places where hostile ships are in contact, in order.
   std::map<std::string, std::vector<std::string>> places;  // key: location / tactical
@@ -491,6 +509,7 @@ Status CombatPhase::Fight(const Engagement& e) {
     after.marines = std::max(0, now->marines - res.marines_lost);
     after.experience = static_cast<uint16_t>(now->experience + res.experience_gained);
     if (res.sunk) {
+      changed.insert(res.id);
       p.Sunk(res.id, "PATE 7.7", "sunk in " + b.id, /*in_battle=*/true);
       continue;
     }
@@ -530,6 +549,8 @@ Status CombatPhase::Fight(const Engagement& e) {
       int32_t prize = std::min<int32_t>(static_cast<int32_t>(full.crew * kPrizeCrewPct / 100),
                                         std::max(0, captor->crew - kCrewKeptShip));
       int32_t men = static_cast<int32_t>(after.men());
+      changed.insert(res.id);
+      changed.insert(new_id);
       std::string old_state = now->state, id = res.id, cid = captor->id, cstate = captor->state;
       p.LoseCargo(id, "PATE 7.8");
       p.Emit([=](Fbb& f) -> Body {

@@ -82,13 +82,6 @@ struct Progress {
   bool crewed = false;      // held in port: she added crew this turn (SOW 4.8)
 };
 
-// SOW 4.8 (sow rules version 5): a ship that added crew this turn (the
-// orders phase, before this one) may not move this turn.
-bool CrewedThisTurn(Pate& p, const Ship& sh) {
-  return p.Writer().rules_versions().Of(sow::kRuleset) >= 5 && sh.crewed_on == p.at().turn;
-}
-constexpr const char* kCrewedReason = "she added crew this turn and may not move on it (SOW 4.8)";
-
 struct Leg {
   Place to;
   Compass heading = Compass::N;
@@ -240,9 +233,9 @@ class Movement {
         }
         continue;
       }
-      if (CrewedThisTurn(p_, sh)) {  // the leg she would make is refused, once
+      if (p_.CrewedThisTurn(sh)) {  // the leg she would make is refused, once
         progress_[id].crewed = true;
-        p_.Failed(id, "SOW 4.8", kCrewedReason);
+        p_.Failed(id, "SOW 4.8", Pate::kCrewedReason);
         continue;
       }
       const ShipOrders& o = orders_[id];
@@ -280,9 +273,9 @@ class Movement {
         }
         if (g.leg.to.part != fb::PortPart_Sea && !oo.pursue_into_ports) continue;
         if (progress_[id].crewed) continue;
-        if (CrewedThisTurn(p_, o)) {
+        if (p_.CrewedThisTurn(o)) {
           progress_[id].crewed = true;
-          p_.Failed(id, "SOW 4.8", kCrewedReason);
+          p_.Failed(id, "SOW 4.8", Pate::kCrewedReason);
           continue;
         }
         pursuers[gi].push_back(id);
@@ -689,8 +682,8 @@ Status RunPeaceMovement(Pate& p) {
     } else {
       continue;
     }
-    if (CrewedThisTurn(p, sh)) {
-      p.Failed(id, "SOW 4.8", kCrewedReason);
+    if (p.CrewedThisTurn(sh)) {
+      p.Failed(id, "SOW 4.8", Pate::kCrewedReason);
       continue;
     }
     PATE_TRY(on_station, p.Chance(id, "peace: on station", "PATE 6.12", kPeaceOnStationPct));

@@ -253,6 +253,12 @@ class Pate {
   PhaseWriter& Writer() { return w_; }
   // The game's pate rules version (rules/versions.cc).
   uint32_t version() const { return w_.rules_versions().Of(kRuleset); }
+  // SOW 4.8 (sow rules version 5): a ship that added crew this turn (the
+  // orders phase) may not move this turn.
+  bool CrewedThisTurn(const Ship& sh) const {
+    return w_.rules_versions().Of(sow::kRuleset) >= 5 && sh.crewed_on == at_.turn;
+  }
+  static constexpr const char* kCrewedReason = "she added crew this turn and may not move on it (SOW 4.8)";
 
  private:
   bool AnyEnemyInPort(const std::string& port, const std::string& state, int part, bool no_transports) const {

@@ -625,14 +625,14 @@ Status RunPhase(PhaseWriter& w, const NextPhase& next, DiceSource& dice) {
     }
     // Y8.2 (version 7): first its fleets sharing a zone with enemy fleets fight them.
     if (c.version() >= kAtWarFleetsFightVersion && Alive(c, nation)) ADJ_RETURN_IF_ERROR(moves.Engage());
-    // Y9.1 (version 8): then its armies standing on an enemy's ground attack it there.
-    if (c.version() >= kStandingArmiesAttackVersion && Alive(c, nation)) ADJ_RETURN_IF_ERROR(moves.Besiege());
     for (const auto& o : orders) {
       if (!Alive(c, nation)) break;
       if (o.kind == "Y1820FleetMove") ADJ_RETURN_IF_ERROR(moves.Fleet(o));
       else if (o.kind == "Y1820Move") ADJ_RETURN_IF_ERROR(moves.Army(o));
       else if (o.kind == "Y1820Deploy") c.Reject(o.seq, "Y1.1", "armies are deployed at turn 0 only");
     }
+    // Y9.1 (version 8): last, its armies still standing on an enemy's ground attack it there.
+    if (c.version() >= kStandingArmiesAttackVersion && Alive(c, nation)) ADJ_RETURN_IF_ERROR(moves.Besiege());
   }
   // The end of the turn.
   for (const std::string& nation : order) {

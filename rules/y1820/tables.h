@@ -158,17 +158,17 @@ inline constexpr uint32_t kDismantleInPortVersion = 6;
 // a war declared while two nations' fleets lay in one zone (or deployed there
 // at turn 0) left them sharing it for the rest of the game.
 inline constexpr uint32_t kAtWarFleetsFightVersion = 7;
-// Y9.1 with Y12.2, Y5.1 (version 8, a reading): armies do not stand on the
-// ground of a nation at war with theirs. At the start of its moves (after its
-// fleets' battles) a nation's armies standing in a province whose owner is at
-// war with it (a pact partner's ground when war was declared between them)
-// attack it where they stand, as armies moving in would (Y9.1, Y9.4): the
+// Y9.1 with Y12.2, Y9.5 (version 8, a reading): armies do not stand on the
+// ground of a nation at war with theirs. At the end of its moves (its ruler
+// may first order them out) a nation's armies still standing in a province
+// whose owner is at war with it (a pact partner's when war was declared
+// between them) attack it there, as armies moving in would (Y9.1, Y9.4): the
 // owner's armies defend, then those of every other nation at war with it; a
-// draw stops the army that drew there, having nowhere to fall back to (Y9.5),
-// and if they win they take the province (Y9.6, Y9.7). Fighting is their move
-// for the turn. Version 7 never fought them: the owner moving in made a plain
-// move, they could not attack where they stood, and the owner's armies could
-// not spawn there while they stayed.
+// draw stops the army that drew where it stands (Y9.5's falling back read as
+// staying: it came from no province this turn), and if they win they take the
+// province (Y9.6, Y9.7). Version 7 never fought them: the owner moving in
+// made a plain move, they could not attack where they stood, and the owner's
+// armies could not spawn there while they stayed.
 inline constexpr uint32_t kStandingArmiesAttackVersion = 8;
 
 // ---- Y13: epidemics (percent) -----------------------------------------------------------

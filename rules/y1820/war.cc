@@ -473,12 +473,12 @@ Status Moves::Engage() {
 }
 
 // Y9.1 with Y12.2 (version 8, a reading; tables.h kStandingArmiesAttackVersion):
-// in each province, in id order, whose owner is at war with the nation and
-// where its armies stand (a pact partner's ground when war was declared
-// between them), its armies attack where they stand: Battle from the
-// province into itself (a draw stops the army there, a win takes the
-// province). Each is looked at again before it is fought: a battle before it
-// may have changed its owner (a fallen capital) or its armies.
+// after the nation's orders, in each province, in id order, whose owner is
+// at war with it and where its armies still stand (a pact partner's ground
+// when war was declared between them), its armies attack where they stand:
+// Battle from the province into itself (a draw stops the army there, a win
+// takes the province). Each is looked at again before it is fought: a battle
+// before it may have changed its owner (a fallen capital) or its armies.
 Status Moves::Besiege() {
   std::vector<int32_t> provinces;
   for (const auto& [id, p] : c_.s().provinces) {

@@ -18,7 +18,7 @@ class Moves {
   Status Fleet(const projections::Y1820StandingOrder& o);
   // Y8.2 (version 7): the nation's fleets attack the enemy fleets sharing a zone with them.
   Status Engage();
-  // Y9.1 (version 8): the nation's armies standing on an enemy's ground attack it there.
+  // Y9.1 (version 8): the nation's armies still standing on an enemy's ground attack it there.
   Status Besiege();
 
  private:
@@ -31,7 +31,7 @@ class Moves {
 
   Ctx& c_;
   std::string nation_;
-  std::map<int32_t, int32_t> arrived_;           // armies that moved into a province this turn
+  std::map<int32_t, int32_t> arrived_;           // armies that moved into a province this turn, or fought there
   std::map<std::string, int32_t> escorts_used_;  // Y8.3: fleet escorts used in a sea zone
   std::map<std::string, int32_t> fleets_arrived_;  // fleets that moved this turn, by "port:N" or sea
 };

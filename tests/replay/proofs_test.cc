@@ -100,9 +100,22 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
   std::vector<uint64_t> rolls_since, last_rolls;
   std::map<std::string, std::string> state_of;                 // sow: a unit's or a build's state
   std::map<std::string, std::set<std::string>> repairing;      // sow: city -> the states that began repairs there
+  // y1820: each province's owner now, and as each turn began and ended; each
+  // combat round in a province, with its turn and dice (a round fought on a
+  // nation's ground is that nation's too).
+  std::map<int32_t, std::string> owner;
+  std::map<std::string, std::map<int32_t, std::string>> owner_at_start, owner_at_end;  // turn -> province -> nation
+  std::string turn_now;
+  struct Round { uint64_t seq; std::string turn; int32_t province; std::vector<uint64_t> dice; };
+  std::vector<Round> rounds;
   REQUIRE(db.Read("g", branch, 1, UINT64_MAX, [&](const ledger::EventView& e) {
               o.bytes[e.seq].assign(e.bytes.begin(), e.bytes.end());
               const fb::Event& ev = *e.event();
+              if (const std::string t = schema::TurnOf(ev.turn()).ToString(); t != turn_now) {
+                if (!turn_now.empty()) owner_at_end[turn_now] = owner;
+                turn_now = t;
+                owner_at_start.emplace(t, owner);
+              }
               // The dice rolled since the last other event (a 1820 combat round's two).
               if (ev.payload_type() == fb::Payload_DieRolled) {
                 rolls_since.push_back(e.seq);
@@ -121,6 +134,12 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
               std::set<std::string>& of = o.of[e.seq];
               if (const auto* g = ev.payload_as_GameCreated(); g && g->scenario() && g->scenario()->sow() && g->scenario()->sow()->units()) {
                 for (const auto* u : *g->scenario()->sow()->units()) state_of[u->id()->str()] = u->state()->str();
+              }
+              if (const auto* g = ev.payload_as_GameCreated(); g && g->scenario() && g->scenario()->y1820() && g->scenario()->y1820()->nations()) {
+                for (const auto* n : *g->scenario()->y1820()->nations()) {
+                  if (n->provinces()) for (int32_t p : *n->provinces()) owner[p] = n->id()->str();
+                }
+                owner_at_start[turn_now] = owner;
               }
               if (const auto* g = ev.payload_as_GameCreated(); g && g->scenario() && g->scenario()->dog() && g->scenario()->dog()->units()) {
                 for (const auto* u : *g->scenario()->dog()->units()) side_of_unit[u->id()->str()] = u->side()->str();
@@ -172,10 +191,21 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
                 if (const auto* c = ye->body_as_Y1820CombatRound()) {
                   both(c->attacker(), c->defender());
                   for (uint64_t roll : last_rolls) o.of[roll].insert({"nation:" + c->attacker()->str(), "nation:" + c->defender()->str()});
+                  if (c->province() != 0) rounds.push_back({e.seq, turn_now, c->province(), last_rolls});
                 }
-                if (const auto* c = ye->body_as_Y1820ProvinceCaptured()) both(c->from(), c->to());
-                if (const auto* c = ye->body_as_Y1820ProvinceSurrendered()) both(c->from(), c->to());
-                if (const auto* c = ye->body_as_Y1820ProvinceTransferred()) both(c->from(), c->to());
+                if (const auto* c = ye->body_as_Y1820ProvinceCaptured()) {
+                  both(c->from(), c->to());
+                  owner[c->province()] = c->to()->str();
+                }
+                if (const auto* c = ye->body_as_Y1820ProvinceSurrendered()) {
+                  both(c->from(), c->to());
+                  owner[c->province()] = c->to()->str();
+                }
+                if (const auto* c = ye->body_as_Y1820ProvinceTransferred()) {
+                  both(c->from(), c->to());
+                  owner[c->province()] = c->to()->str();
+                }
+                if (const auto* c = ye->body_as_Y1820ProvinceRevolted()) owner[c->province()] = "";
                 if (const auto* c = ye->body_as_Y1820TradePending()) both(c->from(), c->to());
                 if (const auto* c = ye->body_as_Y1820TreatyInForce()) both(c->a(), c->b());
                 if (const auto* c = ye->body_as_Y1820TreatyAnnounced()) both(c->other(), nullptr);
@@ -191,6 +221,17 @@ Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
               }
               return Status::Ok();
             }).ok());
+  // y1820: a round fought in a province a nation held as its turn began or
+  // ended, and the round's dice, are that nation's too.
+  owner_at_end[turn_now] = owner;
+  for (const Round& r : rounds) {
+    for (const auto* at : {&owner_at_start[r.turn], &owner_at_end[r.turn]}) {
+      auto it = at->find(r.province);
+      if (it == at->end() || it->second.empty()) continue;
+      o.of[r.seq].insert("nation:" + it->second);
+      for (uint64_t roll : r.dice) o.of[roll].insert("nation:" + it->second);
+    }
+  }
   // A battle's own rolls (PATE 7.4-7.8): its ships'.
   for (const auto& [battle, ships] : battle_ships) {
     for (uint64_t seq : rolls_about[battle]) {

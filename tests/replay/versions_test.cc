@@ -235,9 +235,9 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("dog=9  newest\n    D5.3, D5.4, D5.5, D5.7, D7.8, D7.9, D7.14, D7.15, D7.16, D7.18: a unit a charge reached this move"));
   // pate=7 and y1820=8 are listed, newest, with the rules they changed and what; the versions before them too.
   CHECK_THAT(list.out, Catch::Contains("pate=6\n    PATE 6.11, 6.8, 6.9: ships of one state arriving") &&
-                           Catch::Contains("pate=7  newest\n    PATE 6.4, 7.1, 6.6: a ship in a port's coastal waters ordered into its harbour") &&
+                           Catch::Contains("pate=7  newest\n    PATE 6.4, 7.1, 6.6, SOW 4.8: a ship in a port's coastal waters ordered into its harbour") &&
                            Catch::Contains("y1820=7\n    Y8.2: fleets of nations at war do not share a sea zone") &&
-                           Catch::Contains("y1820=8  newest\n    Y9.1, Y12.2, Y5.1: armies do not stand on the ground of a nation at war"));
+                           Catch::Contains("y1820=8  newest\n    Y9.1, Y12.2, Y9.5: armies do not stand on the ground of a nation at war"));
   // An unknown version is refused, and nothing is adjudicated.
   const std::string unknown = "sow=" + std::to_string(rules::LatestVersion("sow") + 1);
   Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", unknown});
