@@ -137,9 +137,10 @@ constexpr std::array kVersions{
                 "a group under the default orders joins them (version 5 gave the arrivals the leeward side whatever "
                 "the wind and told neither side)"},
     VersionNote{"pate", 7, "PATE 6.4, 7.1, 6.6, SOW 4.8",
-                "a ship in a port's coastal waters ordered into its harbour, not evading, while hostile ships are "
-                "off the coast goes in during the combat phase, after the battles there, if she is still in the "
-                "coastal waters, no hostile ship is in the harbour and the wind lets her in with enemies present "
+                "a ship in a port's coastal waters ordered into its harbour while hostile ships are off the coast "
+                "goes in during the combat phase, after the battles there, if she is still in the coastal waters, "
+                "did not evade a battle left unfought, no hostile ship is in the harbour and the wind lets her in "
+                "with enemies present "
                 "(version 6 moved her in only to fight a ship in the harbour, and the movement phase refused the "
                 "shift while hostile ships stayed off the coast, so she never got in); a ship that added crew this "
                 "turn makes no shift between harbour and coastal waters in the combat phase (version 6 moved her)"},

@@ -68,6 +68,7 @@ struct CombatPhase {
   uint32_t version = 1;  // the game's pate rules version (Pate::version)
   std::set<std::string> came_out;  // version 3: out of the harbour to fight this phase (7.1)
   std::set<std::string> changed;   // the ships sunk or taken this phase, and the ids given to prizes
+  std::set<std::string> evading;   // the ships that sought to evade a battle not fought this phase (4.6, 7.4)
 
   // The ship whose friends form side 0 of a place's battle and whose enemies
   // side 1 (`ids` in id order): rules version 5 (PATE 7.1), the first with an
@@ -183,20 +184,15 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
     }
   }
   // Rules version 7 (PATE 6.4): the ships in the coastal waters ordered
-  // into this harbour, not evading (they offer battle), while hostile ships
-  // are off the coast and none in the harbour: they go in after the battles.
+  // into this harbour while hostile ships are off the coast and none in the
+  // harbour: they go in after the battles, unless they evaded theirs.
   std::vector<std::string> inbound;
   for (const auto& id : coastal) {
     if (version < kInboundVersion) break;
     const Ship& sh = *p.ship(id);
     const ShipOrders& o = orders[id];
-    int hostile = 0;  // 4.6: the hostile ships (2.1: not transports) she meets
-    for (const auto& other : coastal) {
-      hostile += p.Hostile(p.ship(other)->state, sh.state) && Pate::IsWarship(*p.ship(other)) ? 1 : 0;
-    }
-    const bool evades =
-        o.engage == Engage::Evade || (o.contact == Contact::Evade && ContactApplies(o.min_ships, o.max_ships, hostile));
-    if (o.harbour && o.port == location && o.sea1.empty() && !evades && hostile > 0 &&
+    if (o.harbour && o.port == location && o.sea1.empty() &&
+        p.EnemyShipsInPort(location, sh.state, fb::PortPart_Coastal) &&
         !p.EnemyShipsInPort(location, sh.state, fb::PortPart_Harbour)) {
       inbound.push_back(id);
     }
@@ -243,7 +239,8 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
   // wind permitting (upwind is barred, enemies being present). If they have
   // gone, the movement phase shifts her as it would any ship.
   for (const auto& id : inbound) {
-    if (changed.count(id)) continue;  // sunk or taken (a prize may have been given her id)
+    if (changed.count(id)) continue;   // sunk or taken (a prize may have been given her id)
+    if (evading.count(id)) continue;   // she sought to evade and no battle was fought (7.4)
     const Ship* sh = p.ship(id);
     if (!sh || sh->location != location || sh->in_port) continue;  // fled or evaded out to sea
     if (!p.EnemyShipsInPort(location, sh->state, fb::PortPart_Coastal) ||
@@ -258,7 +255,7 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
 }
 
 Status RunCombat(Pate& p) {
-  CombatPhase phase{p, CarriedOut(p.f(), StandingShipOrders(p.s())), p.version(), {}, {}};
+  CombatPhase phase{p, CarriedOut(p.f(), StandingShipOrders(p.s())), p.version(), {}, {}, {}};
   auto& orders = phase.orders;
   // The places where hostile ships are in contact, in order.
   std::map<std::string, std::vector<std::string>> places;  // key: location / tactical
@@ -455,6 +452,9 @@ Status CombatPhase::Fight(const Engagement& e) {
   auto r = ResolveBattle(b, p.DiceRef());
   if (!r.ok()) return r.status();
   for (const Roll& roll : r->rolls) p.Record(roll);
+  for (const Combatant& c : b.ships) {
+    if (c.evade && !r->fought) evading.insert(c.id);  // she offered no battle, and none was fought
+  }
   if (!moves_to_fight && !r->fought) return Status::Ok();
   // The battle began when it was fought or someone evaded it (7.4: when
   // both sides evade, no ship moves).

@@ -161,19 +161,19 @@ inline constexpr uint32_t kDecisiveLineVersion = 5;
 inline constexpr uint32_t kArrivalEncounterVersion = 6;
 
 // Rules version 7: PATE 6.4 with 7.1, 6.6: a ship in a port's coastal waters
-// ordered into its harbour, not evading (4.6), while hostile ships (2.1: not
-// transports) are off the coast goes in during the combat phase, after the
-// battles there (she offers them battle first; if she is still in the coastal
-// waters, no hostile ship in the harbour, and the wind permits her with
-// enemies present, 6.6);
+// ordered into its harbour while hostile ships (2.1: not transports) are off
+// the coast goes in during the combat phase, after the battles there (she
+// offers them battle first; if she is still in the coastal waters, did not
+// seek to evade a battle then not fought, 4.6, 7.4, no hostile ship is in the
+// harbour, and the wind permits her with enemies present, 6.6);
 // version 6 moved her in only to fight a hostile ship in the harbour, so while
 // hostile ships stayed off the coast she never got in (the movement phase
 // refuses a shift with enemies present, 6.6).
 inline constexpr uint32_t kInboundVersion = 7;
-// SOW 4.8 with PATE 7.1, 6.4: a ship that added crew this turn does not move
-// between harbour and coastal waters in the combat phase either - neither to
-// fight nor to sail out or in past hostile ships (version 6 moved her then,
-// though the movement phase holds her).
+// SOW 4.8 (sow rules version 5) with PATE 7.1, 6.4: a ship that added crew
+// this turn does not move between harbour and coastal waters in the combat
+// phase either - neither to fight nor to sail out or in past hostile ships
+// (version 6 moved her then, though the movement phase holds her).
 inline constexpr uint32_t kCrewedStayVersion = 7;
 
 }  // namespace adjutant::rules::pate

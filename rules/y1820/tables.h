@@ -165,8 +165,9 @@ inline constexpr uint32_t kAtWarFleetsFightVersion = 7;
 // between them) attack it there, as armies moving in would (Y9.1, Y9.4): the
 // owner's armies defend, then those of every other nation at war with it; a
 // draw stops the army that drew where it stands (Y9.5's falling back read as
-// staying: it came from no province this turn), and if they win they take the
-// province (Y9.6, Y9.7). Version 7 never fought them: the owner moving in
+// staying where it attacked from), an army that attacked elsewhere from there
+// this turn and drew has stopped and takes no part, and if they win they take
+// the province (Y9.6, Y9.7). Version 7 never fought them: the owner moving in
 // made a plain move, they could not attack where they stood, and the owner's
 // armies could not spawn there while they stayed.
 inline constexpr uint32_t kStandingArmiesAttackVersion = 8;

@@ -486,8 +486,9 @@ Status Moves::Besiege() {
   }
   for (int32_t id : provinces) {
     const auto* p = c_.s().Province(id);
-    const int32_t k = Get(p->armies, nation_);
-    if (k == 0 || p->owner.empty() || !c_.s().AtWar(nation_, p->owner)) continue;
+    // Not an army that fought from here this turn and drew (Y9.5: it stopped for the turn).
+    const int32_t k = Get(p->armies, nation_) - (arrived_.count(id) ? arrived_[id] : 0);
+    if (k <= 0 || p->owner.empty() || !c_.s().AtWar(nation_, p->owner)) continue;
     ADJ_RETURN_IF_ERROR(Battle(id, id, k, 0, ""));
   }
   return Status::Ok();
