@@ -92,6 +92,34 @@ std::string JsonField(const std::string& json, const std::string& field) {
   return end == std::string::npos ? "" : json.substr(at + 1, end - at - 1);
 }
 
+// y1820: every combat round of a game's branch, in order, with the two dice rolled just before it.
+struct Y1820RoundSeen {
+  uint64_t seq;
+  Turn turn;
+  int32_t province;
+  std::string attacker, defender;
+  std::vector<uint64_t> dice;
+};
+std::vector<Y1820RoundSeen> Y1820RoundsOf(ledger::Ledger& db, const std::string& game) {
+  std::vector<Y1820RoundSeen> rounds;
+  std::vector<uint64_t> rolled;
+  REQUIRE(db.Read(game, "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
+              const fb::Event& ev = *e.event();
+              if (ev.payload_type() == fb::Payload_DieRolled) {
+                rolled.push_back(e.seq);
+                return Status::Ok();
+              }
+              const auto* ye = ev.payload_as_Y1820Event();
+              if (const auto* c = ye ? ye->body_as_Y1820CombatRound() : nullptr) {
+                rounds.push_back({e.seq, schema::TurnOf(ev.turn()), c->province(), c->attacker()->str(),
+                                  c->defender()->str(), rolled});
+              }
+              rolled.clear();
+              return Status::Ok();
+            }).ok());
+  return rounds;
+}
+
 Owners OwnersOf(ledger::Ledger& db, const std::string& branch) {
   Owners o;
   std::map<std::string, std::string> side_of_unit;  // dog: from the scenario
@@ -1306,22 +1334,9 @@ TEST_CASE("report proofs on the Europe 1820 game: each ruler's hold the combats,
   // Every combat round of the game, with the nations that fought it and the dice before it.
   struct Round { uint64_t seq; Turn turn; int32_t province; std::set<std::string> sides; std::vector<uint64_t> dice; };
   std::vector<Round> rounds;
-  std::vector<uint64_t> rolled;
-  REQUIRE(db.Read("g", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
-              const fb::Event& ev = *e.event();
-              if (ev.payload_type() == fb::Payload_DieRolled) {
-                rolled.push_back(e.seq);
-                return Status::Ok();
-              }
-              const auto* ye = ev.payload_as_Y1820Event();
-              if (const auto* c = ye ? ye->body_as_Y1820CombatRound() : nullptr) {
-                const fb::Turn* t = ev.turn();
-                rounds.push_back({e.seq, schema::TurnOf(t), c->province(),
-                                  {c->attacker()->str(), c->defender()->str()}, rolled});
-              }
-              rolled.clear();
-              return Status::Ok();
-            }).ok());
+  for (const Y1820RoundSeen& r : Y1820RoundsOf(db, "g")) {
+    rounds.push_back({r.seq, r.turn, r.province, {r.attacker, r.defender}, r.dice});
+  }
   REQUIRE(rounds.size() >= 10);
   // The provinces a nation held as a turn began or as it ended: a battle
   // fought on its ground is its own too, whoever fought it.
@@ -1390,26 +1405,15 @@ TEST_CASE("report sources on the 1820 game: the rounds of a battle fought on a r
   const Turn turn = projections::Y1820Turn(3);
   // The battle's rounds by defender, each with the two dice rolled before it.
   std::map<std::string, std::vector<uint64_t>> rounds;  // defender -> the rounds' seqs and their dice
-  std::vector<uint64_t> rolled;
-  REQUIRE(db.Read("case", "main", 1, UINT64_MAX, [&](const ledger::EventView& e) {
-              const fb::Event& ev = *e.event();
-              if (ev.payload_type() == fb::Payload_DieRolled) {
-                rolled.push_back(e.seq);
-                return Status::Ok();
-              }
-              const auto* ye = ev.payload_as_Y1820Event();
-              if (const auto* r = ye ? ye->body_as_Y1820CombatRound() : nullptr) {
-                CHECK(schema::TurnOf(ev.turn()) == turn);
-                CHECK(r->province() == 5);
-                CHECK(r->attacker()->str() == "AAA");
-                auto& seqs = rounds[r->defender()->str()];
-                seqs.push_back(e.seq);
-                REQUIRE(rolled.size() == 2);
-                seqs.insert(seqs.end(), rolled.begin(), rolled.end());
-              }
-              rolled.clear();
-              return Status::Ok();
-            }).ok());
+  for (const Y1820RoundSeen& r : Y1820RoundsOf(db, "case")) {
+    CHECK(r.turn == turn);
+    CHECK(r.province == 5);
+    CHECK(r.attacker == "AAA");
+    REQUIRE(r.dice.size() == 2);
+    auto& seqs = rounds[r.defender];
+    seqs.push_back(r.seq);
+    seqs.insert(seqs.end(), r.dice.begin(), r.dice.end());
+  }
   REQUIRE(rounds["BBB"].size() == 3);  // one round and its two dice
   REQUIRE(rounds["CCC"].size() == 6);  // two
   auto sources = [&](const std::string& person) {
