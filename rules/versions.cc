@@ -144,6 +144,12 @@ constexpr std::array kVersions{
                 "(version 6 moved her in only to fight a ship in the harbour, and the movement phase refused the "
                 "shift while hostile ships stayed off the coast, so she never got in); a ship that added crew this "
                 "turn makes no shift between harbour and coastal waters in the combat phase (version 6 moved her)"},
+    VersionNote{"pate", 8, "PATE 7.8, 2.6, 4.1, 4.2, 2.3",
+                "a prize (taken in battle or seized in port) is given the lowest number of her type that no ship, "
+                "build or land unit holds, no order standing this turn names and no person holds a post on "
+                "(version 7 could give her the number of a ship sunk or taken that turn, and with it that ship's "
+                "orders for the rest of the turn, or of a ship lost earlier, with its commander or deputy where "
+                "her captor had none)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "rules/pate/orders.h"
+#include "rules/pate/tables.h"
 #include "rules/sow/outcomes.h"
 #include "schema/event_generated.h"
 
@@ -44,11 +45,12 @@ int64_t Used(const TreasuryState& s, const Ship& tr) {
   return used;
 }
 
-std::string LowestFreeId(const TreasuryState& s, const FleetState& fleet, const std::string& state,
-                         const std::string& type) {
+// `spoken`: the numbers still spoken for (rules version 8; empty before).
+std::string LowestFreeId(const TreasuryState& s, const FleetState& fleet, const std::set<std::string>& spoken,
+                         const std::string& state, const std::string& type) {
   for (int n = 1;; ++n) {
     std::string id = state + std::to_string(n) + type;
-    if (!fleet.ships.count(id) && !s.builds.count(id) && !s.units.count(id)) return id;
+    if (!fleet.ships.count(id) && !s.builds.count(id) && !s.units.count(id) && !spoken.count(id)) return id;
   }
 }
 
@@ -211,7 +213,11 @@ void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDi
           return std::pair{fb::PateEventBody_ShipSunk, y.Union()};
         });
       } else {
-        std::string new_id = LowestFreeId(s, fleet, by, fb::EnumNameSowShipType(static_cast<fb::SowShipType>(sh.type)));
+        const std::set<std::string> spoken = w.rules_versions().Of(kRuleset) >= kPrizeNumberVersion
+                                                 ? SpokenForNumbers(s, w.roster())
+                                                 : std::set<std::string>{};
+        std::string new_id =
+            LowestFreeId(s, fleet, spoken, by, fb::EnumNameSowShipType(static_cast<fb::SowShipType>(sh.type)));
         std::string where = sh.location;
         Emit(w, at, [=](Fbb& f) {
           auto y = fb::CreateShipCapturedDirect(f, id.c_str(), new_id.c_str(), by.c_str(), where.c_str(), 0, men);

@@ -462,6 +462,18 @@ std::map<uint64_t, ShipOrders> StandingShipOrders(const TreasuryState& s) {
   return out;
 }
 
+std::set<std::string> SpokenForNumbers(const TreasuryState& s, const projections::Roster& roster) {
+  std::set<std::string> out;
+  for (const auto& [seq, o] : StandingShipOrders(s)) out.insert(o.ship);
+  for (const auto& [person, p] : roster.persons()) {
+    for (const std::string& r : p.roles) {
+      auto role = projections::Role::Parse(r);
+      if (role && (role->title == "commander" || role->title == "deputy")) out.insert(role->holder);
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // PATE 4.4: the attachments after every order of the turn, taken in the

@@ -8,10 +8,12 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "projections/fleet.h"
+#include "projections/roster.h"
 #include "projections/treasury.h"
 #include "rules/pate/map.h"
 
@@ -125,5 +127,13 @@ std::map<uint64_t, Refusal> AttachmentRefusals(const projections::FleetState& fl
 // The ship orders that stand this turn (OrderSubmitted events kept in the
 // treasury's `orders`), by seq.
 std::map<uint64_t, ShipOrders> StandingShipOrders(const projections::TreasuryState& s);
+
+// PATE 7.8, 2.6 with 4.1, 2.3 (rules version 8): the ship numbers no ship
+// holds that are still spoken for, so a prize taken now is not given one: a
+// ship order standing this turn names it (the orders of a ship sunk or taken
+// this turn; they would pass to the prize), or a person holds a post on it
+// (its commander or deputy: the posts of a ship lost at any time stay with
+// their holders, and would pass to the prize).
+std::set<std::string> SpokenForNumbers(const projections::TreasuryState& s, const projections::Roster& roster);
 
 }  // namespace adjutant::rules::pate
