@@ -115,10 +115,15 @@ Result<CaseResult> RunCase(const fb::ConformanceCase& c, const std::string& scra
     };
     if (step->orders()) {
       if (!step->person()) return Status::InvalidArgument(where + ".person: who sends the orders?");
-      auto r = SubmitOrders(db, game, "main", step->person()->str(), AsRoot("OrderFile", step->orders()));
+      // Judged under the case's versions, which the game adopts only at its
+      // first adjudication (a step before it would be judged under the newest).
+      SubmitOptions options;
+      options.versions = versions ? &*versions : nullptr;
+      auto r = SubmitOrders(db, game, "main", step->person()->str(), AsRoot("OrderFile", step->orders()), options);
       ADJ_RETURN_IF_ERROR(refused(r.ok() ? Status::Ok() : r.status(), "orders"));
     } else if (step->directive()) {
-      auto r = RecordDirective(db, game, "main", AsRoot("DirectiveFile", step->directive()));
+      auto r = RecordDirective(db, game, "main", AsRoot("DirectiveFile", step->directive()), {},
+                               versions ? &*versions : nullptr);
       ADJ_RETURN_IF_ERROR(refused(r.ok() ? Status::Ok() : r.status(), "directive"));
     } else if (step->adjudicate()) {
       std::string what = step->adjudicate()->str();

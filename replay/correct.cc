@@ -237,7 +237,8 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
     }
     const rules::GameKind* kind = then->kind();
     if (!kind) return Status::InvalidArgument("the game has no kind to check the correction against");
-    ADJ_RETURN_IF_ERROR(kind->CheckDirective(then->projections, std::string(game), *file));
+    ADJ_RETURN_IF_ERROR(kind->CheckDirective(then->projections, std::string(game), *file,
+                                             rules::GameVersionsOf(then->projections)));
   }
   auto old = Fold(db, game, branch);
   if (!old.ok()) return old.status();

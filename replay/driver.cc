@@ -455,7 +455,7 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   ADJ_RETURN_IF_ERROR((*kind)->CheckSender(world->projections, std::string(game), person, items));
   // One batch: every order's events, then what became of each, read back.
   uint64_t head = world->head.seq;
-  const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
+  const rules::RulesVersions versions = options.versions ? *options.versions : GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
   w.set_rules_versions(versions);
   w.set_received_at(options.received_at);
@@ -504,7 +504,8 @@ namespace {
 // DeadlineFired (`fired`: the only way one is recorded).
 Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                                  const std::vector<uint8_t>& directive_file,
-                                                 std::string_view idempotency_key, bool fired) {
+                                                 std::string_view idempotency_key, bool fired,
+                                                 const rules::RulesVersions* judged_under) {
   uint64_t fingerprint = RequestFingerprint("directive", branch, "GA", Bytes(directive_file));
   auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
                             idempotency_key, fingerprint);
@@ -514,6 +515,7 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
   if (!world.ok()) return world.status();
   auto kind = KindIn(world->projections);
   if (!kind.ok()) return kind.status();
+  const rules::RulesVersions versions = judged_under ? *judged_under : GameVersions(SummaryOf(*world));
   const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
   if (file->body_type() == fb::DirectiveBody_SetPassword) {
     return Status::InvalidArgument("passwords are set with `adjutant password`, which records only their hash");
@@ -560,14 +562,13 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
                                            window->current_done, t, reveal != nullptr,
                                            commit ? commit->commitment()->str() : reveal->salt()->str()));
   } else if (!schedule && !assign && !signing_key) {
-    ADJ_RETURN_IF_ERROR((*kind)->CheckDirective(world->projections, std::string(game), *file));
+    ADJ_RETURN_IF_ERROR((*kind)->CheckDirective(world->projections, std::string(game), *file, versions));
   }
   const TurnPhase at = (*kind)->DirectivePosition(world->projections);
   // An AssignRole is recorded with who held the role before (the roster now).
   std::optional<Draft> role_draft;
   if (assign) role_draft = AssignRoleDraft(*world, *file, at);
   uint64_t head = world->head.seq;
-  const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
   w.set_rules_versions(versions);
   Draft d = role_draft ? std::move(*role_draft) : DirectiveDraft(&directive_file, at);
@@ -584,8 +585,8 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
 
 Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                              const std::vector<uint8_t>& directive_file,
-                                             std::string_view idempotency_key) {
-  return RecordDirectiveFile(db, game, branch, directive_file, idempotency_key, false);
+                                             std::string_view idempotency_key, const rules::RulesVersions* versions) {
+  return RecordDirectiveFile(db, game, branch, directive_file, idempotency_key, false, versions);
 }
 
 Result<ledger::AppendResult> RecordDeadlineFired(ledger::Ledger& db, std::string_view game, std::string_view branch,
@@ -596,7 +597,7 @@ Result<ledger::AppendResult> RecordDeadlineFired(ledger::Ledger& db, std::string
   auto body = fb::CreateDeadlineFired(f, &ft, deadline, fired_at);
   f.Finish(fb::CreateDirectiveFile(f, f.CreateString("the deadline passed"), fb::DirectiveBody_DeadlineFired, body.Union()));
   const std::vector<uint8_t> file(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
-  return RecordDirectiveFile(db, game, branch, file, idempotency_key, true);
+  return RecordDirectiveFile(db, game, branch, file, idempotency_key, true, nullptr);
 }
 
 Result<ledger::AppendResult> SetPassword(ledger::Ledger& db, std::string_view game, std::string_view branch,

@@ -142,6 +142,10 @@ struct SubmitOptions {
   // When the orders reached Adjutant (seconds since 1970 UTC), written on
   // each OrderSubmitted; 0: not known. Not part of a retry's fingerprint.
   int64_t received_at = 0;
+  // The rules versions to judge the orders under in place of the game's (a
+  // conformance case's own, which a game adopts only at its first
+  // adjudication: replay/conform.cc); null: the game's.
+  const rules::RulesVersions* versions = nullptr;
   // The order desk's warm worlds (replay/warm.h): the submission starts
   // from the game kept there, brought to the head, not from a snapshot.
   WarmWorlds* warm = nullptr;
@@ -166,10 +170,13 @@ std::optional<size_t> FirstNotHis(const World& world, const std::string& person,
 
 // Records a GA directive (a verified DirectiveFile buffer) and its
 // consequences. A directive that breaks a rule is refused; nothing is
-// appended.
+// appended. `versions`: the rules versions to judge it under in place of
+// the game's (a conformance case's own, which a game adopts only at its
+// first adjudication: replay/conform.cc); null: the game's.
 Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                              const std::vector<uint8_t>& directive_file,
-                                             std::string_view idempotency_key = {});
+                                             std::string_view idempotency_key = {},
+                                             const rules::RulesVersions* versions = nullptr);
 
 // Records that the deadline of `turn` passed (the scheduler of `adjutant
 // serve`, replay/schedule.h; a correction carrying it over). A

@@ -205,7 +205,10 @@ class GameKind {
   // ---- GA directives ----
   // Checks a directive against the state (nothing emitted): bodies of other
   // kinds, a rule it breaks. Dice and password directives are the driver's.
-  virtual Status CheckDirective(const State& s, const std::string& game, const fb::DirectiveFile& d) const = 0;
+  // `versions`: the rules versions it is judged under (the game's; a
+  // conformance case's own, replay/conform.cc).
+  virtual Status CheckDirective(const State& s, const std::string& game, const fb::DirectiveFile& d,
+                                const RulesVersions& versions) const = 0;
   // Emits the directive's event (`directive`, as the driver built it: the
   // kind puts the writer Under its ruleset, which Emit stamps) and its
   // consequences.

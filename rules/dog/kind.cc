@@ -140,7 +140,8 @@ class DogKind final : public GameKind {
     return out;
   }
 
-  Status CheckDirective(const State& st, const std::string& game, const fb::DirectiveFile& file) const override {
+  Status CheckDirective(const State& st, const std::string& game, const fb::DirectiveFile& file,
+                        const RulesVersions&) const override {
     if (file.body_type() != fb::DirectiveBody_Ruling && file.body_type() != fb::DirectiveBody_DogDirective) {
       return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file.body_type())) + ": battle '" + game +
                                      "' takes the GA's rulings and DogDirectives");

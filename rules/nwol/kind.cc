@@ -253,7 +253,8 @@ class NwolKind final : public GameKind {
     return out;
   }
 
-  Status CheckDirective(const State& st, const std::string& game, const fb::DirectiveFile& file) const override {
+  Status CheckDirective(const State& st, const std::string& game, const fb::DirectiveFile& file,
+                        const RulesVersions& versions) const override {
     const auto& ts = TreasuryOf(st);
     switch (file.body_type()) {
       case fb::DirectiveBody_Ruling:
@@ -261,7 +262,7 @@ class NwolKind final : public GameKind {
       case fb::DirectiveBody_SowDirective:
         break;
       case fb::DirectiveBody_PateDirective:
-        return pate::CheckDirective(ts, FleetOf(st), *file.body_as_PateDirective(), GameVersionsOf(st).Of("pate"));
+        return pate::CheckDirective(ts, FleetOf(st), *file.body_as_PateDirective(), versions.Of("pate"));
       default:
         return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file.body_type())) + ": game '" + game +
                                        "' plays sow and pate: it takes the GA's rulings, SowDirectives and PateDirectives");

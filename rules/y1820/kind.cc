@@ -183,7 +183,8 @@ class Y1820Kind final : public GameKind {
     return out;
   }
 
-  Status CheckDirective(const State& st, const std::string& game, const fb::DirectiveFile& file) const override {
+  Status CheckDirective(const State& st, const std::string& game, const fb::DirectiveFile& file,
+                        const RulesVersions&) const override {
     switch (file.body_type()) {
       case fb::DirectiveBody_Ruling:
       case fb::DirectiveBody_Y1820Directive:

@@ -137,6 +137,33 @@ TEST_CASE("conform: a case names the rules version it is played under", "[confor
   CHECK_THAT(error, Catch::Contains("rules_version: rules version '" + unknown + "' is not known"));
 }
 
+TEST_CASE("conform: orders and directives before a case's first adjudication are judged under its rules version",
+          "[conform][versions]") {
+  // Two pinned cases that adjudicate a turn first, run without that step:
+  // the game adopts the case's versions only at its first adjudication, so
+  // the runner judges the steps before it under them itself. Under the
+  // newest, pate=2's route order is refused when received (pate=3's check),
+  // and pate=7's seizure takes the next free number (pate=8's).
+  for (const char* name : {"refused-route-6.2-v2.json", "seize-posts-2.6-v7.json"}) {
+    std::string json = Slurp(std::string(ADJUTANT_FIXTURES) + "/conformance/pate/" + name);
+    const size_t steps = json.find("\"steps\": [");
+    REQUIRE(steps != std::string::npos);
+    const size_t open = json.find('{', steps), close = json.find('}', open);
+    REQUIRE(json.substr(open, close - open).find("\"adjudicate\": \"turn\"") != std::string::npos);
+    const size_t comma = json.find(',', close);
+    REQUIRE(comma != std::string::npos);
+    json.erase(open, comma + 1 - open);
+    auto buf = schema::ParseJson("ConformanceCase", json, name);
+    REQUIRE(buf.ok());
+    TempDir dir;
+    auto r = replay::RunCase(*flatbuffers::GetRoot<fb::ConformanceCase>(buf->data()), dir.Sub("db"));
+    REQUIRE(r.ok());
+    INFO(name);
+    for (const std::string& d : r->differences) UNSCOPED_INFO(d);
+    CHECK(r->passed());
+  }
+}
+
 TEST_CASE("conform: a case's scenario meets the checks of adjutant new (SOW 2.9: no piracy)", "[conform]") {
   std::string json = Slurp(std::string(ADJUTANT_FIXTURES) + "/conformance/sow/income-2.2.json");
   auto at = json.find("\"season_kind\": \"War\",");

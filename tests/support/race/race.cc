@@ -229,7 +229,8 @@ class RaceKind final : public rules::GameKind {
     return Status::Ok();
   }
 
-  Status CheckDirective(const State&, const std::string& game, const fb::DirectiveFile& d) const override {
+  Status CheckDirective(const State&, const std::string& game, const fb::DirectiveFile& d,
+                        const rules::RulesVersions&) const override {
     if (d.body_type() != fb::DirectiveBody_Ruling) {
       return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(d.body_type())) + ": race '" + game +
                                      "' takes the GA's rulings only (RACE 4)");
