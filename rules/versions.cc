@@ -145,8 +145,8 @@ constexpr std::array kVersions{
                 "shift while hostile ships stayed off the coast, so she never got in); a ship that added crew this "
                 "turn makes no shift between harbour and coastal waters in the combat phase (version 6 moved her)"},
     VersionNote{"pate", 8, "PATE 7.8, 2.6, 4.1, 4.2, 2.3",
-                "a prize (taken in battle or seized in port) is given the lowest number of her type that no ship, "
-                "build or land unit holds, no order standing this turn names and no person holds a post on "
+                "a prize (taken in battle or seized in port) is given the lowest number of her type that no ship "
+                "or build holds, no order standing this turn names and no person holds a post on "
                 "(version 7 could give her the number of a ship sunk or taken that turn, and with it that ship's "
                 "orders for the rest of the turn, or of a ship lost earlier, with its commander or deputy where "
                 "her captor had none)"},
@@ -200,6 +200,15 @@ constexpr std::array kVersions{
                 "not crossing the Atlantic, and not itself ordered removed in the same phase - and a ship crossing "
                 "is in no sea area: she stops no removal and her own is not stopped (version 8 counted every ship "
                 "bound for the area, hers too)"},
+    VersionNote{"sow", 10, "SOW 6.1, 6.3, 2.2, 2.4, 4.9",
+                "the War Minister's supplies and the Naval Minister's stores are both bought in one city on one "
+                "turn, within 6.3's limit for the city: a purchase's order slot is its buyer's ministry "
+                "(STATE/buy/CITY/war, /naval, /treasury for the Treasury Minister or the PM or monarch on his "
+                "behalf), so an order replaces only its own ministry's (version 9 held them in one slot: the "
+                "later minister's order superseded the other's); "
+                "a unit garrisoning an off-map port stands on no square of the land map, so it cuts no city's "
+                "income (2.4), bars no purchase (6.1) and shares no square with a unit disbanding (4.9) "
+                "(version 9 counted it on the square the scenario gave it)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "

@@ -8,6 +8,7 @@
 #include "rules/pate/orders.h"
 #include "rules/sow/orders.h"
 #include "rules/sow/outcomes.h"
+#include "rules/sow/tables.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -137,6 +138,10 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
     // The role: as named, else the person's most senior entitled role.
     RoleChoice choice = ChooseRole(*claim, who, person, item);
     j.role = choice.role;
+    if (so && so->body_type() == fb::SowOrderBody_BuySuppliesOrder && !choice.role.empty() &&
+        now.rules_versions().Of(sow::kRuleset) >= sow::kPurchaseSlotVersion) {
+      j.slot = sow::BuyerSlot(j.slot, choice.role);
+    }
     std::optional<std::pair<std::string, std::string>> refusal = choice.refusal;  // rule, reason
     if (!refusal && so) {
       if (auto r = sow::CheckAtSubmission(s, fleet, *so, at.turn, now.rules_versions().Of(sow::kRuleset))) {

@@ -45,15 +45,6 @@ int64_t Used(const TreasuryState& s, const Ship& tr) {
   return used;
 }
 
-// `spoken`: the numbers still spoken for (rules version 8; empty before).
-std::string LowestFreeId(const TreasuryState& s, const FleetState& fleet, const std::set<std::string>& spoken,
-                         const std::string& state, const std::string& type) {
-  for (int n = 1;; ++n) {
-    std::string id = state + std::to_string(n) + type;
-    if (!fleet.ships.count(id) && !s.builds.count(id) && !s.units.count(id) && !spoken.count(id)) return id;
-  }
-}
-
 void Emit(PhaseWriter& w, const TurnPhase& at, std::function<std::pair<fb::PateEventBody, flatbuffers::Offset<void>>(Fbb&)> body) {
   Draft d;
   d.at = at;
@@ -217,7 +208,7 @@ void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDi
                                                  ? SpokenForNumbers(s, w.roster())
                                                  : std::set<std::string>{};
         std::string new_id =
-            LowestFreeId(s, fleet, spoken, by, fb::EnumNameSowShipType(static_cast<fb::SowShipType>(sh.type)));
+            LowestFreeShipId(s, fleet, spoken, by, fb::EnumNameSowShipType(static_cast<fb::SowShipType>(sh.type)));
         std::string where = sh.location;
         Emit(w, at, [=](Fbb& f) {
           auto y = fb::CreateShipCapturedDirect(f, id.c_str(), new_id.c_str(), by.c_str(), where.c_str(), 0, men);

@@ -474,6 +474,14 @@ std::set<std::string> SpokenForNumbers(const TreasuryState& s, const projections
   return out;
 }
 
+std::string LowestFreeShipId(const TreasuryState& s, const FleetState& fleet, const std::set<std::string>& spoken,
+                             const std::string& state, const std::string& type) {
+  for (int n = 1;; ++n) {
+    std::string id = state + std::to_string(n) + type;
+    if (!fleet.ships.count(id) && !s.builds.count(id) && !spoken.count(id)) return id;
+  }
+}
+
 namespace {
 
 // PATE 4.4: the attachments after every order of the turn, taken in the

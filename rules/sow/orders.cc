@@ -31,6 +31,11 @@ std::vector<std::string> EntitledRoles(const fb::SowOrder& order) {
   return roles;
 }
 
+std::string BuyerSlot(const std::string& slot, const std::string& role) {
+  const std::string suffix = role.substr(role.rfind('.') + 1);
+  return slot + "/" + (suffix == "war" || suffix == "naval" ? suffix : "treasury");
+}
+
 std::string SlotOf(const projections::TreasuryState& st, const fb::SowOrder& o) {
   std::string s = o.state()->str() + "/";
   if (auto* b = o.body_as_BuildUnitOrder(); b && b->type() == fb::SowUnitType_MI) {

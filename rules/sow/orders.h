@@ -38,6 +38,14 @@ std::vector<std::string> EntitledRoles(const fb::SowOrder& order);
 // state holds; the last one stands — all such orders share one slot.
 std::string SlotOf(const projections::TreasuryState& s, const fb::SowOrder& order);
 
+// SOW 6.1 (sow rules version 10, kPurchaseSlotVersion): a purchase's slot is
+// its buyer's - the War Minister's, the Naval Minister's, or the Treasury's
+// (the Treasury Minister, or the PM or monarch on his behalf) - so each
+// ministry's purchase in a city stands beside the others' and a later order
+// replaces only its own ministry's: `slot` ("BR/buy/London") with the
+// ministry of `role` ("BR.war") added ("BR/buy/London/war").
+std::string BuyerSlot(const std::string& slot, const std::string& role);
+
 // Checks that need only the state and the turn the order is for, under sow
 // rules version `version`.
 std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const projections::FleetState& fleet,

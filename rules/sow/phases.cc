@@ -21,8 +21,15 @@ namespace {
 // kAboardAtSeaVersion): a unit aboard a transport is where the transport is:
 // in a port on the land map, that city's square; at sea, nowhere on land.
 // Versions 1-6: the square it boarded from, wherever the transport sailed.
+// SOW 2.2 (rules version 10, kOffMapGarrisonVersion): a unit in an off-map
+// port (its city) is nowhere on the land map either, as the port has no
+// square there; versions 1-9: on the square the scenario gave it.
 std::optional<P::Square> LandSquare(const P::TreasuryState& s, const P::FleetState& fleet, const P::Unit& u,
                                     uint32_t version) {
+  if (u.aboard.empty() && version >= kOffMapGarrisonVersion) {
+    auto c = s.cities.find(u.city);
+    if (c != s.cities.end() && c->second.kind == P::CityKind::OffMapPort) return std::nullopt;
+  }
   if (u.aboard.empty() || version < kAboardAtSeaVersion) return u.square;
   auto sh = fleet.ships.find(u.aboard);
   if (sh == fleet.ships.end() || !sh->second.on_map() || sh->second.at_sea()) return std::nullopt;
@@ -571,6 +578,8 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
         }
         city = sh->second.location;  // in her port: in that city
         square = LandSquare(s, fleet, u, out.version());  // none in an off-map port
+      } else if (on_land) {
+        square = LandSquare(s, fleet, u, out.version());  // since version 10 none in an off-map port
       }
       bool militia_at_home = u.type == P::UnitType::MI && city == u.raised_in && !city.empty();
       // Rules version 5: militia anywhere in the strategic square of the

@@ -60,6 +60,23 @@ inline constexpr uint32_t kDisbandOnLandVersion = 9;
 // does anything stop hers. Versions 1-8 counted every ship whose destination
 // was the area, the crossing ship's own destination included.
 inline constexpr uint32_t kRemovalFriendStaysVersion = 9;
+// SOW 6.1 (rules version 10): the War Minister's supplies and the Naval
+// Minister's stores are bought in one city on one turn, each within 6.3's
+// limit for the city: a purchase's slot is its buyer's ministry
+// (`STATE/buy/CITY/war`, `/naval`, `/treasury` - the Treasury Minister, or
+// the PM or monarch on his behalf; BuyerSlot), so a later order replaces only
+// its own ministry's. Versions 1-9 held every purchase in a city in one
+// slot, so the later of the two ministers' orders superseded the other's
+// unbought.
+inline constexpr uint32_t kPurchaseSlotVersion = 10;
+// SOW 2.2 with 2.4, 6.1, 4.9 (rules version 10): a unit garrisoning an
+// off-map port (its `city`) stands on no square of the land map, as the port
+// has none (RULES.md): it cuts no city's income as a hostile brigade near it
+// (2.4), bars no purchase (6.1) and shares no square with a unit disbanding
+// (4.9). Versions 1-9 counted it on the square the scenario gave it (in
+// the 1805 scenario Russia's garrison of Corfu cut Taranto's and Bari's
+// income when at war with France or Naples).
+inline constexpr uint32_t kOffMapGarrisonVersion = 10;
 
 inline constexpr int64_t kCcPerCrown = 100;
 constexpr int64_t CrToCc(int64_t crowns) { return crowns * kCcPerCrown; }
