@@ -145,8 +145,8 @@ constexpr std::array kVersions{
                 "shift while hostile ships stayed off the coast, so she never got in); a ship that added crew this "
                 "turn makes no shift between harbour and coastal waters in the combat phase (version 6 moved her)"},
     VersionNote{"pate", 8, "PATE 7.8, 2.6, 4.1, 4.2, 2.3",
-                "a prize (taken in battle or seized in port) is given the lowest number of her type that no ship "
-                "or build holds, no order standing this turn names and no person holds a post on "
+                "a prize (taken in battle or seized in port) is given the lowest number of her type that no ship, "
+                "build or land unit holds, no order standing this turn names and no person holds a post on "
                 "(version 7 could give her the number of a ship sunk or taken that turn, and with it that ship's "
                 "orders for the rest of the turn, or of a ship lost earlier, with its commander or deputy where "
                 "her captor had none)"},

@@ -539,12 +539,11 @@ Status CombatPhase::Fight(const Engagement& e) {
       const Ship* captor = p.ship(res.captor);
       if (!captor) continue;
       // 7.8: the lowest free number of her type in the captor's state
-      // (rules version 8: nor one spoken for).
-      const std::set<std::string> spoken = version >= kPrizeNumberVersion
-                                               ? SpokenForNumbers(p.s(), p.Writer().roster())
-                                               : std::set<std::string>{};
+      // (rules version 8: nor a land unit's, nor one spoken for).
+      const bool v8 = version >= kPrizeNumberVersion;
+      const std::set<std::string> spoken = v8 ? SpokenForNumbers(p.s(), p.Writer().roster()) : std::set<std::string>{};
       const std::string new_id =
-          LowestFreeShipId(p.s(), p.f(), spoken, captor->state, fb::EnumNameSowShipType(FbType(now->type)));
+          LowestFreeShipId(p.s(), p.f(), v8, spoken, captor->state, fb::EnumNameSowShipType(FbType(now->type)));
       auto full = sow::FullComplement(FbType(now->type), now->frigates, now->capacity);
       int32_t prize = std::min<int32_t>(static_cast<int32_t>(full.crew * kPrizeCrewPct / 100),
                                         std::max(0, captor->crew - kCrewKeptShip));

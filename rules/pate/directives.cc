@@ -208,7 +208,8 @@ void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDi
                                                  ? SpokenForNumbers(s, w.roster())
                                                  : std::set<std::string>{};
         std::string new_id =
-            LowestFreeShipId(s, fleet, spoken, by, fb::EnumNameSowShipType(static_cast<fb::SowShipType>(sh.type)));
+            LowestFreeShipId(s, fleet, /*units=*/true, spoken, by,
+                             fb::EnumNameSowShipType(static_cast<fb::SowShipType>(sh.type)));
         std::string where = sh.location;
         Emit(w, at, [=](Fbb& f) {
           auto y = fb::CreateShipCapturedDirect(f, id.c_str(), new_id.c_str(), by.c_str(), where.c_str(), 0, men);

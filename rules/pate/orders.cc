@@ -474,11 +474,11 @@ std::set<std::string> SpokenForNumbers(const TreasuryState& s, const projections
   return out;
 }
 
-std::string LowestFreeShipId(const TreasuryState& s, const FleetState& fleet, const std::set<std::string>& spoken,
-                             const std::string& state, const std::string& type) {
+std::string LowestFreeShipId(const TreasuryState& s, const FleetState& fleet, bool units,
+                             const std::set<std::string>& spoken, const std::string& state, const std::string& type) {
   for (int n = 1;; ++n) {
     std::string id = state + std::to_string(n) + type;
-    if (!fleet.ships.count(id) && !s.builds.count(id) && !spoken.count(id)) return id;
+    if (!fleet.ships.count(id) && !s.builds.count(id) && !(units && s.units.count(id)) && !spoken.count(id)) return id;
   }
 }
 

@@ -137,10 +137,11 @@ std::map<uint64_t, ShipOrders> StandingShipOrders(const projections::TreasurySta
 std::set<std::string> SpokenForNumbers(const projections::TreasuryState& s, const projections::Roster& roster);
 
 // PATE 7.8, 2.6: the lowest number of `type` in `state` that no ship or build
-// holds and `spoken` (SpokenForNumbers since rules version 8; empty before)
-// does not hold: "STATE" + n + "TYPE". (A land unit's id never has a ship's
-// type, so none is ever in the way.)
-std::string LowestFreeShipId(const projections::TreasuryState& s, const projections::FleetState& fleet,
+// holds, nor a land unit when `units` (a unit's id is free text, so it may
+// take a ship's form: a seizure has always skipped them, a battle prize since
+// rules version 8), nor `spoken` (SpokenForNumbers since rules version 8;
+// empty before): "STATE" + n + "TYPE".
+std::string LowestFreeShipId(const projections::TreasuryState& s, const projections::FleetState& fleet, bool units,
                              const std::set<std::string>& spoken, const std::string& state, const std::string& type);
 
 }  // namespace adjutant::rules::pate

@@ -177,9 +177,10 @@ inline constexpr uint32_t kInboundVersion = 7;
 inline constexpr uint32_t kCrewedStayVersion = 7;
 
 // Rules version 8: PATE 7.8, 2.6 with 4.1, 2.3: a prize's number is the lowest
-// of her type that is available - no ship or build holds it, no order
-// standing this turn names it and no person holds a post on it
-// (SpokenForNumbers, LowestFreeShipId); version 7 gave her the number
+// of her type that is available - no ship or build holds it (nor, as 2.6
+// always had it, a land unit: a unit's id is free text), no order standing
+// this turn names it and no person holds a post on it (SpokenForNumbers,
+// LowestFreeShipId); version 7 gave her the number
 // of a ship sunk or taken this turn, and with it that ship's orders for the
 // rest of the turn (4.2: her captor's orders pass to her only when he has
 // any), and the number of a ship lost earlier, with that ship's commander or
