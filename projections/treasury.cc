@@ -55,7 +55,7 @@ template <class A> void Visit(A& a, PendingOrder& o) { a(o.slot, o.person, o.rol
 template <class A> void Visit(A& a, TreasuryState& s) {
   a(s.active, s.last_seq, s.turn, s.phase_done, s.season_kind, s.season_of_kind, s.campaign_ended, s.season_plan, s.states, s.cities,
     s.units, s.relations, s.blockades, s.embargoes, s.trade_bp, s.builds, s.returns, s.standing, s.repairs,
-    s.orders, s.piracy, s.winds, s.naval, s.started, s.enemy_entered);
+    s.orders, s.piracy, s.winds, s.naval, s.started, s.enemy_entered, s.enemy_entered_named);
 }
 
 std::string Treasury::Encode() const { return EncodeState(s_); }
@@ -79,16 +79,20 @@ namespace {
 
 using schema::Str;
 
-// SOW 7.1: unit `u`, where it now stands, has entered every city on its
-// square (an off-map port has none) or named as its city whose controller
-// is at war with its state.
+// SOW 7.1: unit `u`, where it now stands, has entered each city whose
+// controller is at war with its state and that it is in: as sow 8-10 read
+// it (enemy_entered), every city on its square (an off-map port has none)
+// or named as its city; as sow 11 reads it (enemy_entered_named), the city
+// it names, else every city on its square.
 void MarkEnemyEntry(TreasuryState& s, const Unit& u) {
   if (!u.aboard.empty()) return;
   for (const auto& [name, c] : s.cities) {
-    const bool there = u.city == name || (c.kind != CityKind::OffMapPort && u.square == c.square);
+    const bool on_square = c.kind != CityKind::OffMapPort && u.square == c.square;
+    const bool there = u.city == name || on_square;
     if (there && u.state != c.controller &&
         s.RelationOf(u.state, c.controller) == Relation::War) {
       s.enemy_entered.insert(name);
+      if (u.city.empty() ? on_square : u.city == name) s.enemy_entered_named.insert(name);
     }
   }
 }
@@ -102,7 +106,10 @@ void MarkEnemiesPresent(TreasuryState& s) {
 
 // SOW 7.1: a city changing hands has had an enemy in it.
 void ChangeController(TreasuryState& s, City& c, const std::string& to) {
-  if (c.controller != to) s.enemy_entered.insert(c.name);
+  if (c.controller != to) {
+    s.enemy_entered.insert(c.name);
+    s.enemy_entered_named.insert(c.name);
+  }
   c.controller = to;
 }
 Square Sq(const fb::Square* q) { return q ? Square{q->x(), q->y()} : Square{}; }
@@ -466,6 +473,7 @@ void ApplyOutcome(TreasuryState& s, const fb::SowEvent& e, const Turn& turn, uin
       s.campaign_ended = false;
       for (auto& [name, c] : s.cities) c.enemy_this_campaign = false;
       s.enemy_entered.clear();
+      s.enemy_entered_named.clear();
       MarkEnemiesPresent(s);
       break;
     case fb::SowEventBody_NONE:

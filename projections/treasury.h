@@ -215,7 +215,7 @@ struct TreasuryState {
   std::map<uint64_t, PendingOrder> orders;  // by seq: the current turn's standing orders
   bool piracy = false;
   std::map<std::string, Wind> winds;  // PATE 1.4: sea area → the wind now blowing
-  // SOW 7.1 as the log shows it (the rules count it since sow=8): the cities
+  // SOW 7.1 as the log shows it (the rules count it in sow 8-10): the cities
   // an enemy entered this campaign. A city is in it once it changed hands
   // (PATE 10's PortTaken, the GA's SetCityControl) or a unit at war with its
   // controller was placed, moved or landed there (on its square, not
@@ -223,6 +223,12 @@ struct TreasuryState {
   // declared. Emptied at the season's end, like City::enemy_this_campaign
   // (and marked again for the enemies still there).
   std::set<std::string> enemy_entered;
+  // The same as the rules count it since sow=11 (treasury@7): a unit that
+  // names its city (a garrison, a landing) is in that city alone, not in
+  // another city on the same square (Gibraltar and Algeciras share one in
+  // the 1805 scenario); a unit naming none is in every city on its square.
+  // A subset of enemy_entered.
+  std::set<std::string> enemy_entered_named;
 
   Relation RelationOf(const std::string& a, const std::string& b) const;
   const StateAcct* State(const std::string& id) const;
@@ -233,8 +239,9 @@ class Treasury final : public Fold<TreasuryState> {
   std::unique_ptr<Projection> Clone() const override { return std::make_unique<Treasury>(*this); }
   std::string_view name() const override { return "treasury"; }
   // 5: the ships moved to the fleet (projections/fleet.h). 6: a city's
-  // enemy_entered and a repair's paid_cc (SOW 7.1, sow=8).
-  uint32_t version() const override { return 6; }
+  // enemy_entered and a repair's paid_cc (SOW 7.1, sow=8). 7:
+  // enemy_entered_named (SOW 7.1, sow=11).
+  uint32_t version() const override { return 7; }
   void Apply(const Input& in) override;
   std::string Encode() const override;
   Status Decode(std::string_view bytes) override;

@@ -150,6 +150,11 @@ constexpr std::array kVersions{
                 "(version 7 could give her the number of a ship sunk or taken that turn, and with it that ship's "
                 "orders for the rest of the turn, or of a ship lost earlier, with its commander or deputy where "
                 "her captor had none)"},
+    VersionNote{"pate", 9, "PATE 2.5, 2.3",
+                "the GA's new number for a part of a divided transport group must be available as a prize's is: "
+                "no land unit's id, no number an order standing this turn names or a person holds a post on (the "
+                "new group takes the old one's posts; version 8 refused only a number a ship or a build held, so "
+                "the part could take the number of a group lost earlier, and the posts still held on it)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",
@@ -209,6 +214,11 @@ constexpr std::array kVersions{
                 "a unit garrisoning an off-map port stands on no square of the land map, so it cuts no city's "
                 "income (2.4), bars no purchase (6.1) and shares no square with a unit disbanding (4.9) "
                 "(version 9 counted it on the square the scenario gave it)"},
+    VersionNote{"sow", 11, "SOW 7.1",
+                "a unit that names its city (a garrison, a landing) has been in that city alone, not in another "
+                "city on the same square, when 7.1 asks whether an enemy has been in a city this campaign (version "
+                "10 counted every city on the unit's square: in the 1805 scenario Spain's garrison of Algeciras "
+                "barred Gibraltar's repairs in every campaign of a war, and the reverse)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "

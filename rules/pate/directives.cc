@@ -71,7 +71,8 @@ void SamePosts(PhaseWriter& w, const TurnPhase& at, const std::string& from, con
 
 }  // namespace
 
-Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const fb::PateDirective& d, uint32_t version) {
+Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const projections::Roster& roster,
+                      const fb::PateDirective& d, uint32_t version) {
   auto bad = [](const std::string& m) { return Status::InvalidArgument(m); };
   switch (d.body_type()) {
     case fb::PateDirectiveBody_CombineTransports: {
@@ -104,6 +105,13 @@ Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const fb:
       std::string id = x->new_id()->str();
       if (!IdForm(id, t->state, "TR")) return bad("new_id: '" + id + "' is not " + t->state + ", a number and TR (PATE 2.4)");
       if (fleet.ships.count(id) || s.builds.count(id)) return bad("new_id: " + id + " is already in use");
+      if (version >= kDivideNumberVersion) {
+        if (s.units.count(id)) return bad("new_id: " + id + " is a land unit's id (PATE 2.5)");
+        if (SpokenForNumbers(s, roster).count(id)) {
+          return bad("new_id: " + id + " is spoken for: an order standing this turn names it or a person holds a post "
+                     "on it (PATE 2.5, 2.3)");
+        }
+      }
       if (x->capacity() < kTransportCapacityMin || t->capacity - x->capacity() < kTransportCapacityMin) {
         return bad("capacity: both groups must keep at least 2000 (PATE 2.5); " + t->id + " has " + std::to_string(t->capacity));
       }

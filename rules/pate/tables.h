@@ -187,4 +187,12 @@ inline constexpr uint32_t kCrewedStayVersion = 7;
 // deputy wherever her captor had none.
 inline constexpr uint32_t kPrizeNumberVersion = 8;
 
+// Rules version 9: PATE 2.5 with 2.3, 4.2: the GA's new number for a part of a
+// divided transport group must be available as a prize's is (version 8):
+// not a land unit's id, named by no order standing this turn and no
+// person's post (SpokenForNumbers) - the new group takes the old one's
+// posts, and a lost group's posts or its standing orders would pass to it.
+// Version 8 refused only a number a ship or a build holds.
+inline constexpr uint32_t kDivideNumberVersion = 9;
+
 }  // namespace adjutant::rules::pate

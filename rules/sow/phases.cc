@@ -65,9 +65,13 @@ bool EmbargoHolds(const P::TreasuryState& s, const std::string& by, const std::s
 }
 // SOW 7.1: an enemy unit has been in city `c` this campaign: the GA said so
 // (EnemyInCity) or, since version 8, the log shows it (TreasuryState::
-// enemy_entered: the city changed hands, or a unit at war with it entered).
+// enemy_entered: the city changed hands, or a unit at war with it entered;
+// since version 11 enemy_entered_named: a unit naming its city entered that
+// one alone).
 bool EnemyThisCampaign(const P::TreasuryState& s, const P::City& c, uint32_t version) {
-  return c.enemy_this_campaign || (version >= kRepairsFromLogVersion && s.enemy_entered.count(c.name) > 0);
+  if (c.enemy_this_campaign) return true;
+  if (version >= kEnemyInNamedCityVersion) return s.enemy_entered_named.count(c.name) > 0;
+  return version >= kRepairsFromLogVersion && s.enemy_entered.count(c.name) > 0;
 }
 bool Blockaded(const P::TreasuryState& s, const std::string& state, uint32_t version) {
   for (const auto& [by, against] : s.blockades) {

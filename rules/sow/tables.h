@@ -77,6 +77,14 @@ inline constexpr uint32_t kPurchaseSlotVersion = 10;
 // the 1805 scenario Russia's garrison of Corfu cut Taranto's and Bari's
 // income when at war with France or Naples).
 inline constexpr uint32_t kOffMapGarrisonVersion = 10;
+// SOW 7.1 (rules version 11): a unit that names its city (a garrison, a
+// landing) has been in that city alone, not in another city sharing its
+// square (Gibraltar and Algeciras in the 1805 scenario); a unit naming none
+// is in every city on its square (TreasuryState::enemy_entered_named).
+// Versions 8-10 counted every city on the unit's square, so at war Spain's
+// garrison of Algeciras barred Gibraltar's repairs every campaign, and the
+// reverse.
+inline constexpr uint32_t kEnemyInNamedCityVersion = 11;
 
 inline constexpr int64_t kCcPerCrown = 100;
 constexpr int64_t CrToCc(int64_t crowns) { return crowns * kCcPerCrown; }

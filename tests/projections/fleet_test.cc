@@ -1,7 +1,7 @@
 // The fleet projection (projections/fleet.h): the ships of an NWOL game,
 // moved out of the treasury (issue 18). The fleet holds exactly what the
 // treasury held of them (the treasury@4 digests a release recorded are
-// rebuilt from treasury@6 and fleet@1), it follows movement, building and
+// rebuilt from treasury@7 and fleet@1), it follows movement, building and
 // loss, the treasury no longer encodes a ship, the fleet is no part of a
 // y1820 or dog game's digests, and a game recorded before the split still
 // audits identical.
@@ -69,7 +69,7 @@ static_assert(!HasShips<P::TreasuryState>, "the ships are the fleet's (projectio
 static_assert(HasShips<P::FleetState>);
 
 // What treasury@4 encoded: treasury@5's fields with the fleet's ships
-// between the units and the relations (treasury@6's, less what it added).
+// between the units and the relations (treasury@7's, less what 6 and 7 added).
 std::string TreasuryV4(const P::Treasury& treasury, const P::FleetState& f) {
   P::TreasuryState copy = treasury.state();
   P::Enc head;
@@ -79,9 +79,10 @@ std::string TreasuryV4(const P::Treasury& treasury, const P::FleetState& f) {
   std::string now = treasury.Encode();
   REQUIRE(now.compare(0, prefix.size(), prefix) == 0);
   // treasury@6 added the cities an enemy entered, last, and what a repair
-  // paid (a field of each repair under way: none in the release's game).
+  // paid (a field of each repair under way: none in the release's game);
+  // treasury@7 the same cities as sow=11 counts them, after them.
   P::Enc entered;
-  entered(copy.enemy_entered);
+  entered(copy.enemy_entered, copy.enemy_entered_named);
   const std::string suffix = entered.Take();
   REQUIRE(now.size() >= prefix.size() + suffix.size());
   REQUIRE(now.compare(now.size() - suffix.size(), suffix.size(), suffix) == 0);
@@ -122,7 +123,7 @@ std::vector<Recorded> Completions(ledger::Ledger& db, const std::string& game, c
 
 }  // namespace
 
-TEST_CASE("fleet: a release's treasury@4 digests are rebuilt from treasury@6 and the fleet's ships",
+TEST_CASE("fleet: a release's treasury@4 digests are rebuilt from treasury@7 and the fleet's ships",
           "[fleet][treasury][released]") {
   TempDir dir;
   auto db = ledger::Ledger::Open(CopyOfReleasedDb(dir));
@@ -159,7 +160,7 @@ TEST_CASE("fleet: the treasury's encoding holds no ship — the fleet's does", "
   REQUIRE_FALSE(name.empty());
   CHECK(w->fleet().Encode().find(name) != std::string::npos);
   CHECK(w->treasury().Encode().find(name) == std::string::npos);
-  CHECK(w->treasury().version() == 6);
+  CHECK(w->treasury().version() == 7);
   CHECK(w->fleet().version() == 1);
   CHECK(w->fleet().applies());
 }
@@ -246,7 +247,7 @@ TEST_CASE("fleet: a ship lost leaves the fleet, her troops the treasury, her fol
   for (const auto& [id, u] : s.units) CHECK(u.aboard != "BR1FL");
 }
 
-TEST_CASE("fleet: no part of a y1820 or a dog game's digests — treasury@6 and fleet@1 in an NWOL game's",
+TEST_CASE("fleet: no part of a y1820 or a dog game's digests — treasury@7 and fleet@1 in an NWOL game's",
           "[fleet][history]") {
   TempDir dir;
   const std::string db = dir.Sub("db");
@@ -276,7 +277,7 @@ TEST_CASE("fleet: no part of a y1820 or a dog game's digests — treasury@6 and 
       CHECK(r.digests.count("fleet") == (g.nwol ? 1u : 0u));
       if (g.nwol) {
         CHECK(r.digests.at("fleet").second == 1);
-        CHECK(r.digests.at("treasury").second == 6);
+        CHECK(r.digests.at("treasury").second == 7);
       }
     }
   }

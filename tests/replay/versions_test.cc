@@ -94,19 +94,19 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 }  // namespace
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
-  CHECK(rules::LatestVersion("sow") == 10);
-  CHECK(rules::LatestVersion("pate") == 8);
+  CHECK(rules::LatestVersion("sow") == 11);
+  CHECK(rules::LatestVersion("pate") == 9);
   CHECK(rules::LatestVersion("y1820") == 8);
   CHECK(rules::LatestVersion("dog") == 9);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
-  CHECK(rules::KnownVersion("sow", 10));
-  CHECK_FALSE(rules::KnownVersion("sow", 11));
-  CHECK(rules::KnownVersion("pate", 8));
-  CHECK_FALSE(rules::KnownVersion("pate", 9));
+  CHECK(rules::KnownVersion("sow", 11));
+  CHECK_FALSE(rules::KnownVersion("sow", 12));
+  CHECK(rules::KnownVersion("pate", 9));
+  CHECK_FALSE(rules::KnownVersion("pate", 10));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 10}, {"pate", 8}, {"y1820", 8}, {"dog", 9}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 11}, {"pate", 9}, {"y1820", 8}, {"dog", 9}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -118,9 +118,11 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(*rules::ParseRulesVersions("sow=2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 1}});
   CHECK(*rules::ParseRulesVersions("pate=7", base) == rules::RulesVersions{{"sow", 1}, {"pate", 7}});
   CHECK(*rules::ParseRulesVersions("pate=8", base) == rules::RulesVersions{{"sow", 1}, {"pate", 8}});
-  auto bad = rules::ParseRulesVersions("pate=9", base);
+  CHECK(*rules::ParseRulesVersions("pate=9", base) == rules::RulesVersions{{"sow", 1}, {"pate", 9}});
+  const std::string past = "pate=" + std::to_string(rules::LatestVersion("pate") + 1);  // one past the newest
+  auto bad = rules::ParseRulesVersions(past, base);
   REQUIRE_FALSE(bad.ok());
-  CHECK_THAT(bad.status().message(), Catch::Contains("'pate=9' is not known") && Catch::Contains("sow=2"));
+  CHECK_THAT(bad.status().message(), Catch::Contains("'" + past + "' is not known") && Catch::Contains("sow=2"));
   CHECK_FALSE(rules::ParseRulesVersions("99", base).ok());  // no ruleset has it
   CHECK_FALSE(rules::ParseRulesVersions("sow=", base).ok());
   CHECK_FALSE(rules::ParseRulesVersions("sow=1,", base).ok());
@@ -225,7 +227,8 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   CHECK_THAT(list.out, Catch::Contains("sow=1\n") &&
                            Catch::Contains("sow=8\n    SOW 7.1, PATE 10: an enemy has been in a city") &&
                            Catch::Contains("sow=9\n    SOW 4.9, SOW 4.10: 4.9: a unit aboard a transport disbands where she is") &&
-                           Catch::Contains("sow=10  newest  in use by g/main\n    SOW 6.1, 6.3, 2.2, 2.4, 4.9: the War Minister's supplies and the Naval Minister's stores"));
+                           Catch::Contains("sow=10\n    SOW 6.1, 6.3, 2.2, 2.4, 4.9: the War Minister's supplies and the Naval Minister's stores") &&
+                           Catch::Contains("sow=11  newest  in use by g/main\n    SOW 7.1: a unit that names its city (a garrison, a landing) has been in that city alone"));
   // dog=9 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=8 before it.
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3\n    D3, D5.4, D7.11: friends within 150 mm that fall back") &&
@@ -235,10 +238,11 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("dog=7\n    D2, D2.10, D5, D11, D13: a unit walks its path in 5 mm steps") &&
                            Catch::Contains("dog=8\n    D5.4: a unit that went back this move") &&
                            Catch::Contains("dog=9  newest\n    D5.3, D5.4, D5.5, D5.7, D7.8, D7.9, D7.14, D7.15, D7.16, D7.18: a unit a charge reached this move"));
-  // pate=8 and y1820=8 are listed, newest, with the rules they changed and what; the versions before them too.
+  // pate=9 and y1820=8 are listed, newest, with the rules they changed and what; the versions before them too.
   CHECK_THAT(list.out, Catch::Contains("pate=6\n    PATE 6.11, 6.8, 6.9: ships of one state arriving") &&
                            Catch::Contains("pate=7\n    PATE 6.4, 7.1, 6.6, SOW 4.8: a ship in a port's coastal waters ordered into its harbour") &&
-                           Catch::Contains("pate=8  newest\n    PATE 7.8, 2.6, 4.1, 4.2, 2.3: a prize (taken in battle or seized in port)") &&
+                           Catch::Contains("pate=8\n    PATE 7.8, 2.6, 4.1, 4.2, 2.3: a prize (taken in battle or seized in port)") &&
+                           Catch::Contains("pate=9  newest\n    PATE 2.5, 2.3: the GA's new number for a part of a divided transport group") &&
                            Catch::Contains("y1820=7\n    Y8.2: fleets of nations at war do not share a sea zone") &&
                            Catch::Contains("y1820=8  newest\n    Y9.1, Y12.2, Y9.5: armies do not stand on the ground of a nation at war"));
   // An unknown version is refused, and nothing is adjudicated.
