@@ -194,5 +194,10 @@ inline constexpr uint32_t kPrizeNumberVersion = 8;
 // posts, and a lost group's posts or its standing orders would pass to it.
 // Version 8 refused only a number a ship or a build holds.
 inline constexpr uint32_t kDivideNumberVersion = 9;
+// Rules version 9: PATE 5.3 with 9: a ship at a port sees land units near
+// it among those aboard a transport only while the transport lies at that
+// port (harbour or coastal waters); version 8 counted a unit aboard on the
+// square it boarded from, so a ship off a port saw troops long since sailed.
+inline constexpr uint32_t kAboardNearVersion = 9;
 
 }  // namespace adjutant::rules::pate

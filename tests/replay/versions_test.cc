@@ -242,7 +242,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
   CHECK_THAT(list.out, Catch::Contains("pate=6\n    PATE 6.11, 6.8, 6.9: ships of one state arriving") &&
                            Catch::Contains("pate=7\n    PATE 6.4, 7.1, 6.6, SOW 4.8: a ship in a port's coastal waters ordered into its harbour") &&
                            Catch::Contains("pate=8\n    PATE 7.8, 2.6, 4.1, 4.2, 2.3: a prize (taken in battle or seized in port)") &&
-                           Catch::Contains("pate=9  newest\n    PATE 2.5, 2.3: the GA's new number for a part of a divided transport group") &&
+                           Catch::Contains("pate=9  newest\n    PATE 2.5, 2.3, 5.3, 9: the GA's new number for a part of a divided transport group") &&
                            Catch::Contains("y1820=7\n    Y8.2: fleets of nations at war do not share a sea zone") &&
                            Catch::Contains("y1820=8  newest\n    Y9.1, Y12.2, Y9.5: armies do not stand on the ground of a nation at war"));
   // An unknown version is refused, and nothing is adjudicated.
