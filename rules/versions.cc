@@ -155,8 +155,9 @@ constexpr std::array kVersions{
                 "no land unit's id, no number an order standing this turn names or a person holds a post on (the "
                 "new group takes the old one's posts; version 8 refused only a number a ship or a build held, so "
                 "the part could take the number of a group lost earlier, and the posts still held on it); a ship at "
-                "a port sees land units near it among those aboard a transport only while the transport lies at "
-                "that port (version 8 counted a unit aboard on the square it boarded from, wherever she sailed)"},
+                "a port sees land units near it among those aboard a transport only while the transport lies in a "
+                "port on that port's square (version 8 counted a unit aboard on the square it boarded from, "
+                "wherever she sailed)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

@@ -195,9 +195,11 @@ inline constexpr uint32_t kPrizeNumberVersion = 8;
 // Version 8 refused only a number a ship or a build holds.
 inline constexpr uint32_t kDivideNumberVersion = 9;
 // Rules version 9: PATE 5.3 with 9: a ship at a port sees land units near
-// it among those aboard a transport only while the transport lies at that
-// port (harbour or coastal waters); version 8 counted a unit aboard on the
-// square it boarded from, so a ship off a port saw troops long since sailed.
+// it among those aboard a transport only while the transport lies, active,
+// in a port on the land map on that port's square (harbour or coastal
+// waters; SOW's LandSquare reading since sow=7); version 8 counted a unit
+// aboard on the square it boarded from, so a ship off a port saw troops
+// long since sailed.
 inline constexpr uint32_t kAboardNearVersion = 9;
 
 }  // namespace adjutant::rules::pate
