@@ -262,8 +262,7 @@ class NwolKind final : public GameKind {
       case fb::DirectiveBody_SowDirective:
         break;
       case fb::DirectiveBody_PateDirective:
-        return pate::CheckDirective(ts, FleetOf(st), Get<P::Roster>(st), sow::DirectivePosition(ts),
-                                    *file.body_as_PateDirective(), versions.Of("pate"));
+        return pate::CheckDirective(ts, FleetOf(st), Get<P::Roster>(st), *file.body_as_PateDirective(), versions.Of("pate"));
       default:
         return Status::InvalidArgument(std::string(fb::EnumNameDirectiveBody(file.body_type())) + ": game '" + game +
                                        "' plays sow and pate: it takes the GA's rulings, SowDirectives and PateDirectives");

@@ -541,7 +541,7 @@ Status CombatPhase::Fight(const Engagement& e) {
       // 7.8: the lowest free number of her type in the captor's state
       // (rules version 8: nor a land unit's, nor one spoken for).
       const bool v8 = version >= kPrizeNumberVersion;
-      const std::set<std::string> spoken = v8 ? SpokenForNumbers(p.s(), p.Writer().roster(), /*orders=*/true) : std::set<std::string>{};
+      const std::set<std::string> spoken = v8 ? SpokenForNumbers(p.s(), p.Writer().roster()) : std::set<std::string>{};
       const std::string new_id =
           LowestFreeShipId(p.s(), p.f(), v8, spoken, captor->state, fb::EnumNameSowShipType(FbType(now->type)));
       auto full = sow::FullComplement(FbType(now->type), now->frigates, now->capacity);

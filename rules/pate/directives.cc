@@ -72,7 +72,7 @@ void SamePosts(PhaseWriter& w, const TurnPhase& at, const std::string& from, con
 }  // namespace
 
 Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const projections::Roster& roster,
-                      const TurnPhase& at, const fb::PateDirective& d, uint32_t version) {
+                      const fb::PateDirective& d, uint32_t version) {
   auto bad = [](const std::string& m) { return Status::InvalidArgument(m); };
   switch (d.body_type()) {
     case fb::PateDirectiveBody_CombineTransports: {
@@ -107,9 +107,7 @@ Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const pro
       if (fleet.ships.count(id) || s.builds.count(id)) return bad("new_id: " + id + " is already in use");
       if (version >= kDivideNumberVersion) {
         if (s.units.count(id)) return bad("new_id: " + id + " is a land unit's id (PATE 2.5)");
-        // A directive opening a new turn is checked before the fold clears
-        // the last turn's orders: they no longer stand.
-        if (SpokenForNumbers(s, roster, /*orders=*/!(s.turn < at.turn)).count(id)) {
+        if (SpokenForNumbers(s, roster).count(id)) {
           return bad("new_id: " + id + " is spoken for: an order standing this turn names it or a person holds a post "
                      "on it (PATE 2.5, 2.3)");
         }
@@ -215,7 +213,7 @@ void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDi
         });
       } else {
         const std::set<std::string> spoken = w.rules_versions().Of(kRuleset) >= kPrizeNumberVersion
-                                                 ? SpokenForNumbers(s, w.roster(), /*orders=*/true)
+                                                 ? SpokenForNumbers(s, w.roster())
                                                  : std::set<std::string>{};
         std::string new_id =
             LowestFreeShipId(s, fleet, /*units=*/true, spoken, by,

@@ -20,11 +20,10 @@ inline constexpr int kTransportCapacityMax = 20000;
 
 // `version`: the game's pate rules version (since 3, PATE 2.6: a harbour's
 // damaged batteries defend it too; since 9, PATE 2.5: a divided group's new
-// number is no land unit's id, named by no ship order standing this turn nor
-// any post in `roster`). `at`: where the directive would be recorded.
+// number is no land unit's id, named by no ship order standing in `s` nor
+// any post in `roster`).
 Status CheckDirective(const projections::TreasuryState& s, const projections::FleetState& fleet,
-                      const projections::Roster& roster, const TurnPhase& at, const fb::PateDirective& d,
-                      uint32_t version);
+                      const projections::Roster& roster, const fb::PateDirective& d, uint32_t version);
 
 void DirectiveConsequences(PhaseWriter& w, const TurnPhase& at, const fb::PateDirective& d);
 

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "rules/pate/phase_internal.h"
+#include "rules/sow/phases.h"
 
 
 namespace adjutant::rules::pate::internal {
@@ -64,16 +65,14 @@ Status RunIntelligence(Pate& p) {
       std::vector<std::string> units, near;
       for (const auto& [uid, u] : p.s().units) {
         if (u.state == sh.state || !u.active) continue;
-        // Since rules version 9 (the reading SOW's LandSquare makes since
-        // sow=7: troops aboard are where their transport is) a unit aboard
-        // is near while its transport lies active in a port on the land
-        // map whose city shares this port's square, and not otherwise;
-        // version 8 counted it on the square it boarded from, wherever the
-        // transport had sailed.
+        // Since rules version 9 a unit aboard is where its transport is
+        // (sow::TransportLandSquare, as SOW reads it since sow=7): near
+        // while she lies in a port on this port's square, and not
+        // otherwise; version 8 counted it on the square it boarded from,
+        // wherever the transport had sailed.
         if (!u.aboard.empty() && p.version() >= kAboardNearVersion) {
-          const Ship* t = p.ship(u.aboard);
-          const City* at = t && t->on_map() && !t->at_sea() ? p.city(t->location) : nullptr;
-          if (at && at->kind != projections::CityKind::OffMapPort && at->square == c->square) near.push_back(uid);
+          const auto at = sow::TransportLandSquare(p.s(), p.f(), u.aboard);
+          if (at && *at == c->square) near.push_back(uid);
           continue;
         }
         if (u.city == sh.location) units.push_back(uid);

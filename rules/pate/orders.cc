@@ -462,11 +462,9 @@ std::map<uint64_t, ShipOrders> StandingShipOrders(const TreasuryState& s) {
   return out;
 }
 
-std::set<std::string> SpokenForNumbers(const TreasuryState& s, const projections::Roster& roster, bool orders) {
+std::set<std::string> SpokenForNumbers(const TreasuryState& s, const projections::Roster& roster) {
   std::set<std::string> out;
-  if (orders) {
-    for (const auto& [seq, o] : StandingShipOrders(s)) out.insert(o.ship);
-  }
+  for (const auto& [seq, o] : StandingShipOrders(s)) out.insert(o.ship);
   for (const auto& [person, p] : roster.persons()) {
     for (const std::string& r : p.roles) {
       auto role = projections::Role::Parse(r);

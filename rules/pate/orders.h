@@ -133,11 +133,8 @@ std::map<uint64_t, ShipOrders> StandingShipOrders(const projections::TreasurySta
 // ship order standing this turn names it (the orders of a ship sunk or taken
 // this turn; they would pass to the prize), or a person holds a post on it
 // (its commander or deputy: the posts of a ship lost at any time stay with
-// their holders, and would pass to the prize). `orders`: whether the
-// treasury's standing orders are this turn's - false for an event that will
-// open a new turn (the fold clears the orders only when one arrives).
-std::set<std::string> SpokenForNumbers(const projections::TreasuryState& s, const projections::Roster& roster,
-                                       bool orders);
+// their holders, and would pass to the prize).
+std::set<std::string> SpokenForNumbers(const projections::TreasuryState& s, const projections::Roster& roster);
 
 // PATE 7.8, 2.6: the lowest number of `type` in `state` that no ship or build
 // holds, nor a land unit when `units` (a unit's id is free text, so it may

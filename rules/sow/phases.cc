@@ -31,11 +31,7 @@ std::optional<P::Square> LandSquare(const P::TreasuryState& s, const P::FleetSta
     if (c != s.cities.end() && c->second.kind == P::CityKind::OffMapPort) return std::nullopt;
   }
   if (u.aboard.empty() || version < kAboardAtSeaVersion) return u.square;
-  auto sh = fleet.ships.find(u.aboard);
-  if (sh == fleet.ships.end() || !sh->second.on_map() || sh->second.at_sea()) return std::nullopt;
-  auto c = s.cities.find(sh->second.location);
-  if (c == s.cities.end() || c->second.kind == P::CityKind::OffMapPort) return std::nullopt;
-  return c->second.square;
+  return TransportLandSquare(s, fleet, u.aboard);
 }
 
 // ---- conversions between the projection's enums and the schema's ----------
@@ -149,6 +145,15 @@ std::pair<int64_t, int64_t> RaidAndConvoy(const P::TreasuryState& s, const P::Fl
 
 int SquareDistance(const P::Square& a, const P::Square& b) {
   return std::max(std::abs(a.x - b.x), std::abs(a.y - b.y));
+}
+
+std::optional<P::Square> TransportLandSquare(const P::TreasuryState& s, const P::FleetState& fleet,
+                                             const std::string& ship) {
+  auto sh = fleet.ships.find(ship);
+  if (sh == fleet.ships.end() || !sh->second.on_map() || sh->second.at_sea()) return std::nullopt;
+  auto c = s.cities.find(sh->second.location);
+  if (c == s.cities.end() || c->second.kind == P::CityKind::OffMapPort) return std::nullopt;
+  return c->second.square;
 }
 
 // ---- SOW 2: income ------------------------------------------------------------

@@ -4,6 +4,9 @@
 // maps are iterated in key order.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "rules/sow/calendar.h"
 #include "rules/sow/outcomes.h"
 
@@ -35,5 +38,13 @@ void RunPhase(Outcomes& out, const NextPhase& next);
 
 // Squares between two positions on the land map (Chebyshev distance).
 int SquareDistance(const projections::Square& a, const projections::Square& b);
+
+// Where troops aboard `ship` stand on the land map (the project's reading
+// of PATE 9, which a cut-off page leaves to us): the square of the city
+// whose port she lies in, active, in harbour or coastal waters; none at
+// sea, crossing, inactive or in an off-map port. SOW reads it since sow=7
+// (LandSquare), PATE 5.3 since pate=9.
+std::optional<projections::Square> TransportLandSquare(const projections::TreasuryState& s,
+                                                       const projections::FleetState& fleet, const std::string& ship);
 
 }  // namespace adjutant::rules::sow

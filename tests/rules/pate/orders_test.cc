@@ -300,16 +300,15 @@ TEST_CASE("PATE 7.8, 2.6 (rules version 8): the numbers spoken for are those sta
           "[pate][pate-orders]") {
   Game g;
   const P::Roster none;  // no persons: only the standing orders count
-  CHECK(pate::SpokenForNumbers(g.State(), none, true).empty());
+  CHECK(pate::SpokenForNumbers(g.State(), none).empty());
   REQUIRE(g.Orders("nelson", {PateItem("ShipOrders", Ship("BR1FL", R"("sea1": "ECH")"))}).orders.at(0).status ==
           "stands");
-  CHECK(pate::SpokenForNumbers(g.State(), none, true) == std::set<std::string>{"BR1FL"});
-  CHECK(pate::SpokenForNumbers(g.State(), none, false).empty());  // an event opening a new turn: they stand no more
+  CHECK(pate::SpokenForNumbers(g.State(), none) == std::set<std::string>{"BR1FL"});
   // The posts: each commander's and deputy's ship, and no other role
   // (BR.naval, BR.prime name states, not ships).
   auto w = replay::Fold(*g.db, "g", "main");
   REQUIRE(w.ok());
   const std::set<std::string> posts{"BR1FL", "BR1FR", "BR1SL", "BR1TR", "BR2SL", "BR4SL", "BR5SL",
                                     "FR1FR", "FR1SL", "FR2SL", "FR3SL", "SP1SL"};
-  CHECK(pate::SpokenForNumbers(g.State(), w->roster(), true) == posts);
+  CHECK(pate::SpokenForNumbers(g.State(), w->roster()) == posts);
 }
