@@ -158,6 +158,10 @@ constexpr std::array kVersions{
                 "a port sees land units near it among those aboard a transport only while the transport lies in a "
                 "port on that port's square (version 8 counted a unit aboard on the square it boarded from, "
                 "wherever she sailed)"},
+    VersionNote{"pate", 10, "PATE 7.8, 2.1",
+                "a battle's losing transport groups make no escape roll and are neither taken nor moved: 7.8's "
+                "escape and prizes are for the loser's ships, and 2.1 says ships are never transports; they stay "
+                "where the battle was (version 9 had each roll to escape and, failing, be taken as a prize)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

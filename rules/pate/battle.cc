@@ -368,6 +368,7 @@ Status CombatPhase::Fight(const Engagement& e) {
   b.at = p.at();
   b.where = e.where;
   b.transports_not_ships = transports_not_ships;
+  b.transports_not_prizes = version >= kTransportsNotPrizesVersion;
   b.broken_line_decides = version >= kDecisiveLineVersion;
   if (port) {
     auto wind = p.WindAt(e.location);

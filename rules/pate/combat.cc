@@ -404,7 +404,9 @@ class Resolver {
   }
 
   // PATE 7.8: the loser's unsunk ships try to escape; those that fail are
-  // taken by one captor drawn from the winner's unsunk warships.
+  // taken by one captor drawn from the winner's unsunk warships. Since rules
+  // version 10 (2.1) "ships" are the warships: the loser's transport groups
+  // stay, neither escaping nor taken.
   Status Prizes() {
     if (out_.winner < 0) return Status::Ok();
     int loser = Enemy(out_.winner);
@@ -422,6 +424,10 @@ class Resolver {
     for (size_t i = 0; i < in_.size(); ++i) {
       ShipResult& r = out_.ships[i];
       if (!in_[i] || b_.ships[i].side != loser || r.sunk) continue;
+      if (b_.transports_not_prizes && !Warship(b_.ships[i])) {
+        out_.log.push_back("PATE 7.8, 2.1: " + r.id + " is a transport group, not a ship: she neither escapes nor is taken");
+        continue;
+      }
       if (captors.empty()) {
         r.escaped = true;
         out_.log.push_back("PATE 7.8: " + r.id + " withdraws: the winner has no ship to take prizes");

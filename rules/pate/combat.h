@@ -52,6 +52,10 @@ struct Battle {
   // the transport groups: a side whose warships all evade evades whole, and a
   // side of shore batteries and transports is one of "only shore batteries".
   bool transports_not_ships = false;
+  // PATE 7.8 with 2.1 (rules version 10): 7.8's escape and prizes concern
+  // the loser's warships; its transport groups neither roll nor are taken
+  // (nor withdraw when the winner has no captor): they stay.
+  bool transports_not_prizes = false;
   // PATE 7.2 (rules version 5): a battle whose line was broken — one side
   // through, or both sides breaking — is more decisive whoever wins: the
   // loser's ships escape less often (kEscapeLineBrokenBp). Version 4: only

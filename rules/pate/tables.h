@@ -202,4 +202,12 @@ inline constexpr uint32_t kDivideNumberVersion = 9;
 // long since sailed.
 inline constexpr uint32_t kAboardNearVersion = 9;
 
+// Rules version 10: PATE 7.8 with 2.1: 7.8's "unsunk ships on the losing
+// side" are its warships; 2.1 says "ships" never means the transport groups
+// anywhere in the rules. A losing side's transport groups make no escape
+// roll and are neither taken nor moved: they stay where the battle was
+// (sunk if their damage sinks them). Version 9 read 7.8 as every vessel of
+// the loser, so a transport group rolled to escape and, failing, was taken.
+inline constexpr uint32_t kTransportsNotPrizesVersion = 10;
+
 }  // namespace adjutant::rules::pate

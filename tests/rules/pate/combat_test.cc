@@ -143,6 +143,33 @@ TEST_CASE("PATE 7.1: transports are targets — transports alone make no battle"
   CHECK(Of(r, "A1").experience_gained == 1);  // 1000 to 0: the longest odds
 }
 
+TEST_CASE("PATE 7.8, 2.1: a losing transport group neither escapes nor is taken (version 10)", "[pate][pate-combat]") {
+  // The battle above under version 10's reading: the same d6 4 damages BT
+  // (3 rigging, 1 hull) and side 0 wins, but BT is not one of 7.8's ships:
+  // no escape roll (the script holds only the damage die), no captor.
+  Battle b = At(Where::Sea, {Ship("A1", 0), Ship("BT", 1, Kind::TR), Ship("B1", 1)});
+  b.transports_not_prizes = true;
+  // B1 beside her: an SL that fights, loses and rolls to escape (d6 for A1's
+  // damage, d6 for B1's, d6 for BT's; 7.8: B1 escapes on 0001 of 10000).
+  BattleResult r = Scripted(b, "1 6 6 0001");
+  CHECK(r.winner == 0);
+  CHECK(Of(r, "BT").fought);
+  CHECK_FALSE(Of(r, "BT").captured);
+  CHECK_FALSE(Of(r, "BT").escaped);
+  CHECK(Of(r, "BT").captor.empty());
+  CHECK(Of(r, "B1").escaped);
+  CHECK(std::count(r.log.begin(), r.log.end(),
+                   "PATE 7.8, 2.1: BT is a transport group, not a ship: she neither escapes nor is taken") == 1);
+  // With no warship left to the loser, there is no escape roll at all.
+  Battle alone = At(Where::Sea, {Ship("A1", 0), Ship("BT", 1, Kind::TR)});
+  alone.transports_not_prizes = true;
+  BattleResult s = Scripted(alone, "4");
+  CHECK(s.winner == 0);
+  CHECK_FALSE(Of(s, "BT").captured);
+  CHECK_FALSE(Of(s, "BT").escaped);
+  CHECK(Of(s, "BT").rigging == 3);
+}
+
 // ---- 7.4 ---------------------------------------------------------------------
 
 TEST_CASE("PATE 7.4: evasion chances by the weather gauge and an onshore wind", "[pate][pate-combat]") {
@@ -632,6 +659,8 @@ Battle RandomBattle() {
     c.aim_rigging = *rc::gen::arbitrary<bool>();
     b.ships.push_back(c);
   }
+  b.transports_not_ships = *rc::gen::arbitrary<bool>();
+  b.transports_not_prizes = *rc::gen::arbitrary<bool>();
   if (b.where == Where::Harbour && *rc::gen::arbitrary<bool>()) {
     b.battery_side = *rc::gen::inRange(0, 2);
     b.defence = static_cast<uint8_t>(*rc::gen::inRange(0, 6));
@@ -676,6 +705,9 @@ TEST_CASE("PATE 7: any battle keeps damage, fates, prizes and rolls within the r
       RC_ASSERT(s.experience_gained == 0 || (s.fought && warship));
       if (s.fought && warship) RC_ASSERT(s.experience_gained >= 1 && s.experience_gained <= 5);
       if (c.kind == Kind::FR && b.where != Where::Harbour && line_ships) RC_ASSERT(!s.fought);  // 7.1
+      // 7.8 with 2.1 (version 10): a transport group neither escapes nor is
+      // taken (she may still evade, 7.4, and sink).
+      if (b.transports_not_prizes && !warship) RC_ASSERT(!s.escaped && !s.captured);
       if (s.captured) {
         RC_ASSERT(r.winner == 1 - c.side);
         auto it = std::find_if(r.ships.begin(), r.ships.end(), [&](const ShipResult& x) { return x.id == s.captor; });
