@@ -272,6 +272,13 @@ constexpr std::array kVersions{
                 "war with it (a pact partner's when war was declared between them) attack it there, as armies "
                 "moving in would; a draw stops the army that drew where it stands and a win takes the province "
                 "(version 7 never fought them: they stayed, and the owner's armies could not spawn there)"},
+    VersionNote{"y1820", 9, "Y9.1, Y9.3, Y9.5",
+                "the armies a nation moves into one hostile province in its turn, from wherever they come, attack "
+                "as one side when the last of its orders naming that province is reached: outnumbering counts them "
+                "all, army meets army in the order the moves were written, each with its own crossing penalty and "
+                "falling back on a draw to where it came from (version 8 fought each order's armies alone, so two "
+                "columns never outnumbered together and the second often marched into a province the first had "
+                "taken)"},
 };
 
 std::vector<VersionNote>& AllNotes() {

@@ -605,6 +605,7 @@ Status RunPhase(PhaseWriter& w, const NextPhase& next, DiceSource& dice) {
     }
     TurnUse use;
     Moves moves(c, nation);
+    moves.Plan(orders);
     // Diplomacy and choices first, then builds and fleets, then moves in file order.
     for (const auto& o : orders) {
       if (!Alive(c, nation)) break;

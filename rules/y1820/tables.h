@@ -171,6 +171,17 @@ inline constexpr uint32_t kAtWarFleetsFightVersion = 7;
 // made a plain move, they could not attack where they stood, and the owner's
 // armies could not spawn there while they stayed.
 inline constexpr uint32_t kStandingArmiesAttackVersion = 8;
+// Y9.1 with Y9.3, Y9.5 (version 9, a reading): the armies a nation moves
+// into one hostile province in its turn, from wherever they come, are one
+// attacking side: the battle is fought when the last of its orders naming
+// that province is reached (so an order after it sees the province taken),
+// Y9.3's outnumbering counts them all, and army meets army in the order the
+// moves were written, each carrying its own crossing penalty (Y9.2) and, on
+// a draw, falling back to where it came from (Y9.5). Version 8 fought each
+// order's armies as a battle of their own, so two columns of two never
+// outnumbered one defender, and the second often walked into a province the
+// first had already taken.
+inline constexpr uint32_t kPooledAttackVersion = 9;
 
 // ---- Y13: epidemics (percent) -----------------------------------------------------------
 inline constexpr int kEpidemicKillPct = 40;

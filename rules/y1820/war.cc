@@ -88,7 +88,45 @@ bool FriendlyPort(const projections::Y1820State& s, const std::string& fleets, c
 
 // ---- armies (Y5, Y8.3) -----------------------------------------------------------
 
+void Moves::Plan(const std::vector<Y1820StandingOrder>& orders) {
+  if (c_.version() < kPooledAttackVersion) return;
+  for (const auto& o : orders) {
+    if (o.kind == "Y1820Move") last_move_to_[o.b] = o.seq;
+  }
+}
+
 Status Moves::Army(const Y1820StandingOrder& o) {
+  ADJ_RETURN_IF_ERROR(ArmyOrder(o));
+  // Version 9: the last order naming a province the nation attacks brings on the battle, whatever became of it.
+  auto last = last_move_to_.find(o.b);
+  if (waiting_.count(o.b) && last != last_move_to_.end() && last->second == o.seq) return Fight(o.b);
+  return Status::Ok();
+}
+
+// Version 9: the columns waiting to attack `to` fight as one side - or, if
+// it is no longer hostile (taken from its owner another way this turn: a
+// fallen capital's provinces surrender, Y3.1), move in.
+Status Moves::Fight(int32_t to) {
+  std::vector<Column> columns = std::move(waiting_[to]);
+  waiting_.erase(to);
+  for (const Column& col : columns) committed_[col.from] -= col.armies;
+  const std::string owner = c_.s().Province(to)->owner;
+  if (!owner.empty() && !c_.s().AtWar(nation_, owner)) {
+    std::string nat = nation_;
+    for (const Column& col : columns) {
+      c_.Emit([=](Fbb& f) {
+        return Body(fb::CreateY1820ArmiesMoved(f, f.CreateString(nat), col.from, to, col.armies,
+                                               f.CreateVector(std::vector<int32_t>{}),
+                                               f.CreateVectorOfStrings(col.seas), f.CreateString(col.rule)));
+      });
+      arrived_[to] += col.armies;
+    }
+    return Status::Ok();
+  }
+  return Battle(to, std::move(columns));
+}
+
+Status Moves::ArmyOrder(const Y1820StandingOrder& o) {
   const auto& s = c_.s();
   auto reject = [&](const std::string& rule, const std::string& why) {
     c_.Reject(o.seq, rule, why);
@@ -99,7 +137,9 @@ Status Moves::Army(const Y1820StandingOrder& o) {
   if (!from || !s.defs.count(o.a)) return reject("Y5.1", "there is no " + P(o.a));
   if (!to || !s.defs.count(o.b)) return reject("Y5.1", "there is no " + P(o.b));
   if (o.a == o.b) return reject("Y5.1", "an army moves to another province");
-  int available = Get(from->armies, nation_) - (arrived_.count(o.a) ? arrived_[o.a] : 0);
+  // Not those that arrived this turn, nor (version 9) those waiting to attack from there.
+  int available = Get(from->armies, nation_) - (arrived_.count(o.a) ? arrived_[o.a] : 0) -
+                  (committed_.count(o.a) ? committed_[o.a] : 0);
   if (o.n < 1) return reject("Y5.1", "move at least one army");
   if (o.n > available) {
     return reject("Y5.1", nation_ + " has " + std::to_string(available) + " armies in " + P(o.a) +
@@ -222,12 +262,22 @@ Status Moves::Army(const Y1820StandingOrder& o) {
       return Body(fb::CreateY1820ArmiesMovedDirect(f, nat.c_str(), a, b, k, &passed, nullptr, "Y5.2"));
     });
   }
-  return Battle(attack_from, o.b, o.n, penalty, penalty_name);
+  if (c_.version() < kPooledAttackVersion) return Battle(attack_from, o.b, o.n, penalty, penalty_name);
+  // Version 9: the column waits for the nation's other moves into the province (Army fights them).
+  waiting_[o.b].push_back(Column{attack_from, o.n, penalty, penalty_name, seas, rule});
+  committed_[attack_from] += o.n;
+  return Status::Ok();
 }
 
-// Y9: the attackers (counted in `from` until they win) against the
-// province's defenders, a 1d8 each a round.
 Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, const std::string& penalty_name) {
+  return Battle(to, {Column{from, armies, penalty, penalty_name, {}, ""}});
+}
+
+// Y9: the attackers (each column counted where it attacks from until they
+// win) against the province's defenders, a 1d8 each a round. An army of the
+// first column with armies left fights each round, with its column's Y9.2
+// penalty; Y9.3 counts every attacker left.
+Status Moves::Battle(int32_t to, std::vector<Column> columns) {
   const std::string owner = c_.s().Province(to)->owner;
   // Who defends this round: the owner's armies (a neutral's garrison); since
   // version 6, once they are gone, the armies there of each other nation at
@@ -244,13 +294,20 @@ Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, cons
     const auto* p = c_.s().Province(to);
     return defender.empty() ? p->garrison : Get(p->armies, defender);
   };
-  int32_t attackers = armies;
+  int32_t attackers = 0;
+  for (const Column& col : columns) attackers += col.armies;
+  size_t front = 0;
   bool fought = false;
   while (attackers > 0) {
     const std::string defender = defending();
     const int32_t d = defenders(defender);
     if (d == 0) break;
     fought = true;
+    while (columns[front].armies == 0) ++front;
+    Column& col = columns[front];
+    const int32_t from = col.from;
+    const int penalty = col.penalty;
+    const std::string& penalty_name = col.penalty_name;
     const auto& s = c_.s();
     const auto* p = s.Province(to);
     std::string am, dm;
@@ -306,15 +363,19 @@ Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, cons
       }
       arrived_[from] += 1;
     }
+    if (result != "defender lost") col.armies -= 1;
     attackers = a_left;
   }
   if (attackers == 0) return Status::Ok();
-  int32_t k = attackers;
   std::string nat = nation_;
-  if (from != to) {  // (Besiege's armies are there already)
-    c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesMovedDirect(f, nat.c_str(), from, to, k, nullptr, nullptr, "Y9.6")); });
+  for (const Column& col : columns) {
+    const int32_t k = col.armies, from = col.from;
+    if (k == 0) continue;
+    if (from != to) {  // (Besiege's armies are there already)
+      c_.Emit([=](Fbb& f) { return Body(fb::CreateY1820ArmiesMovedDirect(f, nat.c_str(), from, to, k, nullptr, nullptr, "Y9.6")); });
+    }
+    arrived_[to] += k;
   }
-  arrived_[to] += k;
   return Capture(to, fought);
 }
 

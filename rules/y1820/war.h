@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "rules/y1820/context.h"
 
@@ -14,6 +15,11 @@ namespace adjutant::rules::y1820 {
 class Moves {
  public:
   Moves(Ctx& c, std::string nation) : c_(c), nation_(std::move(nation)) {}
+  // Y9.1 with Y9.3 (version 9): the nation's orders this turn, read ahead so
+  // that its moves into one hostile province fight as one side when the last
+  // of them is reached (Army: every move order is reached while the nation
+  // lives, so none is left waiting).
+  void Plan(const std::vector<projections::Y1820StandingOrder>& orders);
   Status Army(const projections::Y1820StandingOrder& o);
   Status Fleet(const projections::Y1820StandingOrder& o);
   // Y8.2 (version 7): the nation's fleets attack the enemy fleets sharing a zone with them.
@@ -22,7 +28,20 @@ class Moves {
   Status Besiege();
 
  private:
+  // One order's armies in an attack: where they attack from (counted there
+  // until they win, Y9.5), how many are left, and their Y9.2 penalty.
+  struct Column {
+    int32_t from = 0;
+    int32_t armies = 0;
+    int penalty = 0;
+    std::string penalty_name;
+    std::vector<std::string> seas;  // Y8.3: for a plain move, should the province be no longer hostile
+    std::string rule;
+  };
+  Status ArmyOrder(const projections::Y1820StandingOrder& o);
   Status Battle(int32_t from, int32_t to, int32_t armies, int penalty, const std::string& penalty_name);
+  Status Battle(int32_t to, std::vector<Column> columns);
+  Status Fight(int32_t to);
   Status Capture(int32_t province, bool fought);
   Status FleeFleets(int32_t port, const std::string& owner);
   Status Flee(int32_t port, const std::string& owner);
@@ -34,6 +53,12 @@ class Moves {
   std::map<int32_t, int32_t> arrived_;           // armies that moved into a province this turn, or fought there
   std::map<std::string, int32_t> escorts_used_;  // Y8.3: fleet escorts used in a sea zone
   std::map<std::string, int32_t> fleets_arrived_;  // fleets that moved this turn, by "port:N" or sea
+  // Version 9: the last move order naming each province (by seq), and the
+  // columns waiting to attack a province, with the armies they hold back
+  // in the provinces they attack from.
+  std::map<int32_t, uint64_t> last_move_to_;
+  std::map<int32_t, std::vector<Column>> waiting_;
+  std::map<int32_t, int32_t> committed_;
 };
 
 }  // namespace adjutant::rules::y1820
