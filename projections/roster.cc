@@ -53,6 +53,17 @@ std::optional<Role> Role::Parse(std::string_view role) {
   return Role{std::string(role.substr(0, dot)), std::string(role.substr(dot + 1))};
 }
 
+std::map<std::string, std::vector<std::string>> ShipPosts(const Roster& roster) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& [person, p] : roster.persons()) {
+    for (const std::string& r : p.roles) {
+      auto role = Role::Parse(r);
+      if (role && (role->title == "commander" || role->title == "deputy")) out[role->holder].push_back(person + " holds " + r);
+    }
+  }
+  return out;
+}
+
 std::optional<std::string> HolderOf(const std::set<std::string>& roles, std::string_view title, std::string_view asked,
                                     const std::function<bool(const std::string&)>& accept) {
   for (const std::string& r : roles) {

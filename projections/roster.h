@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "projections/projection.h"
 
@@ -42,6 +43,14 @@ struct RosterState {
   uint64_t last_seq = 0;
   std::map<std::string, Person> persons;
 };
+
+class Roster;
+
+// PATE 2.3: the posts held on each ship number — its commander and deputy,
+// whether or not a ship has that number now (a lost ship's posts stay with
+// their holders until the GA withdraws them) — as "PERSON holds ROLE", by
+// number, each number's in the roster's order.
+std::map<std::string, std::vector<std::string>> ShipPosts(const Roster& roster);
 
 class Roster final : public Fold<RosterState> {
  public:

@@ -161,7 +161,8 @@ constexpr std::array kVersions{
     VersionNote{"pate", 10, "PATE 7.8, 2.1",
                 "a battle's losing transport groups make no escape roll and are neither taken nor moved: 7.8's "
                 "escape and prizes are for the loser's ships, and 2.1 says ships are never transports; they stay "
-                "where the battle was (version 9 had each roll to escape and, failing, be taken as a prize)"},
+                "where the battle was, one ordered into the harbour not going in past the winner (version 9 had "
+                "each roll to escape and, failing, be taken as a prize)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",
@@ -226,6 +227,10 @@ constexpr std::array kVersions{
                 "city on the same square, when 7.1 asks whether an enemy has been in a city this campaign (version "
                 "10 counted every city on the unit's square: in the 1805 scenario Spain's garrison of Algeciras "
                 "barred Gibraltar's repairs in every campaign of a war, and the reverse)"},
+    VersionNote{"sow", 12, "SOW 4.1, PATE 2.3",
+                "a ship's build may not name a number someone holds a post on (a lost ship's commander or deputy "
+                "keeps the post until the GA withdraws it, and the new ship would take it); the refusal names the "
+                "holder (version 11 let the new ship take the lost ship's number and her commander with it)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "
@@ -276,7 +281,7 @@ constexpr std::array kVersions{
                 "the armies a nation moves into one hostile province in its turn, from wherever they come, attack "
                 "as one side when the last of its orders naming that province is reached: outnumbering counts them "
                 "all, army meets army in the order the moves were written, each with its own crossing penalty and "
-                "falling back on a draw to where it came from (version 8 fought each order's armies alone, so two "
+                "falling back on a draw to the last own province it passed (version 8 fought each order's armies alone, so two "
                 "columns never outnumbered together and the second often marched into a province the first had "
                 "taken)"},
 };

@@ -144,7 +144,7 @@ void Submit(PhaseWriter& w, const TurnPhase& at, const projections::Roster& rost
     }
     std::optional<std::pair<std::string, std::string>> refusal = choice.refusal;  // rule, reason
     if (!refusal && so) {
-      if (auto r = sow::CheckAtSubmission(s, fleet, *so, at.turn, now.rules_versions().Of(sow::kRuleset))) {
+      if (auto r = sow::CheckAtSubmission(s, fleet, roster, *so, at.turn, now.rules_versions().Of(sow::kRuleset))) {
         refusal = {r->rule, r->reason};
       }
     }

@@ -69,6 +69,7 @@ struct CombatPhase {
   std::set<std::string> came_out;  // version 3: out of the harbour to fight this phase (7.1)
   std::set<std::string> changed;   // the ships sunk or taken this phase, and the ids given to prizes
   std::set<std::string> evading;   // the ships that sought to evade a battle not fought this phase (4.6, 7.4)
+  std::set<std::string> beaten;    // version 10: a beaten side's transport groups, staying where they lost (7.8, 2.1)
 
   // The ship whose friends form side 0 of a place's battle and whose enemies
   // side 1 (`ids` in id order): rules version 5 (PATE 7.1), the first with an
@@ -241,6 +242,7 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
   for (const auto& id : inbound) {
     if (changed.count(id)) continue;   // sunk or taken (a prize may have been given her id)
     if (evading.count(id)) continue;   // she sought to evade and no battle was fought (7.4)
+    if (beaten.count(id)) continue;    // version 10: a transport group of the beaten side stays (7.8, 2.1)
     const Ship* sh = p.ship(id);
     if (!sh || sh->location != location || sh->in_port) continue;  // fled or evaded out to sea
     if (!p.EnemyShipsInPort(location, sh->state, fb::PortPart_Coastal) ||
@@ -499,8 +501,13 @@ Status CombatPhase::Fight(const Engagement& e) {
   }
   // Outcomes, ship by ship (when no battle was fought, 7.4's evaders only
   // have one: they get away).
-  for (const ShipResult& res : r->ships) {
+  for (size_t i = 0; i < r->ships.size(); ++i) {
+    const ShipResult& res = r->ships[i];
     if (!p.ship(res.id)) continue;
+    if (b.transports_not_prizes && r->winner >= 0 && res.fought && b.ships[i].side != r->winner && !res.sunk &&
+        !Pate::IsWarship(*p.ship(res.id))) {
+      beaten.insert(res.id);
+    }
     const Ship before = *p.ship(res.id);  // a copy: the events below change the state
     const Ship* now = &before;
     Ship after = before;

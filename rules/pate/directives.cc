@@ -107,9 +107,11 @@ Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const pro
       if (fleet.ships.count(id) || s.builds.count(id)) return bad("new_id: " + id + " is already in use");
       if (version >= kDivideNumberVersion) {
         if (s.units.count(id)) return bad("new_id: " + id + " is a land unit's id (PATE 2.5)");
-        if (SpokenForNumbers(s, roster).count(id)) {
-          return bad("new_id: " + id + " is spoken for: an order standing this turn names it or a person holds a post "
-                     "on it (PATE 2.5, 2.3)");
+        const auto spoken = SpokenFor(s, roster);
+        if (auto it = spoken.find(id); it != spoken.end()) {
+          return bad("new_id: " + id + " is spoken for: " + it->second +
+                     " (PATE 2.5, 2.3; a post on a ship lost stays with its holder until withdrawn: `adjutant role "
+                     "GAME --person P --withdraw ROLE`)");
         }
       }
       if (x->capacity() < kTransportCapacityMin || t->capacity - x->capacity() < kTransportCapacityMin) {

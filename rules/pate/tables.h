@@ -206,7 +206,9 @@ inline constexpr uint32_t kAboardNearVersion = 9;
 // side" are its warships; 2.1 says "ships" never means the transport groups
 // anywhere in the rules. A losing side's transport groups make no escape
 // roll and are neither taken nor moved: they stay where the battle was
-// (sunk if their damage sinks them). Version 9 read 7.8 as every vessel of
+// (sunk if their damage sinks them), one ordered into the harbour (6.4's
+// inbound move) not going in past the winner; a landing begun there is
+// finished in 3.9, as she is still in the port. Version 9 read 7.8 as every vessel of
 // the loser, so a transport group rolled to escape and, failing, was taken.
 inline constexpr uint32_t kTransportsNotPrizesVersion = 10;
 

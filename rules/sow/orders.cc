@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/sow/calendar.h"
+#include "rules/sow/tables.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"
 #include "schema/inputs_generated.h"
@@ -82,8 +83,9 @@ std::optional<Refusal> CheckCity(const TreasuryState& s, const std::string& stat
 
 }  // namespace
 
-std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const FleetState& fleet, const fb::SowOrder& o,
-                                         const Turn& turn, uint32_t version) {
+std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const FleetState& fleet,
+                                         const projections::Roster& roster, const fb::SowOrder& o, const Turn& turn,
+                                         uint32_t version) {
   std::string st = o.state()->str();
   const projections::StateAcct* acct = s.State(st);
   if (acct == nullptr) return Refusal{"SOW 2.1", "there is no state '" + st + "' in this game"};
@@ -122,6 +124,14 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const FleetStat
     case fb::SowOrderBody_BuildShipOrder: {
       auto* b = o.body_as_BuildShipOrder();
       if (IdTaken(s, fleet, b->id()->str())) return Refusal{"SOW 4.1", "the id " + b->id()->str() + " is already in use"};
+      if (version >= kBuildNumberVersion) {
+        const auto posts = projections::ShipPosts(roster);
+        if (auto it = posts.find(b->id()->str()); it != posts.end()) {
+          return Refusal{"SOW 4.1", "the id " + b->id()->str() + " is spoken for: " + it->second.front() +
+                                        " (PATE 2.3: the new ship would take the posts held on her number; a post on "
+                                        "a ship lost stays with its holder until the GA withdraws it)"};
+        }
+      }
       if (auto r = CheckCity(s, st, b->port()->str(), "SOW 4.3")) return r;
       if (s.cities.at(b->port()->str()).kind != CityKind::Port) {
         return Refusal{"SOW 4.3", "ships and transports are built only in on-map ports, and " + b->port()->str() +

@@ -46,9 +46,11 @@ std::string SlotOf(const projections::TreasuryState& s, const fb::SowOrder& orde
 // ministry of `role` ("BR.war") added ("BR/buy/London/war").
 std::string BuyerSlot(const std::string& slot, const std::string& role);
 
-// Checks that need only the state and the turn the order is for, under sow
+// Checks that need only the state, the roster (the posts held on a ship
+// number, SOW 4.1 since version 12) and the turn the order is for, under sow
 // rules version `version`.
 std::optional<Refusal> CheckAtSubmission(const projections::TreasuryState& s, const projections::FleetState& fleet,
-                                         const fb::SowOrder& order, const Turn& turn, uint32_t version);
+                                         const projections::Roster& roster, const fb::SowOrder& order,
+                                         const Turn& turn, uint32_t version);
 
 }  // namespace adjutant::rules::sow

@@ -420,7 +420,7 @@ std::optional<Refusal> Execute(Outcomes& out, TurnPurchases& bought, uint64_t se
   const P::TreasuryState& s = out.state();
   const P::FleetState& fleet = out.fleet();
   const std::string st = o.state()->str();
-  if (auto r = CheckAtSubmission(s, fleet, o, out.at().turn, out.version())) {
+  if (auto r = CheckAtSubmission(s, fleet, out.writer().roster(), o, out.at().turn, out.version())) {
     return r;  // the state may have changed since
   }
   const P::StateAcct& acct = *s.State(st);

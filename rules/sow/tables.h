@@ -86,6 +86,14 @@ inline constexpr uint32_t kOffMapGarrisonVersion = 10;
 // reverse.
 inline constexpr uint32_t kEnemyInNamedCityVersion = 11;
 
+// SOW 4.1 with PATE 2.3 (rules version 12): a ship built takes the number
+// its order names, and with it the posts held on that number - a lost
+// ship's commander and deputy keep theirs until the GA withdraws them - so a
+// build may not name a number someone holds a post on (as a prize or a
+// divided transport may not since pate=8 and pate=9). Version 11 let the
+// new ship take a lost ship's number and her commander with it.
+inline constexpr uint32_t kBuildNumberVersion = 12;
+
 inline constexpr int64_t kCcPerCrown = 100;
 constexpr int64_t CrToCc(int64_t crowns) { return crowns * kCcPerCrown; }
 

@@ -177,7 +177,8 @@ inline constexpr uint32_t kStandingArmiesAttackVersion = 8;
 // that province is reached (so an order after it sees the province taken),
 // Y9.3's outnumbering counts them all, and army meets army in the order the
 // moves were written, each carrying its own crossing penalty (Y9.2) and, on
-// a draw, falling back to where it came from (Y9.5). Version 8 fought each
+// a draw, falling back to the last own province it passed (Y9.5: where
+// its move began, or the province passed by railroad). Version 8 fought each
 // order's armies as a battle of their own, so two columns of two never
 // outnumbered one defender, and the second often walked into a province the
 // first had already taken.

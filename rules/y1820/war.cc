@@ -112,18 +112,22 @@ Status Moves::Fight(int32_t to) {
   for (const Column& col : columns) committed_[col.from] -= col.armies;
   const std::string owner = c_.s().Province(to)->owner;
   if (!owner.empty() && !c_.s().AtWar(nation_, owner)) {
-    std::string nat = nation_;
-    for (const Column& col : columns) {
-      c_.Emit([=](Fbb& f) {
-        return Body(fb::CreateY1820ArmiesMoved(f, f.CreateString(nat), col.from, to, col.armies,
-                                               f.CreateVector(std::vector<int32_t>{}),
-                                               f.CreateVectorOfStrings(col.seas), f.CreateString(col.rule)));
-      });
-      arrived_[to] += col.armies;
-    }
+    for (const Column& col : columns) MovedIn(col.from, to, col.armies, {}, col.seas, col.rule);
     return Status::Ok();
   }
-  return Battle(to, std::move(columns));
+  return Attack(to, std::move(columns));
+}
+
+// A plain move (no battle): `k` armies from `from` into `to`, where they
+// stop for the turn.
+void Moves::MovedIn(int32_t from, int32_t to, int32_t k, const std::vector<int32_t>& via,
+                    const std::vector<std::string>& seas, const std::string& rule) {
+  std::string nat = nation_;
+  c_.Emit([=](Fbb& f) {
+    return Body(fb::CreateY1820ArmiesMoved(f, f.CreateString(nat), from, to, k, f.CreateVector(via),
+                                           f.CreateVectorOfStrings(seas), f.CreateString(rule)));
+  });
+  arrived_[to] += k;
 }
 
 Status Moves::ArmyOrder(const Y1820StandingOrder& o) {
@@ -244,12 +248,7 @@ Status Moves::ArmyOrder(const Y1820StandingOrder& o) {
   const std::string rule = !seas.empty() ? "Y8.3" : !via.empty() ? "Y5.2" : "Y5.1";
   std::string nat = nation_;
   if (!hostile) {
-    int32_t a = o.a, b = o.b, k = o.n;
-    c_.Emit([=](Fbb& f) {
-      return Body(fb::CreateY1820ArmiesMoved(f, f.CreateString(nat), a, b, k, f.CreateVector(via),
-                                             f.CreateVectorOfStrings(seas), f.CreateString(rule)));
-    });
-    arrived_[o.b] += o.n;
+    MovedIn(o.a, o.b, o.n, via, seas, rule);
     return Status::Ok();
   }
   int32_t attack_from = o.a;
@@ -270,14 +269,14 @@ Status Moves::ArmyOrder(const Y1820StandingOrder& o) {
 }
 
 Status Moves::Battle(int32_t from, int32_t to, int32_t armies, int penalty, const std::string& penalty_name) {
-  return Battle(to, {Column{from, armies, penalty, penalty_name, {}, ""}});
+  return Attack(to, {Column{from, armies, penalty, penalty_name, {}, ""}});
 }
 
 // Y9: the attackers (each column counted where it attacks from until they
 // win) against the province's defenders, a 1d8 each a round. An army of the
 // first column with armies left fights each round, with its column's Y9.2
 // penalty; Y9.3 counts every attacker left.
-Status Moves::Battle(int32_t to, std::vector<Column> columns) {
+Status Moves::Attack(int32_t to, std::vector<Column> columns) {
   const std::string owner = c_.s().Province(to)->owner;
   // Who defends this round: the owner's armies (a neutral's garrison); since
   // version 6, once they are gone, the armies there of each other nation at

@@ -29,18 +29,23 @@ class Moves {
 
  private:
   // One order's armies in an attack: where they attack from (counted there
-  // until they win, Y9.5), how many are left, and their Y9.2 penalty.
+  // until they win, Y9.5), how many are left, and their Y9.2 penalty; the
+  // sea zones crossed and the rule of the move, for the plain move made
+  // instead should the province pass to the nation before the battle.
   struct Column {
     int32_t from = 0;
     int32_t armies = 0;
     int penalty = 0;
     std::string penalty_name;
-    std::vector<std::string> seas;  // Y8.3: for a plain move, should the province be no longer hostile
+    std::vector<std::string> seas;
     std::string rule;
   };
   Status ArmyOrder(const projections::Y1820StandingOrder& o);
+  void MovedIn(int32_t from, int32_t to, int32_t k, const std::vector<int32_t>& via,
+               const std::vector<std::string>& seas, const std::string& rule);
+  // One column's battle (version 8's moves, Besiege).
   Status Battle(int32_t from, int32_t to, int32_t armies, int penalty, const std::string& penalty_name);
-  Status Battle(int32_t to, std::vector<Column> columns);
+  Status Attack(int32_t to, std::vector<Column> columns);
   Status Fight(int32_t to);
   Status Capture(int32_t province, bool fought);
   Status FleeFleets(int32_t port, const std::string& owner);

@@ -94,19 +94,19 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 }  // namespace
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
-  CHECK(rules::LatestVersion("sow") == 11);
+  CHECK(rules::LatestVersion("sow") == 12);
   CHECK(rules::LatestVersion("pate") == 10);
   CHECK(rules::LatestVersion("y1820") == 9);
   CHECK(rules::LatestVersion("dog") == 9);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
-  CHECK(rules::KnownVersion("sow", 11));
-  CHECK_FALSE(rules::KnownVersion("sow", 12));
+  CHECK(rules::KnownVersion("sow", 12));
+  CHECK_FALSE(rules::KnownVersion("sow", 13));
   CHECK(rules::KnownVersion("pate", 10));
   CHECK_FALSE(rules::KnownVersion("pate", 11));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 11}, {"pate", 10}, {"y1820", 9}, {"dog", 9}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 12}, {"pate", 10}, {"y1820", 9}, {"dog", 9}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -230,7 +230,8 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("sow=8\n    SOW 7.1, PATE 10: an enemy has been in a city") &&
                            Catch::Contains("sow=9\n    SOW 4.9, SOW 4.10: 4.9: a unit aboard a transport disbands where she is") &&
                            Catch::Contains("sow=10\n    SOW 6.1, 6.3, 2.2, 2.4, 4.9: the War Minister's supplies and the Naval Minister's stores") &&
-                           Catch::Contains("sow=11  newest  in use by g/main\n    SOW 7.1: a unit that names its city (a garrison, a landing) has been in that city alone"));
+                           Catch::Contains("sow=11\n    SOW 7.1: a unit that names its city (a garrison, a landing) has been in that city alone") &&
+                           Catch::Contains("sow=12  newest  in use by g/main\n    SOW 4.1, PATE 2.3: a ship's build may not name a number someone holds a post on"));
   // dog=9 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=8 before it.
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3\n    D3, D5.4, D7.11: friends within 150 mm that fall back") &&

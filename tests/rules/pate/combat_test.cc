@@ -144,13 +144,12 @@ TEST_CASE("PATE 7.1: transports are targets — transports alone make no battle"
 }
 
 TEST_CASE("PATE 7.8, 2.1: a losing transport group neither escapes nor is taken (version 10)", "[pate][pate-combat]") {
-  // The battle above under version 10's reading: the same d6 4 damages BT
-  // (3 rigging, 1 hull) and side 0 wins, but BT is not one of 7.8's ships:
-  // no escape roll (the script holds only the damage die), no captor.
+  // Version 10's reading: BT is not one of 7.8's ships. Beside her B1, an
+  // SL that fights, loses and rolls to escape (d6 for A1's damage, d6 for
+  // B1's, d6 for BT's; 7.8: B1 escapes on 0001 of 10000): one escape roll,
+  // B1's; BT neither escapes nor is taken.
   Battle b = At(Where::Sea, {Ship("A1", 0), Ship("BT", 1, Kind::TR), Ship("B1", 1)});
   b.transports_not_prizes = true;
-  // B1 beside her: an SL that fights, loses and rolls to escape (d6 for A1's
-  // damage, d6 for B1's, d6 for BT's; 7.8: B1 escapes on 0001 of 10000).
   BattleResult r = Scripted(b, "1 6 6 0001");
   CHECK(r.winner == 0);
   CHECK(Of(r, "BT").fought);
@@ -160,7 +159,9 @@ TEST_CASE("PATE 7.8, 2.1: a losing transport group neither escapes nor is taken 
   CHECK(Of(r, "B1").escaped);
   CHECK(std::count(r.log.begin(), r.log.end(),
                    "PATE 7.8, 2.1: BT is a transport group, not a ship: she neither escapes nor is taken") == 1);
-  // With no warship left to the loser, there is no escape roll at all.
+  // The battle above (one SL against BT) under version 10: the same d6 4
+  // damages BT (3 rigging, 1 hull) and side 0 wins, but the script holds
+  // only the damage die: no escape roll, no captor.
   Battle alone = At(Where::Sea, {Ship("A1", 0), Ship("BT", 1, Kind::TR)});
   alone.transports_not_prizes = true;
   BattleResult s = Scripted(alone, "4");
