@@ -311,4 +311,14 @@ TEST_CASE("PATE 7.8, 2.6 (rules version 8): the numbers spoken for are those sta
   const std::set<std::string> posts{"BR1FL", "BR1FR", "BR1SL", "BR1TR", "BR2SL", "BR4SL", "BR5SL",
                                     "FR1FR", "FR1SL", "FR2SL", "FR3SL", "SP1SL"};
   CHECK(pate::SpokenForNumbers(g.State(), w->roster()) == posts);
+  // Each with why, for a refusal to name (DivideTransport's): the standing
+  // order first, else the first post held on the number.
+  const auto why = pate::SpokenFor(g.State(), w->roster());
+  CHECK(why.size() == posts.size());
+  CHECK(why.at("BR1FL").find(", standing this turn, names it") != std::string::npos);
+  CHECK(why.at("BR1FL").rfind("order ", 0) == 0);
+  CHECK(why.at("SP1SL").find(" holds SP1SL.") != std::string::npos);
+  const auto held = P::ShipPosts(w->roster());
+  CHECK(held.at("SP1SL").front() == why.at("SP1SL"));
+  CHECK_FALSE(held.count("BR"));  // a state's offices are no ship's posts
 }
