@@ -53,13 +53,22 @@ std::optional<Role> Role::Parse(std::string_view role) {
   return Role{std::string(role.substr(0, dot)), std::string(role.substr(dot + 1))};
 }
 
-std::map<std::string, std::vector<std::string>> ShipPosts(const Roster& roster) {
-  std::map<std::string, std::vector<std::string>> out;
+std::map<std::string, std::vector<Post>> ShipPosts(const Roster& roster) {
+  std::map<std::string, std::vector<Post>> out;
   for (const auto& [person, p] : roster.persons()) {
     for (const std::string& r : p.roles) {
       auto role = Role::Parse(r);
-      if (role && (role->title == "commander" || role->title == "deputy")) out[role->holder].push_back(person + " holds " + r);
+      if (role && (role->title == "commander" || role->title == "deputy")) out[role->holder].push_back(Post{person, r});
     }
+  }
+  return out;
+}
+
+std::string PostsHeld(const std::vector<Post>& posts) {
+  std::string out;
+  for (size_t i = 0; i < posts.size(); ++i) {
+    if (i > 0) out += " and ";
+    out += posts[i].person + " holds " + posts[i].role;
   }
   return out;
 }

@@ -48,9 +48,14 @@ class Roster;
 
 // PATE 2.3: the posts held on each ship number — its commander and deputy,
 // whether or not a ship has that number now (a lost ship's posts stay with
-// their holders until the GA withdraws them) — as "PERSON holds ROLE", by
-// number, each number's in the roster's order.
-std::map<std::string, std::vector<std::string>> ShipPosts(const Roster& roster);
+// their holders until the GA withdraws them) — by number, each number's in
+// the roster's order; and those posts in words ("rudolf holds XX1SL.commander
+// and otto holds XX1SL.deputy").
+struct Post {
+  std::string person, role;
+};
+std::map<std::string, std::vector<Post>> ShipPosts(const Roster& roster);
+std::string PostsHeld(const std::vector<Post>& posts);
 
 class Roster final : public Fold<RosterState> {
  public:

@@ -230,7 +230,7 @@ constexpr std::array kVersions{
     VersionNote{"sow", 12, "SOW 4.1, PATE 2.3",
                 "a ship's build may not name a number someone holds a post on (a lost ship's commander or deputy "
                 "keeps the post until the GA withdraws it, and the new ship would take it); the refusal names the "
-                "holder (version 11 let the new ship take the lost ship's number and her commander with it)"},
+                "holders (version 11 let the new ship take the lost ship's number and her commander with it)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "
@@ -281,7 +281,8 @@ constexpr std::array kVersions{
                 "the armies a nation moves into one hostile province in its turn, from wherever they come, attack "
                 "as one side when the last of its orders naming that province is reached: outnumbering counts them "
                 "all, army meets army in the order the moves were written, each with its own crossing penalty and "
-                "falling back on a draw to the last own province it passed (version 8 fought each order's armies alone, so two "
+                "falling back on a draw to the last own province it passed, the armies waiting not free for another "
+                "move (version 8 fought each order's armies alone, so two "
                 "columns never outnumbered together and the second often marched into a province the first had "
                 "taken)"},
 };

@@ -501,13 +501,9 @@ Status CombatPhase::Fight(const Engagement& e) {
   }
   // Outcomes, ship by ship (when no battle was fought, 7.4's evaders only
   // have one: they get away).
-  for (size_t i = 0; i < r->ships.size(); ++i) {
-    const ShipResult& res = r->ships[i];
+  for (const ShipResult& res : r->ships) {
     if (!p.ship(res.id)) continue;
-    if (b.transports_not_prizes && r->winner >= 0 && res.fought && b.ships[i].side != r->winner && !res.sunk &&
-        !Pate::IsWarship(*p.ship(res.id))) {
-      beaten.insert(res.id);
-    }
+    if (res.stayed) beaten.insert(res.id);
     const Ship before = *p.ship(res.id);  // a copy: the events below change the state
     const Ship* now = &before;
     Ship after = before;

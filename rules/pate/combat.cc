@@ -425,6 +425,7 @@ class Resolver {
       ShipResult& r = out_.ships[i];
       if (!in_[i] || b_.ships[i].side != loser || r.sunk) continue;
       if (b_.transports_not_prizes && !Warship(b_.ships[i])) {
+        r.stayed = true;
         out_.log.push_back("PATE 7.8, 2.1: " + r.id + " is a transport group, not a ship: she neither escapes nor is taken");
         continue;
       }

@@ -70,6 +70,7 @@ struct ShipResult {
   std::string id;
   bool fought = false;       // took part after 7.1 and 7.4
   bool evaded = false, escaped = false, captured = false, sunk = false;  // at most one
+  bool stayed = false;       // 7.8 with 2.1 (version 10): a beaten transport group, neither escaping nor taken
   std::string captor;        // 7.8: set when captured
   uint8_t hull = 0, rigging = 0;      // after the battle
   int32_t crew_lost = 0, marines_lost = 0;

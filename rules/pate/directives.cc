@@ -107,11 +107,20 @@ Status CheckDirective(const TreasuryState& s, const FleetState& fleet, const pro
       if (fleet.ships.count(id) || s.builds.count(id)) return bad("new_id: " + id + " is already in use");
       if (version >= kDivideNumberVersion) {
         if (s.units.count(id)) return bad("new_id: " + id + " is a land unit's id (PATE 2.5)");
-        const auto spoken = SpokenFor(s, roster);
-        if (auto it = spoken.find(id); it != spoken.end()) {
-          return bad("new_id: " + id + " is spoken for: " + it->second +
-                     " (PATE 2.5, 2.3; a post on a ship lost stays with its holder until withdrawn: `adjutant role "
-                     "GAME --person P --withdraw ROLE`)");
+        const auto posts = projections::ShipPosts(roster);
+        if (auto it = posts.find(id); it != posts.end()) {
+          std::string withdraw;
+          for (const auto& post : it->second) {
+            withdraw += (withdraw.empty() ? "" : ", ") + ("`adjutant role GAME --person " + post.person + " --withdraw " +
+                                                         post.role + "`");
+          }
+          return bad("new_id: " + id + " is spoken for: " + projections::PostsHeld(it->second) +
+                     ", and the new group would take the posts held on her number (PATE 2.5, 2.3); choose another "
+                     "number, or withdraw them first: " + withdraw);
+        }
+        if (SpokenForNumbers(s, roster).count(id)) {
+          return bad("new_id: " + id + " is spoken for: a ship order standing this turn names it, and the new group "
+                     "would carry it out (PATE 2.5, 4.1); choose another number, or divide after the turn");
         }
       }
       if (x->capacity() < kTransportCapacityMin || t->capacity - x->capacity() < kTransportCapacityMin) {

@@ -462,18 +462,10 @@ std::map<uint64_t, ShipOrders> StandingShipOrders(const TreasuryState& s) {
   return out;
 }
 
-std::map<std::string, std::string> SpokenFor(const TreasuryState& s, const projections::Roster& roster) {
-  std::map<std::string, std::string> out;
-  for (const auto& [seq, o] : StandingShipOrders(s)) {
-    out.emplace(o.ship, "order " + std::to_string(seq) + ", standing this turn, names it");
-  }
-  for (const auto& [ship, posts] : projections::ShipPosts(roster)) out.emplace(ship, posts.front());
-  return out;
-}
-
 std::set<std::string> SpokenForNumbers(const TreasuryState& s, const projections::Roster& roster) {
   std::set<std::string> out;
-  for (const auto& [id, why] : SpokenFor(s, roster)) out.insert(id);
+  for (const auto& [seq, o] : StandingShipOrders(s)) out.insert(o.ship);
+  for (const auto& [ship, posts] : projections::ShipPosts(roster)) out.insert(ship);
   return out;
 }
 

@@ -135,9 +135,6 @@ std::map<uint64_t, ShipOrders> StandingShipOrders(const projections::TreasurySta
 // (its commander or deputy: the posts of a ship lost at any time stay with
 // their holders, and would pass to the prize).
 std::set<std::string> SpokenForNumbers(const projections::TreasuryState& s, const projections::Roster& roster);
-// The same numbers, each with why, for a refusal to name: "order N standing
-// this turn names it", or the first post held on it ("PERSON holds ROLE").
-std::map<std::string, std::string> SpokenFor(const projections::TreasuryState& s, const projections::Roster& roster);
 
 // PATE 7.8, 2.6: the lowest number of `type` in `state` that no ship or build
 // holds, nor a land unit when `units` (a unit's id is free text, so it may

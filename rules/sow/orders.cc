@@ -127,9 +127,9 @@ std::optional<Refusal> CheckAtSubmission(const TreasuryState& s, const FleetStat
       if (version >= kBuildNumberVersion) {
         const auto posts = projections::ShipPosts(roster);
         if (auto it = posts.find(b->id()->str()); it != posts.end()) {
-          return Refusal{"SOW 4.1", "the id " + b->id()->str() + " is spoken for: " + it->second.front() +
-                                        " (PATE 2.3: the new ship would take the posts held on her number; a post on "
-                                        "a ship lost stays with its holder until the GA withdraws it)"};
+          return Refusal{"SOW 4.1", "the id " + b->id()->str() + " is spoken for: " + projections::PostsHeld(it->second) +
+                                        " (PATE 2.3: no ship has this number, but the ship built would take the posts "
+                                        "held on it); name another number, or ask the GA to withdraw those posts"};
         }
       }
       if (auto r = CheckCity(s, st, b->port()->str(), "SOW 4.3")) return r;

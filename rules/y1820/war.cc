@@ -146,8 +146,16 @@ Status Moves::ArmyOrder(const Y1820StandingOrder& o) {
                   (committed_.count(o.a) ? committed_[o.a] : 0);
   if (o.n < 1) return reject("Y5.1", "move at least one army");
   if (o.n > available) {
+    // Version 9: say which of them wait to attack, and where.
+    std::string waiting;
+    for (const auto& [target, columns] : waiting_) {
+      int32_t k = 0;
+      for (const Column& col : columns) k += col.from == o.a ? col.armies : 0;
+      if (k > 0) waiting += (waiting.empty() ? "" : ", ") + std::to_string(k) + " wait to attack " + P(target);
+    }
     return reject("Y5.1", nation_ + " has " + std::to_string(available) + " armies in " + P(o.a) +
-                              " free to move this turn, not " + std::to_string(o.n));
+                              " free to move this turn, not " + std::to_string(o.n) +
+                              (waiting.empty() ? "" : " (" + waiting + ")"));
   }
   int penalty = 0;
   std::string penalty_name;

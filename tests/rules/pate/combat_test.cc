@@ -130,7 +130,9 @@ TEST_CASE("PATE 7.1: transports are targets — transports alone make no battle"
   // One SL against a transport: the transport takes the whole fire (share
   // 100%): d6 4 -> 4 points at rigging (the default aim), 3 rigging 1 hull.
   // It inflicted nothing: side 0 wins; the transport's escape chance is
-  // 50% - 3 x 5% = 35%: 3501 fails, and A1, the only captor, takes it.
+  // 50% - 3 x 5% = 35%: 3501 fails, and A1, the only captor, takes it
+  // (version 9's reading: Battle::transports_not_prizes unset; version 10's
+  // in the next test).
   BattleResult r = Scripted(At(Where::Sea, {Ship("A1", 0), Ship("BT", 1, Kind::TR)}), "4 3501");
   CHECK(r.fought);
   CHECK(Of(r, "BT").strength_tenths == 0);
@@ -155,6 +157,8 @@ TEST_CASE("PATE 7.8, 2.1: a losing transport group neither escapes nor is taken 
   CHECK(Of(r, "BT").fought);
   CHECK_FALSE(Of(r, "BT").captured);
   CHECK_FALSE(Of(r, "BT").escaped);
+  CHECK(Of(r, "BT").stayed);
+  CHECK_FALSE(Of(r, "B1").stayed);
   CHECK(Of(r, "BT").captor.empty());
   CHECK(Of(r, "B1").escaped);
   CHECK(std::count(r.log.begin(), r.log.end(),
@@ -697,7 +701,7 @@ TEST_CASE("PATE 7: any battle keeps damage, fates, prizes and rolls within the r
       RC_ASSERT(s.hull >= c.hull);
       RC_ASSERT(s.rigging >= c.rigging);
       RC_ASSERT((s.hull == 5) == s.sunk);
-      RC_ASSERT(int{s.evaded} + s.escaped + s.captured + s.sunk <= 1);
+      RC_ASSERT(int{s.evaded} + s.escaped + s.captured + s.sunk + s.stayed <= 1);
       RC_ASSERT(s.crew_lost >= 0);
       RC_ASSERT(s.crew_lost <= c.crew);
       RC_ASSERT(s.marines_lost <= c.marines);
@@ -709,6 +713,9 @@ TEST_CASE("PATE 7: any battle keeps damage, fates, prizes and rolls within the r
       // 7.8 with 2.1 (version 10): a transport group neither escapes nor is
       // taken (she may still evade, 7.4, and sink).
       if (b.transports_not_prizes && !warship) RC_ASSERT(!s.escaped && !s.captured);
+      // ... and stays exactly when she fought on the beaten side and was not sunk.
+      RC_ASSERT(s.stayed == (b.transports_not_prizes && !warship && s.fought && r.winner >= 0 &&
+                             c.side != r.winner && !s.sunk));
       if (s.captured) {
         RC_ASSERT(r.winner == 1 - c.side);
         auto it = std::find_if(r.ships.begin(), r.ships.end(), [&](const ShipResult& x) { return x.id == s.captor; });
