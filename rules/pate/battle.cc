@@ -257,7 +257,7 @@ Status CombatPhase::PortV3(const std::vector<std::string>& ids, const Port& port
 }
 
 Status RunCombat(Pate& p) {
-  CombatPhase phase{p, CarriedOut(p.f(), StandingShipOrders(p.s())), p.version(), {}, {}, {}};
+  CombatPhase phase{p, CarriedOut(p.f(), StandingShipOrders(p.s())), p.version(), {}, {}, {}, {}};
   auto& orders = phase.orders;
   // The places where hostile ships are in contact, in order.
   std::map<std::string, std::vector<std::string>> places;  // key: location / tactical
