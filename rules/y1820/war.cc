@@ -109,7 +109,6 @@ Status Moves::Army(const Y1820StandingOrder& o) {
 Status Moves::Fight(int32_t to) {
   std::vector<Column> columns = std::move(waiting_[to]);
   waiting_.erase(to);
-  for (const Column& col : columns) committed_[col.from] -= col.armies;
   const std::string owner = c_.s().Province(to)->owner;
   if (!owner.empty() && !c_.s().AtWar(nation_, owner)) {
     for (const Column& col : columns) MovedIn(col.from, to, col.armies, {}, col.seas, col.rule);
@@ -141,18 +140,18 @@ Status Moves::ArmyOrder(const Y1820StandingOrder& o) {
   if (!from || !s.defs.count(o.a)) return reject("Y5.1", "there is no " + P(o.a));
   if (!to || !s.defs.count(o.b)) return reject("Y5.1", "there is no " + P(o.b));
   if (o.a == o.b) return reject("Y5.1", "an army moves to another province");
-  // Not those that arrived this turn, nor (version 9) those waiting to attack from there.
-  int available = Get(from->armies, nation_) - (arrived_.count(o.a) ? arrived_[o.a] : 0) -
-                  (committed_.count(o.a) ? committed_[o.a] : 0);
+  // Not those that arrived this turn, nor (version 9) those waiting to attack from there (said where).
+  int32_t held = 0;
+  std::string waiting;
+  for (const auto& [target, columns] : waiting_) {
+    int32_t k = 0;
+    for (const Column& col : columns) k += col.from == o.a ? col.armies : 0;
+    if (k > 0) waiting += (waiting.empty() ? "" : ", ") + std::to_string(k) + " wait to attack " + P(target);
+    held += k;
+  }
+  int available = Get(from->armies, nation_) - (arrived_.count(o.a) ? arrived_[o.a] : 0) - held;
   if (o.n < 1) return reject("Y5.1", "move at least one army");
   if (o.n > available) {
-    // Version 9: say which of them wait to attack, and where.
-    std::string waiting;
-    for (const auto& [target, columns] : waiting_) {
-      int32_t k = 0;
-      for (const Column& col : columns) k += col.from == o.a ? col.armies : 0;
-      if (k > 0) waiting += (waiting.empty() ? "" : ", ") + std::to_string(k) + " wait to attack " + P(target);
-    }
     return reject("Y5.1", nation_ + " has " + std::to_string(available) + " armies in " + P(o.a) +
                               " free to move this turn, not " + std::to_string(o.n) +
                               (waiting.empty() ? "" : " (" + waiting + ")"));
@@ -272,7 +271,6 @@ Status Moves::ArmyOrder(const Y1820StandingOrder& o) {
   if (c_.version() < kPooledAttackVersion) return Battle(attack_from, o.b, o.n, penalty, penalty_name);
   // Version 9: the column waits for the nation's other moves into the province (Army fights them).
   waiting_[o.b].push_back(Column{attack_from, o.n, penalty, penalty_name, seas, rule});
-  committed_[attack_from] += o.n;
   return Status::Ok();
 }
 

@@ -59,11 +59,10 @@ class Moves {
   std::map<std::string, int32_t> escorts_used_;  // Y8.3: fleet escorts used in a sea zone
   std::map<std::string, int32_t> fleets_arrived_;  // fleets that moved this turn, by "port:N" or sea
   // Version 9: the last move order naming each province (by seq), and the
-  // columns waiting to attack a province, with the armies they hold back
-  // in the provinces they attack from.
+  // columns waiting to attack a province (their armies are held back in the
+  // provinces they attack from).
   std::map<int32_t, uint64_t> last_move_to_;
   std::map<int32_t, std::vector<Column>> waiting_;
-  std::map<int32_t, int32_t> committed_;
 };
 
 }  // namespace adjutant::rules::y1820
