@@ -3,7 +3,7 @@
 # lists, and runs the tests its names select. Every test of the whole binary
 # ($1, the normal build's) that those names select must live in a listed file,
 # or the TSan pass would silently stop running it; every listed file must
-# exist ($2: tests/tsan.tests).
+# exist and hold at least one of them ($2: tests/tsan.tests).
 set -eu
 bin=$1
 set_file=$2
@@ -35,5 +35,10 @@ missing=$(printf '%s\n' "$chosen" | while IFS="$(printf '\t')" read -r src name;
   [ "$found" = 1 ] || printf '%s: "%s" is selected for ThreadSanitizer, but its file is not a "file" of %s\n' "$src" "$name" "$set_file"
 done)
 [ -z "$missing" ] || { printf '%s\n' "$missing" >&2; bad=1; }
+# And no listed file without a selected test: the TSan tree would compile it for nothing.
+for f in $files; do
+  printf '%s\n' "$chosen" | cut -f1 | grep -qE "(^|/)tests/$f\$" ||
+    { echo "$set_file: file $f holds no test the names select; the TSan tree would compile it for nothing" >&2; bad=1; }
+done
 [ "$bad" = 0 ] && echo "$m tests selected for ThreadSanitizer, every one in a listed file"
 exit $bad
