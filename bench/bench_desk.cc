@@ -40,6 +40,7 @@
 #include <sstream>
 #include <thread>
 
+#include "support/build_paths.h"
 #include "base/scratch.h"
 #include "bench/common.h"
 #include "desk/desk.h"

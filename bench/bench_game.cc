@@ -41,6 +41,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/build_paths.h"
 #include "bench/common.h"
 #include "bench/nwol_generator.h"
 #include "bench/spawner.h"
@@ -69,10 +70,6 @@
 #include "rules/pate/map.h"
 #include "rules/sow/calendar.h"
 #include "schema/pate_generated.h"
-
-#ifndef ADJUTANT_FIXTURES
-#error "ADJUTANT_FIXTURES must name the fixtures directory (CMakeLists.txt sets it)"
-#endif
 
 namespace adjutant::bench {
 

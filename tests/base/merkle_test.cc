@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/build_paths.h"
 #include "base/merkle.h"
 
 using namespace adjutant;

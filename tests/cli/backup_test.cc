@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "support/build_paths.h"
 #include "ledger/backup.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "schema/codec.h"
 #include "support/raw_db.h"

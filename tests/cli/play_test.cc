@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/build_paths.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 

@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "support/build_paths.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <regex>
 
+#include "support/build_paths.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 

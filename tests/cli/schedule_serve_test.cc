@@ -10,6 +10,7 @@
 #include <future>
 #include <set>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "replay/driver.h"
 #include "replay/schedule.h"

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <thread>
 
+#include "support/build_paths.h"
 #include "cli/socket.h"
 #include "ledger/ledger.h"
 #include "support/run.h"

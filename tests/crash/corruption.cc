@@ -43,6 +43,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/build_paths.h"
 #include "base/scratch.h"
 #include "ledger/ledger.h"
 #include "projections/battle.h"

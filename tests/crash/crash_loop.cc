@@ -53,6 +53,7 @@
 
 #include <sodium.h>
 
+#include "support/build_paths.h"
 #include "base/scratch.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"

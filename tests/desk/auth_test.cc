@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "support/build_paths.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "desk/desk.h"

@@ -12,6 +12,7 @@
 
 #include <boost/beast/http.hpp>
 
+#include "support/build_paths.h"
 #include "cli/commands.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"

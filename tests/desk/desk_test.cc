@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support/build_paths.h"
 #include "cli/commands.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"

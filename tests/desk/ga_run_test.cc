@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <sodium.h>
 
+#include "support/build_paths.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"
 #include "replay/driver.h"

@@ -26,6 +26,7 @@
 #include <set>
 #include <thread>
 
+#include "support/build_paths.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"

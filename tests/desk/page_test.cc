@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "support/build_paths.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"
 #include "replay/driver.h"

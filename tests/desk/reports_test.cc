@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <sodium.h>
 
+#include "support/build_paths.h"
 #include "cli/commands.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"

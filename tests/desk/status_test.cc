@@ -16,6 +16,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 
+#include "support/build_paths.h"
 #include "base/utc.h"
 #include "desk/desk.h"
 #include "ledger/ledger.h"

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/build_paths.h"
 #include "base/scratch.h"
 #include "desk/desk.h"
 #include "fuzz.h"

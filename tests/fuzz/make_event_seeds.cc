@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/build_paths.h"
 #include "base/scratch.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"

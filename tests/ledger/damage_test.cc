@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/build_paths.h"
 #include "ledger/acked.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"

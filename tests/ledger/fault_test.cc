@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"
 #include "projections/battle.h"

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "support/fault_fs.h"
 #include "support/run.h"

@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 
+#include "support/build_paths.h"
 #include "desk/desk.h"
 #include "desk/scheduler.h"
 #include "ledger/ledger.h"

@@ -20,6 +20,7 @@
 #include <map>
 #include <set>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "ops/ops.h"
 #include "replay/digest.h"

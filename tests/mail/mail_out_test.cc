@@ -14,6 +14,7 @@
 #include <map>
 #include <thread>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "ops/ops.h"
 #include "replay/digest.h"

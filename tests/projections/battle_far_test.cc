@@ -14,6 +14,7 @@
 #include <sstream>
 #include <vector>
 
+#include "support/build_paths.h"
 #include "projections/battle.h"
 #include "schema/codec.h"
 #include "schema/event_generated.h"

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "projections/archive.h"
 #include "projections/fleet.h"

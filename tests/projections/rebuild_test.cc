@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "projections/summary.h"
 #include "replay/rebuild.h"

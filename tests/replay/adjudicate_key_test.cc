@@ -4,6 +4,7 @@
 // an uninterrupted adjudication makes.
 #include <catch2/catch.hpp>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "replay/driver.h"
 #include "support/pate_game.h"

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/build_paths.h"
 #include "replay/conform.h"
 #include "rules/versions.h"
 #include "schema/codec.h"

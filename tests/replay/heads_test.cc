@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/build_paths.h"
 #include "base/merkle.h"
 #include "base/signing.h"
 #include "base/tree_head.h"

@@ -4,6 +4,7 @@
 // request is still a conflict.
 #include <catch2/catch.hpp>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "replay/create.h"
 #include "replay/driver.h"

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "support/build_paths.h"
 #include "base/merkle.h"
 #include "base/report_proof.h"
 #include "base/signing.h"

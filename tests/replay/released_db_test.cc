@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "support/build_paths.h"
 #include "replay/views.h"
 #include "rules/kind.h"
 #include "support/run.h"

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "projections/roster.h"
 #include "support/kinds.h"

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "projections/battle.h"
 #include "projections/projection.h"

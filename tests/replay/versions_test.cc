@@ -8,6 +8,7 @@
 
 #include <fstream>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "replay/audit.h"
 #include "replay/driver.h"

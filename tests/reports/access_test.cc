@@ -6,6 +6,7 @@
 // go through it.
 #include <catch2/catch.hpp>
 
+#include "support/build_paths.h"
 #include "ledger/ledger.h"
 #include "reports/reports.h"
 #include "support/desk_client.h"

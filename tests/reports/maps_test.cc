@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <set>
 
+#include "support/build_paths.h"
 #include "maps/draw.h"
 #include "maps/geo.h"
 #include "support/browser.h"

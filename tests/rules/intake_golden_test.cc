@@ -32,6 +32,7 @@
 #include <sstream>
 #include <utility>
 
+#include "support/build_paths.h"
 #include "base/hash.h"
 #include "ledger/ledger.h"
 #include "rules/versions.h"

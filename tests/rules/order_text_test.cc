@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "support/build_paths.h"
 #include "rules/kind.h"
 #include "rules/order_text.h"
 #include "rules/y1820/tables.h"

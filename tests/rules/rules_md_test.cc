@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "support/build_paths.h"
 #include "support/rules_md.h"
 
 using namespace adjutant::testing;

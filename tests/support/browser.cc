@@ -1,4 +1,5 @@
 #include "support/browser.h"
+#include "support/build_paths.h"
 
 #include <catch2/catch.hpp>
 #include <fcntl.h>

@@ -1,4 +1,5 @@
 #include "support/desk_client.h"
+#include "support/build_paths.h"
 
 #include <sodium.h>
 

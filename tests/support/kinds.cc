@@ -1,4 +1,5 @@
 #include "support/kinds.h"
+#include "support/build_paths.h"
 
 #include "support/race/race.h"
 

@@ -1,4 +1,5 @@
 #include "support/mail_servers.h"
+#include "support/build_paths.h"
 
 #include "replay/driver.h"
 #include "replay/mail.h"

@@ -1,4 +1,5 @@
 #include "support/pate_game.h"
+#include "support/build_paths.h"
 
 #include <fstream>
 #include <stdexcept>

@@ -1,4 +1,5 @@
 #include "support/run.h"
+#include "support/build_paths.h"
 
 #include <fcntl.h>
 #include <spawn.h>

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/build_paths.h"
 #include "support/run.h"
 
 namespace adjutant::testing {

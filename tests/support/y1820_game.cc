@@ -1,4 +1,5 @@
 #include "support/y1820_game.h"
+#include "support/build_paths.h"
 
 #include <fstream>
 #include <sstream>

@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 
+#include "support/build_paths.h"
 #include "projections/battle.h"
 #include "replay/audit.h"
 #include "replay/create.h"

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/build_paths.h"
 #include "rules/pate/map.h"
 #include "schema/codec.h"
 #include "schema/pate_generated.h"
