@@ -285,6 +285,12 @@ constexpr std::array kVersions{
                 "move (version 8 fought each order's armies alone, so two "
                 "columns never outnumbered together and the second often marched into a province the first had "
                 "taken)"},
+    VersionNote{"y1820", 10, "Y9.1, Y9.3",
+                "the nation's armies already standing in a hostile province it moves into (left on a pact "
+                "partner's ground when war came) join the armies moving in as one attacking side, at its head: "
+                "they meet the defenders first and outnumbering counts them too, and having fought they are not "
+                "free to move later in the turn (version 9 left them out of that battle: they attacked alone at "
+                "the end of the nation's moves, if the province was still the enemy's)"},
 };
 
 std::vector<VersionNote>& AllNotes() {

@@ -183,6 +183,16 @@ inline constexpr uint32_t kStandingArmiesAttackVersion = 8;
 // outnumbered one defender, and the second often walked into a province the
 // first had already taken.
 inline constexpr uint32_t kPooledAttackVersion = 9;
+// Y9.1 with Y9.3 (version 10, a reading): the nation's armies already
+// standing in a hostile province it moves into this turn (left on a pact
+// partner's ground when war came, version 8) join the armies moving in as
+// one attacking side, at its head: they are in contact already, so they meet
+// the defenders first (no crossing penalty; a draw stops the army where it
+// stands) and Y9.3 counts them with the rest. Not the armies that attacked
+// elsewhere from there this turn and drew, nor those waiting there to attack
+// another province. Version 9 left them out of the battle: they attacked
+// alone at the end of the nation's moves, if the province was still the enemy's.
+inline constexpr uint32_t kStandingJoinAttackVersion = 10;
 
 // ---- Y13: epidemics (percent) -----------------------------------------------------------
 inline constexpr int kEpidemicKillPct = 40;

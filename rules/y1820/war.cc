@@ -105,7 +105,8 @@ Status Moves::Army(const Y1820StandingOrder& o) {
 
 // Version 9: the columns waiting to attack `to` fight as one side - or, if
 // it is no longer hostile (taken from its owner another way this turn: a
-// fallen capital's provinces surrender, Y3.1), move in.
+// fallen capital's provinces surrender, Y3.1), move in. Version 10 (tables.h
+// kStandingJoinAttackVersion): with the nation's armies standing there first.
 Status Moves::Fight(int32_t to) {
   std::vector<Column> columns = std::move(waiting_[to]);
   waiting_.erase(to);
@@ -113,6 +114,15 @@ Status Moves::Fight(int32_t to) {
   if (!owner.empty() && !c_.s().AtWar(nation_, owner)) {
     for (const Column& col : columns) MovedIn(col.from, to, col.armies, {}, col.seas, col.rule);
     return Status::Ok();
+  }
+  if (c_.version() >= kStandingJoinAttackVersion) {
+    // Version 10: the nation's armies standing there, free to fight, head the attacking side.
+    int32_t held = arrived_.count(to) ? arrived_[to] : 0;
+    for (const auto& [target, waiting] : waiting_) {
+      for (const Column& col : waiting) held += col.from == to ? col.armies : 0;
+    }
+    const int32_t standing = Get(c_.s().Province(to)->armies, nation_) - held;
+    if (standing > 0) columns.insert(columns.begin(), Column{to, standing, 0, "", {}, ""});
   }
   return Attack(to, std::move(columns));
 }

@@ -97,7 +97,7 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
   CHECK(rules::LatestVersion("sow") == 12);
   CHECK(rules::LatestVersion("pate") == 10);
-  CHECK(rules::LatestVersion("y1820") == 9);
+  CHECK(rules::LatestVersion("y1820") == 10);
   CHECK(rules::LatestVersion("dog") == 9);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
@@ -107,7 +107,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK_FALSE(rules::KnownVersion("pate", 11));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 12}, {"pate", 10}, {"y1820", 9}, {"dog", 9}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 12}, {"pate", 10}, {"y1820", 10}, {"dog", 9}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -242,7 +242,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("dog=7\n    D2, D2.10, D5, D11, D13: a unit walks its path in 5 mm steps") &&
                            Catch::Contains("dog=8\n    D5.4: a unit that went back this move") &&
                            Catch::Contains("dog=9  newest\n    D5.3, D5.4, D5.5, D5.7, D7.8, D7.9, D7.14, D7.15, D7.16, D7.18: a unit a charge reached this move"));
-  // pate=10 and y1820=9 are listed, newest, with the rules they changed and what; the versions before them too.
+  // pate=10 and y1820=10 are listed, newest, with the rules they changed and what; the versions before them too.
   CHECK_THAT(list.out, Catch::Contains("pate=6\n    PATE 6.11, 6.8, 6.9: ships of one state arriving") &&
                            Catch::Contains("pate=7\n    PATE 6.4, 7.1, 6.6, SOW 4.8: a ship in a port's coastal waters ordered into its harbour") &&
                            Catch::Contains("pate=8\n    PATE 7.8, 2.6, 4.1, 4.2, 2.3: a prize (taken in battle or seized in port)") &&
@@ -250,7 +250,8 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("pate=10  newest\n    PATE 7.8, 2.1: a battle's losing transport groups make no escape roll") &&
                            Catch::Contains("y1820=7\n    Y8.2: fleets of nations at war do not share a sea zone") &&
                            Catch::Contains("y1820=8\n    Y9.1, Y12.2, Y9.5: armies do not stand on the ground of a nation at war") &&
-                           Catch::Contains("y1820=9  newest\n    Y9.1, Y9.3, Y9.5: the armies a nation moves into one hostile province"));
+                           Catch::Contains("y1820=9\n    Y9.1, Y9.3, Y9.5: the armies a nation moves into one hostile province") &&
+                           Catch::Contains("y1820=10  newest\n    Y9.1, Y9.3: the nation's armies already standing in a hostile province"));
   // An unknown version is refused, and nothing is adjudicated.
   const std::string unknown = "sow=" + std::to_string(rules::LatestVersion("sow") + 1);
   Run bad = Adjutant({"--db", db, "adjudicate", "g", "--rules-version", unknown});
