@@ -6,6 +6,8 @@
 // legend for every kind drawn. What does not fit on the map is listed under it.
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <mutex>
 
 #include "maps/draw.h"
 #include "maps/geo.h"
@@ -27,6 +29,112 @@ struct Panel {
   maps::Rect rect;
 };
 
+// What a panel's drawing takes from the map alone - the projection, each sea
+// area's region (its path and where its name goes), the coast, each port's
+// point: the same for every viewer and every turn, and most of a report's
+// cost (the Voronoi regions cut to the water), so kept per map (GeographyOf).
+struct PanelGeography {
+  bool drawn = false;                 // the map has sea areas on this side
+  std::vector<std::string> codes;     // its sea areas, in the map's order
+  std::vector<std::string> paths;     // each one's region, as SVG path data
+  std::vector<Point> points;          // each one's own point (ships there are marked by it)
+  std::vector<Point> labels;          // where each one's name goes
+  std::string coast;                  // the land's outline, as SVG path data
+  std::vector<std::pair<std::string, Point>> ports;  // this side's ports, in the map's order
+  double km_per_unit = 1;
+};
+
+struct Geography {
+  std::vector<PanelGeography> panels;  // one per Panel, in order
+};
+
+std::shared_ptr<const Geography> Compute(const pate::NavalMap& m, const std::vector<Panel>& panels) {
+  auto geo = std::make_shared<Geography>();
+  for (const Panel& panel : panels) {
+    PanelGeography& g = geo->panels.emplace_back();
+    std::vector<maps::LonLat> places;
+    for (const auto& [code, a] : m.areas()) {
+      if (a.map != panel.side) continue;
+      g.codes.push_back(code);
+      places.push_back({a.lon, a.lat});
+      for (size_t i = 0; i + 1 < a.seeds.size(); i += 2) places.push_back({a.seeds[i], a.seeds[i + 1]});
+    }
+    if (g.codes.empty()) continue;
+    g.drawn = true;
+    for (const auto& [name, p] : m.ports()) {
+      const pate::SeaArea* a = m.Area(p.sea_area);
+      if (a && a->map == panel.side) places.push_back({p.lon, p.lat});
+    }
+    auto proj = maps::Projection::Fit(places, 1.0, panel.rect);
+    g.km_per_unit = proj.km_per_unit();
+    maps::Shape land = maps::Land(proj, panel.rect);
+    maps::Shape water = maps::Water(land, panel.rect);
+    std::vector<std::vector<Point>> seeds;
+    for (const std::string& code : g.codes) {
+      const pate::SeaArea& a = m.areas().at(code);
+      std::vector<Point> pts{proj({a.lon, a.lat})};
+      for (size_t i = 0; i + 1 < a.seeds.size(); i += 2) pts.push_back(proj({a.seeds[i], a.seeds[i + 1]}));
+      g.points.push_back(pts[0]);
+      seeds.push_back(std::move(pts));
+    }
+    std::vector<maps::Shape> areas = maps::Regions(seeds, water, panel.rect, std::max(panel.rect.w, panel.rect.h));
+    for (size_t i = 0; i < g.codes.size(); ++i) {
+      g.paths.push_back(maps::PathData(areas[i]));
+      g.labels.push_back(areas[i].empty() ? g.points[i] : maps::Inside(areas[i]));
+    }
+    g.coast = maps::PathData(land);
+    for (const auto& [name, p] : m.ports()) {
+      const pate::SeaArea* a = m.Area(p.sea_area);
+      if (a && a->map == panel.side) g.ports.emplace_back(name, proj({p.lon, p.lat}));
+    }
+  }
+  return geo;
+}
+
+// Everything Compute reads from the map (and the panels), exactly: two maps
+// with the same key draw the same geography.
+std::string KeyOf(const pate::NavalMap& m, const std::vector<Panel>& panels) {
+  std::string key;
+  auto num = [&](double v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  auto text = [&](const std::string& t) {
+    num(static_cast<double>(t.size()));
+    key += t;
+  };
+  for (const Panel& p : panels) {
+    num(static_cast<double>(p.side));
+    for (double v : {p.rect.x, p.rect.y, p.rect.w, p.rect.h}) num(v);
+  }
+  for (const auto& [code, a] : m.areas()) {
+    text(code);
+    num(static_cast<double>(a.map));
+    num(a.lon), num(a.lat), num(static_cast<double>(a.seeds.size()));
+    for (double v : a.seeds) num(v);
+  }
+  for (const auto& [name, p] : m.ports()) {
+    text(name);
+    text(p.sea_area);
+    num(p.lon), num(p.lat);
+  }
+  return key;
+}
+
+// The geography of a map, computed once per map and kept (a few maps at
+// most; reports are drawn from many threads on the desk).
+std::shared_ptr<const Geography> GeographyOf(const pate::NavalMap& m, const std::vector<Panel>& panels) {
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const Geography>> kept;
+  const std::string key = KeyOf(m, panels);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = kept.find(key); it != kept.end()) return it->second;
+  }
+  auto geo = Compute(m, panels);
+  std::lock_guard<std::mutex> lock(mu);
+  if (kept.size() >= 8) kept.clear();
+  kept.emplace(key, geo);
+  return geo;
+}
+
 }  // namespace
 
 bool NavalHasGeography(const pate::NavalMap& m) {
@@ -44,69 +152,48 @@ std::string NavalGeoSvg(const NavalPicture& pic, const std::string& title) {
   const pate::NavalMap& m = *pic.map;
   constexpr double kWidth = 1400, kTop = 28;
   const maps::Rect frame{0, kTop, kWidth, 760};
-  const Panel panels[] = {{pate::MapSide::America, {0, kTop, 520, 400}},
-                          {pate::MapSide::Europe, {530, kTop, kWidth - 530, 760}}};
+  const std::vector<Panel> panels{{pate::MapSide::America, {0, kTop, 520, 400}},
+                                  {pate::MapSide::Europe, {530, kTop, kWidth - 530, 760}}};
   const maps::Rect notes_box{0, kTop + 410, 520, 760 - 410};
   maps::Drawing d(kWidth, frame, title);
+  const std::shared_ptr<const Geography> geo = GeographyOf(m, panels);
 
   std::map<std::string, Point> at;     // every area's and port's point on the page
   std::map<std::string, Point> label;  // where an area's name goes
   std::vector<std::string> not_drawn;
-  for (const Panel& panel : panels) {
-    std::vector<maps::LonLat> places;
-    std::vector<std::string> codes;
-    for (const auto& [code, a] : m.areas()) {
-      if (a.map != panel.side) continue;
-      codes.push_back(code);
-      places.push_back({a.lon, a.lat});
-      for (size_t i = 0; i + 1 < a.seeds.size(); i += 2) places.push_back({a.seeds[i], a.seeds[i + 1]});
-    }
-    if (codes.empty()) continue;
-    for (const auto& [name, p] : m.ports()) {
-      const pate::SeaArea* a = m.Area(p.sea_area);
-      if (a && a->map == panel.side) places.push_back({p.lon, p.lat});
-    }
-    auto proj = maps::Projection::Fit(places, 1.0, panel.rect);
-    maps::Shape land = maps::Land(proj, panel.rect);
-    maps::Shape water = maps::Water(land, panel.rect);
-    std::vector<std::vector<Point>> seeds;
-    for (const std::string& code : codes) {
-      const pate::SeaArea& a = m.areas().at(code);
-      std::vector<Point> pts{proj({a.lon, a.lat})};
-      for (size_t i = 0; i + 1 < a.seeds.size(); i += 2) pts.push_back(proj({a.seeds[i], a.seeds[i + 1]}));
-      at[code] = label[code] = pts[0];
-      seeds.push_back(std::move(pts));
-    }
-    std::vector<maps::Shape> areas = maps::Regions(seeds, water, panel.rect, std::max(panel.rect.w, panel.rect.h));
+  for (size_t k = 0; k < panels.size(); ++k) {
+    const Panel& panel = panels[k];
+    const PanelGeography& g = geo->panels[k];
+    if (!g.drawn) continue;
     const auto& r = panel.rect;
     d.Add("land", "<rect x=\"" + maps::Num(r.x) + "\" y=\"" + maps::Num(r.y) + "\" width=\"" + maps::Num(r.w) +
                       "\" height=\"" + maps::Num(r.h) + "\" fill=\"#d9d2bf\" data-kind=\"land\"/>");
-    for (size_t i = 0; i < codes.size(); ++i) {
-      const pate::SeaArea& a = m.areas().at(codes[i]);
-      const bool mine = pic.mine.count(codes[i]) != 0;
+    for (size_t i = 0; i < g.codes.size(); ++i) {
+      const std::string& code = g.codes[i];
+      const pate::SeaArea& a = m.areas().at(code);
+      at[code] = g.points[i];
+      label[code] = g.labels[i];
+      const bool mine = pic.mine.count(code) != 0;
       std::string kind = mine ? "sea area with your ships" : "sea area";
-      d.Add(kind, "<path d=\"" + maps::PathData(areas[i]) + "\" fill=\"" + (mine ? "#a9cdf2" : "#d4e6f4") +
+      d.Add(kind, "<path d=\"" + g.paths[i] + "\" fill=\"" + (mine ? "#a9cdf2" : "#d4e6f4") +
                       "\" fill-rule=\"evenodd\" stroke=\"#6f98c0\" stroke-width=\"1\" data-kind=\"" + kind +
-                      "\" data-area=\"" + maps::Xml(codes[i]) + "\"><title>" + maps::Xml(codes[i] + " " + a.name) +
+                      "\" data-area=\"" + maps::Xml(code) + "\"><title>" + maps::Xml(code + " " + a.name) +
                       "</title></path>");
       if (a.atlantic) {
-        d.Add("atlantic edge", "<path d=\"" + maps::PathData(areas[i]) +
+        d.Add("atlantic edge", "<path d=\"" + g.paths[i] +
                                    "\" fill=\"none\" stroke=\"#1d4f80\" stroke-width=\"2\" stroke-dasharray=\"7 4\" "
                                    "data-kind=\"atlantic edge\"/>");
       }
-      if (pic.seen.count(codes[i])) {
-        d.Add("enemies seen here", "<path d=\"" + maps::PathData(areas[i]) +
+      if (pic.seen.count(code)) {
+        d.Add("enemies seen here", "<path d=\"" + g.paths[i] +
                                        "\" fill=\"none\" stroke=\"#c0392b\" stroke-width=\"2.5\" stroke-opacity=\"0.8\" "
                                        "data-kind=\"enemies seen here\"/>");
       }
-      if (!areas[i].empty()) label[codes[i]] = maps::Inside(areas[i]);
     }
-    d.Add("coast", "<path d=\"" + maps::PathData(land) +
+    d.Add("coast", "<path d=\"" + g.coast +
                        "\" fill=\"none\" stroke=\"#8c8068\" stroke-width=\"0.7\" data-kind=\"coast\"/>");
-    for (const auto& [name, p] : m.ports()) {
-      const pate::SeaArea* a = m.Area(p.sea_area);
-      if (!a || a->map != panel.side) continue;
-      Point q = proj({p.lon, p.lat});
+    for (const auto& [name, q] : g.ports) {
+      const pate::Port& p = m.ports().at(name);
       at[name] = q;
       d.Add("port", "<circle cx=\"" + maps::Num(q.x) + "\" cy=\"" + maps::Num(q.y) +
                         "\" r=\"2.6\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"0.8\" data-kind=\"port\"><title>" +
@@ -117,7 +204,7 @@ std::string NavalGeoSvg(const NavalPicture& pic, const std::string& title) {
     }
     // A scale bar in the panel's lower left corner.
     const double km = panel.side == pate::MapSide::Europe ? 500 : 300;
-    d.ScaleBar({r.x + 12, r.bottom() - 12}, km / proj.km_per_unit(), std::to_string(int(km)) + " km",
+    d.ScaleBar({r.x + 12, r.bottom() - 12}, km / g.km_per_unit, std::to_string(int(km)) + " km",
                "scale (equal-area projection)");
   }
   d.Legend("land", Swatch("#d9d2bf", "#8c8068"), "land");

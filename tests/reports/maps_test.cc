@@ -15,6 +15,8 @@
 #include <set>
 
 #include "support/build_paths.h"
+#include "cli/commands.h"
+#include "ledger/ledger.h"
 #include "maps/draw.h"
 #include "maps/geo.h"
 #include "support/browser.h"
@@ -249,6 +251,51 @@ TEST_CASE("every bundled map: every kind drawn is in the legend, no two texts ov
     CHECK(over.empty());
     for (const auto& o : p.outside) UNSCOPED_INFO(o);
     CHECK(p.outside.empty());
+  }
+}
+
+// reports/pate_map.cc keeps each naval map's geography (the sea areas'
+// regions, the coast, the ports' points) after drawing it once: a process that
+// draws for two games on different maps (the order desk) must draw each as a
+// fresh process would.
+TEST_CASE("a naval map's geography is kept per map: one process drawing two games on different maps draws each as "
+          "a fresh process does",
+          "[maps]") {
+  TempDir dir;
+  std::string moved = Slurp(F + "/maps/nwol-waters.json");
+  const std::string nws = "\"lon\": 0.0, \"lat\": 64.0, \"seeds\"";  // the Norwegian Sea's own point
+  const size_t at = moved.find(nws);
+  REQUIRE(at != std::string::npos);
+  REQUIRE(moved.find(nws, at + 1) == std::string::npos);
+  moved.replace(at, nws.size(), "\"lon\": 2.0, \"lat\": 65.0, \"seeds\"");
+  std::ofstream(dir.Sub("moved.json")) << moved;
+  const std::string maps[] = {F + "/maps/nwol-waters.json", dir.Sub("moved.json")};
+  std::string fresh[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string db = dir.Sub("db" + std::to_string(i));
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"new", "nwol", "--scenario", F + "/scenarios/nwol-1805.json", "--map", maps[i],
+                                   "--seed", "1805"},
+          std::vector<std::string>{"adjudicate", "nwol"},
+          std::vector<std::string>{"report", "positions", "nwol", "--player", "barham", "--svg", "-"}}) {
+      std::vector<std::string> a{"--db", db};
+      a.insert(a.end(), args.begin(), args.end());
+      Run r = Adjutant(a);
+      INFO(r.out << r.err);
+      REQUIRE(r.code == 0);
+      fresh[i] = r.out;
+    }
+  }
+  REQUIRE(fresh[0].find("<svg") != std::string::npos);
+  REQUIRE(fresh[0] != fresh[1]);  // the point moved moves the regions
+  // In this one process: the first map, the second, the first again.
+  for (int i : {0, 1, 0, 1}) {
+    INFO("map " << maps[i]);
+    auto l = ledger::Ledger::Open(dir.Sub("db" + std::to_string(i)));
+    REQUIRE(l.ok());
+    std::string out, err;
+    REQUIRE(cli::RunShared(**l, {"report", "positions", "nwol", "--player", "barham", "--svg", "-"}, &out, &err) == 0);
+    CHECK(out == fresh[i]);
   }
 }
 
