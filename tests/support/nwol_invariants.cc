@@ -309,11 +309,18 @@ Result<std::string> ReportLeak(ledger::Ledger& db, const std::string& game, cons
   // The ships each ship attached to during the turn (PATE 4.4: in the same
   // place, so seen), though she may have left it by the turn's end.
   std::map<std::string, std::set<std::string>> attached, written;
+  // The ship each ship was attached to as the turn began (PATE 4.2: she
+  // follows its orders, and his orders report says so, though she may have
+  // lost sight of it since): his own order attached her in her presence.
+  std::map<std::string, std::string> attached_before;
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, 1, *end, [&](const ledger::EventView& e) {
     const fb::Turn* t = e.event()->turn();
     auto* pe = e.event()->payload_as_PateEvent();
     if (auto* a = pe ? pe->body_as_ShipAttached() : nullptr; a && t && schema::TurnOf(t) == turn) {
       if (a->to() && !a->to()->str().empty()) attached[a->ship()->str()].insert(a->to()->str());
+    }
+    if (auto* a = pe ? pe->body_as_ShipAttached() : nullptr; a && t && schema::TurnOf(t) < turn) {
+      attached_before[a->ship()->str()] = a->to() ? a->to()->str() : "";
     }
     // The ids a person wrote in his own orders of the turn: told back to
     // him, they are his own words (an outcome "BR1IN is not in Brest").
@@ -367,6 +374,7 @@ Result<std::string> ReportLeak(ledger::Ledger& db, const std::string& game, cons
       auto sh = ts.ships.find(id);
       if (sh != ts.ships.end() && !sh->second.attached_to.empty()) allowed.insert(sh->second.attached_to);
       if (auto at = attached.find(id); at != attached.end()) allowed.insert(at->second.begin(), at->second.end());
+      if (auto at = attached_before.find(id); at != attached_before.end() && !at->second.empty()) allowed.insert(at->second);
     }
     auto fresh = replay::Fold(db, game, branch, *end);
     if (!fresh.ok()) return fresh.status();
