@@ -49,9 +49,13 @@ fi
 BUILD_DIR=${ADJUTANT_BUILD_DIR:-build}
 BUILD_TYPE=${ADJUTANT_BUILD_TYPE:-RelWithDebInfo}
 . scripts/ccache.sh
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+LINK_FLAGS=${ADJUTANT_LINK_FLAGS:-}
+# A tree configured before with other link flags is configured again with
+# these (scripts/test.sh --sanitize links without PIE: see there).
+if [ ! -f "$BUILD_DIR/build.ninja" ] ||
+   ! grep -qsx "CMAKE_EXE_LINKER_FLAGS:STRING=$LINK_FLAGS" "$BUILD_DIR/CMakeCache.txt"; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "${CCACHE_LAUNCHER[@]}" \
-        -DCMAKE_CXX_FLAGS="${ADJUTANT_CXX_FLAGS:-}" >&2
+        -DCMAKE_CXX_FLAGS="${ADJUTANT_CXX_FLAGS:-}" -DCMAKE_EXE_LINKER_FLAGS="$LINK_FLAGS" >&2
 fi
 # Two cores: two jobs (RocksDB and Catch2 headers are heavy on memory, not CPU).
 ninja -C "$BUILD_DIR" -j "${ADJUTANT_JOBS:-2}" >&2
