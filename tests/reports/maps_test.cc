@@ -254,48 +254,66 @@ TEST_CASE("every bundled map: every kind drawn is in the legend, no two texts ov
   }
 }
 
-// reports/pate_map.cc keeps each naval map's geography (the sea areas'
-// regions, the coast, the ports' points) after drawing it once: a process that
-// draws for two games on different maps (the order desk) must draw each as a
-// fresh process would.
-TEST_CASE("a naval map's geography is kept per map: one process drawing two games on different maps draws each as "
-          "a fresh process does",
+// The map drawings keep each map's geography after drawing it once (the
+// naval map's sea areas, coast and ports: reports/pate_map.cc; the y1820 map's
+// provinces, sea zones, borders amiss and crossings: reports/y1820_map.cc): a
+// process that draws for two games on different maps (the order desk) must
+// draw each as a fresh process would. For each kind of game with a map drawn
+// on the earth, the bundled map and a copy with one point moved.
+TEST_CASE("a map's geography is kept per map: one process drawing two games on different maps draws each as a "
+          "fresh process does",
           "[maps]") {
-  TempDir dir;
-  std::string moved = Slurp(F + "/maps/nwol-waters.json");
-  const std::string nws = "\"lon\": 0.0, \"lat\": 64.0, \"seeds\"";  // the Norwegian Sea's own point
-  const size_t at = moved.find(nws);
-  REQUIRE(at != std::string::npos);
-  REQUIRE(moved.find(nws, at + 1) == std::string::npos);
-  moved.replace(at, nws.size(), "\"lon\": 2.0, \"lat\": 65.0, \"seeds\"");
-  std::ofstream(dir.Sub("moved.json")) << moved;
-  const std::string maps[] = {F + "/maps/nwol-waters.json", dir.Sub("moved.json")};
-  std::string fresh[2];
-  for (int i = 0; i < 2; ++i) {
-    const std::string db = dir.Sub("db" + std::to_string(i));
-    for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"new", "nwol", "--scenario", F + "/scenarios/nwol-1805.json", "--map", maps[i],
-                                   "--seed", "1805"},
-          std::vector<std::string>{"adjudicate", "nwol"},
-          std::vector<std::string>{"report", "positions", "nwol", "--player", "barham", "--svg", "-"}}) {
-      std::vector<std::string> a{"--db", db};
-      a.insert(a.end(), args.begin(), args.end());
-      Run r = Adjutant(a);
-      INFO(r.out << r.err);
-      REQUIRE(r.code == 0);
-      fresh[i] = r.out;
+  struct Drawn {
+    std::string kind, map, point, moved_to;
+    std::vector<std::string> create, play, draw;
+  };
+  const std::vector<Drawn> kinds = {
+      {"nwol", F + "/maps/nwol-waters.json", "\"lon\": 0.0, \"lat\": 64.0, \"seeds\"",  // the Norwegian Sea
+       "\"lon\": 2.0, \"lat\": 65.0, \"seeds\"",
+       {"new", "g", "--scenario", F + "/scenarios/nwol-1805.json", "--seed", "1805", "--map"},
+       {"adjudicate", "g"},
+       {"report", "positions", "g", "--player", "barham", "--svg", "-"}},
+      {"y1820", F + "/y1820/europe-1820.map.json", "\"lon\": -4.6, \"lat\": 57.3}",  // the Highlands
+       "\"lon\": -3.9, \"lat\": 57.0}",
+       {"new", "g", "--scenario", F + "/y1820/europe-1820.json", "--seed", "1820", "--map"},
+       {"stats", "g"},
+       {"report", "map", "g", "--svg", "-"}},
+  };
+  for (const Drawn& k : kinds) {
+    INFO("kind " << k.kind);
+    TempDir dir;
+    std::string moved = Slurp(k.map);
+    const size_t at = moved.find(k.point);
+    REQUIRE(at != std::string::npos);
+    REQUIRE(moved.find(k.point, at + 1) == std::string::npos);
+    moved.replace(at, k.point.size(), k.moved_to);
+    std::ofstream(dir.Sub("moved.json")) << moved;
+    const std::string maps[] = {k.map, dir.Sub("moved.json")};
+    std::string fresh[2];
+    for (int i = 0; i < 2; ++i) {
+      const std::string db = dir.Sub("db" + std::to_string(i));
+      std::vector<std::string> create = k.create;
+      create.push_back(maps[i]);
+      for (const std::vector<std::string>& args : {create, k.play, k.draw}) {
+        std::vector<std::string> a{"--db", db};
+        a.insert(a.end(), args.begin(), args.end());
+        Run r = Adjutant(a);
+        INFO(r.out << r.err);
+        REQUIRE(r.code == 0);
+        fresh[i] = r.out;
+      }
     }
-  }
-  REQUIRE(fresh[0].find("<svg") != std::string::npos);
-  REQUIRE(fresh[0] != fresh[1]);  // the point moved moves the regions
-  // In this one process: the first map, the second, the first again.
-  for (int i : {0, 1, 0, 1}) {
-    INFO("map " << maps[i]);
-    auto l = ledger::Ledger::Open(dir.Sub("db" + std::to_string(i)));
-    REQUIRE(l.ok());
-    std::string out, err;
-    REQUIRE(cli::RunShared(**l, {"report", "positions", "nwol", "--player", "barham", "--svg", "-"}, &out, &err) == 0);
-    CHECK(out == fresh[i]);
+    REQUIRE(fresh[0].find("<svg") != std::string::npos);
+    REQUIRE(fresh[0] != fresh[1]);  // the point moved moves the regions
+    // In this one process: the first map, the second, the first again, the second again.
+    for (int i : {0, 1, 0, 1}) {
+      INFO("map " << maps[i]);
+      auto l = ledger::Ledger::Open(dir.Sub("db" + std::to_string(i)));
+      REQUIRE(l.ok());
+      std::string out, err;
+      REQUIRE(cli::RunShared(**l, k.draw, &out, &err) == 0);
+      CHECK(out == fresh[i]);
+    }
   }
 }
 
