@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <mutex>
 
 #include "maps/draw.h"
 #include "maps/geo.h"
+#include "maps/kept.h"
 #include "reports/drawn.h"
 #include "rules/pate/map.h"
 
@@ -91,48 +91,20 @@ std::shared_ptr<const Geography> Compute(const pate::NavalMap& m, const std::vec
   return geo;
 }
 
-// Everything Compute reads from the map (and the panels), exactly: two maps
-// with the same key draw the same geography.
-std::string KeyOf(const pate::NavalMap& m, const std::vector<Panel>& panels) {
-  std::string key;
-  auto num = [&](double v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
-  auto text = [&](const std::string& t) {
-    num(static_cast<double>(t.size()));
-    key += t;
-  };
+// The map's geography, computed once per map and kept (maps/kept.h), keyed by
+// everything Compute reads from the map and the panels.
+std::shared_ptr<const Geography> GeographyOf(const pate::NavalMap& m, const std::vector<Panel>& panels) {
+  maps::Key key;
   for (const Panel& p : panels) {
-    num(static_cast<double>(p.side));
-    for (double v : {p.rect.x, p.rect.y, p.rect.w, p.rect.h}) num(v);
+    key.Num(static_cast<double>(p.side));
+    for (double v : {p.rect.x, p.rect.y, p.rect.w, p.rect.h}) key.Num(v);
   }
   for (const auto& [code, a] : m.areas()) {
-    text(code);
-    num(static_cast<double>(a.map));
-    num(a.lon), num(a.lat), num(static_cast<double>(a.seeds.size()));
-    for (double v : a.seeds) num(v);
+    key.Text(code).Num(static_cast<double>(a.map)).Num(a.lon).Num(a.lat).Num(static_cast<double>(a.seeds.size()));
+    for (double v : a.seeds) key.Num(v);
   }
-  for (const auto& [name, p] : m.ports()) {
-    text(name);
-    text(p.sea_area);
-    num(p.lon), num(p.lat);
-  }
-  return key;
-}
-
-// The geography of a map, computed once per map and kept (a few maps at
-// most; reports are drawn from many threads on the desk).
-std::shared_ptr<const Geography> GeographyOf(const pate::NavalMap& m, const std::vector<Panel>& panels) {
-  static std::mutex mu;
-  static std::map<std::string, std::shared_ptr<const Geography>> kept;
-  const std::string key = KeyOf(m, panels);
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    if (auto it = kept.find(key); it != kept.end()) return it->second;
-  }
-  auto geo = Compute(m, panels);
-  std::lock_guard<std::mutex> lock(mu);
-  if (kept.size() >= 8) kept.clear();
-  kept.emplace(key, geo);
-  return geo;
+  for (const auto& [name, p] : m.ports()) key.Text(name).Text(p.sea_area).Num(p.lon).Num(p.lat);
+  return maps::Kept<Geography>(key, [&] { return Compute(m, panels); });
 }
 
 }  // namespace

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <mutex>
 
 #include "maps/draw.h"
 #include "maps/geo.h"
+#include "maps/kept.h"
 #include "projections/y1820.h"
 #include "reports/drawn.h"
 
@@ -125,43 +125,20 @@ std::shared_ptr<const Geography> Compute(const P::Y1820State& s, maps::Rect fram
   return g;
 }
 
-// Everything Compute reads from the state, exactly: two states with the same
-// key draw the same geography.
-std::string KeyOf(const P::Y1820State& s, maps::Rect frame) {
-  std::string key;
-  auto num = [&](double v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
-  auto text = [&](const std::string& t) {
-    num(static_cast<double>(t.size()));
-    key += t;
-  };
-  for (double v : {frame.x, frame.y, frame.w, frame.h}) num(v);
-  num(static_cast<double>(s.defs.size()));
-  for (const auto& [id, d] : s.defs) num(id), num(d.lon), num(d.lat);
-  num(static_cast<double>(s.seas.size()));
-  for (const auto& [id, z] : s.seas) {
-    text(id);
-    num(z.lon), num(z.lat), num(static_cast<double>(z.seeds.size()));
-    for (float v : z.seeds) num(v);
-  }
-  for (const auto& [ab, kind] : s.borders) num(std::get<0>(ab)), num(std::get<1>(ab)), text(kind);
-  return key;
-}
-
-// A map's geography, computed once per map and kept (a few maps at most;
-// reports are drawn from many threads on the desk).
+// The map's geography, computed once per map and kept (maps/kept.h), keyed by
+// everything Compute reads from the state and the frame.
 std::shared_ptr<const Geography> GeographyOf(const P::Y1820State& s, maps::Rect frame) {
-  static std::mutex mu;
-  static std::map<std::string, std::shared_ptr<const Geography>> kept;
-  const std::string key = KeyOf(s, frame);
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    if (auto it = kept.find(key); it != kept.end()) return it->second;
+  maps::Key key;
+  for (double v : {frame.x, frame.y, frame.w, frame.h}) key.Num(v);
+  key.Num(static_cast<double>(s.defs.size()));
+  for (const auto& [id, d] : s.defs) key.Num(id).Num(d.lon).Num(d.lat);
+  key.Num(static_cast<double>(s.seas.size()));
+  for (const auto& [id, z] : s.seas) {
+    key.Text(id).Num(z.lon).Num(z.lat).Num(static_cast<double>(z.seeds.size()));
+    for (float v : z.seeds) key.Num(v);
   }
-  auto g = Compute(s, frame);
-  std::lock_guard<std::mutex> lock(mu);
-  if (kept.size() >= 8) kept.clear();
-  kept.emplace(key, g);
-  return g;
+  for (const auto& [ab, kind] : s.borders) key.Num(std::get<0>(ab)).Num(std::get<1>(ab)).Text(kind);
+  return maps::Kept<Geography>(key, [&] { return Compute(s, frame); });
 }
 
 }  // namespace
