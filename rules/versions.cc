@@ -63,6 +63,11 @@ constexpr std::array kVersions{
                 "unit that charged it); a unit is supported by a formed friend in its rear arc, not by one on a flank "
                 "a little behind it, which counts toward secure flanks (version 8 counted any friend behind its "
                 "front line)"},
+    VersionNote{"dog", 10, "D2.10",
+                "a unit turns where it stands (a new facing with no path, or a path whose first step is barred, a "
+                "battery refacing, a unit bound to stand) only if the block it turns into overlaps no other unit; "
+                "else it keeps its facing, stopped by the unit in the way (version 9 turned it into the other's "
+                "block)"},
     VersionNote{"pate", 1, "PATE 1-10", "the first version"},
     VersionNote{"pate", 2, "PATE 2.3, 2.8, 3.5, 3.7, 7.1, 7.4",
                 "a ship placed on station as a campaign opens is loaded with 24 - 4 stores a move from her base, "

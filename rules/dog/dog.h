@@ -101,6 +101,12 @@ inline constexpr uint32_t kChargeContextVersion = 9;
 // its front line, so a friend on a flank a little behind it counted toward
 // secure flanks (D7.13) and gave support too.
 inline constexpr uint32_t kSupportFromRearVersion = 9;
+// Version 10: D2.10: a unit turns where it stands (a new facing with no path,
+// or a path whose first step is barred, a refacing battery, one bound to
+// stand) only if the block it turns into overlaps no other unit; else it
+// keeps its facing, stopped by the unit in the way (version 9 turned it into
+// the other's block).
+inline constexpr uint32_t kTurnClearVersion = 10;
 
 // D12: where a side's orders for the coming move are recorded.
 TurnPhase OrderPosition(const projections::BattleState& s);

@@ -152,6 +152,22 @@ class Move {
     lost_this_move_[id] += men;
     pending_casualty_tests_[id].push_back({before, U(id).strength});
   }
+  // D2.10 (version 10, kTurnClearVersion): the facing `id` turns to where it
+  // stands - `facing` if its new block overlaps no other unit, else the one it
+  // has, `blocker` naming the unit in the way.
+  int32_t TurnTo(const std::string& id, int32_t facing, std::string* blocker) const {
+    const auto& u = U(id);
+    if (facing == u.facing || version_ < kTurnClearVersion) return facing;
+    *blocker = BlockerAt(s(), id, {u.x, u.y}, facing);
+    return blocker->empty() ? facing : u.facing;
+  }
+  // A turn where it stands (D1), or none when the unit in the way stops it (D2.10, version 10).
+  void TurnInPlace(const std::string& id, int32_t facing, int32_t allowance) {
+    std::string blocker;
+    const int32_t to = TurnTo(id, facing, &blocker);
+    MoveTo(id, {U(id).x, U(id).y}, to, 0, allowance, "", blocker.empty() ? "" : "blocked by " + blocker,
+           blocker.empty() ? "D1" : "D2.10");
+  }
   void MoveTo(const std::string& id, DogXY to, int32_t facing, int32_t distance, int32_t allowance,
               const std::string& terrain, const std::string& stopped, const std::string& rule) {
     const auto& u = U(id);
@@ -547,8 +563,13 @@ void Move::Reface(const std::string& id, int32_t face) {
   while (turn > 0 && RefaceQuarters(turn) * factor > left) --turn;
   if (turn == 0) return;
   const int32_t q = RefaceQuarters(turn) * factor;
-  quarters_used_[id] += q;
   const int32_t to = ((u.facing + sign * turn) % 360 + 360) % 360;
+  std::string blocker;
+  if (TurnTo(id, to, &blocker) != to) {  // version 10: a unit in the way (D2.10); no quarters spent
+    MoveTo(id, {u.x, u.y}, u.facing, 0, 0, "", "blocked by " + blocker, "D2.10");
+    return;
+  }
+  quarters_used_[id] += q;
   const std::string stopped =
       to == face ? "" : "turned " + std::to_string(turn) + " degrees in the " + std::to_string(left) + " quarters left";
   MoveTo(id, {u.x, u.y}, to, 0, 0, "refaced in " + std::to_string(q) + " quarter(s)", stopped, "D1.12");
@@ -677,7 +698,7 @@ Status Move::MoveUnits() {
         Refuse(id, "D11", id + " must stand " + std::to_string(u.bound_moves) + " more move(s): it walks none of its path");
       }
       if (refacing && quarters > 0 && !halted) {
-        MoveTo(id, {u.x, u.y}, face, 0, Allowance(static_cast<fb::DogArm>(u.arm), formation) * quarters / 4, "", "", "D1");
+        TurnInPlace(id, face, Allowance(static_cast<fb::DogArm>(u.arm), formation) * quarters / 4);
       }
       continue;
     }
@@ -716,7 +737,7 @@ Status Move::MoveUnits() {
       path = it->second.path;
     }
     if (path.empty()) {
-      if (facing != u.facing) MoveTo(id, {u.x, u.y}, facing, 0, allowance, "", "", "D1");
+      if (facing != u.facing) TurnInPlace(id, facing, allowance);
       continue;
     }
     if (allowance <= 0) continue;
@@ -741,6 +762,13 @@ Status Move::MoveUnits() {
     }
     // A move stopped short names the rule that stopped it (D2, D2.10, D3.n).
     if (v2_ && !wk.stopped.empty() && !wk.stopped_rule.empty() && rule == "D2") rule = wk.stopped_rule;
+    if (wk.distance == 0) {
+      // Version 10: stopped at its first step, it turns where it stands only into a clear block.
+      std::string blocker;
+      facing = TurnTo(id, facing, &blocker);
+      if (!blocker.empty() && stopped.empty()) stopped = "blocked by " + blocker;
+      if (!blocker.empty() && rule == "D2") rule = "D2.10";
+    }
     MoveTo(id, wk.to, facing, wk.distance, allowance, wk.terrain, stopped, rule);
     if (wk.cohesion != U(id).cohesion) State(id, wk.cohesion, U(id).fatigue, "terrain: " + wk.terrain, "D3");
   }

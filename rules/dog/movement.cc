@@ -97,6 +97,17 @@ int32_t Depth(const P::DogUnitState& u) {
   }
 }
 
+std::string BlockerAt(const P::BattleState& s, const std::string& id, DogXY at, int32_t facing) {
+  const P::DogUnitState& u = s.units.at(id);
+  if (MayPassThroughUnits(static_cast<fb::DogArm>(u.arm), static_cast<fb::DogFormation>(u.formation))) return "";
+  const auto mine = Footprint(u, at, facing);
+  for (const auto& [other, o] : s.units) {
+    if (other == id || o.gone) continue;
+    if (FootprintsOverlap(mine, Footprint(o, {o.x, o.y}, o.facing))) return other;
+  }
+  return "";
+}
+
 std::vector<DogXY> Footprint(const P::DogUnitState& u, DogXY at, int32_t facing) {
   const int64_t w = Frontage(u), d = Depth(u);
   // Facing 0 is up the table (towards smaller y).
@@ -211,16 +222,7 @@ Walk WalkPath(const P::BattleState& s, const std::string& id, const std::vector<
       entered[i] = !IsLinear(t.kind) && PolygonContains(t.points, w.to);
     }
   }
-  const bool passes = MayPassThroughUnits(arm, static_cast<fb::DogFormation>(u.formation));
-  auto blocked_by = [&](DogXY at) -> std::string {
-    if (passes) return "";
-    const auto mine = Footprint(u, at, facing >= 0 ? facing : u.facing);
-    for (const auto& [other, o] : s.units) {
-      if (other == id || o.gone) continue;
-      if (FootprintsOverlap(mine, Footprint(o, {o.x, o.y}, o.facing))) return other;
-    }
-    return "";
-  };
+  auto blocked_by = [&](DogXY at) { return BlockerAt(s, id, at, facing >= 0 ? facing : u.facing); };
   DogXY here = w.to;
   for (const DogXY& target : path) {
     while (here.x != target.x || here.y != target.y) {

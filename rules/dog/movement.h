@@ -34,6 +34,11 @@ bool FootprintsOverlap(const std::vector<DogXY>& a, const std::vector<DogXY>& b)
 // integer geometry: the nearest corner of either to an edge of the other).
 bool FootprintsWithin(const std::vector<DogXY>& a, const std::vector<DogXY>& b, int32_t mm);
 
+// D2.10: the first unit (in id order) whose block `id`'s block overlaps when
+// it stands at `at` facing `facing`; "" if none, or if it passes through
+// units (skirmishers).
+std::string BlockerAt(const projections::BattleState& s, const std::string& id, DogXY at, int32_t facing);
+
 struct Walk {
   DogXY to;
   int32_t distance = 0;          // mm actually moved

@@ -98,7 +98,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(rules::LatestVersion("sow") == 12);
   CHECK(rules::LatestVersion("pate") == 10);
   CHECK(rules::LatestVersion("y1820") == 10);
-  CHECK(rules::LatestVersion("dog") == 9);
+  CHECK(rules::LatestVersion("dog") == 10);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
   CHECK(rules::KnownVersion("sow", 12));
@@ -107,7 +107,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK_FALSE(rules::KnownVersion("pate", 11));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 12}, {"pate", 10}, {"y1820", 10}, {"dog", 9}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 12}, {"pate", 10}, {"y1820", 10}, {"dog", 10}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -203,12 +203,12 @@ TEST_CASE("audit: each turn under the version it recorded is identical — under
   CHECK(found);
 }
 
-TEST_CASE("dog=9: a new battle starts under the newest dog rules version", "[versions][cli][dog]") {
+TEST_CASE("dog=10: a new battle starts under the newest dog rules version", "[versions][cli][dog]") {
   TempDir dir;
   const std::string db = dir.Sub("db");
   REQUIRE(Adjutant({"--db", db, "new", "b", "--scenario", std::string(ADJUTANT_FIXTURES) + "/dog/talavera-brigade.json"}).code == 0);
-  CHECK(rules::LatestVersion("dog") == 9);
-  CHECK_THAT(Adjutant({"--db", db, "rules-versions", "b"}).out, Catch::Contains("dog=9  newest  in use by b/main"));
+  CHECK(rules::LatestVersion("dog") == 10);
+  CHECK_THAT(Adjutant({"--db", db, "rules-versions", "b"}).out, Catch::Contains("dog=10  newest  in use by b/main"));
 }
 
 TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rules-version", "[versions][cli]") {
@@ -233,7 +233,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("sow=10\n    SOW 6.1, 6.3, 2.2, 2.4, 4.9: the War Minister's supplies and the Naval Minister's stores") &&
                            Catch::Contains("sow=11\n    SOW 7.1: a unit that names its city (a garrison, a landing) has been in that city alone") &&
                            Catch::Contains("sow=12  newest  in use by g/main\n    SOW 4.1, PATE 2.3: a ship's build may not name a number someone holds a post on"));
-  // dog=9 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=8 before it.
+  // dog=10 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=9 before it.
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3\n    D3, D5.4, D7.11: friends within 150 mm that fall back") &&
                            Catch::Contains("dog=4\n    D5.3, D7.8, D7.9, D7.15, D7.16: a unit charged this move") &&
@@ -241,7 +241,8 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("dog=6\n    D3: a unit that starts its move inside a wood") &&
                            Catch::Contains("dog=7\n    D2, D2.10, D5, D11, D13: a unit walks its path in 5 mm steps") &&
                            Catch::Contains("dog=8\n    D5.4: a unit that went back this move") &&
-                           Catch::Contains("dog=9  newest\n    D5.3, D5.4, D5.5, D5.7, D7.8, D7.9, D7.14, D7.15, D7.16, D7.18: a unit a charge reached this move"));
+                           Catch::Contains("dog=9\n    D5.3, D5.4, D5.5, D5.7, D7.8, D7.9, D7.14, D7.15, D7.16, D7.18: a unit a charge reached this move") &&
+                           Catch::Contains("dog=10  newest\n    D2.10: a unit turns where it stands"));
   // pate=10 and y1820=10 are listed, newest, with the rules they changed and what; the versions before them too.
   CHECK_THAT(list.out, Catch::Contains("pate=6\n    PATE 6.11, 6.8, 6.9: ships of one state arriving") &&
                            Catch::Contains("pate=7\n    PATE 6.4, 7.1, 6.6, SOW 4.8: a ship in a port's coastal waters ordered into its harbour") &&
