@@ -743,6 +743,13 @@ Status Move::MoveUnits() {
     if (allowance <= 0) continue;
     Walk wk = WalkPath(s(), id, path, allowance, version_, version_ >= kWalkFacingVersion ? facing : -1);
     std::string stopped = wk.stopped;
+    std::string turn_blocker;
+    if (wk.distance == 0) {
+      // Version 10: stopped at its first step, it turns where it stands only
+      // into a clear block (and a charge's contact is judged as it stands).
+      facing = TurnTo(id, facing, &turn_blocker);
+      if (stopped.empty() && !turn_blocker.empty()) stopped = "blocked by " + turn_blocker;
+    }
     if (ch != charging_.end()) {
       // Contact: stopped by the target itself, or close enough to its block.
       const auto& t = U(ch->second);
@@ -762,13 +769,7 @@ Status Move::MoveUnits() {
     }
     // A move stopped short names the rule that stopped it (D2, D2.10, D3.n).
     if (v2_ && !wk.stopped.empty() && !wk.stopped_rule.empty() && rule == "D2") rule = wk.stopped_rule;
-    if (wk.distance == 0) {
-      // Version 10: stopped at its first step, it turns where it stands only into a clear block.
-      std::string blocker;
-      facing = TurnTo(id, facing, &blocker);
-      if (!blocker.empty() && stopped.empty()) stopped = "blocked by " + blocker;
-      if (!blocker.empty() && rule == "D2") rule = "D2.10";
-    }
+    if (wk.stopped.empty() && !turn_blocker.empty() && rule == "D2") rule = "D2.10";
     MoveTo(id, wk.to, facing, wk.distance, allowance, wk.terrain, stopped, rule);
     if (wk.cohesion != U(id).cohesion) State(id, wk.cohesion, U(id).fatigue, "terrain: " + wk.terrain, "D3");
   }
