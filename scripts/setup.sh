@@ -53,7 +53,7 @@ LINK_FLAGS=${ADJUTANT_LINK_FLAGS:-}
 # A tree configured before with other link flags is configured again with
 # these (scripts/test.sh --sanitize links without PIE: see there).
 if [ ! -f "$BUILD_DIR/build.ninja" ] ||
-   ! grep -qsx "CMAKE_EXE_LINKER_FLAGS:STRING=$LINK_FLAGS" "$BUILD_DIR/CMakeCache.txt"; then
+   ! grep -qsxF "CMAKE_EXE_LINKER_FLAGS:STRING=$LINK_FLAGS" "$BUILD_DIR/CMakeCache.txt"; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "${CCACHE_LAUNCHER[@]}" \
         -DCMAKE_CXX_FLAGS="${ADJUTANT_CXX_FLAGS:-}" -DCMAKE_EXE_LINKER_FLAGS="$LINK_FLAGS" >&2
 fi

@@ -117,14 +117,22 @@ Status Moves::Fight(int32_t to) {
   }
   if (c_.version() >= kStandingJoinAttackVersion) {
     // Version 10: the nation's armies standing there, free to fight, head the attacking side.
-    int32_t held = arrived_.count(to) ? arrived_[to] : 0;
-    for (const auto& [target, waiting] : waiting_) {
-      for (const Column& col : waiting) held += col.from == to ? col.armies : 0;
-    }
-    const int32_t standing = Get(c_.s().Province(to)->armies, nation_) - held;
+    const int32_t standing = FreeIn(to);
     if (standing > 0) columns.insert(columns.begin(), Column{to, standing, 0, "", {}, ""});
   }
   return Attack(to, std::move(columns));
+}
+
+int32_t Moves::FreeIn(int32_t province, std::string* waiting) const {
+  int32_t held = 0;
+  for (const auto& [target, columns] : waiting_) {
+    int32_t k = 0;
+    for (const Column& col : columns) k += col.from == province ? col.armies : 0;
+    if (k > 0 && waiting) *waiting += (waiting->empty() ? "" : ", ") + std::to_string(k) + " wait to attack " + P(target);
+    held += k;
+  }
+  auto arrived = arrived_.find(province);
+  return Get(c_.s().Province(province)->armies, nation_) - (arrived == arrived_.end() ? 0 : arrived->second) - held;
 }
 
 // A plain move (no battle): `k` armies from `from` into `to`, where they
@@ -150,16 +158,8 @@ Status Moves::ArmyOrder(const Y1820StandingOrder& o) {
   if (!from || !s.defs.count(o.a)) return reject("Y5.1", "there is no " + P(o.a));
   if (!to || !s.defs.count(o.b)) return reject("Y5.1", "there is no " + P(o.b));
   if (o.a == o.b) return reject("Y5.1", "an army moves to another province");
-  // Not those that arrived this turn, nor (version 9) those waiting to attack from there (said where).
-  int32_t held = 0;
   std::string waiting;
-  for (const auto& [target, columns] : waiting_) {
-    int32_t k = 0;
-    for (const Column& col : columns) k += col.from == o.a ? col.armies : 0;
-    if (k > 0) waiting += (waiting.empty() ? "" : ", ") + std::to_string(k) + " wait to attack " + P(target);
-    held += k;
-  }
-  int available = Get(from->armies, nation_) - (arrived_.count(o.a) ? arrived_[o.a] : 0) - held;
+  const int32_t available = FreeIn(o.a, &waiting);
   if (o.n < 1) return reject("Y5.1", "move at least one army");
   if (o.n > available) {
     return reject("Y5.1", nation_ + " has " + std::to_string(available) + " armies in " + P(o.a) +

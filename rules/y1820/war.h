@@ -41,6 +41,10 @@ class Moves {
     std::string rule;
   };
   Status ArmyOrder(const projections::Y1820StandingOrder& o);
+  // The nation's armies in `province` free this turn: not those that arrived
+  // or fought there, nor (version 9) those waiting there to attack elsewhere
+  // (`waiting`, if given, says how many wait for where).
+  int32_t FreeIn(int32_t province, std::string* waiting = nullptr) const;
   void MovedIn(int32_t from, int32_t to, int32_t k, const std::vector<int32_t>& via,
                const std::vector<std::string>& seas, const std::string& rule);
   // One column's battle (version 8's moves, Besiege).
