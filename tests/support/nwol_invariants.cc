@@ -316,11 +316,10 @@ Result<std::string> ReportLeak(ledger::Ledger& db, const std::string& game, cons
   ADJ_RETURN_IF_ERROR(db.Read(game, branch, 1, *end, [&](const ledger::EventView& e) {
     const fb::Turn* t = e.event()->turn();
     auto* pe = e.event()->payload_as_PateEvent();
-    if (auto* a = pe ? pe->body_as_ShipAttached() : nullptr; a && t && schema::TurnOf(t) == turn) {
-      if (a->to() && !a->to()->str().empty()) attached[a->ship()->str()].insert(a->to()->str());
-    }
-    if (auto* a = pe ? pe->body_as_ShipAttached() : nullptr; a && t && schema::TurnOf(t) < turn) {
-      attached_before[a->ship()->str()] = a->to() ? a->to()->str() : "";
+    if (auto* a = pe ? pe->body_as_ShipAttached() : nullptr; a && t) {
+      const std::string to = a->to() ? a->to()->str() : "";
+      if (schema::TurnOf(t) < turn) attached_before[a->ship()->str()] = to;
+      if (schema::TurnOf(t) == turn && !to.empty()) attached[a->ship()->str()].insert(to);
     }
     // The ids a person wrote in his own orders of the turn: told back to
     // him, they are his own words (an outcome "BR1IN is not in Brest").
