@@ -168,6 +168,11 @@ constexpr std::array kVersions{
                 "escape and prizes are for the loser's ships, and 2.1 says ships are never transports; they stay "
                 "where the battle was, one ordered into the harbour not going in past the winner (version 9 had "
                 "each roll to escape and, failing, be taken as a prize)"},
+    VersionNote{"pate", 11, "PATE 7.7, 6.9",
+                "at sea the +10% to windward is each ship's whose group lies to windward of the enemy (version 10 "
+                "gave it to every ship of the side with more ships to windward, and to nobody when the counts were "
+                "equal); Marines at close quarters add a point for each whole 20 (version 10 counted the fraction: "
+                "150 Marines, 7.5 points; now 7)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

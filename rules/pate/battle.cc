@@ -360,7 +360,7 @@ Status CombatPhase::Fight(const Engagement& e) {
   // forgot it.
   const bool batteries_written = version >= 3;
   // Rules version 5 (PATE 2.1): transports are not 7.4's, 7.5's or 4.6's
-  // "ships" (Battle::transports_not_ships).
+  // "ships" (Battle::version).
   const bool transports_not_ships = version >= kTransportsNotShipsVersion;
   const auto& side0 = e.contact[0];
   const auto& side1 = e.contact[1];
@@ -369,9 +369,7 @@ Status CombatPhase::Fight(const Engagement& e) {
   b.id = "battle " + std::to_string(e.no) + " at " + e.location;
   b.at = p.at();
   b.where = e.where;
-  b.transports_not_ships = transports_not_ships;
-  b.transports_not_prizes = version >= kTransportsNotPrizesVersion;
-  b.broken_line_decides = version >= kDecisiveLineVersion;
+  b.version = version;
   if (port) {
     auto wind = p.WindAt(e.location);
     b.onshore_wind = static_cast<Compass>(wind.from) == port->exit;
@@ -405,6 +403,7 @@ Status CombatPhase::Fight(const Engagement& e) {
       c.close = o.engage == Engage::Close;
       c.break_line = o.break_line;
       c.aim_rigging = !o.aim_hull;
+      c.windward = b.where == Where::Sea && sh.windward;
       (side == 0 ? ww0 : ww1) += sh.windward ? 1 : 0;
       b.ships.push_back(c);
     }

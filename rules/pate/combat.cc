@@ -4,6 +4,8 @@
 #include <cassert>
 #include <set>
 
+#include "rules/pate/tables.h"
+
 namespace adjutant::rules::pate {
 namespace {
 
@@ -185,7 +187,7 @@ class Resolver {
     auto warship = [&](size_t i) { return Warship(ships[i]); };
     auto evading_warship = [&](size_t i) { return ships[i].evade && Warship(ships[i]); };
     auto wholly = [&](int side) {
-      if (b_.transports_not_ships && Count(side, warship) > 0) return Count(side, evading_warship) == Count(side, warship);
+      if (b_.version >= kTransportsNotShipsVersion && Count(side, warship) > 0) return Count(side, evading_warship) == Count(side, warship);
       return evaders[side] == Count(side, any);
     };
     std::array<bool, 2> whole = {wholly(0), wholly(1)};
@@ -241,7 +243,7 @@ class Resolver {
     // One side of only shore batteries (2.1, version 5: with or without
     // transports, which are not ships).
     auto only_batteries = [&](int side) {
-      return b_.transports_not_ships ? Count(side, warship) == 0 && b_.battery_side == side : Count(side, any) == 0;
+      return b_.version >= kTransportsNotShipsVersion ? Count(side, warship) == 0 && b_.battery_side == side : Count(side, any) == 0;
     };
     if (only_batteries(0) || only_batteries(1)) {
       out_.log.push_back("PATE 7.5: one side has only shore batteries: the other fights at range");
@@ -313,8 +315,11 @@ class Resolver {
     for (size_t i = 0; i < in_.size(); ++i) {
       if (!in_[i]) continue;
       const Combatant& c = b_.ships[i];
-      sit_[i].windward = c.side == b_.windward_side;
-      int32_t s = ShipStrengthTenths(c, sit_[i]);
+      // 7.7 with 6.9: at sea, each ship to windward (version 11); else the
+      // side with the gauge (coastal waters: read from the port's wind).
+      sit_[i].windward = b_.version >= kWindwardEachVersion && b_.where == Where::Sea ? c.windward
+                                                                                     : c.side == b_.windward_side;
+      int32_t s = ShipStrengthTenths(c, sit_[i], b_.version);
       out_.ships[i].strength_tenths = s;
       out_.ships[i].at_close_quarters = sit_[i].close_quarters;
       out_.strength_tenths[c.side] += s;
@@ -412,7 +417,7 @@ class Resolver {
     int loser = Enemy(out_.winner);
     // 7.2: a broken line makes the battle more decisive (see Battle).
     const bool broke_through = out_.line == LineOutcome::BrokeThrough;
-    const bool decisive = b_.broken_line_decides ? broke_through || both_broke_
+    const bool decisive = b_.version >= kDecisiveLineVersion ? broke_through || both_broke_
                                                  : broke_through && out_.breaking_side == out_.winner;
     std::vector<std::string> captors;
     for (size_t i = 0; i < in_.size(); ++i) {
@@ -424,7 +429,7 @@ class Resolver {
     for (size_t i = 0; i < in_.size(); ++i) {
       ShipResult& r = out_.ships[i];
       if (!in_[i] || b_.ships[i].side != loser || r.sunk) continue;
-      if (b_.transports_not_prizes && !Warship(b_.ships[i])) {
+      if (b_.version >= kTransportsNotPrizesVersion && !Warship(b_.ships[i])) {
         r.stayed = true;
         out_.log.push_back("PATE 7.8, 2.1: " + r.id + " is a transport group, not a ship: she neither escapes nor is taken");
         continue;
@@ -499,12 +504,16 @@ int32_t CrewFactorBp(int32_t crew, int32_t full_crew) {
   return ClampBp(kBpWhole - (kCrewFullStrengthBp - crew_bp) * kCrewPenaltyNumerator / kCrewPenaltyDenominator);
 }
 
-int32_t ShipStrengthTenths(const Combatant& c, const Situation& s) {
+int32_t ShipStrengthTenths(const Combatant& c, const Situation& s, uint32_t version) {
   const KindRow& row = RowOf(c.kind);
   int64_t tenths = int64_t{row.strength_tenths} * (c.kind == Kind::FR ? c.frigates : 1);
   if (tenths == 0) return 0;
   tenths = tenths * CrewFactorBp(c.crew, c.full_crew) / kBpWhole;
-  if (s.close_quarters) tenths += int64_t{c.marines} * kTenthsPerPoint / kMarinesPerPoint;
+  if (s.close_quarters) {
+    // A point for each 20 Marines: whole twenties since version 11.
+    tenths += version >= kWholeMarinesVersion ? int64_t{c.marines} / kMarinesPerPoint * kTenthsPerPoint
+                                              : int64_t{c.marines} * kTenthsPerPoint / kMarinesPerPoint;
+  }
   const int32_t doubled = s.close_quarters ? kCloseQuartersModifierFactor : 1;
   // The percentage modifiers add up, and apply once.
   int64_t bp = kBpWhole + doubled * (QualityBp(c.quality) + ExperienceBp(c.experience)) +

@@ -36,6 +36,7 @@ struct Combatant {
   bool close = false;        // close quarters (7.5)
   bool break_line = false;   // break the enemy's line (4.7, 7.6)
   bool aim_rigging = true;   // 4.7, 7.3; rigging is 4.11's default
+  bool windward = false;     // 6.9: at sea, her group lies to windward of the enemy
 };
 
 struct Battle {
@@ -48,19 +49,25 @@ struct Battle {
   int battery_side = -1;     // 7.1: the side the harbour's batteries fight for
   uint8_t defence = 0;       // the harbour's defence rating (1.4)
   uint8_t batteries = 0, batteries_damaged = 0;  // damaged ones among them
-  // PATE 2.1 (rules version 5): 7.4's and 7.5's "ships" are the warships, not
-  // the transport groups: a side whose warships all evade evades whole, and a
-  // side of shore batteries and transports is one of "only shore batteries".
-  bool transports_not_ships = false;
-  // PATE 7.8 with 2.1 (rules version 10): 7.8's escape and prizes concern
-  // the loser's warships; its transport groups neither roll nor are taken
-  // (nor withdraw when the winner has no captor): they stay.
-  bool transports_not_prizes = false;
-  // PATE 7.2 (rules version 5): a battle whose line was broken — one side
-  // through, or both sides breaking — is more decisive whoever wins: the
-  // loser's ships escape less often (kEscapeLineBrokenBp). Version 4: only
-  // when the winner was the side that broke through.
-  bool broken_line_decides = false;
+  // The rules version the battle is judged under: which readings of 7.4,
+  // 7.5, 7.7 and 7.8 apply (the gates are tables.h's). 0, a test's default,
+  // takes the first reading of each.
+  // - kTransportsNotShipsVersion (5, PATE 2.1): 7.4's and 7.5's "ships" are
+  //   the warships, not the transport groups: a side whose warships all evade
+  //   evades whole, and a side of shore batteries and transports is one of
+  //   "only shore batteries".
+  // - kDecisiveLineVersion (5, PATE 7.2): a battle whose line was broken (one
+  //   side through, or both sides breaking) is more decisive whoever wins:
+  //   the loser's ships escape less often (kEscapeLineBrokenBp). Before: only
+  //   when the winner was the side that broke through.
+  // - kTransportsNotPrizesVersion (10, PATE 7.8 with 2.1): 7.8's escape and
+  //   prizes concern the loser's warships; its transport groups neither roll
+  //   nor are taken (nor withdraw when the winner has no captor): they stay.
+  // - kWindwardEachVersion (11, PATE 7.7): at sea the +10% is each ship's
+  //   whose group lies to windward of the enemy (Combatant::windward), not
+  //   every ship's of the side with more ships to windward.
+  // - kWholeMarinesVersion (11, PATE 7.7): a point for each whole 20 Marines.
+  uint32_t version = 0;
 };
 
 // 7.6: what became of an attempt to break the line.
@@ -120,7 +127,8 @@ struct Situation {
   bool closed = false;       // 7.5: moved to close quarters itself
   int32_t line_bp = 0;       // 7.6: -2500 divided, +3300 broke through
 };
-int32_t ShipStrengthTenths(const Combatant& c, const Situation& s);
+// `version`: the rules version's reading of the Marines (Battle::version).
+int32_t ShipStrengthTenths(const Combatant& c, const Situation& s, uint32_t version = 0);
 int32_t BatteryStrengthTenths(uint8_t defence, uint8_t batteries, uint8_t damaged);
 
 // 7.7: experience each ship gains from a battle of these strengths.

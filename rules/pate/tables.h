@@ -212,4 +212,18 @@ inline constexpr uint32_t kAboardNearVersion = 9;
 // the loser, so a transport group rolled to escape and, failing, was taken.
 inline constexpr uint32_t kTransportsNotPrizesVersion = 10;
 
+// Rules version 11: PATE 7.7 with 6.9: "ships to windward gain +10%" is
+// each ship's, as 6.9 placed her group on meeting the enemy at sea: a side
+// whose groups lie either side of the enemy has +10% on those to windward
+// only, and equal counts to windward no longer cost both sides their +10%.
+// The side's weather gauge (more of its ships to windward) still sets 7.4's
+// escape and 7.5's closing chances; in coastal waters the gauge read from
+// the port's wind (version 3) is every ship's of that side, as before.
+// Version 10 gave the +10% to every ship of the side with the gauge at sea.
+inline constexpr uint32_t kWindwardEachVersion = 11;
+// Rules version 11: PATE 7.7: a point of strength at close quarters for
+// each whole 20 Marines aboard (150 Marines, 7 points); version 10 counted
+// the fraction (7.5).
+inline constexpr uint32_t kWholeMarinesVersion = 11;
+
 }  // namespace adjutant::rules::pate

@@ -9,6 +9,8 @@
 
 #include "rules/dice.h"
 #include "rules/pate/combat.h"
+#include "rules/pate/tables.h"
+#include "rules/versions.h"
 
 using namespace adjutant;
 using namespace adjutant::rules::pate;
@@ -131,7 +133,7 @@ TEST_CASE("PATE 7.1: transports are targets — transports alone make no battle"
   // 100%): d6 4 -> 4 points at rigging (the default aim), 3 rigging 1 hull.
   // It inflicted nothing: side 0 wins; the transport's escape chance is
   // 50% - 3 x 5% = 35%: 3501 fails, and A1, the only captor, takes it
-  // (version 9's reading: Battle::transports_not_prizes unset; version 10's
+  // (version 9's reading: Battle::version below 10; version 10's
   // in the next test).
   BattleResult r = Scripted(At(Where::Sea, {Ship("A1", 0), Ship("BT", 1, Kind::TR)}), "4 3501");
   CHECK(r.fought);
@@ -151,7 +153,7 @@ TEST_CASE("PATE 7.8, 2.1: a losing transport group neither escapes nor is taken 
   // B1's, d6 for BT's; 7.8: B1 escapes on 0001 of 10000): one escape roll,
   // B1's; BT neither escapes nor is taken.
   Battle b = At(Where::Sea, {Ship("A1", 0), Ship("BT", 1, Kind::TR), Ship("B1", 1)});
-  b.transports_not_prizes = true;
+  b.version = kTransportsNotPrizesVersion;
   BattleResult r = Scripted(b, "1 6 6 0001");
   CHECK(r.winner == 0);
   CHECK(Of(r, "BT").fought);
@@ -167,7 +169,7 @@ TEST_CASE("PATE 7.8, 2.1: a losing transport group neither escapes nor is taken 
   // damages BT (3 rigging, 1 hull) and side 0 wins, but the script holds
   // only the damage die: no escape roll, no captor.
   Battle alone = At(Where::Sea, {Ship("A1", 0), Ship("BT", 1, Kind::TR)});
-  alone.transports_not_prizes = true;
+  alone.version = kTransportsNotPrizesVersion;
   BattleResult s = Scripted(alone, "4");
   CHECK(s.winner == 0);
   CHECK_FALSE(Of(s, "BT").captured);
@@ -502,6 +504,49 @@ TEST_CASE("PATE 7.7: strength: Marines at close quarters, the weather gauge, clo
   CHECK(ShipStrengthTenths(sl, {.close_quarters = true, .closed = true}) == 967);  // 107.5 x 90%
   CHECK(ShipStrengthTenths(Ship("A", 0), {.windward = true}) == 1100);
   CHECK(ShipStrengthTenths(Ship("A", 0), {.windward = true, .line_bp = 3300}) == 1430);
+  // Version 11: a point for each whole 20 Marines (150: 7 points).
+  CHECK(ShipStrengthTenths(sl, {.close_quarters = true}, kWholeMarinesVersion - 1) == 1075);
+  CHECK(ShipStrengthTenths(sl, {.close_quarters = true}, kWholeMarinesVersion) == 1070);
+  sl.marines = 160;
+  CHECK(ShipStrengthTenths(sl, {.close_quarters = true}, kWholeMarinesVersion) == 1080);
+  sl.marines = 19;
+  CHECK(ShipStrengthTenths(sl, {.close_quarters = true}, kWholeMarinesVersion) == 1000);
+  CHECK(ShipStrengthTenths(sl, {.close_quarters = true}, kWholeMarinesVersion - 1) == 1009);
+}
+
+TEST_CASE("PATE 7.7 with 6.9: at sea the +10% is each ship's to windward (version 11)", "[pate][pate-combat]") {
+  // Side 0's A1 lies to windward of the enemy and its A2 to leeward; side
+  // 1's B1 to windward and B2 to leeward: two each, so neither side has the
+  // gauge (-1). Version 10: nobody gains 10%; version 11: A1 and B1 do.
+  auto windward = [](Combatant c) {
+    c.windward = true;
+    return c;
+  };
+  Battle b = At(Where::Sea, {windward(Ship("A1", 0)), Ship("A2", 0), windward(Ship("B1", 1)), Ship("B2", 1)});
+  b.version = kWindwardEachVersion - 1;
+  BattleResult v10 = Prefixed(b, "");
+  CHECK(v10.strength_tenths == std::array<int64_t, 2>{2000, 2000});
+  b.version = kWindwardEachVersion;
+  BattleResult v11 = Prefixed(b, "");
+  CHECK(Of(v11, "A1").strength_tenths == 1100);
+  CHECK(Of(v11, "A2").strength_tenths == 1000);
+  CHECK(Of(v11, "B1").strength_tenths == 1100);
+  CHECK(Of(v11, "B2").strength_tenths == 1000);
+  // With the gauge side 0's (more of its ships to windward, say): version
+  // 10 gives A2 the +10% too and B1 none; version 11 as above.
+  b.windward_side = 0;
+  b.version = kWindwardEachVersion - 1;
+  BattleResult gauge10 = Prefixed(b, "");
+  CHECK(Of(gauge10, "A2").strength_tenths == 1100);
+  CHECK(Of(gauge10, "B1").strength_tenths == 1000);
+  b.version = kWindwardEachVersion;
+  BattleResult gauge11 = Prefixed(b, "");
+  CHECK(gauge11.strength_tenths == std::array<int64_t, 2>{2100, 2100});
+  // In coastal waters the gauge (from the port's wind, version 3) is every
+  // ship's of that side, whatever her own flag.
+  b.where = Where::Coastal;
+  BattleResult coastal = Prefixed(b, "");
+  CHECK(coastal.strength_tenths == std::array<int64_t, 2>{2200, 2000});
 }
 
 TEST_CASE("PATE 7.7: strength: quality and experience, doubled at close quarters (7.5)", "[pate][pate-combat]") {
@@ -662,10 +707,10 @@ Battle RandomBattle() {
     c.close = *rc::gen::arbitrary<bool>();
     c.break_line = *rc::gen::arbitrary<bool>();
     c.aim_rigging = *rc::gen::arbitrary<bool>();
+    c.windward = b.where == Where::Sea && *rc::gen::arbitrary<bool>();
     b.ships.push_back(c);
   }
-  b.transports_not_ships = *rc::gen::arbitrary<bool>();
-  b.transports_not_prizes = *rc::gen::arbitrary<bool>();
+  b.version = *rc::gen::inRange<uint32_t>(0, rules::LatestVersion("pate") + 1);
   if (b.where == Where::Harbour && *rc::gen::arbitrary<bool>()) {
     b.battery_side = *rc::gen::inRange(0, 2);
     b.defence = static_cast<uint8_t>(*rc::gen::inRange(0, 6));
@@ -712,9 +757,10 @@ TEST_CASE("PATE 7: any battle keeps damage, fates, prizes and rolls within the r
       if (c.kind == Kind::FR && b.where != Where::Harbour && line_ships) RC_ASSERT(!s.fought);  // 7.1
       // 7.8 with 2.1 (version 10): a transport group neither escapes nor is
       // taken (she may still evade, 7.4, and sink).
-      if (b.transports_not_prizes && !warship) RC_ASSERT(!s.escaped && !s.captured);
+      const bool not_prizes = b.version >= kTransportsNotPrizesVersion;
+      if (not_prizes && !warship) RC_ASSERT(!s.escaped && !s.captured);
       // ... and stays exactly when she fought on the beaten side and was not sunk.
-      RC_ASSERT(s.stayed == (b.transports_not_prizes && !warship && s.fought && r.winner >= 0 &&
+      RC_ASSERT(s.stayed == (not_prizes && !warship && s.fought && r.winner >= 0 &&
                              c.side != r.winner && !s.sunk));
       if (s.captured) {
         RC_ASSERT(r.winner == 1 - c.side);
