@@ -305,9 +305,12 @@ function roleOf(suffixes) {
   return null;
 }
 // What an order is for: a ship's, a unit's or a build's — one order each
-// in a file: a later one from the forms replaces it, never joins it.
+// in a file: a later one from the forms replaces it, never joins it. null:
+// an order that is never one of a kind, each added beside the others.
 function slotOf(item) {
   const outer = item.body || {}, b = outer.body || {}, k = outer.body_type || item.body_type;
+  // SOW 7.1: each damaged or destroyed battery is a repair of its own (sow=8); a city's fort rises once a season.
+  if (k === "RepairOrder") return b.what === "Fort" ? "the fort repair at " + b.city : null;
   if (k === "ShipOrders") return "ship " + b.ship;
   if (k === "DogIntent") return "unit " + b.unit;  // D12.2: a unit's last intention stands
   if (k === "MoveStoresOrder") return "stores from " + b.from + " to " + b.to;  // PATE 3.5
@@ -326,7 +329,7 @@ function addOrder(item) {
   if (typed !== "" && typed[0] !== "{") { $("submitted").textContent = "The order file is in the text form: add this order as a line by hand, or empty the file to use the forms."; return; }
   let file; try { file = JSON.parse($("order-text").value); } catch (e) { file = {orders: []}; }
   if (!Array.isArray(file.orders)) file.orders = [];
-  const slot = slotOf(item), at = file.orders.findIndex(o => slotOf(o) === slot);
+  const slot = slotOf(item), at = slot === null ? -1 : file.orders.findIndex(o => slotOf(o) === slot);
   if (at >= 0) file.orders[at] = item; else file.orders.push(item);
   $("order-text").value = JSON.stringify(file, null, 1);
   $("submitted").textContent = at >= 0 ? "Replaced the order for " + slot + " in the file." : "";

@@ -255,6 +255,20 @@ TEST_CASE("desk page at a phone's width and a desk's: money in crowns, a draft r
         REQUIRE(b.Until("document.getElementById('submitted').textContent.includes('recorded for turn')"));
         CHECK(b.Eval("document.getElementById('order-text').value") == "\"{\\\"orders\\\": []}\"");
         REQUIRE(b.Until("document.getElementById('orders').textContent.includes('300.5')"));
+        // Repairs in one city (SOW 7.1): each battery is a repair of its own
+        // (sow=8) and the fort rises once a season: two battery repairs and
+        // the fort's stand side by side; the fort's again replaces the fort's.
+        const std::string repairs = "String(JSON.parse(document.getElementById('order-text').value).orders"
+                                    ".filter(o => o.body.body_type === 'RepairOrder').length)";
+        b.Eval("{ const f = id => document.getElementById(id); f('tf-kind').value = 'RepairOrder';"
+               "f('tf-kind').dispatchEvent(new Event('change')); f('tf-city').value = 'London'; f('tf-what').value = 'Battery';"
+               "f('tf-add').click(); f('tf-add').click(); f('tf-what').value = 'Fort'; f('tf-add').click(); } true");
+        CHECK(b.Eval(repairs) == "\"3\"");
+        CHECK(b.Eval("document.getElementById('submitted').textContent.includes('Replaced')") == "false");
+        b.Eval("{ document.getElementById('tf-add').click(); } true");
+        REQUIRE(b.Until("document.getElementById('submitted').textContent.includes('Replaced the order for the fort repair at London')"));
+        CHECK(b.Eval(repairs) == "\"3\"");
+        b.Eval("{ document.getElementById('clear-btn').click(); } true");
         Fits(b, screen, "the Treasury minister's page");
         b.Screenshot(shots + "/treasury.png");
 
