@@ -75,6 +75,15 @@ Status CmdNew(Context& c) {
   }
   TurnPhase at = start->at;
   std::vector<Draft> more = std::move(start->more);
+  // --rules-version: the game's rulesets pinned from its first event; the
+  // events recorded with GameCreated (a map) carry them too.
+  replay::VersionPins pins;
+  if (auto spec = c.args.Value("rules-version")) {
+    auto v = replay::PinVersions(**kind, *spec);
+    if (!v.ok()) return Status::InvalidArgument("adjutant new: --rules-version: " + v.status().message());
+    pins = std::move(v).value();
+    replay::StampPinned(more, pins);
+  }
   // Issue 23: --signing-key: the game's tree heads are signed by that key.
   ADJ_RETURN_IF_ERROR(LoadSigner(c));
   signing::PublicKey pk{};
@@ -82,7 +91,7 @@ Status CmdNew(Context& c) {
   auto db = OpenDb(c, true, /*create=*/true);
   if (!db.ok()) return db.status();
   auto head = (*db)->CreateGame(game, s, *buf, at, kGa, more,
-                                c.signer ? std::span<const uint8_t>(pk) : std::span<const uint8_t>());
+                                c.signer ? std::span<const uint8_t>(pk) : std::span<const uint8_t>(), pins);
   if (!head.ok()) return head.status();
   if (c.args.Flag("json")) {
     flatbuffers::FlatBufferBuilder fbb;
@@ -93,6 +102,11 @@ Status CmdNew(Context& c) {
        (more.empty() ? "" : ", with the " + std::string((*kind)->MapNoun()) + " " + *c.args.Value("map")) +
        ", in " + c.db);
   if (c.signer) Line("its tree heads are signed by key " + signing::Hex(pk) + " (`adjutant heads " + game + "`)");
+  if (!pins.empty()) {
+    std::string list;
+    for (const auto& [ruleset, version] : pins) list += (list.empty() ? "" : ",") + ruleset + "=" + std::to_string(version);
+    Line("played under rules versions " + list + " until adopting others (`adjutant rules-versions " + game + "`)");
+  }
   return Status::Ok();
 }
 
@@ -171,13 +185,19 @@ Status CmdGames(Context& c) {
 
 std::vector<Command> GameCommands() {
   return {
-      {{"new", "GAME --scenario FILE [--map FILE] [--seed N] [--signing-key FILE]",
+      {{"new", "GAME --scenario FILE [--map FILE] [--seed N] [--signing-key FILE] [--rules-version V]",
         "Create a game from a scenario (JSON in the schema's Scenario form).\n"
         "With --map, the naval map (a NavalMap document) is checked against the scenario and recorded\n"
         "with the game. With --signing-key (`adjutant keygen`), GameCreated holds its public key and every\n"
-        "phase's end records a signed tree head (`adjutant heads`); adjudicating then needs the key.",
+        "phase's end records a signed tree head (`adjutant heads`); adjudicating then needs the key.\n"
+        "With --rules-version, GameCreated pins the version of each of the game's rulesets: orders are judged and\n"
+        "phases run under them until the GA adopts others (`adjudicate --rules-version`).",
         {{"scenario", "FILE", "the scenario JSON"}, {"map", "FILE", "the naval map JSON (ruleset pate)"},
-         {"seed", "N", "the game's dice seed (default: random)"}, kSigningKey, kJson},
+         {"seed", "N", "the game's dice seed (default: random)"}, kSigningKey,
+         {"rules-version", "V", "play under these rules versions from the start, orders before the first phase too "
+                                "(\"pate=10\", \"sow=11,pate=10\", or a bare \"2\" for every ruleset; `adjutant "
+                                "rules-versions`); default: the newest, until the first phase"},
+         kJson},
         1, 1},
        CmdNew},
       {{"keygen", "FILE [--json]",
@@ -197,8 +217,9 @@ std::vector<Command> GameCommands() {
        CmdAdoptKey},
       {{"rules-versions", "[GAME [--branch B]] [--json]",
         "Every version of every ruleset, what each changed, and the ones GAME runs under.\n"
-        "Events record the version they were adjudicated under; a game keeps its versions until the GA adopts\n"
-        "others with `adjudicate --rules-version`, and `audit --rules-version` shows what another would change.",
+        "Events record the version they were adjudicated under; a game keeps its versions (before its first phase,\n"
+        "those `new --rules-version` pinned, else the newest) until the GA adopts others with `adjudicate\n"
+        "--rules-version`, and `audit --rules-version` shows what another would change.",
         {kBranch, kJson}, 0, 1},
        CmdRulesVersions},
       {{"fork", "GAME (--from BRANCH@SEQ | --at TURN[.PHASE] [--branch B] [--with-orders]) --name NEW [--reseed]",

@@ -964,7 +964,8 @@ Result<std::unique_ptr<Ledger>> Ledger::Open(const std::string& dir, const OpenO
 
 Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<const uint8_t> scenario,
                                 const TurnPhase& at, const Actor& actor, std::span<const Draft> more,
-                                std::span<const uint8_t> signing_key) {
+                                std::span<const uint8_t> signing_key,
+                                std::span<const std::pair<std::string, uint32_t>> rules_versions) {
   if (!signing_key.empty() && signing_key.size() != 32) {
     return Status::InvalidArgument("a signing key is an Ed25519 public key of 32 bytes, not " +
                                    std::to_string(signing_key.size()));
@@ -1005,7 +1006,15 @@ Result<Head> Ledger::CreateGame(std::string_view game, uint64_t seed, std::span<
     auto sc = schema::CopyRootTable(fbb, "Scenario", scenario.data());
     auto key = signing_key.empty() ? flatbuffers::Offset<flatbuffers::Vector<uint8_t>>()
                                    : fbb.CreateVector(signing_key.data(), signing_key.size());
-    auto gc = fb::CreateGameCreated(fbb, seed, flatbuffers::Offset<fb::Scenario>(sc), key);
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::RulesVersionPin>>> pins;
+    if (!rules_versions.empty()) {
+      std::vector<flatbuffers::Offset<fb::RulesVersionPin>> v;
+      for (const auto& [ruleset, version] : rules_versions) {
+        v.push_back(fb::CreateRulesVersionPin(fbb, fbb.CreateString(ruleset), version));
+      }
+      pins = fbb.CreateVector(v);
+    }
+    auto gc = fb::CreateGameCreated(fbb, seed, flatbuffers::Offset<fb::Scenario>(sc), key, pins);
     return PayloadRef{fb::Payload_GameCreated, gc.o};
   };
   flatbuffers::FlatBufferBuilder fbb(1024);

@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/hash.h"
@@ -133,11 +134,14 @@ class Ledger {
   // seq 1) holding the seed and `scenario`, a verified Scenario buffer;
   // `more` events (e.g. the naval map) follow it in the same batch.
   // `signing_key`: the Ed25519 public key (32 bytes) that signs the game's
-  // tree heads (issue 23); empty: none.
+  // tree heads (issue 23); empty: none. `rules_versions`: the version of
+  // each of its rulesets the game starts under (`new --rules-version`;
+  // GameCreated's rules_versions), empty: the newest.
   Result<Head> CreateGame(std::string_view game, uint64_t seed,
                           std::span<const uint8_t> scenario, const TurnPhase& at,
                           const Actor& actor, std::span<const Draft> more = {},
-                          std::span<const uint8_t> signing_key = {});
+                          std::span<const uint8_t> signing_key = {},
+                          std::span<const std::pair<std::string, uint32_t>> rules_versions = {});
 
   Result<std::vector<GameInfo>> Games() const;
   Result<GameInfo> Game(std::string_view game) const;

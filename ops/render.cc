@@ -122,6 +122,13 @@ std::string PayloadText(const ledger::EventView& view) {
         }
         if (sc->players()) t += ", " + std::to_string(sc->players()->size()) + " persons";
       }
+      if (g->rules_versions() && g->rules_versions()->size()) {
+        t += ", rules versions ";
+        for (flatbuffers::uoffset_t i = 0; i < g->rules_versions()->size(); ++i) {
+          const auto* pin = g->rules_versions()->Get(i);
+          t += (i ? "," : "") + pin->ruleset()->str() + "=" + std::to_string(pin->version());
+        }
+      }
       return t;
     }
     case fb::Payload_BranchForked: {

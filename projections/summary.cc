@@ -35,6 +35,12 @@ void Summary::Apply(const Input& in) {
           for (auto* r : *sc->rulesets()) s_.rulesets.push_back(r->str());
         }
       }
+      // `new --rules-version`: the game is played under these from here.
+      if (g->rules_versions()) {
+        for (const fb::RulesVersionPin* pin : *g->rules_versions()) {
+          if (pin->version() > 0) s_.rules_versions[pin->ruleset()->str()] = pin->version();
+        }
+      }
       break;
     }
     case fb::Payload_Directive: {

@@ -83,15 +83,19 @@ Result<CaseResult> RunCase(const fb::ConformanceCase& c, const std::string& scra
   }
   TurnPhase at = start->at;
   std::vector<Draft> more = std::move(start->more);
-  auto created = db.CreateGame(game, c.seed(), scenario, at, Actor{ActorKind::kGameAdministrator, "", ""}, more);
-  if (!created.ok()) return Status::InvalidArgument("scenario: " + created.status().message());
-  // The rules versions the case is played under (the newest by default).
-  std::optional<rules::RulesVersions> versions;
+  // The rules versions the case is played under: the game is created under
+  // them (`new --rules-version`), so every step is judged under them, the
+  // orders and directives before its first phase too; the newest by default.
+  VersionPins pins;
   if (c.rules_version()) {
-    auto v = rules::ParseRulesVersions(c.rules_version()->str(), rules::LatestVersions());
+    auto v = PinVersions(**kind, c.rules_version()->str());
     if (!v.ok()) return Status::InvalidArgument("rules_version: " + v.status().message());
-    versions = *v;
+    pins = std::move(v).value();
+    StampPinned(more, pins);
   }
+  auto created = db.CreateGame(game, c.seed(), scenario, at, Actor{ActorKind::kGameAdministrator, "", ""}, more, {},
+                               pins);
+  if (!created.ok()) return Status::InvalidArgument("scenario: " + created.status().message());
   std::optional<CaseDice> dice;
   if (c.dice()) dice.emplace(std::vector<uint32_t>(c.dice()->begin(), c.dice()->end()));
   for (flatbuffers::uoffset_t i = 0; c.steps() && i < c.steps()->size(); ++i) {
@@ -115,15 +119,10 @@ Result<CaseResult> RunCase(const fb::ConformanceCase& c, const std::string& scra
     };
     if (step->orders()) {
       if (!step->person()) return Status::InvalidArgument(where + ".person: who sends the orders?");
-      // Judged under the case's versions, which the game adopts only at its
-      // first adjudication (a step before it would be judged under the newest).
-      SubmitOptions options;
-      options.versions = versions ? &*versions : nullptr;
-      auto r = SubmitOrders(db, game, "main", step->person()->str(), AsRoot("OrderFile", step->orders()), options);
+      auto r = SubmitOrders(db, game, "main", step->person()->str(), AsRoot("OrderFile", step->orders()));
       ADJ_RETURN_IF_ERROR(refused(r.ok() ? Status::Ok() : r.status(), "orders"));
     } else if (step->directive()) {
-      auto r = RecordDirective(db, game, "main", AsRoot("DirectiveFile", step->directive()), {},
-                               versions ? &*versions : nullptr);
+      auto r = RecordDirective(db, game, "main", AsRoot("DirectiveFile", step->directive()));
       ADJ_RETURN_IF_ERROR(refused(r.ok() ? Status::Ok() : r.status(), "directive"));
     } else if (step->adjudicate()) {
       std::string what = step->adjudicate()->str();
@@ -134,7 +133,7 @@ Result<CaseResult> RunCase(const fb::ConformanceCase& c, const std::string& scra
       }
       for (uint32_t n = 1; n <= times; ++n) {
         auto r = Adjudicate(db, game, "main", what == "phase" ? AdjudicateMode::kPhase : AdjudicateMode::kTurn, 1,
-                            std::nullopt, dice ? &*dice : nullptr, versions ? &*versions : nullptr);
+                            std::nullopt, dice ? &*dice : nullptr);
         if (!r.ok()) {
           return Status::InvalidArgument(where + ".adjudicate" + (times > 1 ? " (" + std::to_string(n) + " of " +
                                                                               std::to_string(times) + ")" : "") +

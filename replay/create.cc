@@ -1,11 +1,14 @@
 #include "replay/create.h"
 
 #include <algorithm>
+#include <charconv>
+#include <system_error>
 #include <map>
 #include <set>
 #include <string>
 
 #include "projections/roster.h"
+#include "rules/versions.h"
 
 #include "schema/scenario_generated.h"
 #include "schema/values.h"
@@ -91,6 +94,51 @@ Result<GameStart> PrepareGame(const fb::Scenario& sc, std::optional<std::vector<
   ADJ_RETURN_IF_ERROR(CheckPlayers(sc, **kind));
   ADJ_RETURN_IF_ERROR((*kind)->Prepare(sc, std::move(map), &g, map_error));
   return g;
+}
+
+
+Result<VersionPins> PinVersions(const rules::GameKind& kind, std::string_view spec) {
+  std::vector<std::string_view> mine;
+  for (std::string_view r : kind.Rulesets()) {
+    if (rules::LatestVersion(r) > 0) mine.push_back(r);
+  }
+  std::string names;
+  for (std::string_view r : mine) names += (names.empty() ? "" : ", ") + std::string(r);
+  if (mine.empty()) return Status::InvalidArgument("a game of kind " + std::string(kind.name()) + " has no versioned rules");
+  const bool bare = !spec.empty() && spec.find('=') == std::string_view::npos;
+  auto v = rules::ParseRulesVersions(spec, rules::LatestVersions());
+  if (!v.ok()) return v.status();
+  for (size_t at = 0; !bare && at <= spec.size();) {
+    const size_t end = std::min(spec.find(',', at), spec.size());
+    const std::string_view item = spec.substr(at, end - at);
+    const std::string_view ruleset = item.substr(0, item.find('='));
+    if (std::find(mine.begin(), mine.end(), ruleset) == mine.end()) {
+      return Status::InvalidArgument("'" + std::string(ruleset) + "' is not a ruleset of this game (kind " +
+                                     std::string(kind.name()) + ": " + names + ")");
+    }
+    at = end + 1;
+  }
+  uint32_t n = 0;
+  if (bare && std::from_chars(spec.data(), spec.data() + spec.size(), n).ec != std::errc()) {
+    return Status::InvalidArgument("'" + std::string(spec) + "' is not a version");
+  }
+  VersionPins out;
+  for (std::string_view r : mine) {
+    if (bare && v->Of(r) != n) {
+      return Status::InvalidArgument(std::string(r) + " has no version " + std::string(spec) + " (its newest is " +
+                                     std::to_string(rules::LatestVersion(r)) + ")");
+    }
+    out.emplace_back(std::string(r), v->Of(r));
+  }
+  return out;
+}
+
+void StampPinned(std::span<Draft> more, const VersionPins& pins) {
+  for (Draft& d : more) {
+    for (const auto& [ruleset, version] : pins) {
+      if (d.ruleset == ruleset) d.rules_version = version;
+    }
+  }
 }
 
 }  // namespace adjutant::replay

@@ -455,7 +455,7 @@ Result<SubmitReport> SubmitOrders(ledger::Ledger& db, std::string_view game, std
   ADJ_RETURN_IF_ERROR((*kind)->CheckSender(world->projections, std::string(game), person, items));
   // One batch: every order's events, then what became of each, read back.
   uint64_t head = world->head.seq;
-  const rules::RulesVersions versions = options.versions ? *options.versions : GameVersions(SummaryOf(*world));
+  const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
   rules::PhaseWriter w(std::string(game), std::string(branch), head, std::move(world->projections));
   w.set_rules_versions(versions);
   w.set_received_at(options.received_at);
@@ -504,8 +504,7 @@ namespace {
 // DeadlineFired (`fired`: the only way one is recorded).
 Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                                  const std::vector<uint8_t>& directive_file,
-                                                 std::string_view idempotency_key, bool fired,
-                                                 const rules::RulesVersions* judged_under) {
+                                                 std::string_view idempotency_key, bool fired) {
   uint64_t fingerprint = RequestFingerprint("directive", branch, "GA", Bytes(directive_file));
   auto prior = PriorRequest(db, game, branch, ledger::IdempotencyOwner(ActorKind::kGameAdministrator, ""),
                             idempotency_key, fingerprint);
@@ -515,7 +514,7 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
   if (!world.ok()) return world.status();
   auto kind = KindIn(world->projections);
   if (!kind.ok()) return kind.status();
-  const rules::RulesVersions versions = judged_under ? *judged_under : GameVersions(SummaryOf(*world));
+  const rules::RulesVersions versions = GameVersions(SummaryOf(*world));
   const auto* file = flatbuffers::GetRoot<fb::DirectiveFile>(directive_file.data());
   if (file->body_type() == fb::DirectiveBody_SetPassword) {
     return Status::InvalidArgument("passwords are set with `adjutant password`, which records only their hash");
@@ -585,8 +584,8 @@ Result<ledger::AppendResult> RecordDirectiveFile(ledger::Ledger& db, std::string
 
 Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                              const std::vector<uint8_t>& directive_file,
-                                             std::string_view idempotency_key, const rules::RulesVersions* versions) {
-  return RecordDirectiveFile(db, game, branch, directive_file, idempotency_key, false, versions);
+                                             std::string_view idempotency_key) {
+  return RecordDirectiveFile(db, game, branch, directive_file, idempotency_key, false);
 }
 
 Result<ledger::AppendResult> RecordDeadlineFired(ledger::Ledger& db, std::string_view game, std::string_view branch,
@@ -597,7 +596,7 @@ Result<ledger::AppendResult> RecordDeadlineFired(ledger::Ledger& db, std::string
   auto body = fb::CreateDeadlineFired(f, &ft, deadline, fired_at);
   f.Finish(fb::CreateDirectiveFile(f, f.CreateString("the deadline passed"), fb::DirectiveBody_DeadlineFired, body.Union()));
   const std::vector<uint8_t> file(f.GetBufferPointer(), f.GetBufferPointer() + f.GetSize());
-  return RecordDirectiveFile(db, game, branch, file, idempotency_key, true, nullptr);
+  return RecordDirectiveFile(db, game, branch, file, idempotency_key, true);
 }
 
 Result<ledger::AppendResult> SetPassword(ledger::Ledger& db, std::string_view game, std::string_view branch,

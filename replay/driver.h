@@ -55,7 +55,8 @@ rules::Progress ProgressOf(const World& w);
 const projections::SummaryState& SummaryOf(const World& w);
 
 // The rules versions a game goes on under: each ruleset's last recorded
-// version, the newest for a ruleset with none yet (rules/versions.h).
+// version (GameCreated's pins, `new --rules-version`, before any phase),
+// the newest for a ruleset with none yet (rules/versions.h).
 rules::RulesVersions GameVersions(const projections::SummaryState& s);
 
 // Snapshots are written every this many events by writable callers.
@@ -142,10 +143,6 @@ struct SubmitOptions {
   // When the orders reached Adjutant (seconds since 1970 UTC), written on
   // each OrderSubmitted; 0: not known. Not part of a retry's fingerprint.
   int64_t received_at = 0;
-  // The rules versions to judge the orders under in place of the game's (a
-  // conformance case's own, which a game adopts only at its first
-  // adjudication: replay/conform.cc); null: the game's.
-  const rules::RulesVersions* versions = nullptr;
   // The order desk's warm worlds (replay/warm.h): the submission starts
   // from the game kept there, brought to the head, not from a snapshot.
   WarmWorlds* warm = nullptr;
@@ -170,13 +167,12 @@ std::optional<size_t> FirstNotHis(const World& world, const std::string& person,
 
 // Records a GA directive (a verified DirectiveFile buffer) and its
 // consequences. A directive that breaks a rule is refused; nothing is
-// appended. `versions`: the rules versions to judge it under in place of
-// the game's (a conformance case's own, which a game adopts only at its
-// first adjudication: replay/conform.cc); null: the game's.
+// appended. Orders and directives are judged under the game's rules
+// versions (GameVersions: those its last phase ran under, else those it was
+// created under, else the newest).
 Result<ledger::AppendResult> RecordDirective(ledger::Ledger& db, std::string_view game, std::string_view branch,
                                              const std::vector<uint8_t>& directive_file,
-                                             std::string_view idempotency_key = {},
-                                             const rules::RulesVersions* versions = nullptr);
+                                             std::string_view idempotency_key = {});
 
 // Records that the deadline of `turn` passed (the scheduler of `adjutant
 // serve`, replay/schedule.h; a correction carrying it over). A

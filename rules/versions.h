@@ -1,7 +1,8 @@
 // Rules versions (issue 5). Each ruleset numbers its versions; every event
 // an adjudication writes records the version it ran under. A game keeps the
-// versions its last phase ran under until the GA adopts others
-// (`adjutant adjudicate --rules-version`), so a campaign never changes rules
+// versions its last phase ran under (before its first, those it was created
+// under: `adjutant new --rules-version`, else the newest) until the GA adopts
+// others (`adjutant adjudicate --rules-version`), so a campaign never changes rules
 // because the program was upgraded. Every version stays callable: an audit
 // re-runs a past phase under the version it recorded, or under another to
 // show the first event that version would adjudicate differently.

@@ -236,6 +236,7 @@ Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& 
     ADJ_RETURN_IF_ERROR(o.signer->Save(key));
     args.insert(args.end(), {"--signing-key", key});
   }
+  if (!o.created_under.empty()) args.insert(args.end(), {"--rules-version", o.created_under});
   CliRun made = Cli(db, args);
   if (made.code != 0) return Status::InvalidArgument(kind.name + ": adjutant new: " + made.err);
   Played played;

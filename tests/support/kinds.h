@@ -69,6 +69,7 @@ struct PlayOptions {
   bool by_phase = false;  // `adjudicate --phase` until each turn is over, else `adjudicate` (a turn)
   bool keyed = false;     // every adjudication with its own idempotency key (`--key`)
   const rules::RulesVersions* versions = nullptr;  // adopted from the first phase on
+  std::string created_under;  // `new --rules-version` ("" none): pinned from GameCreated on
   std::optional<std::string> first_turn_salt;      // the first turn's dice committed to this salt
   bool reveal_first_turn = false;                  // ... and revealed once that turn is over (RevealDice)
   rules::DiceSource* last_turn_dice = nullptr;     // the last turn rolled with these dice, not the branch's
