@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <system_error>
 #include <map>
 #include <set>
 #include <string>
+#include <system_error>
 
 #include "projections/roster.h"
 #include "rules/versions.h"
@@ -95,7 +95,6 @@ Result<GameStart> PrepareGame(const fb::Scenario& sc, std::optional<std::vector<
   ADJ_RETURN_IF_ERROR((*kind)->Prepare(sc, std::move(map), &g, map_error));
   return g;
 }
-
 
 Result<VersionPins> PinVersions(const rules::GameKind& kind, std::string_view spec) {
   std::vector<std::string_view> mine;

@@ -112,7 +112,12 @@ TEST_CASE("new --rules-version: every kind of game is played under the versions 
   }
 }
 
-TEST_CASE("new --rules-version: the game's first orders are judged under it, before any phase", "[versions][cli]") {
+// (That the first orders are judged under the pinned versions is shown by
+// the conformance cases: each with a rules_version creates its game so, and
+// those whose orders an older version judges otherwise fail with the pin
+// ignored, build-spoken-4.1-v11 among them.)
+TEST_CASE("new --rules-version: the command, rules-versions and the log tell the pinned versions before any phase",
+          "[versions][cli]") {
   for (const GameKind& k : GameKinds()) {
     DYNAMIC_SECTION(k.name) {
       TempDir dir;
