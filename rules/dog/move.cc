@@ -154,19 +154,20 @@ class Move {
   }
   // D2.10 (version 10, kTurnClearVersion): the facing `id` turns to where it
   // stands - `facing` if its new block overlaps no other unit, else the one it
-  // has, `blocker` naming the unit in the way.
-  int32_t TurnTo(const std::string& id, int32_t facing, std::string* blocker) const {
+  // has, `blocked` then saying so ("blocked by X", the unit in the way).
+  int32_t TurnTo(const std::string& id, int32_t facing, std::string* blocked) const {
     const auto& u = U(id);
     if (facing == u.facing || version_ < kTurnClearVersion) return facing;
-    *blocker = BlockerAt(s(), id, {u.x, u.y}, facing);
-    return blocker->empty() ? facing : u.facing;
+    const std::string blocker = BlockerAt(s(), id, {u.x, u.y}, facing);
+    if (blocker.empty()) return facing;
+    *blocked = "blocked by " + blocker;
+    return u.facing;
   }
   // A turn where it stands (D1), or none when the unit in the way stops it (D2.10, version 10).
   void TurnInPlace(const std::string& id, int32_t facing, int32_t allowance) {
-    std::string blocker;
-    const int32_t to = TurnTo(id, facing, &blocker);
-    MoveTo(id, {U(id).x, U(id).y}, to, 0, allowance, "", blocker.empty() ? "" : "blocked by " + blocker,
-           blocker.empty() ? "D1" : "D2.10");
+    std::string blocked;
+    const int32_t to = TurnTo(id, facing, &blocked);
+    MoveTo(id, {U(id).x, U(id).y}, to, 0, allowance, "", blocked, blocked.empty() ? "D1" : "D2.10");
   }
   void MoveTo(const std::string& id, DogXY to, int32_t facing, int32_t distance, int32_t allowance,
               const std::string& terrain, const std::string& stopped, const std::string& rule) {
@@ -564,9 +565,9 @@ void Move::Reface(const std::string& id, int32_t face) {
   if (turn == 0) return;
   const int32_t q = RefaceQuarters(turn) * factor;
   const int32_t to = ((u.facing + sign * turn) % 360 + 360) % 360;
-  std::string blocker;
-  if (TurnTo(id, to, &blocker) != to) {  // version 10: a unit in the way (D2.10); no quarters spent
-    MoveTo(id, {u.x, u.y}, u.facing, 0, 0, "", "blocked by " + blocker, "D2.10");
+  std::string blocked;
+  if (TurnTo(id, to, &blocked) != to) {  // version 10: a unit in the way (D2.10); no quarters spent
+    MoveTo(id, {u.x, u.y}, u.facing, 0, 0, "", blocked, "D2.10");
     return;
   }
   quarters_used_[id] += q;
@@ -743,12 +744,12 @@ Status Move::MoveUnits() {
     if (allowance <= 0) continue;
     Walk wk = WalkPath(s(), id, path, allowance, version_, version_ >= kWalkFacingVersion ? facing : -1);
     std::string stopped = wk.stopped;
-    std::string turn_blocker;
+    std::string turn_blocked;
     if (wk.distance == 0) {
       // Version 10: stopped at its first step, it turns where it stands only
       // into a clear block (and a charge's contact is judged as it stands).
-      facing = TurnTo(id, facing, &turn_blocker);
-      if (stopped.empty() && !turn_blocker.empty()) stopped = "blocked by " + turn_blocker;
+      facing = TurnTo(id, facing, &turn_blocked);
+      if (stopped.empty()) stopped = turn_blocked;
     }
     if (ch != charging_.end()) {
       // Contact: stopped by the target itself, or close enough to its block.
@@ -769,7 +770,7 @@ Status Move::MoveUnits() {
     }
     // A move stopped short names the rule that stopped it (D2, D2.10, D3.n).
     if (v2_ && !wk.stopped.empty() && !wk.stopped_rule.empty() && rule == "D2") rule = wk.stopped_rule;
-    if (wk.stopped.empty() && !turn_blocker.empty() && rule == "D2") rule = "D2.10";
+    if (wk.stopped.empty() && !turn_blocked.empty() && rule == "D2") rule = "D2.10";
     MoveTo(id, wk.to, facing, wk.distance, allowance, wk.terrain, stopped, rule);
     if (wk.cohesion != U(id).cohesion) State(id, wk.cohesion, U(id).fatigue, "terrain: " + wk.terrain, "D3");
   }
