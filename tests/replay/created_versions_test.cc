@@ -123,17 +123,12 @@ TEST_CASE("new --rules-version: the command, rules-versions and the log tell the
       TempDir dir;
       auto db = ledger::Ledger::Open(dir.Sub("db"));
       REQUIRE(db.ok());
-      const std::string scenario = dir.Sub("s.json");
-      std::ofstream(scenario) << k.scenario_json;
-      std::vector<std::string> args = {"new", "g", "--scenario", scenario, "--rules-version", k.older_versions};
-      if (!k.map_json.empty()) {
-        std::ofstream(dir.Sub("m.json")) << k.map_json;
-        args.insert(args.end(), {"--map", dir.Sub("m.json")});
-      }
-      CliRun made = Cli(**db, args);
-      INFO(made.err);
-      REQUIRE(made.code == 0);
-      CHECK_THAT(made.out, Catch::Contains("played under rules versions "));
+      PlayOptions pin;
+      pin.created_under = k.older_versions;
+      auto made = Create(**db, dir.path(), k, pin);
+      INFO((made.ok() ? made->err : made.status().message()));
+      REQUIRE(made.ok());
+      CHECK_THAT(made->out, Catch::Contains("played under rules versions " + k.older_versions + " until"));
       CliRun listing = Cli(**db, {"rules-versions", "g"});
       for (const auto& [ruleset, version] : k.older.all()) {
         if (k.older_versions.find(ruleset + "=") == std::string::npos) continue;

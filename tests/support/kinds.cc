@@ -221,7 +221,7 @@ Status RecordDice(ledger::Ledger& db, const GameKind& kind, const Turn& t, const
 
 }  // namespace
 
-Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& kind, const PlayOptions& o) {
+Result<CliRun> Create(ledger::Ledger& db, const std::string& dir, const GameKind& kind, const PlayOptions& o) {
   const std::string scenario = dir + "/" + kind.name + ".scenario.json";
   std::ofstream(scenario) << kind.scenario_json;
   std::vector<std::string> args = {"new", "g", "--scenario", scenario, "--seed", std::to_string(kind.seed)};
@@ -239,6 +239,12 @@ Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& 
   if (!o.created_under.empty()) args.insert(args.end(), {"--rules-version", o.created_under});
   CliRun made = Cli(db, args);
   if (made.code != 0) return Status::InvalidArgument(kind.name + ": adjutant new: " + made.err);
+  return made;
+}
+
+Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& kind, const PlayOptions& o) {
+  auto made = Create(db, dir, kind, o);
+  if (!made.ok()) return made.status();
   Played played;
   int key = 0;
   for (size_t i = 0; i < kind.turns.size(); ++i) {

@@ -88,8 +88,19 @@ struct Played {
   uint64_t head = 0;
 };
 
-// Creates game "g" of `kind` in `db` (through `adjutant new`, files written
-// under `dir`) and plays every turn of its plan on main.
+// `adjutant ARGS` against the open database, in this process (cli::RunShared).
+struct CliRun {
+  int code = -1;
+  std::string out, err;
+};
+CliRun Cli(ledger::Ledger& db, const std::vector<std::string>& args);
+
+// `adjutant new` of game "g" of `kind` in `db` (its files written under
+// `dir`; the options' signer and created_under), and what it said.
+Result<CliRun> Create(ledger::Ledger& db, const std::string& dir, const GameKind& kind, const PlayOptions& options);
+
+// Creates game "g" of `kind` in `db` (Create) and plays every turn of its
+// plan on main.
 Result<Played> Play(ledger::Ledger& db, const std::string& dir, const GameKind& kind, const PlayOptions& options);
 
 // Game "g" of `kind` in a scratch database of its own, played through its
@@ -105,12 +116,5 @@ struct PlayedGame {
 // The turn orders go to once the coming turn is adjudicated: a game of the
 // kind played to its plan's end, then one turn more, in a scratch database.
 Result<Turn> TurnAfterComing(const GameKind& kind);
-
-// `adjutant ARGS` against the open database, in this process (cli::RunShared).
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-};
-CliRun Cli(ledger::Ledger& db, const std::vector<std::string>& args);
 
 }  // namespace adjutant::testing
