@@ -168,7 +168,8 @@ void LoadScenario(TreasuryState& s, const fb::SowScenario& sc) {
 }
 
 // `version`: the sow rules version the directive was recorded under (its
-// consequences for a lost or moved ship changed in version 4).
+// consequences for a lost or moved ship changed in version 4, for a moved
+// unit aboard in version 13).
 void ApplyDirective(TreasuryState& s, const fb::SowDirective& d, uint32_t version) {
   switch (d.body_type()) {
     case fb::SowDirectiveBody_SetSeasonKind: {
@@ -223,6 +224,7 @@ void ApplyDirective(TreasuryState& s, const fb::SowDirective& d, uint32_t versio
         it->second.square = Sq(x->square());
         it->second.city = Str(x->city());
         it->second.active = x->active();
+        if (version >= kMoveUnitLandsVersion) it->second.aboard.clear();
         MarkEnemyEntry(s, it->second);
       }
       break;

@@ -96,6 +96,13 @@ struct Unit {
   std::string aboard;  // PATE 9: the transport group carrying her ("" on land)
 };
 
+// The GA's MoveUnit (sow rules version 13, with PATE 9): a unit the GA moves
+// stands where he puts it, on land: one aboard a transport is landed (no
+// longer aboard, so not lost with her, not counted in her hold, and in the
+// city it is put in for SOW 7.1). Versions 1-12 moved its square and city
+// and left it aboard, where it went on being wherever the transport was.
+inline constexpr uint32_t kMoveUnitLandsVersion = 13;
+
 // PATE 9: an amphibious order begun in the initial amphibious phase.
 struct CargoOp {
   std::string port, unit;

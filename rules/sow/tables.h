@@ -94,6 +94,12 @@ inline constexpr uint32_t kEnemyInNamedCityVersion = 11;
 // new ship take a lost ship's number and her commander with it.
 inline constexpr uint32_t kBuildNumberVersion = 12;
 
+// SOW 3.5's GA directives with PATE 9 (rules version 13): a unit the GA
+// moves (MoveUnit, the land module's landing) is landed where he puts it -
+// projections::kMoveUnitLandsVersion, where the treasury view folds it.
+// Versions 1-12 left a unit aboard a transport aboard, so she carried it on,
+// and it was lost if she was.
+
 inline constexpr int64_t kCcPerCrown = 100;
 constexpr int64_t CrToCc(int64_t crowns) { return crowns * kCcPerCrown; }
 

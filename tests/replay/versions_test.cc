@@ -95,19 +95,19 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 }  // namespace
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
-  CHECK(rules::LatestVersion("sow") == 12);
+  CHECK(rules::LatestVersion("sow") == 13);
   CHECK(rules::LatestVersion("pate") == 11);
   CHECK(rules::LatestVersion("y1820") == 10);
   CHECK(rules::LatestVersion("dog") == 10);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
-  CHECK(rules::KnownVersion("sow", 12));
-  CHECK_FALSE(rules::KnownVersion("sow", 13));
+  CHECK(rules::KnownVersion("sow", 13));
+  CHECK_FALSE(rules::KnownVersion("sow", 14));
   CHECK(rules::KnownVersion("pate", 11));
   CHECK_FALSE(rules::KnownVersion("pate", 12));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 12}, {"pate", 11}, {"y1820", 10}, {"dog", 10}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 13}, {"pate", 11}, {"y1820", 10}, {"dog", 10}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -233,7 +233,8 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("sow=9\n    SOW 4.9, SOW 4.10: 4.9: a unit aboard a transport disbands where she is") &&
                            Catch::Contains("sow=10\n    SOW 6.1, 6.3, 2.2, 2.4, 4.9: the War Minister's supplies and the Naval Minister's stores") &&
                            Catch::Contains("sow=11\n    SOW 7.1: a unit that names its city (a garrison, a landing) has been in that city alone") &&
-                           Catch::Contains("sow=12  newest  in use by g/main\n    SOW 4.1, PATE 2.3: a ship's build may not name a number someone holds a post on"));
+                           Catch::Contains("sow=12\n    SOW 4.1, PATE 2.3: a ship's build may not name a number someone holds a post on") &&
+                           Catch::Contains("sow=13  newest  in use by g/main\n    SOW 3.5 (GA MoveUnit), PATE 9: a unit the GA moves is landed where he puts it"));
   // dog=10 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=9 before it.
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3\n    D3, D5.4, D7.11: friends within 150 mm that fall back") &&
