@@ -173,6 +173,12 @@ constexpr std::array kVersions{
                 "gave it to every ship of the side with more ships to windward, and to nobody when the counts were "
                 "equal); Marines at close quarters add a point for each whole 20 (version 10 counted the fraction: "
                 "150 Marines, 7.5 points; now 7)"},
+    VersionNote{"pate", 12, "PATE 6.11, 6.7, 6.8, 3.5, 9",
+                "ships of allied states arriving from the Atlantic in one sea area on one turn (a group that "
+                "crossed together) arrive together, in one tactical area, and meet what is there as one group "
+                "(version 11 grouped the arrivals by state: each state's ships rolled a tactical area of their "
+                "own); enemy troops aboard a transport lying in a port on either port's square close 3.5's land "
+                "route, as SOW counts troops aboard where their transport lies (version 11 counted none aboard)"},
     VersionNote{"sow", 1, "SOW 1-6", "the first version: the reductions of SOW 2.4-2.7 apply one after another, each to "
                                      "what the ones before left"},
     VersionNote{"sow", 2, "SOW 2.4, 2.5, 2.6, 2.7",

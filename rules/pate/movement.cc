@@ -596,12 +596,25 @@ class Movement {
   // 6.5 step 7: ships completing a crossing arrive in a random tactical area.
   // Version 6: those arriving, by sea area and state, meet what is there
   // together (ArrivalsMeeting); version 5 drew an area for each alone.
+  // Version 12: arrivals of allied states in one area are one group, as
+  // they crossed (6.7, 6.11), the first ship's state deciding who is a
+  // friend; the groups of an area in the order of their first ships' ids.
   Status Arrivals() {
     const bool together = version_ >= kArrivalEncounterVersion;
+    const bool allies = version_ >= kArrivalAlliesTogetherVersion;
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;  // (area, state) -> ships
+    std::map<std::string, std::vector<std::vector<std::string>>> allied;           // area -> groups (version 12)
     for (const auto& [id, sh] : std::map<std::string, Ship>(p_.f().ships)) {
       if (!sh.active || sh.crossing_turns == 0 || progress_[id].crossing) continue;
       uint8_t left = sh.crossing_turns - 1;
+      if (left == 0 && allies) {
+        auto& in_area = allied[sh.location];
+        auto g = std::find_if(in_area.begin(), in_area.end(), [&](const std::vector<std::string>& group) {
+          return p_.Friendly(p_.ship(group.front())->state, sh.state);
+        });
+        if (g == in_area.end()) in_area.push_back({id}); else g->push_back(id);
+        continue;
+      }
       if (left == 0 && together) {
         groups[{sh.location, sh.state}].push_back(id);
         continue;
@@ -615,6 +628,9 @@ class Movement {
                left == 0 ? "arrived from the Atlantic" : "crossing the Atlantic", left);
     }
     for (const auto& [key, ships] : groups) ADJ_RETURN_IF_ERROR(ArrivalsMeeting(key.first, ships));
+    for (const auto& [area, in_area] : allied) {
+      for (const auto& ships : in_area) ADJ_RETURN_IF_ERROR(ArrivalsMeeting(area, ships));
+    }
     return Status::Ok();
   }
 

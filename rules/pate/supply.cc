@@ -25,12 +25,18 @@ Status RunSupply(Pate& p) {
   // in hand: no unit of a state at war with the sender in either port's
   // strategic square). Version 2 knew the sea route only.
   const bool land_route = p.version() >= 3;
+  // Version 12 (kLandRouteAboardVersion): troops aboard a transport lying in
+  // a port on the land map stand on that city's square, as SOW reads them
+  // (sow::TransportLandSquare, sow=7); version 11 counted no unit aboard.
+  const bool aboard_in_port = p.version() >= kLandRouteAboardVersion;
   auto by_land = [&](const City& a, const City& b, const std::string& state) {
     if (!land_route || a.kind != projections::CityKind::Port || b.kind != projections::CityKind::Port) return false;
     if (sow::SquareDistance(a.square, b.square) > kStoresLandRouteSquares) return false;
     for (const auto& [uid, u] : p.s().units) {
-      if (!u.active || !u.aboard.empty() || !p.Hostile(u.state, state)) continue;
-      if (u.square == a.square || u.square == b.square) return false;
+      if (!u.active || !p.Hostile(u.state, state)) continue;
+      std::optional<projections::Square> at = u.square;
+      if (!u.aboard.empty()) at = aboard_in_port ? sow::TransportLandSquare(p.s(), p.f(), u.aboard) : std::nullopt;
+      if (at && (*at == a.square || *at == b.square)) return false;
     }
     return true;
   };

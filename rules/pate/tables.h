@@ -226,4 +226,22 @@ inline constexpr uint32_t kWindwardEachVersion = 11;
 // the fraction (7.5).
 inline constexpr uint32_t kWholeMarinesVersion = 11;
 
+// Rules version 12: PATE 6.11 with 6.7: groups that enter the Atlantic
+// together stay together, and a group sails with friends of other states
+// (movement.cc Step: friends with the same orders, one roll): the ships
+// arriving in one sea area on one turn arrive together with those of allied
+// states, in one tactical area (one d4, 6.8), and meet what is there as one
+// group, the first ship's state deciding who is an enemy, as for a group
+// moving in. Versions 6-11 grouped them by state, so a Franco-Spanish group
+// that crossed together arrived as two, each rolling its own tactical area.
+inline constexpr uint32_t kArrivalAlliesTogetherVersion = 12;
+// Rules version 12: PATE 3.5's land route (a reading of GITM 10.2, RULES.md)
+// is closed by a unit at war with the sender in either port's strategic
+// square, and troops aboard a transport lying in a port on the land map
+// stand on that city's square (PATE 9 as SOW reads it since sow=7, and
+// 5.3's land units near a port since pate=9). Version 11 counted no unit
+// aboard, so an enemy landing force in a harbour beside the port let the
+// stores pass.
+inline constexpr uint32_t kLandRouteAboardVersion = 12;
+
 }  // namespace adjutant::rules::pate

@@ -152,13 +152,19 @@ TEST_CASE("new --rules-version: a version the game cannot run under is refused, 
   const std::string map = dir.Sub("m.json");
   std::ofstream(map) << nwol.map_json;
   const std::string past = std::to_string(rules::LatestVersion("pate") + 1);
-  const std::vector<std::pair<std::string, std::string>> bad = {
+  std::vector<std::pair<std::string, std::string>> bad = {
       {"dog=3", "'dog' is not a ruleset of this game (kind nwol: sow, pate)"},
       {"sow=1,y1820=2", "'y1820' is not a ruleset of this game"},
       {"pate=" + past, "rules version 'pate=" + past + "' is not known"},
-      {"12", "pate has no version 12 (its newest is " + std::to_string(rules::LatestVersion("pate")) + ")"},
       {"x", "'x' is not a version number"},
   };
+  // A bare number one of the game's rulesets has and the other lacks: the
+  // newer one's newest (while the two newest differ, as they do now).
+  const uint32_t sow = rules::LatestVersion("sow"), pate = rules::LatestVersion("pate");
+  if (sow != pate) {
+    const std::string lacking = sow > pate ? "pate" : "sow", n = std::to_string(std::max(sow, pate));
+    bad.emplace_back(n, lacking + " has no version " + n + " (its newest is " + std::to_string(std::min(sow, pate)) + ")");
+  }
   for (const auto& [spec, why] : bad) {
     CliRun r = Cli(**db, {"new", "g", "--scenario", scenario, "--map", map, "--rules-version", spec});
     INFO(spec << ": " << r.err);

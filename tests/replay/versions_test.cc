@@ -96,18 +96,18 @@ constexpr int64_t kBrestUnderV2 = kBrestBase / 2 - kBrestBase / 10;      // 10% 
 
 TEST_CASE("rules versions: the table names every version, the newest of each ruleset, and parses", "[versions]") {
   CHECK(rules::LatestVersion("sow") == 13);
-  CHECK(rules::LatestVersion("pate") == 11);
+  CHECK(rules::LatestVersion("pate") == 12);
   CHECK(rules::LatestVersion("y1820") == 10);
   CHECK(rules::LatestVersion("dog") == 10);
   CHECK(rules::LatestVersion("chess") == 0);
   CHECK(rules::KnownVersion("sow", 1));
   CHECK(rules::KnownVersion("sow", 13));
   CHECK_FALSE(rules::KnownVersion("sow", 14));
-  CHECK(rules::KnownVersion("pate", 11));
-  CHECK_FALSE(rules::KnownVersion("pate", 12));
+  CHECK(rules::KnownVersion("pate", 12));
+  CHECK_FALSE(rules::KnownVersion("pate", 13));
   // (and the versions of any kind the tests register: the race's)
   CHECK(rules::LatestVersions() ==
-        rules::RulesVersions{{"sow", 13}, {"pate", 11}, {"y1820", 10}, {"dog", 10}, {"race", rules::LatestVersion("race")}});
+        rules::RulesVersions{{"sow", 13}, {"pate", 12}, {"y1820", 10}, {"dog", 10}, {"race", rules::LatestVersion("race")}});
   const rules::RulesVersions base{{"sow", 1}, {"pate", 1}};
   CHECK(*rules::ParseRulesVersions("2", base) == rules::RulesVersions{{"sow", 2}, {"pate", 2}, {"y1820", 2}, {"dog", 2},
                                                                          {"race", rules::KnownVersion("race", 2) ? 2u : 0u}});  // every ruleset with a version 2
@@ -122,6 +122,7 @@ TEST_CASE("rules versions: the table names every version, the newest of each rul
   CHECK(*rules::ParseRulesVersions("pate=9", base) == rules::RulesVersions{{"sow", 1}, {"pate", 9}});
   CHECK(*rules::ParseRulesVersions("pate=10", base) == rules::RulesVersions{{"sow", 1}, {"pate", 10}});
   CHECK(*rules::ParseRulesVersions("pate=11", base) == rules::RulesVersions{{"sow", 1}, {"pate", 11}});
+  CHECK(*rules::ParseRulesVersions("pate=12", base) == rules::RulesVersions{{"sow", 1}, {"pate", 12}});
   const std::string past = "pate=" + std::to_string(rules::LatestVersion("pate") + 1);  // one past the newest
   auto bad = rules::ParseRulesVersions(past, base);
   REQUIRE_FALSE(bad.ok());
@@ -245,13 +246,14 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("dog=8\n    D5.4: a unit that went back this move") &&
                            Catch::Contains("dog=9\n    D5.3, D5.4, D5.5, D5.7, D7.8, D7.9, D7.14, D7.15, D7.16, D7.18: a unit a charge reached this move") &&
                            Catch::Contains("dog=10  newest\n    D2.10: a unit turns where it stands"));
-  // pate=11 and y1820=10 are listed, newest, with the rules they changed and what; the versions before them too.
+  // pate=12 and y1820=10 are listed, newest, with the rules they changed and what; the versions before them too.
   CHECK_THAT(list.out, Catch::Contains("pate=6\n    PATE 6.11, 6.8, 6.9: ships of one state arriving") &&
                            Catch::Contains("pate=7\n    PATE 6.4, 7.1, 6.6, SOW 4.8: a ship in a port's coastal waters ordered into its harbour") &&
                            Catch::Contains("pate=8\n    PATE 7.8, 2.6, 4.1, 4.2, 2.3: a prize (taken in battle or seized in port)") &&
                            Catch::Contains("pate=9\n    PATE 2.5, 2.3, 5.3, 9: the GA's new number for a part of a divided transport group") &&
                            Catch::Contains("pate=10\n    PATE 7.8, 2.1: a battle's losing transport groups make no escape roll") &&
-                           Catch::Contains("pate=11  newest\n    PATE 7.7, 6.9: at sea the +10% to windward is each ship's") &&
+                           Catch::Contains("pate=11\n    PATE 7.7, 6.9: at sea the +10% to windward is each ship's") &&
+                           Catch::Contains("pate=12  newest\n    PATE 6.11, 6.7, 6.8, 3.5, 9: ships of allied states arriving from the Atlantic") &&
                            Catch::Contains("y1820=7\n    Y8.2: fleets of nations at war do not share a sea zone") &&
                            Catch::Contains("y1820=8\n    Y9.1, Y12.2, Y9.5: armies do not stand on the ground of a nation at war") &&
                            Catch::Contains("y1820=9\n    Y9.1, Y9.3, Y9.5: the armies a nation moves into one hostile province") &&
