@@ -1,11 +1,9 @@
 #include "replay/create.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <set>
 #include <string>
-#include <system_error>
 
 #include "projections/roster.h"
 #include "rules/versions.h"
@@ -104,30 +102,24 @@ Result<VersionPins> PinVersions(const rules::GameKind& kind, std::string_view sp
   std::string names;
   for (std::string_view r : mine) names += (names.empty() ? "" : ", ") + std::string(r);
   if (mine.empty()) return Status::InvalidArgument("a game of kind " + std::string(kind.name()) + " has no versioned rules");
-  const bool bare = !spec.empty() && spec.find('=') == std::string_view::npos;
-  auto v = rules::ParseRulesVersions(spec, rules::LatestVersions());
-  if (!v.ok()) return v.status();
-  for (size_t at = 0; !bare && at <= spec.size();) {
-    const size_t end = std::min(spec.find(',', at), spec.size());
-    const std::string_view item = spec.substr(at, end - at);
-    const std::string_view ruleset = item.substr(0, item.find('='));
-    if (std::find(mine.begin(), mine.end(), ruleset) == mine.end()) {
-      return Status::InvalidArgument("'" + std::string(ruleset) + "' is not a ruleset of this game (kind " +
+  // Parsed over no versions at all, the spec holds exactly the rulesets it
+  // names (a bare number: every ruleset that has that version).
+  auto named = rules::ParseRulesVersions(spec, rules::RulesVersions{});
+  if (!named.ok()) return named.status();
+  const bool bare = spec.find('=') == std::string_view::npos;
+  for (const auto& [ruleset, version] : named->all()) {
+    if (!bare && std::find(mine.begin(), mine.end(), ruleset) == mine.end()) {
+      return Status::InvalidArgument("'" + ruleset + "' is not a ruleset of this game (kind " +
                                      std::string(kind.name()) + ": " + names + ")");
     }
-    at = end + 1;
-  }
-  uint32_t n = 0;
-  if (bare && std::from_chars(spec.data(), spec.data() + spec.size(), n).ec != std::errc()) {
-    return Status::InvalidArgument("'" + std::string(spec) + "' is not a version");
   }
   VersionPins out;
   for (std::string_view r : mine) {
-    if (bare && v->Of(r) != n) {
+    if (bare && named->Of(r) == 0) {
       return Status::InvalidArgument(std::string(r) + " has no version " + std::string(spec) + " (its newest is " +
                                      std::to_string(rules::LatestVersion(r)) + ")");
     }
-    out.emplace_back(std::string(r), v->Of(r));
+    out.emplace_back(std::string(r), named->Of(r) ? named->Of(r) : rules::LatestVersion(r));
   }
   return out;
 }
