@@ -33,10 +33,25 @@ void Unfollow(FleetState& s, const std::string& id) {
   }
 }
 
+// Sow version 13 (kMoveUnitLandsVersion): a unit that leaves the game or
+// is landed by the GA leaves the hold of the transport carrying it, so a
+// hold lists exactly the units aboard her (PATE 9); versions 1-12 kept its
+// id there.
+void OutOfHolds(FleetState& s, const std::string& unit) {
+  for (auto& [id, sh] : s.ships) std::erase(sh.cargo_units, unit);
+}
+
 // `version`: the sow rules version the directive was recorded under (its
-// consequences for a lost or moved ship changed in version 4).
+// consequences for a lost or moved ship changed in version 4, for a unit
+// moved or destroyed in version 13).
 void ApplyDirective(FleetState& s, const fb::SowDirective& d, uint32_t version) {
   switch (d.body_type()) {
+    case fb::SowDirectiveBody_MoveUnit:
+      if (version >= kMoveUnitLandsVersion) OutOfHolds(s, d.body_as_MoveUnit()->unit()->str());
+      break;
+    case fb::SowDirectiveBody_DestroyUnit:
+      if (version >= kMoveUnitLandsVersion) OutOfHolds(s, d.body_as_DestroyUnit()->unit()->str());
+      break;
     case fb::SowDirectiveBody_MoveShip: {
       auto* x = d.body_as_MoveShip();
       auto it = s.ships.find(x->ship()->str());
@@ -66,8 +81,12 @@ void ApplyDirective(FleetState& s, const fb::SowDirective& d, uint32_t version) 
   }
 }
 
-void ApplyOutcome(FleetState& s, const fb::SowEvent& e, const Turn& turn) {
+// `version`: the sow rules version the event was recorded under.
+void ApplyOutcome(FleetState& s, const fb::SowEvent& e, const Turn& turn, uint32_t version) {
   switch (e.body_type()) {
+    case fb::SowEventBody_UnitDisbanded:  // aboard a transport in port (SOW 4.9, sow=9)
+      if (version >= kMoveUnitLandsVersion) OutOfHolds(s, e.body_as_UnitDisbanded()->unit()->str());
+      break;
     case fb::SowEventBody_BuildStarted: {
       auto* x = e.body_as_BuildStarted();
       if (x->ship()) s.building[x->build_id()->str()] = ShipFromDef(*x->ship());
@@ -265,10 +284,10 @@ void Fleet::Apply(const Input& in) {
   if (!s_.active) return;
   switch (e.payload_type()) {
     case fb::Payload_Directive:
-      if (auto* d = e.payload_as_Directive()->body_as_SowDirective()) ApplyDirective(s_, *d, e.rules_version());
+      if (auto* d = e.payload_as_Directive()->body_as_SowDirective()) ApplyDirective(s_, *d, FoldVersionOf(in));
       break;
     case fb::Payload_SowEvent:
-      ApplyOutcome(s_, *e.payload_as_SowEvent(), TurnOf(e));
+      ApplyOutcome(s_, *e.payload_as_SowEvent(), TurnOf(e), FoldVersionOf(in));
       break;
     case fb::Payload_PateEvent:
       ApplyPate(s_, *e.payload_as_PateEvent(), TurnOf(e));

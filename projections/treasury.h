@@ -98,9 +98,12 @@ struct Unit {
 
 // The GA's MoveUnit (sow rules version 13, with PATE 9): a unit the GA moves
 // stands where he puts it, on land: one aboard a transport is landed (no
-// longer aboard, so not lost with her, not counted in her hold, and in the
-// city it is put in for SOW 7.1). Versions 1-12 moved its square and city
-// and left it aboard, where it went on being wherever the transport was.
+// longer aboard, so not lost with her, and in the city it is put in for SOW
+// 7.1), and leaves her hold, as a unit the GA destroys or one disbanded
+// aboard does (projections/fleet.cc OutOfHolds: a hold lists exactly the
+// units aboard her). Versions 1-12 moved its square and city and left it
+// aboard, where it went on being wherever the transport was, and kept the
+// id of a unit gone from the game in the hold.
 inline constexpr uint32_t kMoveUnitLandsVersion = 13;
 
 // PATE 9: an amphibious order begun in the initial amphibious phase.

@@ -247,10 +247,12 @@ constexpr std::array kVersions{
                 "a ship's build may not name a number someone holds a post on (a lost ship's commander or deputy "
                 "keeps the post until the GA withdraws it, and the new ship would take it); the refusal names the "
                 "holders (version 11 let the new ship take the lost ship's number and her commander with it)"},
-    VersionNote{"sow", 13, "SOW 3.5 (GA MoveUnit), PATE 9",
+    VersionNote{"sow", 13, "SOW 3.5 (GA MoveUnit, DestroyUnit), SOW 4.9, PATE 9",
                 "a unit the GA moves is landed where he puts it: one aboard a transport is no longer aboard, so it "
-                "is not lost with her, takes no room in her hold and has been in the city it is put in (7.1) "
-                "(version 12 moved its square and left it aboard: she carried it on, and it was lost if she was)"},
+                "is not lost with her, takes no room in her hold and has been in the city it is put in (7.1); a "
+                "unit the GA destroys, or one disbanded aboard in port, leaves the hold too (version 12 moved the "
+                "unit's square and left it aboard: she carried it on, and it was lost if she was; and a hold kept "
+                "listing units no longer in the game)"},
     VersionNote{"y1820", 1, "Y1-Y15", "the first version"},
     VersionNote{"y1820", 2, "Y1.3, Y1.4, Y4.2, Y6.1, Y8.5, Y11.1, Y12.3, Y15.1",
                 "stagnation ends the game after 1840.12 (turn 252), the date the book names; version 1 ended it "

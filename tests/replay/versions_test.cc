@@ -235,7 +235,7 @@ TEST_CASE("cli: rules-versions, adjudicate --rules-version and audit --all --rul
                            Catch::Contains("sow=10\n    SOW 6.1, 6.3, 2.2, 2.4, 4.9: the War Minister's supplies and the Naval Minister's stores") &&
                            Catch::Contains("sow=11\n    SOW 7.1: a unit that names its city (a garrison, a landing) has been in that city alone") &&
                            Catch::Contains("sow=12\n    SOW 4.1, PATE 2.3: a ship's build may not name a number someone holds a post on") &&
-                           Catch::Contains("sow=13  newest  in use by g/main\n    SOW 3.5 (GA MoveUnit), PATE 9: a unit the GA moves is landed where he puts it"));
+                           Catch::Contains("sow=13  newest  in use by g/main\n    SOW 3.5 (GA MoveUnit, DestroyUnit), SOW 4.9, PATE 9: a unit the GA moves is landed where he puts it"));
   // dog=10 is listed, newest, with the rules it changed and what (rules/versions.cc); dog=9 before it.
   CHECK_THAT(list.out, Catch::Contains("dog=2\n") &&
                            Catch::Contains("dog=3\n    D3, D5.4, D7.11: friends within 150 mm that fall back") &&

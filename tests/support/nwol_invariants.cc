@@ -172,7 +172,7 @@ std::string RandomDirectiveFile() {
   auto sow = [](const std::string& kind, const std::string& body) { return Directive("SowDirective", kind, body); };
   auto pate = [](const std::string& kind, const std::string& body) { return Directive("PateDirective", kind, body); };
   const std::string a = Q(OneOf(kStates)), b = Q(OneOf(kStates));
-  switch (Pick(16)) {
+  switch (Pick(17)) {
     case 0:
       return sow(
           "SetRelation",
@@ -215,6 +215,10 @@ std::string RandomDirectiveFile() {
                   Obj({{"ship", Q(Pick(2) ? "BR1TR" : "BR2TR")},
                        {"new_id", Q(OneOf(std::vector<std::string>{"BR3TR", "BR9TR", "BR2TR", "FR9TR"}))},
                        {"capacity", N(Range(1500, 4000))}}));
+    case 15:  // a landing, or a march: the unit may be aboard a transport
+      return sow("MoveUnit", Obj({{"unit", Q(Pick(3) ? "BR1IN" : "FR1IN")},
+                                  {"square", Obj({{"x", N(Range(0, 40))}, {"y", N(Range(0, 40))}})},
+                                  {"city", Q(OneOf(std::vector<std::string>{"Portsmouth", "London", "Brest"}))}}));
     case 14:
       return pate("SeizeInactive",
                   Obj({{"ship", Pick(2) ? Q("FR4SL") : Ship()}, {"by", a}, {"destroy", B(Pick(3) == 0)}}));
@@ -267,6 +271,17 @@ std::string ShipInvariantBroken(const NwolState& s) {
     if (sh == s.ships.end()) return "unit " + id + ": aboard " + u.aboard + ", who is not in the game";
     if (std::find(sh->second.cargo_units.begin(), sh->second.cargo_units.end(), id) == sh->second.cargo_units.end()) {
       return "unit " + id + ": aboard " + u.aboard + ", whose hold does not list her";
+    }
+  }
+  // And a hold lists only units aboard her (sow=13: a unit the GA moves or
+  // destroys, or one disbanded, leaves it).
+  for (const auto& [id, sh] : s.ships) {
+    for (const auto& uid : sh.cargo_units) {
+      auto u = s.units.find(uid);
+      if (u == s.units.end() || u->second.aboard != id) {
+        return "ship " + id + ": her hold lists " + uid + ", who is " +
+               (u == s.units.end() ? std::string("not in the game") : "not aboard her");
+      }
     }
   }
   for (const auto& [name, c] : s.cities) {

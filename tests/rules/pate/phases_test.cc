@@ -356,6 +356,35 @@ TEST_CASE("PATE 9: loading one turn, unloading the next, through the driver", "[
   CHECK(s.ships.at("BR1TR").cargo_supplies == 5);
 }
 
+TEST_CASE("PATE 9 with SOW 3.5, 4.9 (sow=13): a unit the GA lands, or one disbanded aboard in port, leaves the transport's hold", "[pate][pate-phases]") {
+  // The hold lists exactly the units aboard her (tests/support's invariants
+  // check it over random histories; moved-ashore-3.5 shows a unit destroyed).
+  Game g;
+  g.Orders("troubridge", "BR1TR", R"("amphibious": [{"unit": "BR1IN"}])");
+  REQUIRE(Turns(*g.db, "g", 1).ok());
+  auto s = Nwol(*g.db, "g");
+  REQUIRE(s.units.at("BR1IN").aboard == "BR1TR");
+  REQUIRE(s.ships.at("BR1TR").cargo_units == std::vector<std::string>{"BR1IN"});
+  SECTION("the GA's MoveUnit lands it") {
+    auto d = Directive(*g.db, "g", "MoveUnit", R"({"unit": "BR1IN", "square": {"x": 10, "y": 10}, "city": "London"})");
+    INFO(d.status().message());
+    REQUIRE(d.ok());
+    s = Nwol(*g.db, "g");
+    CHECK(s.units.at("BR1IN").aboard.empty());
+    CHECK(s.units.at("BR1IN").city == "London");
+    CHECK(s.ships.at("BR1TR").cargo_units.empty());
+  }
+  SECTION("disbanded aboard, in Portsmouth") {
+    auto r = Order(*g.db, "g", "pitt", OrderFile({OrderItem("BR", "DisbandOrder", R"({"unit": "BR1IN"})")}));
+    INFO((r.ok() ? std::string() : r.status().message()));
+    REQUIRE(r.ok());
+    REQUIRE(Turns(*g.db, "g", 1).ok());
+    s = Nwol(*g.db, "g");
+    CHECK_FALSE(s.units.count("BR1IN"));
+    CHECK(s.ships.at("BR1TR").cargo_units.empty());
+  }
+}
+
 TEST_CASE("PATE 9: a transport that sails before the final amphibious phase leaves the troops ashore", "[pate][pate-phases]") {
   // PATE 3.9: what was begun is finished, or fails, in the final amphibious phase.
   Game g;
