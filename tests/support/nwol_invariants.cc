@@ -215,13 +215,13 @@ std::string RandomDirectiveFile() {
                   Obj({{"ship", Q(Pick(2) ? "BR1TR" : "BR2TR")},
                        {"new_id", Q(OneOf(std::vector<std::string>{"BR3TR", "BR9TR", "BR2TR", "FR9TR"}))},
                        {"capacity", N(Range(1500, 4000))}}));
+    case 14:
+      return pate("SeizeInactive",
+                  Obj({{"ship", Pick(2) ? Q("FR4SL") : Ship()}, {"by", a}, {"destroy", B(Pick(3) == 0)}}));
     case 15:  // a landing, or a march: the unit may be aboard a transport
       return sow("MoveUnit", Obj({{"unit", Q(Pick(3) ? "BR1IN" : "FR1IN")},
                                   {"square", Obj({{"x", N(Range(0, 40))}, {"y", N(Range(0, 40))}})},
                                   {"city", Q(OneOf(std::vector<std::string>{"Portsmouth", "London", "Brest"}))}}));
-    case 14:
-      return pate("SeizeInactive",
-                  Obj({{"ship", Pick(2) ? Q("FR4SL") : Ship()}, {"by", a}, {"destroy", B(Pick(3) == 0)}}));
     default: return R"({"reason": "test", "body_type": "Ruling", "body": {"text": "the GA rules"}})";
   }
 }
