@@ -535,6 +535,9 @@ std::vector<Command> PlayCommands() {
         "Dice commitments and reveals are carried like other directives (a commitment is the GA's promise for\n"
         "its turn: the turn is played again with the same committed dice, so its salt must have been revealed);\n"
         "leaving a commitment out leaves its reveal out too, and the turn is rolled with the branch's dice.\n"
+        "Each turn is rolled with the dice it was first rolled with: a branch forked with new dice\n"
+        "(fork --reseed) after the point is corrected in parts, NEW-part1 (-part2, ...) with its parent's\n"
+        "dice for the turns below its fork point, then NEW with its own.\n"
         "The answer lists the directives given again and those left out. The old branch stays as it was;\n"
         "`branches` shows both. A game that signs its tree heads is corrected only with its key (--signing-key):\n"
         "the new branch's phases record heads of their own.",

@@ -328,6 +328,14 @@ Status DoCorrect(const Env& env, const CorrectRequest& rq, Printer& p) {
     for (uint64_t q : v) out += (out.empty() ? "" : ", ") + std::to_string(q);
     return out;
   };
+  if (!r->segments.empty()) {
+    // The old branch took new dice after the point: each run of turns
+    // rolled again with the dice it was first rolled with.
+    std::string runs;
+    for (const auto& s : r->segments) runs += s.branch + " (the dice of " + s.dice_of + "), then ";
+    p.Line("dice: " + branch + " was forked with new dice after the point, so the corrected turns were played on " +
+           runs + name + " (the dice of " + branch + "), each with the dice it was first rolled with");
+  }
   if (!r->directives_carried.empty()) {
     p.Line("given again: the GA's later directives on " + branch + " (seq " + seqs(r->directives_carried) + ")");
   }

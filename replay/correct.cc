@@ -38,6 +38,20 @@ struct Input {
 
 using rules::Progress;
 
+// A run of the old branch's phases after the point rolled with one dice
+// salt: that of the branch that wrote them (a branch forked with new dice
+// rolls its own from its fork point on, its parent's below it). The
+// corrected branch plays each again with the same salt: one segment a
+// branch, each forked from the one before as the first phase of its run
+// comes up. `from` is none for the branch's own salt after the last phase
+// played (the phases the game goes on to).
+struct DiceSegment {
+  std::optional<TurnPhase> from;
+  uint64_t salt = 0;
+  std::string writer;  // the branch whose dice they are
+  std::string name;    // the corrected segment's branch
+};
+
 // A recorded directive as the DirectiveFile the GA gave.
 std::vector<uint8_t> DirectiveFileOf(const fb::Directive& d) {
   flatbuffers::FlatBufferBuilder f;
@@ -85,9 +99,12 @@ Status Noted(const Status& s, const std::string& note) {
 
 // The correction and every later input on the new branch, the phases
 // between adjudicated again; then the new branch made current.
-Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view branch, const std::string& new_branch,
-                  const std::vector<uint8_t>& directive_file, const std::vector<Input>& inputs,
-                  const Progress& old_state, const signing::SigningKey* signer, CorrectReport* out);
+// `segments` (at least one, the last named as the GA asked): the first is
+// already forked from the old branch at the point.
+Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                  const std::vector<DiceSegment>& segments, const std::vector<uint8_t>& directive_file,
+                  const std::vector<Input>& inputs, const Progress& old_state, const signing::SigningKey* signer,
+                  CorrectReport* out, std::string* cur);
 
 }  // namespace
 
@@ -105,6 +122,7 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
   std::map<uint64_t, Turn> commits, reveals;  // later dice directives: seq -> turn
   std::set<Turn> readjudicated;               // turns with a phase after the point
   bool continues = false;  // the last event was part of the last order input
+  std::vector<std::pair<TurnPhase, std::string>> phase_writers;  // each phase after the point, and who wrote it
   auto created = Fold(db, game, branch, 1, {"summary"});
   if (!created.ok()) return created.status();
   const bool files_replace = created->kind() && created->kind()->FilesReplace();
@@ -113,7 +131,10 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
     Input in;
     const fb::Turn* t = ev.turn();
     in.at = TurnPhase{schema::TurnOf(t), ev.phase()};
-    if (ev.payload_type() == fb::Payload_PhaseStarted) readjudicated.insert(in.at.turn);
+    if (ev.payload_type() == fb::Payload_PhaseStarted) {
+      readjudicated.insert(in.at.turn);
+      phase_writers.emplace_back(in.at, ev.branch() ? ev.branch()->str() : std::string(branch));
+    }
     if (const auto* sp = ev.payload_as_OrderSuperseded()) {
       // Made again with its order; in a kind whose files replace, it shows
       // where a file began (OrderRun::CutAt).
@@ -265,15 +286,59 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
     ADJ_RETURN_IF_ERROR(CheckSigner(game, SummaryOf(*then), signer));
     ADJ_RETURN_IF_ERROR(CheckSigner(game, SummaryOf(*old), signer));
   }
-  // The corrected branch: the same dice, the correction first.
-  ADJ_RETURN_IF_ERROR(db.Fork(game, branch, *point, new_branch, std::nullopt, Actor{ActorKind::kGameAdministrator, "", ""}).status());
+  // The dice of each phase played again: the salt it was rolled with on the
+  // old branch, by runs; then the old branch's own for what comes after.
+  // A branch that was forked with new dice below its head, corrected at a
+  // turn before that fork, so plays the turns before it with its parent's
+  // dice and the rest with its own, as they were played.
+  std::vector<DiceSegment> segments;
+  auto own = db.Branch(game, branch);
+  if (!own.ok()) return own.status();
+  {
+    std::map<std::string, uint64_t> salts;
+    for (const auto& [at, writer] : phase_writers) {
+      if (!salts.count(writer)) {
+        auto w = db.Branch(game, writer);
+        if (!w.ok()) return w.status();
+        salts[writer] = w->dice_salt;
+      }
+      if (segments.empty() || segments.back().salt != salts[writer]) segments.push_back({at, salts[writer], writer, ""});
+    }
+    if (segments.empty() || segments.back().salt != own->dice_salt) {
+      segments.push_back({std::nullopt, own->dice_salt, std::string(branch), ""});
+    }
+    // The last takes the GA's name; those before it, that name and -part1,
+    // -part2, ... All are free, or nothing is written.
+    for (size_t i = 0; i < segments.size(); ++i) {
+      DiceSegment& s = segments[i];
+      const bool last = i + 1 == segments.size();
+      s.name = std::string(new_branch) + (last ? "" : "-part" + std::to_string(i + 1));
+      ADJ_RETURN_IF_ERROR(ledger::CheckName("branch", s.name));
+      auto taken = db.Branch(game, s.name);
+      if (taken.ok()) {
+        return Status::AlreadyExists(
+            "game '" + std::string(game) + "' already has a branch '" + s.name + "'" +
+            (last ? std::string()
+                  : " (" + std::string(branch) + " was forked with new dice after the point: the corrected turns "
+                    "rolled with the dice of " + s.writer + " are played again on " + s.name + "; choose another name)"));
+      }
+      if (taken.status().code() != Status::Code::kNotFound) return taken.status();
+    }
+  }
+  // The corrected branch (its first segment), the correction first.
+  const std::optional<uint64_t> first_salt =
+      segments.front().salt == own->dice_salt ? std::nullopt : std::optional(segments.front().salt);
+  ADJ_RETURN_IF_ERROR(
+      db.Fork(game, branch, *point, segments.front().name, first_salt, Actor{ActorKind::kGameAdministrator, "", ""})
+          .status());
   // Nothing is ever removed from the log: if the replay fails from here on
   // (a later order the correction made impossible, a full disk), the new
   // branch stays as far as it got, the game's current branch unchanged —
   // and the message says so.
-  Status st = ReplayOnto(db, game, branch, std::string(new_branch), directive_file, inputs, old_state, signer, &rep);
+  std::string cur = segments.front().name;
+  Status st = ReplayOnto(db, game, branch, segments, directive_file, inputs, old_state, signer, &rep, &cur);
   if (!st.ok()) {
-    return Noted(st, " (the correction stopped: branch '" + std::string(new_branch) + "' was left as far as it got; the game's "
+    return Noted(st, " (the correction stopped: branch '" + cur + "' was left as far as it got; the game's "
                      "current branch is still '" + std::string(branch) + "')");
   }
   return rep;
@@ -281,10 +346,26 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
 
 namespace {
 
-Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view branch, const std::string& new_branch,
-                  const std::vector<uint8_t>& directive_file, const std::vector<Input>& inputs,
-                  const Progress& old_state, const signing::SigningKey* signer, CorrectReport* out) {
+Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view branch,
+                  const std::vector<DiceSegment>& segments, const std::vector<uint8_t>& directive_file,
+                  const std::vector<Input>& inputs, const Progress& old_state, const signing::SigningKey* signer,
+                  CorrectReport* out, std::string* cur) {
   CorrectReport& rep = *out;
+  std::string& new_branch = *cur;  // the segment being played
+  size_t segment = 0;
+  // The next segment forked from this one's head, with its dice.
+  auto next_segment = [&](size_t to) -> Status {
+    auto head = db.HeadOf(game, new_branch);
+    if (!head.ok()) return head.status();
+    auto made = db.Fork(game, new_branch, head->seq, segments[to].name,
+                        segments[to].salt == segments[segment].salt ? std::nullopt : std::optional(segments[to].salt),
+                        Actor{ActorKind::kGameAdministrator, "", ""});
+    if (!made.ok()) return made.status();
+    rep.segments.push_back({new_branch, segments[segment].writer});
+    segment = to;
+    new_branch = segments[to].name;
+    return Status::Ok();
+  };
   auto fix = RecordDirective(db, game, new_branch, directive_file);
   if (!fix.ok()) return fix.status();
   // Every later input at its position, the phases between adjudicated again.
@@ -311,6 +392,13 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
       }
       if (past) return Status::Conflict("the corrected branch went past turn " + target.turn.ToString() + " phase " +
                                         std::to_string(target.phase) + " before its inputs were given");
+      // The phase's dice: a segment whose run begins at or before it.
+      if (const rules::GameKind* kind = w->kind()) {
+        auto next = kind->Next(w->projections);
+        size_t to = segment;
+        while (next.ok() && to + 1 < segments.size() && segments[to + 1].from && *segments[to + 1].from <= next->at) ++to;
+        if (to != segment) ADJ_RETURN_IF_ERROR(next_segment(to));
+      }
       auto r = Adjudicate(db, game, new_branch, AdjudicateMode::kPhase, 1, std::nullopt, nullptr, nullptr, {}, nullptr,
                           signer);
       if (!r.ok()) return r.status();
@@ -353,6 +441,8 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
     rep.inputs += in.kind == Input::kOrder ? in.run.items.size() : 1;
   }
   ADJ_RETURN_IF_ERROR(advance_to(TurnPhase{old_state.turn, old_state.phase_done}, true));
+  // The game goes on with the old branch's own dice, under the GA's name.
+  if (segment + 1 < segments.size()) ADJ_RETURN_IF_ERROR(next_segment(segments.size() - 1));
   auto head = db.HeadOf(game, new_branch);
   if (!head.ok()) return head.status();
   rep.head = head->seq;

@@ -3,7 +3,10 @@
 // later input of the old branch — the players' orders, passwords and the
 // GA's own later directives, each at the turn and phase it was given —
 // recorded again on the new branch in order, with the turns adjudicated
-// again between them from the same dice. The GA leaves out the later
+// again between them from the same dice: each phase with the dice it was
+// first rolled with, so a branch forked with new dice after the point is
+// corrected in parts (CorrectReport::segments), a branch of its own for
+// each run of phases rolled with one branch's dice. The GA leaves out the later
 // directives he names (`leave_out`, their seqs on the old branch): the
 // erroneous one the correction stands in for, say. Dice commitments and
 // reveals are directives like the others: a commitment is the GA's promise
@@ -25,6 +28,14 @@ namespace adjutant::replay {
 
 struct CorrectReport {
   std::string branch;        // the corrected branch
+  // When the old branch was forked with new dice after the point, the
+  // branches the corrected turns below that fork were played on, in order
+  // (BRANCH-part1, ...; `branch` forked from the last), each with the dice
+  // those turns were first rolled with: those of `dice_of`.
+  struct Segment {
+    std::string branch, dice_of;
+  };
+  std::vector<Segment> segments;
   uint64_t fork_seq = 0;
   size_t inputs = 0;         // orders and passwords carried over
   std::vector<uint64_t> directives_carried;   // the old branch's later directives given again (their old seqs)

@@ -1,7 +1,9 @@
 // History tools that misfired (issue 18), each proved here on the case that
 // showed it: an audit of a turn adjudicated with --key; an audit under an
 // older dog rules version; a correction that dropped the GA's later
-// directives; a fork that did not see its parent's dice reveal.
+// directives; a fork that did not see its parent's dice reveal; a
+// correction below a fork point with new dice that rolled the turns below
+// it with the fork's dice (found by the stateful property).
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -366,6 +368,59 @@ TEST_CASE("correct: the GA's later directives are carried at their positions —
     CHECK(g.db->HeadOf("g", "main")->seq == head);
   }
   CHECK(*g.db->Current("g") == "left");  // the last correction made
+}
+
+TEST_CASE("correct: a branch forked with new dice, corrected below its fork point, rolls each turn as it was rolled",
+          "[history][correct][dice]") {
+  Blockade g;
+  const Turn t1{1805, 1, 1}, t2{1805, 1, 2};
+  // f: main forked after turn 2's orders and directive, with new dice, and turn 2 played there.
+  auto point = replay::ForkPoint(*g.db, "g", "main", TurnPhase{t2, 1});
+  REQUIRE(point.ok());
+  REQUIRE(g.db->Fork("g", "main", *point, "f", uint64_t{77}, Actor{ActorKind::kGameAdministrator, "", ""}).ok());
+  REQUIRE(replay::Adjudicate(*g.db, "g", "f", replay::AdjudicateMode::kTurn, 1).ok());
+  const uint64_t main_salt = g.db->Branch("g", "main")->dice_salt;
+  REQUIRE(main_salt != 77);
+
+  // A part's name taken: refused before anything is written, naming it.
+  REQUIRE(g.db->Fork("g", "main", 2, "c-part1", std::nullopt, Actor{ActorKind::kGameAdministrator, "", ""}).ok());
+  const size_t branches = g.db->Branches("g")->size();
+  auto taken = replay::Correct(*g.db, "g", "f", TurnPhase{t1, 0}, Buf("DirectiveFile", kRuling), "c");
+  REQUIRE_FALSE(taken.ok());
+  CHECK(taken.status().code() == Status::Code::kAlreadyExists);
+  CHECK_THAT(taken.status().message(), Catch::Contains("already has a branch 'c-part1'") &&
+                                           Catch::Contains("rolled with the dice of main") &&
+                                           Catch::Contains("choose another name"));
+  CHECK(g.db->Branches("g")->size() == branches);
+  CHECK(g.db->Branch("g", "c").status().code() == Status::Code::kNotFound);
+
+  auto r = replay::Correct(*g.db, "g", "f", TurnPhase{t1, 0}, Buf("DirectiveFile", kRuling), "d");
+  INFO((r.ok() ? "" : r.status().message()));
+  REQUIRE(r.ok());
+  REQUIRE(r->segments.size() == 1);
+  CHECK(r->segments[0].branch == "d-part1");
+  CHECK(r->segments[0].dice_of == "main");
+  CHECK(g.db->Branches("g")->size() == branches + 2);
+  CHECK(g.db->Branch("g", "d-part1")->dice_salt == main_salt);
+  CHECK(g.db->Branch("g", "d-part1")->parent == "f");
+  CHECK(g.db->Branch("g", "d")->dice_salt == 77);
+  CHECK(g.db->Branch("g", "d")->parent == "d-part1");
+  CHECK(*g.db->Current("g") == "d");
+  // A ruling changes nothing: turn 1 rolled with main's dice, turn 2 with f's.
+  auto diffs = replay::Compare(replay::Flatten(*replay::Fold(*g.db, "g", "f")),
+                               replay::Flatten(*replay::Fold(*g.db, "g", "d")));
+  for (const auto& d : diffs) UNSCOPED_INFO(std::get<0>(d.key) << " " << std::get<1>(d.key) << " " << std::get<2>(d.key) << ": " << d.a << " | " << d.b);
+  CHECK(diffs.empty());
+  for (const Turn& t : {t1, t2}) {
+    auto audit = replay::AuditTurn(*g.db, "g", "d", t);
+    REQUIRE(audit.ok());
+    CHECK(audit->identical);
+  }
+  // The turn after is rolled with f's dice on d, as it would be on f.
+  REQUIRE(replay::Adjudicate(*g.db, "g", "f", replay::AdjudicateMode::kTurn, 1).ok());
+  REQUIRE(replay::Adjudicate(*g.db, "g", "d", replay::AdjudicateMode::kTurn, 1).ok());
+  CHECK(replay::Compare(replay::Flatten(*replay::Fold(*g.db, "g", "f")),
+                        replay::Flatten(*replay::Fold(*g.db, "g", "d"))).empty());
 }
 
 TEST_CASE("adjutant correct --leave-out: the answer names what was carried and what was left out", "[history][correct][cli]") {

@@ -469,6 +469,48 @@ void Correct(const GameKind& k, bool by_phase, bool keyed) {
   CHECK(Progress(*c->db, "c2") == old);
 }
 
+// A branch forked with new dice, corrected at a turn below its fork point
+// (issue 5's last known problem): the turns below the fork point are played
+// again with the dice they were first rolled with (main's), on a branch of
+// their own, and the rest with the fork's own, on the branch the GA named.
+// A ruling changes nothing: every phase rolls and ends as it did.
+void CorrectBelowNewDice(const GameKind& k, bool by_phase, bool keyed) {
+  auto c = Recorded(k, by_phase, keyed);
+  CliRun fork = c->Adj({"fork", "g", "--at", TurnArg(c->last().turn), "--name", "f", "--with-orders", "--reseed"});
+  INFO(fork.out << fork.err);
+  REQUIRE(fork.code == 0);
+  c->GiveDirective("f");
+  c->FinishTurn("f");
+  const std::string file = c->dir.Sub("correction.json");
+  std::ofstream(file) << k.correction;
+  CliRun r = c->Adj({"correct", "g", "--branch", "f", "--at", TurnArg(c->first().turn), "--directive", file,
+                     "--name", "c"});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(*c->db->Current("g") == "c");
+  CHECK(Progress(*c->db, "c") == Progress(*c->db, "f"));
+  SameViews(Views(*c->db, "f"), Views(*c->db, "c"));
+  const std::vector<Ev> was = Events(*c->db, "f"), now = Events(*c->db, "c");
+  CHECK(Count(PhaseEvents(now, c->last().turn), fb::Payload_DieRolled) > 0);  // the fork's own dice are rolled
+  for (const TurnPlan& t : k.turns) {
+    INFO("turn " << t.turn.ToString());
+    CHECK(Outcomes(PhaseEvents(now, t.turn)) == Outcomes(PhaseEvents(was, t.turn)));
+  }
+  CliRun audit = c->Adj({"audit", "g", "--branch", "c", "--all"});
+  INFO(audit.out << audit.err);
+  CHECK(audit.code == 0);
+  // The turns below f's fork point on a branch of their own with main's dice.
+  CHECK_THAT(r.out, Catch::Contains("played on c-part1 (the dice of main), then c (the dice of f)"));
+  auto part = c->db->Branch("g", "c-part1");
+  auto corrected = c->db->Branch("g", "c");
+  REQUIRE(part.ok());
+  REQUIRE(corrected.ok());
+  CHECK(part->parent == "f");
+  CHECK(corrected->parent == "c-part1");
+  CHECK(part->dice_salt == c->db->Branch("g", "main")->dice_salt);
+  CHECK(corrected->dice_salt == c->db->Branch("g", "f")->dice_salt);
+}
+
 void Diff(const GameKind& k, bool by_phase, bool keyed) {
   auto c = Recorded(k, by_phase, keyed);
   const uint64_t point = PointBefore(*c->db, TurnPhase{c->last().turn, 0});
@@ -635,6 +677,7 @@ const std::vector<Tool>& Tools() {
       {"fork --at a phase", ForkPhase},
       {"fork --at the coming turn", ForkComing},
       {"correct", Correct},
+      {"correct below a fork with new dice", CorrectBelowNewDice},
       {"diff", Diff},
       {"replay", Replay},
       {"digest of a past turn", DigestPast},

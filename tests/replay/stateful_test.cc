@@ -18,9 +18,12 @@
 // And each command's own: a refused submission, directive or correction
 // writes nothing; a correction makes its branch the game's current one.
 //
-// Known problems these properties found are kept out of the histories
+// Known problems these properties find are kept out of the histories
 // until they are fixed, each where it is kept out ("Known problem") and
-// counted in the distribution the test prints.
+// counted in the distribution the test prints. None is kept out now: the
+// three issue 5 left (a fork at the first turn's start, a correction that
+// changes the calendar, a correction below a fork point with new dice)
+// are fixed, and the histories give them (each classified).
 //
 // A failure prints rapidcheck's seed and the RC_PARAMS that replays the
 // smallest failing history (shrinking stops after kTimeBudget); rerun it
@@ -534,12 +537,11 @@ struct ForkAndContinue final : Command {
       RC_ASSERT(point.status().code() == Status::Code::kNotFound);  // a phase not reached yet
       return;
     }
-    // Known problem (replay/fork.cc, reported with issue 5): before the first
-    // turn's orders ForkPoint answers 0, the game's creation being at that
-    // turn's phase 0 too, and no branch can fork at 0. Skipped, not hidden:
-    // the count is printed.
-    RC_CLASSIFY(*point == 0, "fork at the first turn's start skipped (ForkPoint 0)");
-    if (*point == 0) return;
+    // Before the first turn's orders the point is just after the game's
+    // creation (once a known problem: ForkPoint answered 0, where no branch
+    // can fork).
+    RC_ASSERT(*point > 0);
+    RC_CLASSIFY(t == turns->front() && at == 0, "fork at the first turn's start");
     const std::string name = g.NewName("f");
     auto b = g.db->Fork(kGame, g.current, *point, name, salt, kGa);
     if (!b.ok()) RC_FAIL("fork " + name + " at " + std::to_string(*point) + ": " + b.status().message());
@@ -571,27 +573,25 @@ struct CorrectPastTurn final : Command {
     const Turn t = (*turns)[turn % turns->size()];
     auto point = replay::ForkPoint(*g.db, kGame, g.current, TurnPhase{t, 0});
     RC_ASSERT(point.ok());
-    // The first turn's ForkPoint is 0 (see ForkAndContinue): Correct refuses it.
-    RC_CLASSIFY(*point == 0, "correction at the first turn refused (ForkPoint 0)");
-    // Known problem (replay/correct.cc, reported with issue 5): a correction
-    // that changes the calendar (EndCampaign, SetSeasonKind) can make the
-    // corrected branch pass the old one's position; Correct then refuses it
-    // but leaves the branch it began behind. Such corrections are not given.
+    RC_ASSERT(*point > 0);  // the first turn's is just after the game's creation (see ForkAndContinue)
+    // A correction that changes the calendar (EndCampaign, SetSeasonKind)
+    // was once kept out (issue 5): the corrected branch could pass the old
+    // one's position. It now stops where a later input cannot be given, and
+    // says so (below).
     const bool calendar =
         file.find("\"EndCampaign\"") != std::string::npos || file.find("\"SetSeasonKind\"") != std::string::npos;
-    RC_CLASSIFY(calendar, "correction changing the calendar not given (known problem)");
+    RC_CLASSIFY(calendar, "correction changing the calendar");
     // (A branch standing in a turn's orders window through a directive
     // alone was once a known problem: the GA's later directives were not
     // given again. They are now, at their positions: such corrections are given.)
     RC_CLASSIFY(StandsInAWindowByDirective(g), "correction after a directive in the next orders window");
-    // Known problem (replay/correct.cc, reported with issue 5): Correct plays
-    // the turns again with the dice of the branch it corrects, but those
-    // below that branch's fork point were rolled with its parent's: when it
-    // was forked with new dice, the corrected turns are not played with the
-    // same dice. Such corrections are not given.
-    const bool dice = *point > 0 && OtherDiceAfter(g, *point);
-    RC_CLASSIFY(dice, "correction across a reseeded fork point not given (known problem)");
-    if (calendar || dice) return;
+    // A correction below a fork point where the branch took new dice was
+    // once kept out (issue 5): the corrected turns were played with the
+    // branch's dice, not those they were rolled with. Each is now played
+    // again with its own, on a branch of its own (replay/correct.h
+    // CorrectReport::segments): the checks below and after the command
+    // (audit, a ruling changes no view) judge it.
+    RC_CLASSIFY(OtherDiceAfter(g, *point), "correction across a reseeded fork point");
     const std::string name = g.NewName("c");
     const size_t branches = g.BranchCount();
     const uint64_t head = g.Head(g.current);
@@ -607,11 +607,14 @@ struct CorrectPastTurn final : Command {
       // impossible) leaves its branch as far as it got, as replay/correct.cc
       // says and its message tells the GA; the game's current branch and
       // the corrected one are untouched either way.
-      if (r.status().message().find("the correction stopped: branch '" + name + "' was left as far as it got") !=
-          std::string::npos) {
+      std::smatch left;
+      const std::string message = r.status().message();
+      if (std::regex_search(message, left,
+                            std::regex("the correction stopped: branch '(" + name + "(-part[0-9]+)?)' was left as far as it got"))) {
         RC_CLASSIFY(true, "correction stopped by a later input it made impossible");
-        RC_ASSERT(g.BranchCount() == branches + 1);
-        RC_ASSERT(g.db->Branch(kGame, name).ok());
+        // The branch it stopped on, and the segments before it (one a dice).
+        RC_ASSERT(g.BranchCount() > branches);
+        RC_ASSERT(g.db->Branch(kGame, left[1].str()).ok());
       } else {
         RC_ASSERT(g.BranchCount() == branches);
       }
@@ -619,7 +622,9 @@ struct CorrectPastTurn final : Command {
     }
     RC_ASSERT(r->branch == name);
     RC_ASSERT(*g.db->Current(kGame) == name);
+    RC_ASSERT(g.BranchCount() == branches + 1 + r->segments.size());
     RC_CLASSIFY(true, "a correction made");
+    RC_CLASSIFY(!r->segments.empty(), "a correction played in dice segments");
     // A ruling changes no view: with every later order given again and no
     // later directive left out, the corrected game stands where the old did.
     if (file.find("\"Ruling\"") != std::string::npos && r->directives_left_out.empty()) {
