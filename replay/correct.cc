@@ -83,6 +83,20 @@ Result<bool> Reached(const World& w, const TurnPhase& at, bool* past) {
   return false;
 }
 
+// An input of the old branch in words, for a message.
+std::string Described(const Input& in, std::string_view branch) {
+  auto seq = [&](uint64_t q) { return "seq " + std::to_string(q) + " on " + std::string(branch); };
+  switch (in.kind) {
+    case Input::kOrder:
+      return in.person + "'s orders (" + (in.run.seqs.empty() ? std::string("none") : seq(in.run.seqs.front())) + ")";
+    case Input::kPassword: return in.person + "'s password";
+    case Input::kMailAddress: return in.person + "'s mail address";
+    case Input::kFired: return "the deadline that fired for turn " + in.fired_turn.ToString();
+    case Input::kDirective: return "the GA's directive (" + seq(in.seq) + ")";
+  }
+  return "an input";
+}
+
 // `s` with `note` added to its message.
 Status Noted(const Status& s, const std::string& note) {
   const std::string m = s.message() + note;
@@ -339,7 +353,8 @@ Result<CorrectReport> Correct(ledger::Ledger& db, std::string_view game, std::st
   Status st = ReplayOnto(db, game, branch, segments, directive_file, inputs, old_state, signer, &rep, &cur);
   if (!st.ok()) {
     return Noted(st, " (the correction stopped: branch '" + cur + "' was left as far as it got; the game's "
-                     "current branch is still '" + std::string(branch) + "')");
+                     "current branch is still '" + std::string(branch) + "'; to go on from where it stopped: `adjutant "
+                     "branches " + std::string(game) + " --make-current " + cur + "`)");
   }
   return rep;
 }
@@ -369,7 +384,7 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
   auto fix = RecordDirective(db, game, new_branch, directive_file);
   if (!fix.ok()) return fix.status();
   // Every later input at its position, the phases between adjudicated again.
-  auto advance_to = [&](const TurnPhase& target, bool final) -> Status {
+  auto advance_to = [&](const TurnPhase& target, bool final, const std::string& what) -> Status {
     for (;;) {
       auto w = Fold(db, game, new_branch);
       if (!w.ok()) return w.status();
@@ -390,8 +405,11 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
         if (!reached.ok()) return reached.status();
         if (*reached) return Status::Ok();
       }
-      if (past) return Status::Conflict("the corrected branch went past turn " + target.turn.ToString() + " phase " +
-                                        std::to_string(target.phase) + " before its inputs were given");
+      if (past) {
+        return Status::Conflict("the corrected branch went past turn " + target.turn.ToString() + " phase " +
+                                std::to_string(target.phase) + " (it stands at " + now.turn.ToString() + " phase " +
+                                std::to_string(now.phase_done) + ") before " + what + " could be given there");
+      }
       // The phase's dice: a segment whose run begins at or before it.
       if (const rules::GameKind* kind = w->kind()) {
         auto next = kind->Next(w->projections);
@@ -406,7 +424,7 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
     }
   };
   for (const Input& in : inputs) {
-    ADJ_RETURN_IF_ERROR(advance_to(in.at, false));
+    ADJ_RETURN_IF_ERROR(advance_to(in.at, false, Described(in, branch)));
     switch (in.kind) {
       case Input::kOrder: {
         auto r = SubmitOrders(db, game, new_branch, in.person, JoinOrderFiles(in.run.items),
@@ -440,7 +458,8 @@ Status ReplayOnto(ledger::Ledger& db, std::string_view game, std::string_view br
     }
     rep.inputs += in.kind == Input::kOrder ? in.run.items.size() : 1;
   }
-  ADJ_RETURN_IF_ERROR(advance_to(TurnPhase{old_state.turn, old_state.phase_done}, true));
+  ADJ_RETURN_IF_ERROR(
+      advance_to(TurnPhase{old_state.turn, old_state.phase_done}, true, "the end of " + std::string(branch) + "'s history"));
   // The game goes on with the old branch's own dice, under the GA's name.
   if (segment + 1 < segments.size()) ADJ_RETURN_IF_ERROR(next_segment(segments.size() - 1));
   auto head = db.HeadOf(game, new_branch);

@@ -140,6 +140,36 @@ TEST_CASE("adjutant correct", "[correct][cli]") {
   CHECK(Adjutant({"--db", db, "correct", "g", "--at", "1805.1.2"}).code == 2);
 }
 
+TEST_CASE("adjutant correct: a correction that ends the campaign stops where the later orders cannot be given, and "
+          "says how to go on from there", "[correct][cli]") {
+  Game g;
+  std::string db = g.dir.Sub("db");
+  const uint64_t head = g.db->HeadOf("g", "main")->seq;
+  g.db.reset();
+  std::string file = g.dir.Sub("end.json");
+  {
+    FILE* f = std::fopen(file.c_str(), "w");
+    REQUIRE(f);
+    std::fputs(R"({"reason": "the peace came early", "body_type": "SowDirective", "body": {"body_type": "EndCampaign", "body": {}}})", f);
+    std::fclose(f);
+  }
+  // The season ends at turn 2: turn 3's orders have no turn to go to.
+  Run r = Adjutant({"--db", db, "correct", "g", "--at", "1805.1.2", "--directive", file, "--name", "ended"});
+  CHECK(r.code == 4);
+  CHECK_THAT(r.err, Catch::Contains("went past turn 1805.1.3") &&
+                        Catch::Contains("before nelson's orders (seq ") &&
+                        Catch::Contains("the correction stopped: branch 'ended' was left as far as it got") &&
+                        Catch::Contains("the game's current branch is still 'main'") &&
+                        Catch::Contains("`adjutant branches g --make-current ended`"));
+  CHECK_THAT(Adjutant({"--db", db, "status", "g"}).out, Catch::StartsWith("g/main"));
+  CHECK_THAT(Adjutant({"--db", db, "branches", "g"}).out, Catch::Contains("main  head " + std::to_string(head) + " "));
+  // The command it names: the game goes on from the ended campaign.
+  Run go_on = Adjutant({"--db", db, "branches", "g", "--make-current", "ended"});
+  CHECK(go_on.code == 0);
+  Run status = Adjutant({"--db", db, "status", "g"});
+  CHECK_THAT(status.out, Catch::StartsWith("g/ended"));
+}
+
 TEST_CASE("ledger: the current branch is main until the GA names another", "[correct][ledger]") {
   TempDir dir;
   auto l = ledger::Ledger::Open(dir.Sub("db"));

@@ -488,6 +488,10 @@ struct GiveDirective final : Command {
     const uint64_t head = g.Head(g.current);
     const size_t branches = g.BranchCount();
     auto r = replay::RecordDirective(*g.db, kGame, g.current, Buffer("DirectiveFile", file));
+    if (file.find("\"MoveShip\"") != std::string::npos) {
+      RC_CLASSIFY(r.ok() && file.find("\"in_port\": false, \"coastal\": false") != std::string::npos,
+                  "a ship the GA put at sea");
+    }
     if (!r.ok()) {
       // DESIGN inv. 9: a refused directive appends nothing.
       RC_ASSERT(g.Head(g.current) == head);

@@ -187,19 +187,23 @@ std::string RandomDirectiveFile() {
       return sow("LoseShip",
                  Obj({{"ship", Ship()}, {"crew_returning", N(Pick(2) * Pick(300))}, {"storm", B(Pick(2))}}));
     case 7: {
-      // Known problem (rules/sow/directives.cc, reported with issue 5): the
-      // GA's MoveShip is not checked against the map, so a ship moved to a
-      // sea area is left in no tactical area (PATE 1.2), and one moved to a
-      // port but neither into its harbour nor its coastal waters, to an
-      // inland city or to no place at all is accepted. Until that is fixed
-      // the GA moves ships into ports only, into the harbour or the coast.
-      bool harbour = Pick(2);
-      return sow(
-          "MoveShip",
-          Obj({{"ship", Ship()},
-               {"location", Q(OneOf(std::vector<std::string>{"Portsmouth", "London", "Brest", "Cadiz", "Toulon"}))},
-               {"in_port", B(harbour)},
-               {"coastal", B(!harbour)}}));
+      // The GA's MoveShip anywhere: a port (its harbour or its coast, or
+      // neither or both: refused), a sea area of the map (in a tactical
+      // area there since sow=4, PATE 1.2), an inland city or no place (both
+      // refused). Once a known problem (issue 5): the directive was not
+      // checked against the map, and the GA moved ships into ports only.
+      const int where = Pick(3);
+      const std::string to = where == 0   ? OneOf(std::vector<std::string>{"Portsmouth", "London", "Brest", "Cadiz", "Toulon"})
+                             : where == 1 ? OneOf(SeaAreaNames())
+                                          : OneOf(kCities);
+      // In a port mostly one of the two, elsewhere mostly neither.
+      bool in_port = Pick(4) == 0, coastal = Pick(4) == 0;
+      if (where == 0 && Pick(4) != 0) {
+        in_port = Pick(2);
+        coastal = !in_port;
+      }
+      return sow("MoveShip",
+                 Obj({{"ship", Ship()}, {"location", Q(to)}, {"in_port", B(in_port)}, {"coastal", B(coastal)}}));
     }
     case 8: return sow("EndCampaign", "{}");
     case 9: return sow("CorrectTreasury", Obj({{"state", a}, {"amount_cc", N(Range(-5000, 5000))}}));
