@@ -189,9 +189,11 @@ std::string RandomDirectiveFile() {
     case 7: {
       // The GA's MoveShip anywhere: a port (its harbour or its coast, or
       // neither or both: refused), a sea area of the map (in a tactical
-      // area there since sow=4, PATE 1.2), an inland city or no place (both
-      // refused). Once a known problem (issue 5): the directive was not
-      // checked against the map, and the GA moved ships into ports only.
+      // area there since sow=4, PATE 1.2; "XYZ" is none: refused), or any
+      // city of kCities (ports among them; inland Paris and Madrid, and
+      // Atlantis, no city at all, refused). Once a known problem (issue 5):
+      // the directive was not checked against the map, and the GA moved
+      // ships into ports only.
       const int where = Pick(3);
       const std::string to = where == 0   ? OneOf(std::vector<std::string>{"Portsmouth", "London", "Brest", "Cadiz", "Toulon"})
                              : where == 1 ? OneOf(SeaAreaNames())
